@@ -1,0 +1,55 @@
+"""arrstride: the Python array API standard (2025.12) on strided storage,
+with a C kernel library doing the work on the data.
+
+    import arrstride as xp
+"""
+from __future__ import annotations
+
+__array_api_version__ = "2025.12"
+
+import math as _math
+
+from ._array import Array, Device
+from ._dtypes import (
+    bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    float32, float64, complex64, complex128, DType,
+)
+from ._creation_functions import (
+    arange, asarray, empty, empty_like, eye, full, full_like, linspace, meshgrid,
+    ones, ones_like, tril, triu, zeros, zeros_like,
+)
+from ._data_type_functions import astype, can_cast, finfo, iinfo, isdtype, result_type
+from ._manipulation_functions import (
+    broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, flip, matrix_transpose,
+    moveaxis, permute_dims, reshape, squeeze, unstack,
+)
+from ._views import as_strided, diagonal, expand, narrow, unfold
+from ._info import __array_namespace_info__
+from ._show import show
+from ._kernels import get_num_threads, set_num_threads
+
+e = _math.e
+inf = _math.inf
+nan = _math.nan
+pi = _math.pi
+newaxis = None
+
+__all__ = [
+    "__array_api_version__", "__array_namespace_info__", "Array", "Device", "DType",
+    # dtypes
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+    # constants
+    "e", "inf", "nan", "pi", "newaxis",
+    # creation
+    "arange", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+    "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+    # data types
+    "astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type",
+    # manipulation (views)
+    "broadcast_arrays", "broadcast_shapes", "broadcast_to", "expand_dims", "flip",
+    "matrix_transpose", "moveaxis", "permute_dims", "reshape", "squeeze", "unstack",
+    # beyond the standard
+    "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
+    "get_num_threads", "set_num_threads",
+]

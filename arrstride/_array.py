@@ -1,0 +1,257 @@
+"""The Array object: a storage, a layout and a dtype.
+
+Every array is a view; `Array._new(storage, layout, dtype)` is the one
+constructor, as every PyTorch view ends in as_strided. Operators are bound
+at the end of the module from the elementwise functions.
+"""
+from __future__ import annotations
+
+import struct
+import types
+from typing import Any, Optional, Tuple
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._errors import msg, no_view_error, type_error, value_error
+
+
+class Device:
+    """arrstride's only device: the CPU."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str = "cpu"):
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Device) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("arrstride.Device", self.name))
+
+    def __repr__(self) -> str:
+        return f"Device('{self.name}')"
+
+
+CPU = Device("cpu")
+
+
+def check_device(func: str, device: object) -> None:
+    if device is not None and device != CPU and device != "cpu":
+        raise value_error(func, "arrstride has one device, Device('cpu')", repr(device))
+
+
+class Array:
+    """A strided view: x[i...] lives at storage[offset + sum(i*strides)] (elements)."""
+
+    __slots__ = ("_storage", "_layout", "_dtype", "__weakref__")
+    __array_priority__ = 100  # NumPy defers mixed operators to us
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("arrstride.Array is not constructed directly; use arrstride.asarray")
+
+    @classmethod
+    def _new(cls, storage: K.Storage, layout: L.Layout, dtype: dt.DType) -> "Array":
+        self = object.__new__(cls)
+        self._storage = storage
+        self._layout = layout
+        self._dtype = dtype
+        return self
+
+    @classmethod
+    def _empty(cls, shape: Tuple[int, ...], dtype: dt.DType, zero: bool = False) -> "Array":
+        lay = L.contiguous(shape)
+        return cls._new(K.Storage.allocate(lay.size * dtype.itemsize, zero), lay, dtype)
+
+    def _with_layout(self, layout: L.Layout) -> "Array":
+        return Array._new(self._storage, layout, self._dtype)
+
+    # ---- the standard's attributes ------------------------------------------
+
+    @property
+    def dtype(self) -> dt.DType:
+        return self._dtype
+
+    @property
+    def device(self) -> Device:
+        return CPU
+
+    @property
+    def ndim(self) -> int:
+        return len(self._layout.shape)
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        return self._layout.shape
+
+    @property
+    def size(self) -> int:
+        return self._layout.size
+
+    @property
+    def T(self) -> "Array":
+        if self.ndim != 2:
+            raise ValueError(msg("Array.T", "defined for 2-D arrays only (use permute_dims or mT)",
+                                 f"{self.ndim}-D"))
+        return self._with_layout(L.permute(self._layout, (1, 0)))
+
+    @property
+    def mT(self) -> "Array":
+        n = self.ndim
+        if n < 2:
+            raise ValueError(msg("Array.mT", "needs at least 2 dimensions", f"{n}-D"))
+        return self._with_layout(L.permute(self._layout, tuple(range(n - 2)) + (n - 1, n - 2)))
+
+    # ---- strided attributes (beyond the standard) ----------------------------
+
+    @property
+    def strides(self) -> Tuple[int, ...]:
+        """Strides in elements."""
+        return self._layout.strides
+
+    @property
+    def offset(self) -> int:
+        """Offset of the first element into the storage, in elements."""
+        return self._layout.offset
+
+    @property
+    def storage(self) -> K.Storage:
+        return self._storage
+
+    def is_contiguous(self) -> bool:
+        return L.is_contiguous(self._layout)
+
+    def contiguous(self) -> "Array":
+        """self when already contiguous, else a contiguous copy."""
+        if L.is_contiguous(self._layout):
+            return self
+        return self._copy_contiguous()
+
+    def view(self, *shape) -> "Array":
+        """The same elements under a new shape, without copying; raises when
+        no strides give that shape (then use reshape or .contiguous())."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        from ._manipulation_functions import _resolve_shape
+        new_shape = _resolve_shape("Array.view", shape, self.size)
+        strides = L.view_strides(self._layout, new_shape)
+        if strides is None:
+            raise no_view_error("Array.view", self.shape, self.strides, new_shape)
+        return self._with_layout(L.Layout(new_shape, strides, self._layout.offset))
+
+    def _copy_contiguous(self, dtype: Optional[dt.DType] = None) -> "Array":
+        out = Array._empty(self.shape, dtype or self._dtype)
+        K.copy_into(out, self)
+        return out
+
+    # ---- conversions ----------------------------------------------------------
+
+    def _item(self) -> Any:
+        d = self._dtype
+        raw = K.read_bytes(self, d.itemsize)
+        if d.kind == "c":
+            re, im = struct.unpack(d._fmt, raw)
+            return complex(re, im)
+        return struct.unpack(d._fmt, raw)[0]
+
+    def _scalar(self, func: str) -> Any:
+        if self.size != 1:
+            raise TypeError(msg(func, "only arrays with one element convert to Python scalars",
+                                f"shape {self.shape}"))
+        return self._item()
+
+    def tolist(self) -> Any:
+        """The elements as nested Python lists (a Python scalar for 0-d)."""
+        src = self.contiguous()
+        n = self.size
+        d = self._dtype
+        flat = list(struct.unpack(f"{n * len(d._fmt)}{d._fmt[0]}", K.read_bytes(src, n * d.itemsize))) if n else []
+        if d.kind == "c":
+            flat = [complex(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
+        return _nest(flat, self.shape)
+
+    def __bool__(self) -> bool:
+        return builtins_bool(self._scalar("Array.__bool__"))
+
+    def __int__(self) -> int:
+        v = self._scalar("Array.__int__")
+        if isinstance(v, complex):
+            raise type_error("Array.__int__", "cannot convert a complex array to int")
+        return int(v)
+
+    def __float__(self) -> float:
+        v = self._scalar("Array.__float__")
+        if isinstance(v, complex):
+            raise type_error("Array.__float__", "cannot convert a complex array to float")
+        return float(v)
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("Array.__complex__"))
+
+    def __index__(self) -> int:
+        if self._dtype.kind not in "iu":
+            raise type_error("Array.__index__", "only integer arrays are valid indices",
+                             f"dtype {self._dtype}")
+        return int(self._scalar("Array.__index__"))
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("Array.__iter__: iteration over a 0-d array")
+        lay = self._layout
+        for i in range(lay.shape[0]):
+            yield self._with_layout(L.select(lay, 0, i))
+
+    # ---- indexing --------------------------------------------------------------
+
+    def __getitem__(self, key) -> "Array":
+        from ._indexing import getitem
+        return getitem(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        from ._indexing import setitem
+        setitem(self, key, value)
+
+    # ---- namespace, device -------------------------------------------------------
+
+    def __array_namespace__(self, *, api_version: Optional[str] = None) -> types.ModuleType:
+        if api_version is not None and api_version not in SUPPORTED_VERSIONS:
+            raise ValueError(msg("Array.__array_namespace__", "unsupported api_version", repr(api_version)))
+        import arrstride
+        return arrstride
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
+        check_device("Array.to_device", device)
+        if stream is not None:
+            raise ValueError(msg("Array.to_device", "streams are not supported on the CPU", repr(stream)))
+        return self
+
+    # ---- printing ------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        from ._format import array_repr
+        return array_repr(self)
+
+    def __str__(self) -> str:
+        from ._format import array_str
+        return array_str(self)
+
+
+builtins_bool = type(True)
+SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+def _nest(flat: list, shape: Tuple[int, ...]) -> Any:
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return flat
+    step = 1
+    for d in shape[1:]:
+        step *= d
+    return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]

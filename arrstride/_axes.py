@@ -1,0 +1,39 @@
+"""normalize_axis: the one place axes are checked and made non-negative."""
+from __future__ import annotations
+
+import operator
+from typing import Any, Optional, Tuple
+
+from ._errors import axis_error, type_error, value_error
+
+
+def normalize_axis(func: str, axis: Any, ndim: int) -> int:
+    """An axis in [-ndim, ndim) as a non-negative int."""
+    if isinstance(axis, bool):
+        raise type_error(func, "axis must be an int", repr(axis))
+    try:
+        a = operator.index(axis)
+    except TypeError:
+        raise type_error(func, "axis must be an int", repr(axis)) from None
+    if not -ndim <= a < ndim:
+        raise axis_error(func, a, ndim)
+    return a + ndim if a < 0 else a
+
+
+def normalize_axes(func: str, axes: Any, ndim: int, allow_none: bool = True) -> Tuple[int, ...]:
+    """None (every axis, when allowed), an int, or a tuple of distinct ints."""
+    if axes is None:
+        if not allow_none:
+            raise type_error(func, "axis must not be None")
+        return tuple(range(ndim))
+    if isinstance(axes, (tuple, list)):
+        out = tuple(normalize_axis(func, a, ndim) for a in axes)
+    else:
+        out = (normalize_axis(func, axes, ndim),)
+    if len(set(out)) != len(out):
+        raise value_error(func, "repeated axis", repr(axes))
+    return out
+
+
+def normalize_optional_axis(func: str, axis: Any, ndim: int) -> Optional[int]:
+    return None if axis is None else normalize_axis(func, axis, ndim)

@@ -1,0 +1,407 @@
+"""Creation functions. asarray shares memory whenever `copy` allows; everything
+else allocates a new contiguous array."""
+from __future__ import annotations
+
+import math
+import operator
+import struct
+from typing import Any, Optional, Sequence, Tuple, Union
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._array import Array, check_device
+from ._errors import msg, type_error, value_error
+
+ShapeLike = Union[int, Sequence[int]]
+
+
+# ---- argument checks shared by the creation functions --------------------------
+
+def normalize_shape(func: str, shape: Any) -> Tuple[int, ...]:
+    if isinstance(shape, Array):
+        raise type_error(func, "shape must be an int or a tuple of ints", "an array")
+    try:
+        dims = (operator.index(shape),)
+    except TypeError:
+        try:
+            dims = tuple(operator.index(d) for d in shape)
+        except TypeError:
+            raise type_error(func, "shape must be an int or a tuple of ints", repr(shape)) from None
+    for d in dims:
+        if d < 0:
+            raise value_error(func, "negative dimensions are not allowed", f"shape {dims}")
+    return dims
+
+
+def check_dtype(func: str, dtype: Any) -> Optional[dt.DType]:
+    if dtype is None or isinstance(dtype, dt.DType):
+        return dtype
+    raise type_error(func, "dtype must be an arrstride dtype such as arrstride.float64", repr(dtype))
+
+
+# ---- asarray ----------------------------------------------------------------------
+
+def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None,
+            copy: Optional[bool] = None) -> Array:
+    """An array from `obj`: an arrstride array (shared unless a copy is needed
+    or asked for), a buffer-protocol or __array_interface__ exporter
+    (zero-copy unless copy=True), or Python scalars and nested sequences."""
+    func = "asarray"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype)
+    if copy not in (None, True, False):
+        raise type_error(func, "copy must be True, False or None", repr(copy))
+    if isinstance(obj, Array):
+        return _from_array(obj, dtype, copy)
+    if not isinstance(obj, (dt.builtins_bool, int, float, complex, list, tuple)):
+        shared = _from_external(obj, copy)
+        if shared is not None:
+            return _from_array(shared, dtype, copy)
+    if copy is False:
+        raise value_error(func, "copy=False, but a Python object cannot be shared without a copy",
+                          type(obj).__name__)
+    return _from_python(obj, dtype)
+
+
+def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Array:
+    if dtype is None or dtype is x.dtype:
+        return x._copy_contiguous() if copy else x
+    if copy is False:
+        raise value_error("asarray", f"copy=False, but converting {x.dtype} to {dtype} needs a copy")
+    return x._copy_contiguous(dtype)
+
+
+_TYPESTR = {"b1": dt.bool, "i1": dt.int8, "i2": dt.int16, "i4": dt.int32, "i8": dt.int64,
+            "u1": dt.uint8, "u2": dt.uint16, "u4": dt.uint32, "u8": dt.uint64,
+            "f4": dt.float32, "f8": dt.float64, "c8": dt.complex64, "c16": dt.complex128}
+_FORMAT_KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
+                "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u",
+                "f": "f", "d": "f", "Zf": "c", "Zd": "c"}
+
+
+def _dtype_of_format(fmt: str, itemsize: int) -> Optional[dt.DType]:
+    if fmt[:1] in "@=<":
+        fmt = fmt[1:]
+    kind = _FORMAT_KIND.get(fmt)
+    for d in dt.ALL:
+        if d.kind == kind and d.itemsize == itemsize:
+            return d
+    return None
+
+
+def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
+    """A zero-copy view of a foreign array, or None if obj exports no memory."""
+    func = "asarray"
+    iface = getattr(obj, "__array_interface__", None)
+    if isinstance(iface, dict):
+        typestr = iface["typestr"]
+        dtype = _TYPESTR.get(typestr[1:]) if typestr[0] in "<|" else None
+        if dtype is None:
+            raise type_error(func, "unsupported element type (arrstride has the standard's 13 dtypes, "
+                             "little-endian)", repr(typestr))
+        shape = tuple(iface["shape"])
+        isz = dtype.itemsize
+        bstrides = iface.get("strides")
+        if bstrides is None:
+            strides = L.contiguous_strides(shape)
+        else:
+            if any(s % isz for s in bstrides):
+                raise value_error(func, "strides must be multiples of the item size", repr(bstrides))
+            strides = tuple(s // isz for s in bstrides)
+        data = iface.get("data")
+        if not isinstance(data, tuple):
+            return None  # a buffer-protocol exporter: handled below
+        addr, readonly = data
+        lay = L.Layout(shape, strides, 0)
+        lo, hi = L.extent(lay)
+        if lay.size == 0:
+            return Array._new(K.Storage.allocate(0), L.contiguous(shape), dtype)
+        storage = K.Storage.from_address(addr + lo * isz, (hi - lo + 1) * isz, obj, bool(readonly))
+        return Array._new(storage, L.Layout(shape, strides, -lo), dtype)
+    try:
+        mv = memoryview(obj)
+    except TypeError:
+        return None
+    dtype = _dtype_of_format(mv.format, mv.itemsize)
+    if dtype is None:
+        raise type_error(func, "unsupported buffer format", repr(mv.format))
+    shape = tuple(mv.shape)
+    if not mv.c_contiguous:
+        if copy is False:
+            raise value_error(func, "copy=False, but a non-contiguous buffer cannot be shared")
+        out = Array._empty(shape, dtype)
+        K.write_bytes(out, mv.tobytes())
+        return out
+    storage = K.Storage.from_buffer(mv, mv.readonly)
+    return Array._new(storage, L.contiguous(shape), dtype)
+
+
+def _flatten(obj: Any, func: str):
+    """Nested sequences of scalars as (flat list, shape)."""
+    if isinstance(obj, Array):
+        return ([obj.tolist()] if obj.ndim == 0 else _flatten(obj.tolist(), func)[0]), obj.shape
+    if not isinstance(obj, (list, tuple)):
+        if isinstance(obj, (dt.builtins_bool, int, float, complex)):
+            return [obj], ()
+        iface = getattr(obj, "__array_interface__", None) or hasattr(obj, "__buffer__")
+        if iface:
+            a = asarray(obj)
+            return _flatten(a, func)
+        raise type_error(func, "expected a bool, int, float, complex, array or nested sequence of them",
+                         type(obj).__name__)
+    if len(obj) == 0:
+        return [], (0,)
+    parts = [_flatten(o, func) for o in obj]
+    inner = parts[0][1]
+    for p in parts:
+        if p[1] != inner:
+            raise value_error(func, "nested sequences must be rectangular",
+                              f"inner shapes {inner} and {p[1]}")
+    flat = [v for p in parts for v in p[0]]
+    return flat, (len(obj),) + inner
+
+
+def _infer_dtype(flat: list) -> dt.DType:
+    kinds = set(map(type, flat))
+    if not flat:
+        return dt.default_float
+    if complex in kinds:
+        return dt.default_complex
+    if float in kinds:
+        return dt.default_float
+    if kinds <= {dt.builtins_bool}:
+        return dt.bool
+    hi = max(flat)
+    if hi > 2 ** 63 - 1 and min(flat) >= 0:
+        return dt.uint64
+    return dt.default_int
+
+
+def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
+    func = "asarray"
+    flat, shape = _flatten(obj, func)
+    if dtype is None:
+        dtype = _infer_dtype(flat)
+    out = Array._empty(shape, dtype)
+    n = len(flat)
+    if n == 0:
+        return out
+    kinds = set(map(type, flat))
+    if complex in kinds and dtype.kind != "c":
+        raise type_error(func, f"cannot convert complex values to {dtype}")
+    if dtype.kind in "iu" and kinds <= {int, dt.builtins_bool}:
+        lo, hi = dt.int_range(dtype)
+        if min(flat) < lo or max(flat) > hi:
+            raise OverflowError(f"{func}: Python integer out of bounds for {dtype}")
+        K.write_bytes(out, struct.pack(f"{n}{dtype._fmt}", *flat))
+        return out
+    if dtype.kind == "b" or kinds <= {dt.builtins_bool}:
+        src_dtype, fmt = dt.bool, "?"
+    elif complex in kinds or dtype.kind == "c":
+        src_dtype, fmt = dt.complex128, "d"
+        flat = [p for v in flat for p in (complex(v).real, complex(v).imag)]
+    elif kinds <= {int, dt.builtins_bool} and -2 ** 63 <= min(flat) and max(flat) < 2 ** 63:
+        src_dtype, fmt = dt.int64, "q"
+    else:
+        src_dtype, fmt = dt.float64, "d"
+        flat = [float(v) for v in flat]
+    if src_dtype is dtype:
+        K.write_bytes(out, struct.pack(f"{len(flat)}{fmt}", *flat))
+        return out
+    tmp = Array._empty(shape, src_dtype)
+    K.write_bytes(tmp, struct.pack(f"{len(flat)}{fmt}", *flat))
+    K.copy_into(out, tmp)
+    return out
+
+
+# ---- filled arrays --------------------------------------------------------------------
+
+def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    check_device("empty", device)
+    dtype = check_dtype("empty", dtype) or dt.default_float
+    return Array._empty(normalize_shape("empty", shape), dtype)
+
+
+def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    check_device("zeros", device)
+    dtype = check_dtype("zeros", dtype) or dt.default_float
+    return Array._empty(normalize_shape("zeros", shape), dtype, zero=True)
+
+
+def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
+         device: Any = None) -> Array:
+    func = "full"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype)
+    if isinstance(fill_value, Array):
+        if dtype is None:
+            dtype = fill_value.dtype
+        fill_value = fill_value._scalar(func)
+    if dtype is None:
+        dtype = dt.scalar_dtype(fill_value, func)
+    elif not isinstance(fill_value, (dt.builtins_bool, int, float, complex)):
+        raise type_error(func, "fill_value must be a bool, int, float or complex", type(fill_value).__name__)
+    out = Array._empty(normalize_shape(func, shape), dtype)
+    K.fill(out, dt.pack_scalar(fill_value, dtype, func))
+    return out
+
+
+def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    check_device("ones", device)
+    dtype = check_dtype("ones", dtype) or dt.default_float
+    return full(shape, 1, dtype=dtype)
+
+
+def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DType:
+    if not isinstance(x, Array):
+        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+    check_device(func, device)
+    return check_dtype(func, dtype) or x.dtype
+
+
+def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    return Array._empty(x.shape, _like("empty_like", x, dtype, device))
+
+
+def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    return Array._empty(x.shape, _like("zeros_like", x, dtype, device), zero=True)
+
+
+def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    return full(x.shape, 1, dtype=_like("ones_like", x, dtype, device))
+
+
+def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
+              device: Any = None) -> Array:
+    return full(x.shape, fill_value, dtype=_like("full_like", x, dtype, device))
+
+
+def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
+        dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    func = "eye"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype) or dt.default_float
+    n_rows = _int_arg(func, "n_rows", n_rows)
+    n_cols = n_rows if n_cols is None else _int_arg(func, "n_cols", n_cols)
+    k = _int_arg(func, "k", k, allow_negative=True)
+    out = Array._empty((n_rows, n_cols), dtype, zero=True)
+    diag = out._with_layout(L.diagonal(out._layout, k, 0, 1))
+    K.fill(diag, dt.pack_scalar(1, dtype, func))
+    return out
+
+
+def _int_arg(func: str, name: str, value: Any, allow_negative: bool = False) -> int:
+    if isinstance(value, dt.builtins_bool) or not isinstance(value, int):
+        try:
+            if isinstance(value, dt.builtins_bool):
+                raise TypeError
+            value = operator.index(value)
+        except TypeError:
+            raise type_error(func, f"{name} must be an int", repr(value)) from None
+    if value < 0 and not allow_negative:
+        raise value_error(func, f"{name} must be non-negative", value)
+    return value
+
+
+# ---- ranges ----------------------------------------------------------------------------
+
+def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
+           step: Union[int, float] = 1, *, dtype: Optional[dt.DType] = None,
+           device: Any = None) -> Array:
+    func = "arange"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype)
+    if stop is None:
+        start, stop = 0, start
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(v, (complex, Array)) or not isinstance(v, (int, float)):
+            raise type_error(func, f"{name} must be a real number", repr(v))
+    if step == 0:
+        raise value_error(func, "step must not be zero")
+    all_int = all(isinstance(v, int) for v in (start, stop, step))
+    if dtype is None:
+        dtype = dt.default_int if all_int else dt.default_float
+    if all_int:
+        n = max(0, -((start - stop) // step))
+    else:
+        n = max(0, math.ceil((stop - start) / step))
+    if dtype.kind in "iu" and n > 0:
+        last = start + (n - 1) * step
+        lo, hi = dt.int_range(dtype)
+        if not (lo <= start <= hi and lo <= last <= hi):
+            raise OverflowError(f"{func}: values from {start} to {last} do not fit {dtype}")
+    out = Array._empty((n,), dtype)
+    if n:
+        if all_int and dtype.kind in "iub":
+            K.arange(out, 0.0, 0.0, int(start), int(step))
+        else:
+            K.arange(out, float(start), float(step), 0, 0)
+    return out
+
+
+def linspace(start: Union[int, float, complex], stop: Union[int, float, complex], /, num: int,
+             *, dtype: Optional[dt.DType] = None, device: Any = None, endpoint: bool = True) -> Array:
+    func = "linspace"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype)
+    num = _int_arg(func, "num", num)
+    for name, v in (("start", start), ("stop", stop)):
+        if isinstance(v, Array) or not isinstance(v, (int, float, complex)):
+            raise type_error(func, f"{name} must be a number", repr(v))
+    is_complex = isinstance(start, complex) or isinstance(stop, complex)
+    if dtype is None:
+        dtype = dt.default_complex if is_complex else dt.default_float
+    elif dtype.kind not in "fc":
+        raise type_error(func, "dtype must be a floating-point dtype", dtype)
+    elif is_complex and dtype.kind != "c":
+        raise type_error(func, "complex start or stop needs a complex dtype", dtype)
+    out = Array._empty((num,), dtype)
+    if num:
+        K.linspace(out, complex(start), complex(stop), bool(endpoint))
+    return out
+
+
+def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
+    func = "meshgrid"
+    if indexing not in ("xy", "ij"):
+        raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
+    for a in arrays:
+        if not isinstance(a, Array):
+            raise type_error(func, "expected arrstride arrays", type(a).__name__)
+        if a.ndim != 1:
+            raise value_error(func, "every input must be 1-D", f"shape {a.shape}")
+    if len({a.dtype for a in arrays}) > 1:
+        raise type_error(func, "every input must have the same dtype",
+                         ", ".join(str(a.dtype) for a in arrays))
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and len(arrays) >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for k, a in enumerate(arrays):
+        axis = k
+        if indexing == "xy" and len(arrays) >= 2 and k < 2:
+            axis = 1 - k
+        lay = L.Layout(tuple(shape), tuple(a.strides[0] if d == axis else 0 for d in range(len(shape))),
+                       a.offset)
+        out.append(a._with_layout(lay)._copy_contiguous())
+    return out
+
+
+def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
+    if not isinstance(x, Array):
+        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+    if x.ndim < 2:
+        raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
+    k = _int_arg(func, "k", k, allow_negative=True)
+    out = x._copy_contiguous()
+    K.tri_zero(out, k, lower)
+    return out
+
+
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    return _tri("tril", x, k, lower=True)
+
+
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    return _tri("triu", x, k, lower=False)

@@ -1,0 +1,117 @@
+"""astype, can_cast, finfo, iinfo, isdtype, result_type."""
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Union
+
+from . import _dtypes as dt
+from ._array import Array, check_device
+from ._errors import type_error, value_error
+
+
+def _dtype_arg(func: str, x: Any) -> dt.DType:
+    if isinstance(x, dt.DType):
+        return x
+    if isinstance(x, Array):
+        return x.dtype
+    raise type_error(func, "expected an arrstride dtype or array", repr(x))
+
+
+def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = None) -> Array:
+    """x converted to dtype; x itself when copy=False and nothing changes.
+    Float to integer casts of NaN give 0 and out-of-range values saturate."""
+    func = "astype"
+    if not isinstance(x, Array):
+        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+    if not isinstance(dtype, dt.DType):
+        raise type_error(func, "dtype must be an arrstride dtype", repr(dtype))
+    check_device(func, device)
+    if dtype is x.dtype and not copy:
+        return x
+    return x._copy_contiguous(dtype)
+
+
+def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:
+    """True when promotion of from_ with to gives to (bool casts to anything)."""
+    a = _dtype_arg("can_cast", from_)
+    if not isinstance(to, dt.DType):
+        raise type_error("can_cast", "to must be an arrstride dtype", repr(to))
+    return a is to or a is dt.bool or dt.promote(a, to) is to
+
+
+class finfo_object(NamedTuple):
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: dt.DType
+
+
+class iinfo_object(NamedTuple):
+    bits: int
+    max: int
+    min: int
+    dtype: dt.DType
+
+
+_FINFO = {
+    dt.float32: finfo_object(32, 2.0 ** -23, 3.4028234663852886e38, -3.4028234663852886e38,
+                             2.0 ** -126, dt.float32),
+    dt.float64: finfo_object(64, 2.0 ** -52, 1.7976931348623157e308, -1.7976931348623157e308,
+                             2.0 ** -1022, dt.float64),
+}
+
+
+def finfo(type: Union[dt.DType, Array], /) -> finfo_object:
+    d = _dtype_arg("finfo", type)
+    if d.kind not in "fc":
+        raise type_error("finfo", "expected a floating-point dtype", d)
+    return _FINFO[dt.real_of(d)]
+
+
+def iinfo(type: Union[dt.DType, Array], /) -> iinfo_object:
+    d = _dtype_arg("iinfo", type)
+    if d.kind not in "iu":
+        raise type_error("iinfo", "expected an integer dtype", d)
+    lo, hi = dt.int_range(d)
+    return iinfo_object(d.bits, hi, lo, d)
+
+
+def isdtype(dtype: dt.DType, kind: Union[dt.DType, str, tuple]) -> bool:
+    func = "isdtype"
+    if not isinstance(dtype, dt.DType):
+        raise type_error(func, "dtype must be an arrstride dtype", repr(dtype))
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if isinstance(k, dt.DType):
+            if k is dtype:
+                return True
+        elif isinstance(k, str) and k in _KINDS:
+            if dtype in dt.CATEGORIES[k]:
+                return True
+        else:
+            raise type_error(func, "kind must be a dtype, one of " + ", ".join(map(repr, _KINDS))
+                             + ", or a tuple of them", repr(k))
+    return False
+
+
+_KINDS = ("bool", "signed integer", "unsigned integer", "integral", "real floating",
+          "complex floating", "numeric")
+
+
+def result_type(*arrays_and_dtypes: Any) -> dt.DType:
+    """Promotion of arrays and dtypes, then of Python scalars onto the result."""
+    func = "result_type"
+    out = None
+    scalars = []
+    for a in arrays_and_dtypes:
+        if isinstance(a, (dt.builtins_bool, int, float, complex)):
+            scalars.append(a)
+            continue
+        d = _dtype_arg(func, a)
+        out = d if out is None else dt.promote(out, d)
+    if out is None:
+        raise value_error(func, "needs at least one array or dtype")
+    for s in scalars:
+        out = dt.scalar_result(out, s, func)
+    return out

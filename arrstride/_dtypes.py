@@ -1,0 +1,231 @@
+"""Dtypes, the promotion lattice and the Python-scalar rules: the one place for them.
+
+Promotion follows the standard's lattice. Where the standard is silent
+(mixing signed with unsigned beyond the lattice, integers with floats, bool
+with numbers) arrstride does what NumPy 2 does; the README lists these.
+"""
+from __future__ import annotations
+
+import math
+import struct
+from typing import Any, Union
+
+from ._errors import type_error
+from ._native import lib
+
+
+class DType:
+    """An array dtype: a name, a C code, an item size and a kind."""
+
+    __slots__ = ("name", "code", "itemsize", "kind", "bits", "_fmt")
+
+    def __init__(self, name: str, kind: str, itemsize: int, fmt: str):
+        self.name = name
+        self.code = getattr(lib, "ARS_" + name.upper())
+        self.kind = kind            # 'b', 'i', 'u', 'f', 'c'
+        self.itemsize = itemsize
+        self.bits = itemsize * 8
+        self._fmt = fmt             # struct format of one element
+
+    def __repr__(self) -> str:
+        return f"arrstride.{self.name}"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+bool = DType("bool", "b", 1, "?")
+int8 = DType("int8", "i", 1, "b")
+int16 = DType("int16", "i", 2, "h")
+int32 = DType("int32", "i", 4, "i")
+int64 = DType("int64", "i", 8, "q")
+uint8 = DType("uint8", "u", 1, "B")
+uint16 = DType("uint16", "u", 2, "H")
+uint32 = DType("uint32", "u", 4, "I")
+uint64 = DType("uint64", "u", 8, "Q")
+float32 = DType("float32", "f", 4, "f")
+float64 = DType("float64", "f", 8, "d")
+complex64 = DType("complex64", "c", 8, "ff")
+complex128 = DType("complex128", "c", 16, "dd")
+
+ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+       float32, float64, complex64, complex128)
+BY_NAME = {d.name: d for d in ALL}
+BY_CODE = {d.code: d for d in ALL}
+
+
+def _by_name(name: str) -> DType:
+    return BY_NAME[name]
+
+
+default_int = int64
+default_float = float64
+default_complex = complex128
+default_index = int64
+
+SIGNED = (int8, int16, int32, int64)
+UNSIGNED = (uint8, uint16, uint32, uint64)
+INTEGER = SIGNED + UNSIGNED
+REAL_FLOAT = (float32, float64)
+COMPLEX = (complex64, complex128)
+FLOATING = REAL_FLOAT + COMPLEX
+NUMERIC = INTEGER + FLOATING
+
+# Categories named by isdtype and by the elementwise functions.
+CATEGORIES = {
+    "bool": (bool,),
+    "signed integer": SIGNED,
+    "unsigned integer": UNSIGNED,
+    "integral": INTEGER,
+    "real floating": REAL_FLOAT,
+    "complex floating": COMPLEX,
+    "numeric": NUMERIC,
+    # the groups elementwise functions accept
+    "integer or boolean": INTEGER + (bool,),
+    "real numeric": INTEGER + REAL_FLOAT,
+    "floating-point": FLOATING,
+    "any": ALL,
+}
+
+
+def real_of(dtype: DType) -> DType:
+    """float32 for complex64, float64 for complex128, the dtype itself otherwise."""
+    return float32 if dtype is complex64 else float64 if dtype is complex128 else dtype
+
+
+def complex_of(dtype: DType) -> DType:
+    return complex64 if dtype in (float32, complex64) else complex128
+
+
+# ---- promotion ---------------------------------------------------------------
+
+def _promote(a: DType, b: DType) -> DType:
+    if a is b:
+        return a
+    ka, kb = a.kind, b.kind
+    if ka == "b":
+        return b
+    if kb == "b":
+        return a
+    if ka == kb:
+        return a if a.itemsize >= b.itemsize else b
+    order = "iufc"
+    if order.index(ka) > order.index(kb):
+        a, b, ka, kb = b, a, kb, ka
+    if ka == "i" and kb == "u":           # signed with unsigned: the standard's lattice
+        if a.itemsize > b.itemsize:
+            return a
+        return {1: int16, 2: int32, 4: int64}.get(b.itemsize, float64)  # int with uint64: NumPy 2
+    if ka == "f":                         # real with complex floats
+        return complex128 if (a is float64 or b is complex128) else complex64
+    # integers with floats (NumPy 2): 8- and 16-bit integers keep the 32-bit float
+    if a.itemsize <= 2:
+        return b
+    return float64 if kb == "f" else complex128
+    raise AssertionError((a, b))
+
+
+PROMOTION = {(a, b): _promote(a, b) for a in ALL for b in ALL}
+
+
+def promote(a: DType, b: DType) -> DType:
+    return PROMOTION[a, b]
+
+
+def in_lattice(a: DType, b: DType) -> "builtins_bool":
+    """True when the standard itself defines the promotion of a with b."""
+    if a is b:
+        return True
+    ka, kb = a.kind, b.kind
+    if "b" in (ka, kb):
+        return False
+    if {ka, kb} <= {"i", "u"}:
+        return ka == kb or (a if ka == "u" else b) is not uint64
+    return {ka, kb} <= {"f", "c"}
+
+
+builtins_bool = type(True)
+
+PyScalar = Union[builtins_bool, int, float, complex]
+
+
+def scalar_dtype(value: Any, func: str) -> DType:
+    """The default dtype of a Python scalar on its own."""
+    if isinstance(value, builtins_bool):
+        return bool
+    if isinstance(value, int):
+        return default_int
+    if isinstance(value, float):
+        return default_float
+    if isinstance(value, complex):
+        return default_complex
+    raise type_error(func, "expected a Python bool, int, float or complex", type(value).__name__)
+
+
+def scalar_result(array_dtype: DType, value: Any, func: str) -> DType:
+    """The dtype of `array op scalar`, as NumPy 2 gives it (the standard's rule
+    where it has one): the scalar takes the array's dtype within its kind."""
+    k = array_dtype.kind
+    if isinstance(value, builtins_bool):
+        return array_dtype
+    if isinstance(value, int):
+        return default_int if k == "b" else array_dtype
+    if isinstance(value, float):
+        return array_dtype if k in "fc" else default_float
+    if isinstance(value, complex):
+        if k == "c":
+            return array_dtype
+        return complex64 if array_dtype is float32 else default_complex
+    raise type_error(func, "expected an array or a Python bool, int, float or complex",
+                     type(value).__name__)
+
+
+# ---- limits ------------------------------------------------------------------
+
+def int_range(dtype: DType) -> tuple:
+    if dtype.kind == "u":
+        return 0, (1 << dtype.bits) - 1
+    if dtype.kind == "b":
+        return 0, 1
+    return -(1 << (dtype.bits - 1)), (1 << (dtype.bits - 1)) - 1
+
+
+def pack_scalar(value: Any, dtype: DType, func: str) -> bytes:
+    """One element of `dtype` holding the Python scalar `value`, as bytes."""
+    k = dtype.kind
+    if k == "b":
+        return b"\x01" if value else b"\x00"
+    if k in "iu":
+        if isinstance(value, float):
+            if math.isnan(value) or math.isinf(value):
+                raise ValueError(f"{func}: cannot convert {value!r} to integer dtype {dtype}")
+            value = int(value)
+        elif isinstance(value, complex):
+            raise type_error(func, f"cannot convert a complex scalar to {dtype}", value)
+        value = int(value)
+        lo, hi = int_range(dtype)
+        if not lo <= value <= hi:
+            raise OverflowError(f"{func}: Python integer {value} out of bounds for {dtype}")
+        return struct.pack(dtype._fmt, value)
+    if k == "f":
+        if isinstance(value, complex):
+            raise type_error(func, f"cannot convert a complex scalar to {dtype}", value)
+        return _pack_float(dtype._fmt, float(value))
+    value = complex(value)
+    f = dtype._fmt[0]
+    return _pack_float(f, value.real) + _pack_float(f, value.imag)
+
+
+def _pack_float(fmt: str, value: float) -> bytes:
+    try:
+        return struct.pack(fmt, value)
+    except OverflowError:  # beyond float32: round to infinity, as IEEE does
+        return struct.pack(fmt, math.copysign(math.inf, value))

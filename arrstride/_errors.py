@@ -1,0 +1,44 @@
+"""Message wording, in one place: "<func>: <rule>; got <actual>"."""
+from __future__ import annotations
+
+
+def msg(func: str, rule: str, got: object = None) -> str:
+    if got is None:
+        return f"{func}: {rule}"
+    return f"{func}: {rule}; got {got}"
+
+
+def type_error(func: str, rule: str, got: object = None) -> TypeError:
+    return TypeError(msg(func, rule, got))
+
+
+def value_error(func: str, rule: str, got: object = None) -> ValueError:
+    return ValueError(msg(func, rule, got))
+
+
+def index_error(func: str, rule: str, got: object = None) -> IndexError:
+    return IndexError(msg(func, rule, got))
+
+
+class AxisError(IndexError, ValueError):
+    """An axis out of range; an IndexError as the standard asks, and a ValueError as NumPy's."""
+
+
+def axis_error(func: str, axis: object, ndim: int) -> AxisError:
+    return AxisError(msg(func, f"axis {axis} is out of bounds for an array of dimension {ndim}"))
+
+
+def shapes_error(func: str, rule: str, a: tuple, b: tuple) -> ValueError:
+    return ValueError(msg(func, rule, f"shapes {tuple(a)} and {tuple(b)}"))
+
+
+def no_view_error(func: str, shape: tuple, strides: tuple, new_shape: tuple) -> ValueError:
+    return ValueError(
+        f"{func}: no view exists of shape {tuple(new_shape)} over a layout with shape "
+        f"{tuple(shape)} and strides {tuple(strides)} (the array is not contiguous enough); "
+        "use reshape(), which copies when it must, or call .contiguous() first"
+    )
+
+
+def dtype_error(func: str, allowed: str, dtype: object) -> TypeError:
+    return TypeError(msg(func, f"expected an array of {allowed} dtype", f"dtype {dtype}"))

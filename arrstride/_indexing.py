@@ -1,0 +1,255 @@
+"""The one place keys are normalized: __getitem__ and __setitem__.
+
+Basic keys (integers, slices, ..., None) give views. Integer arrays and
+boolean masks follow the standard, with NumPy's rules where it is silent:
+integers mixed with arrays join the advanced index, and separated advanced
+indices put the broadcast dims first.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, List, Tuple
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._array import Array
+from ._errors import index_error, msg, value_error
+
+GET = "Array.__getitem__"
+SET = "Array.__setitem__"
+
+
+def _expand_key(x: Array, key: Any, func: str) -> Tuple[list, bool]:
+    """The key as a list of items, one per used dim or new axis, with the
+    ellipsis expanded: ('int', i) ('slice', s) ('none',) ('adv', int array)
+    ('mask', bool array). Also whether any item is advanced."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    items: List[tuple] = []
+    consumed = 0
+    ellipsis_at = -1
+    advanced = False
+    for k in key:
+        if k is Ellipsis:
+            if ellipsis_at >= 0:
+                raise index_error(func, "an index can only have a single ellipsis ('...')")
+            ellipsis_at = len(items)
+            continue
+        if k is None:
+            items.append(("none",))
+        elif isinstance(k, slice):
+            items.append(("slice", k))
+            consumed += 1
+        elif isinstance(k, dt.builtins_bool):
+            items.append(("mask", _as_array(k)))
+            advanced = True
+        elif isinstance(k, Array) or isinstance(k, (list, tuple)) or hasattr(k, "__array_interface__"):
+            a = _as_array(k)
+            if a.dtype is dt.bool:
+                items.append(("mask", a))
+                consumed += a.ndim
+            elif a.dtype.kind in "iu":
+                items.append(("adv", a))
+                consumed += 1
+            else:
+                raise index_error(func, "arrays used as indices must be of integer or boolean dtype",
+                                  f"dtype {a.dtype}")
+            advanced = True
+        else:
+            try:
+                i = operator.index(k)
+            except TypeError:
+                raise index_error(func, "only integers, slices, '...', None and integer or "
+                                  "boolean arrays are valid indices", type(k).__name__) from None
+            items.append(("int", i))
+            consumed += 1
+    ndim = x.ndim
+    if consumed > ndim:
+        raise index_error(func, f"too many indices: the array is {ndim}-dimensional",
+                          f"{consumed} indexed")
+    fill = [("slice", slice(None))] * (ndim - consumed)
+    if ellipsis_at >= 0:
+        items[ellipsis_at:ellipsis_at] = fill
+    else:
+        items.extend(fill)
+    return items, advanced
+
+
+def _as_array(k: Any) -> Array:
+    from ._creation_functions import asarray
+    if isinstance(k, (list, tuple)) and len(k) == 0:
+        return asarray([], dtype=dt.int64)
+    return asarray(k)
+
+
+def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
+    axis = 0
+    for item in items:
+        kind = item[0]
+        if kind == "slice":
+            n = lay.shape[axis]
+            s = item[1]
+            if s.step == 0:
+                raise value_error(func, "slice step cannot be zero")
+            lay = L.slice_dim(lay, axis, *s.indices(n))
+            axis += 1
+        elif kind == "int":
+            i, n = item[1], lay.shape[axis]
+            if not -n <= i < n:
+                raise index_error(func, f"index {i} is out of bounds for axis {axis} with size {n}")
+            lay = L.select(lay, axis, i + n if i < 0 else i)
+        else:  # none
+            lay = L.insert_dims(lay, [axis])
+            axis += 1
+    return lay
+
+
+def getitem(x: Array, key: Any) -> Array:
+    items, advanced = _expand_key(x, key, GET)
+    if not advanced:
+        return x._with_layout(_basic(x._layout, items, GET))
+    plan = _advanced_plan(x, items, GET)
+    view, offsets, adv_axes, out_shape, p, nb_dims = plan
+    out = Array._empty(out_shape, x.dtype)
+    rest_src, rest_dst, b_stride = _rest_layouts(view, adv_axes, out._layout, p, nb_dims)
+    isz = x.dtype.itemsize
+    K.gather(offsets, K.data_ptr(view), K.data_ptr(out), b_stride, rest_src, rest_dst, isz)
+    return out
+
+
+def setitem(x: Array, key: Any, value: Any) -> None:
+    if x._storage.readonly:
+        raise ValueError(msg(SET, "assignment destination is read-only"))
+    items, advanced = _expand_key(x, key, SET)
+    value = _value_array(value, x.dtype)
+    if not advanced:
+        dst = x._with_layout(_basic(x._layout, items, SET))
+        _check_writable(dst)
+        src = _broadcast_value(value, dst.shape)
+        K.copy_into(dst, src)
+        return
+    view, offsets, adv_axes, out_shape, p, nb_dims = _advanced_plan(x, items, SET)
+    _check_writable(view)
+    src = _broadcast_value(value, out_shape)
+    if K.may_share_memory(src, x) or src.dtype is not x.dtype:
+        src = src._copy_contiguous(x.dtype)
+    rest_dst, rest_src, b_stride = _rest_layouts(view, adv_axes, src._layout, p, nb_dims)
+    if b_stride is None:  # the broadcast dims of the value do not flatten: copy it
+        src = src._copy_contiguous()
+        rest_dst, rest_src, b_stride = _rest_layouts(view, adv_axes, src._layout, p, nb_dims)
+    K.scatter(offsets, K.data_ptr(view), K.data_ptr(src), b_stride, rest_dst, rest_src,
+              x.dtype.itemsize)
+
+
+def _value_array(value: Any, dtype: dt.DType) -> Array:
+    from ._creation_functions import asarray
+    if isinstance(value, Array):
+        return value
+    if isinstance(value, (dt.builtins_bool, int, float, complex)):
+        if isinstance(value, complex) and dtype.kind != "c":
+            raise TypeError(msg(SET, f"cannot assign a complex scalar to an array of dtype {dtype}"))
+        return asarray(value, dtype=dtype)
+    return asarray(value)
+
+
+def _broadcast_value(value: Array, shape: tuple) -> Array:
+    lay = L.expand(value._layout, shape)
+    if lay is None:
+        raise ValueError(msg(SET, f"could not broadcast the value of shape {value.shape} "
+                                  f"into the indexed shape {tuple(shape)}"))
+    return value._with_layout(lay)
+
+
+def _check_writable(dst: Array) -> None:
+    if L.has_internal_overlap(dst._layout):
+        raise ValueError(msg(SET, "the destination reaches one element through two indices "
+                                  "(a stride 0 or overlapping windows); write to a copy instead",
+                             f"shape {dst.shape}, strides {dst.strides}"))
+
+
+def _advanced_plan(x: Array, items: list, func: str):
+    """Basic-index the non-advanced items into a view, then turn the advanced
+    ones into element offsets into that view.
+    Returns (view, offsets, adv_axes, out_shape, p, len(B))."""
+    from ._creation_functions import asarray, zeros
+    basic: list = []
+    adv: List[Tuple[int, Array]] = []
+    axis = 0
+    for item in items:
+        kind = item[0]
+        if kind == "slice":
+            basic.append(item)
+            axis += 1
+        elif kind == "none":
+            basic.append(item)
+            axis += 1
+        elif kind == "int":
+            basic.append(("slice", slice(None)))
+            adv.append((axis, asarray(item[1], dtype=dt.int64)))
+            axis += 1
+        elif kind == "adv":
+            basic.append(("slice", slice(None)))
+            adv.append((axis, item[1]))
+            axis += 1
+        else:  # mask
+            m = item[1]
+            if m.ndim == 0:  # a new axis, selected entirely or not at all
+                basic.append(("none",))
+                adv.append((axis, zeros((1 if m._item() else 0,), dtype=dt.int64)))
+                axis += 1
+                continue
+            coords = _mask_coords(m, x, basic, func)
+            for d in range(m.ndim):
+                basic.append(("slice", slice(None)))
+                adv.append((axis, coords[d]))
+                axis += 1
+    view = x._with_layout(_basic(x._layout, basic, func))
+    bshape = L.broadcast_shapes(*[a.shape for _, a in adv])
+    if bshape is None:
+        raise index_error(func, "shape mismatch: indexing arrays could not be broadcast together",
+                          " ".join(str(a.shape) for _, a in adv))
+    offsets = zeros(bshape, dtype=dt.int64)
+    for ax, idx in adv:
+        if idx.dtype is not dt.int64:
+            idx = idx._copy_contiguous(dt.int64)
+        idx = idx._with_layout(L.expand(idx._layout, bshape))
+        n = view.shape[ax]
+        bad = K.index_accumulate(offsets, idx, n, view.strides[ax])
+        if bad is not None:
+            raise index_error(func, f"index {bad} is out of bounds for axis {ax} with size {n}")
+    adv_axes = [ax for ax, _ in adv]
+    rest = [d for k, d in enumerate(view.shape) if k not in adv_axes]
+    adjacent = adv_axes == list(range(adv_axes[0], adv_axes[0] + len(adv_axes)))
+    p = adv_axes[0] if adjacent else 0
+    out_shape = tuple(rest[:p]) + tuple(bshape) + tuple(rest[p:])
+    return view, offsets, adv_axes, out_shape, p, len(bshape)
+
+
+def _mask_coords(m: Array, x: Array, basic: list, func: str) -> list:
+    """The coordinates of the true elements of mask m, after checking its
+    shape against the dims of x it covers."""
+    from ._creation_functions import empty
+    start = sum(1 for b in basic if b[0] == "slice")
+    covered = x.shape[start:start + m.ndim]
+    if tuple(covered) != m.shape:
+        raise index_error(func, f"boolean index of shape {m.shape} does not match the indexed "
+                                f"dims of shape {tuple(covered)}")
+    count = K.count_true(m)
+    out = empty((m.ndim, count), dtype=dt.int64)
+    K.nonzero_bool(m, out, count)
+    return [out[d] for d in range(m.ndim)]
+
+
+def _rest_layouts(view: Array, adv_axes: list, other: L.Layout, p: int, nb: int):
+    """The layouts walked per advanced position: the view's remaining dims and
+    the matching dims of `other` (laid out as the output), plus the stride
+    between consecutive positions of the flattened broadcast dims of `other`
+    (None when those dims do not flatten)."""
+    vrest = [k for k in range(view.ndim) if k not in adv_axes]
+    rest_view = L.Layout(tuple(view.shape[k] for k in vrest), tuple(view.strides[k] for k in vrest), 0)
+    orest = [k for k in range(len(other.shape)) if not p <= k < p + nb]
+    rest_other = L.Layout(tuple(other.shape[k] for k in orest), tuple(other.strides[k] for k in orest), 0)
+    blay = L.Layout(other.shape[p:p + nb], other.strides[p:p + nb], 0)
+    flat = L.view_strides(blay, (blay.size,))
+    return rest_view, rest_other, (flat[0] if flat is not None else None)

@@ -1,0 +1,49 @@
+"""__array_namespace_info__: what this namespace supports."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from . import _dtypes as dt
+from ._array import CPU, Device, check_device
+from ._errors import value_error
+
+
+class Info:
+    """The inspection object the standard's __array_namespace_info__ returns."""
+
+    __module__ = "arrstride"
+
+    def capabilities(self) -> dict:
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+
+    def default_device(self) -> Device:
+        return CPU
+
+    def devices(self) -> list:
+        return [CPU]
+
+    def default_dtypes(self, *, device: Optional[Any] = None) -> dict:
+        check_device("default_dtypes", device)
+        return {"real floating": dt.default_float, "complex floating": dt.default_complex,
+                "integral": dt.default_int, "indexing": dt.default_index}
+
+    def dtypes(self, *, device: Optional[Any] = None, kind: Any = None) -> dict:
+        check_device("dtypes", device)
+        if kind is None:
+            chosen = dt.ALL
+        else:
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            chosen = []
+            for k in kinds:
+                if isinstance(k, dt.DType):
+                    group = (k,)
+                elif isinstance(k, str) and k in dt.CATEGORIES:
+                    group = dt.CATEGORIES[k]
+                else:
+                    raise value_error("dtypes", "unknown kind", repr(k))
+                chosen += [d for d in group if d not in chosen]
+        return {d.name: d for d in dt.ALL if d in chosen}
+
+
+def __array_namespace_info__() -> Info:
+    return Info()

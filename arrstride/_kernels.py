@@ -1,0 +1,232 @@
+"""The one bridge to C: storage, byte-stride descriptors and every kernel call.
+
+Python works in elements; byte strides exist only here and in C. Callers
+pass validated arguments; a nonzero status from C is a bug or out-of-memory.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ._layout import Layout, extent
+from ._native import ffi, lib
+
+
+class Storage:
+    """A flat buffer of bytes. Owns C-allocated memory, or wraps external
+    memory and keeps its owner alive. Every view holds its storage."""
+
+    __slots__ = ("ptr", "nbytes", "readonly", "owner", "_keep", "__weakref__")
+
+    def __init__(self, ptr, nbytes: int, owner: object = None, readonly: bool = False, keep=None):
+        self.ptr = ptr          # char*
+        self.nbytes = nbytes
+        self.owner = owner
+        self.readonly = readonly
+        self._keep = keep
+
+    @classmethod
+    def allocate(cls, nbytes: int, zero: bool = False) -> "Storage":
+        raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
+        if raw == ffi.NULL:
+            raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
+        keep = ffi.gc(raw, lib.ars_free, size=nbytes)
+        return cls(ffi.cast("char *", keep), nbytes, keep=keep)
+
+    @classmethod
+    def from_buffer(cls, obj, readonly: bool) -> "Storage":
+        """Wrap a C-contiguous buffer-protocol object, zero-copy."""
+        buf = ffi.from_buffer("char[]", obj, require_writable=not readonly)
+        return cls(buf, len(buf), owner=obj, readonly=readonly, keep=buf)
+
+    @classmethod
+    def from_address(cls, address: int, nbytes: int, owner: object, readonly: bool) -> "Storage":
+        """Wrap external memory at `address`, kept alive through `owner`."""
+        return cls(ffi.cast("char *", address), nbytes, owner=owner, readonly=readonly)
+
+    @property
+    def address(self) -> int:
+        return int(ffi.cast("intptr_t", self.ptr))
+
+    def __repr__(self) -> str:
+        kind = "external" if self.owner is not None else "owned"
+        return f"<arrstride storage of {self.nbytes} bytes, {kind}{', read-only' if self.readonly else ''}>"
+
+
+def _check(rc: int, what: str) -> None:
+    if rc == lib.ARS_ERR_NOMEM:
+        raise MemoryError(f"arrstride: out of memory in {what}")
+    if rc != 0:
+        raise RuntimeError(f"arrstride: internal error {rc} in {what}")
+
+
+def i64(values: Sequence[int]):
+    return ffi.new("int64_t[]", list(values) or [0])
+
+
+def byte_strides(strides: Sequence[int], itemsize: int):
+    return ffi.new("int64_t[]", [s * itemsize for s in strides] or [0])
+
+
+def data_ptr(a) -> object:
+    """char* to a's first element."""
+    return a._storage.ptr + a._layout.offset * a._dtype.itemsize
+
+
+def byte_range(a) -> tuple:
+    """[lo, hi) bytes of a's storage that a reaches."""
+    lo, hi = extent(a._layout)
+    isz = a._dtype.itemsize
+    return lo * isz, (hi + 1) * isz
+
+
+def may_share_memory(a, b) -> bool:
+    """True when a and b reach overlapping bytes (by address, so external
+    buffers wrapped twice are caught too)."""
+    alo, ahi = byte_range(a)
+    blo, bhi = byte_range(b)
+    if alo >= ahi or blo >= bhi:
+        return False
+    da, db = a._storage.address, b._storage.address
+    return alo + da < bhi + db and blo + db < ahi + da
+
+
+# ---- copy, cast, fill ----------------------------------------------------------
+
+def copy_into(dst, src) -> None:
+    """dst[...] = src for arrays of one shape (src may be a broadcast view),
+    casting when the dtypes differ. Exact when the two overlap."""
+    lay = dst._layout
+    if lay.size == 0:
+        return
+    if may_share_memory(dst, src):
+        src = src._copy_contiguous()
+    ndim = len(lay.shape)
+    shape = i64(lay.shape)
+    dd, sd = dst._dtype, src._dtype
+    ds = byte_strides(lay.strides, dd.itemsize)
+    ss = byte_strides(src._layout.strides, sd.itemsize)
+    if dd is sd:
+        rc = lib.ars_copy(ndim, shape, data_ptr(dst), ds, data_ptr(src), ss, dd.itemsize)
+    else:
+        rc = lib.ars_cast(ndim, shape, data_ptr(dst), ds, dd.code, data_ptr(src), ss, sd.code)
+    _check(rc, "copy")
+
+
+def fill(dst, value: bytes) -> None:
+    """Every element of dst set to the packed element `value`."""
+    lay = dst._layout
+    if lay.size == 0:
+        return
+    isz = dst._dtype.itemsize
+    if lay.size == 1 or lay.ndim == 0:
+        ffi.memmove(data_ptr(dst), value, isz)
+        return
+    buf = ffi.new("char[]", value)
+    rc = lib.ars_fill(lay.ndim, i64(lay.shape), data_ptr(dst), byte_strides(lay.strides, isz), isz, buf)
+    _check(rc, "fill")
+
+
+def read_bytes(a, nbytes: int) -> bytes:
+    return ffi.buffer(data_ptr(a), nbytes)[:]
+
+
+def write_bytes(a, data: bytes) -> None:
+    ffi.memmove(data_ptr(a), data, len(data))
+
+
+# ---- creation ---------------------------------------------------------------------
+
+def arange(out, start: float, step: float, istart: int, istep: int) -> None:
+    _check(lib.ars_arange(data_ptr(out), out._layout.size, out._dtype.code,
+                          start, step, istart, istep), "arange")
+
+
+def linspace(out, start: complex, stop: complex, endpoint: bool) -> None:
+    _check(lib.ars_linspace(data_ptr(out), out._layout.size, out._dtype.code,
+                            start.real, start.imag, stop.real, stop.imag, int(endpoint)), "linspace")
+
+
+def tri_zero(out, k: int, lower: bool) -> None:
+    lay = out._layout
+    _check(lib.ars_tri_zero(lay.ndim, i64(lay.shape), data_ptr(out),
+                            byte_strides(lay.strides, out._dtype.itemsize),
+                            out._dtype.itemsize, k, int(lower)), "tril/triu")
+
+
+# ---- indexing ----------------------------------------------------------------------
+
+def count_true(mask) -> int:
+    lay = mask._layout
+    count = ffi.new("int64_t *")
+    _check(lib.ars_count_true(lay.ndim, i64(lay.shape), data_ptr(mask),
+                              byte_strides(lay.strides, 1), count), "count")
+    return count[0]
+
+
+def nonzero_bool(mask, out, count: int) -> None:
+    """out: a contiguous int64 array of shape (ndim, count)."""
+    lay = mask._layout
+    _check(lib.ars_nonzero_bool(lay.ndim, i64(lay.shape), data_ptr(mask),
+                                byte_strides(lay.strides, 1),
+                                ffi.cast("int64_t *", data_ptr(out)), count), "nonzero")
+
+
+def index_accumulate(offsets, idx, dim_size: int, dim_stride: int) -> Optional[int]:
+    """offsets += wrapped(idx) * dim_stride; returns the first index out of
+    range, or None. offsets: contiguous int64; idx: int64, same shape."""
+    lay = idx._layout
+    bad = ffi.new("int64_t *")
+    rc = lib.ars_index_accumulate(lay.ndim, i64(lay.shape), ffi.cast("int64_t *", data_ptr(offsets)),
+                                  data_ptr(idx), byte_strides(lay.strides, 8),
+                                  dim_size, dim_stride, bad)
+    if rc == lib.ARS_ERR_ARG:
+        return bad[0]
+    _check(rc, "index")
+    return None
+
+
+def gather(offsets, src_base, dst_base, b_stride: int, rest: Layout, rest_dst: Layout, itemsize: int) -> None:
+    """For each b: dst[b, rest...] = src[offsets[b] + rest...]; strides in elements."""
+    nb = offsets._layout.size
+    _check(lib.ars_gather(nb, ffi.cast("int64_t *", data_ptr(offsets)), src_base, dst_base,
+                          b_stride * itemsize, rest.ndim, i64(rest.shape),
+                          byte_strides(rest.strides, itemsize),
+                          byte_strides(rest_dst.strides, itemsize), itemsize), "gather")
+
+
+def scatter(offsets, dst_base, src_base, b_stride: int, rest: Layout, rest_src: Layout, itemsize: int) -> None:
+    nb = offsets._layout.size
+    _check(lib.ars_scatter(nb, ffi.cast("int64_t *", data_ptr(offsets)), dst_base, src_base,
+                           b_stride * itemsize, rest.ndim, i64(rest.shape),
+                           byte_strides(rest.strides, itemsize),
+                           byte_strides(rest_src.strides, itemsize), itemsize), "scatter")
+
+
+# ---- the iterator, for tests and show() ----------------------------------------------
+
+def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]]):
+    """The prepared iteration (innermost first) for operands with the given
+    strides (any unit): (shape, strides per op, base offset per op), or None if empty."""
+    nop = len(strides_per_op)
+    ndim = len(shape)
+    flat = [s for st in strides_per_op for s in st]
+    out_ndim = ffi.new("int *")
+    out_shape = ffi.new("int64_t[]", max(ndim, 1))
+    out_strides = ffi.new("int64_t[]", max(ndim * nop, 1))
+    out_offsets = ffi.new("int64_t[]", nop)
+    _check(lib.ars_iter_describe(ndim, i64(shape), nop, i64(flat), out_ndim, out_shape,
+                                 out_strides, out_offsets), "iter_describe")
+    n = out_ndim[0]
+    if n < 0:
+        return None
+    return (tuple(out_shape[0:n]),
+            tuple(tuple(out_strides[op * n:(op + 1) * n]) for op in range(nop)),
+            tuple(out_offsets[0:nop]))
+
+
+def set_num_threads(n: int) -> None:
+    _check(lib.ars_set_num_threads(n), "set_num_threads")
+
+
+def get_num_threads() -> int:
+    return lib.ars_get_num_threads()

@@ -1,0 +1,248 @@
+"""Pure view math on (shape, strides, offset), in elements. No data is touched
+and the C extension is not imported, so this module can be tested alone.
+
+Every view function takes a Layout and returns a new one (or None where no
+view exists). Callers validate user input first; these functions trust it.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Tuple
+
+Shape = Tuple[int, ...]
+
+
+class Layout:
+    """An immutable (shape, strides, offset): x[i...] lives at offset + sum(i*s)."""
+
+    __slots__ = ("shape", "strides", "offset", "size")
+
+    def __init__(self, shape: Shape, strides: Shape, offset: int = 0):
+        self.shape = shape
+        self.strides = strides
+        self.offset = offset
+        n = 1
+        for d in shape:
+            n *= d
+        self.size = n
+
+    def __setattr__(self, name, value):
+        if hasattr(self, "size"):
+            raise AttributeError("Layout is immutable")
+        object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"Layout(shape={self.shape}, strides={self.strides}, offset={self.offset})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Layout) and self.shape == other.shape
+                and self.strides == other.strides and self.offset == other.offset)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.strides, self.offset))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+
+def contiguous_strides(shape: Sequence[int]) -> Shape:
+    strides = []
+    acc = 1
+    for d in reversed(shape):
+        strides.append(acc)
+        acc *= max(d, 1)
+    return tuple(reversed(strides))
+
+
+def contiguous(shape: Shape, offset: int = 0) -> Layout:
+    return Layout(shape, contiguous_strides(shape), offset)
+
+
+def is_contiguous(lay: Layout) -> bool:
+    """strides[k] == prod(shape[k+1:]) for every dim of size > 1; empty is contiguous."""
+    if lay.size == 0:
+        return True
+    acc = 1
+    for d, s in zip(reversed(lay.shape), reversed(lay.strides)):
+        if d != 1 and s != acc:
+            return False
+        acc *= d
+    return True
+
+
+def extent(lay: Layout) -> Tuple[int, int]:
+    """The lowest and highest element index reached (lo > hi when empty)."""
+    if lay.size == 0:
+        return lay.offset, lay.offset - 1
+    lo = hi = lay.offset
+    for d, s in zip(lay.shape, lay.strides):
+        if s > 0:
+            hi += (d - 1) * s
+        else:
+            lo += (d - 1) * s
+    return lo, hi
+
+
+def has_internal_overlap(lay: Layout) -> bool:
+    """True when two indices may reach one element (stride 0 over size > 1,
+    overlapping windows). Conservative: a False is always right."""
+    if lay.size <= 1:
+        return False
+    dims = sorted((abs(s), d) for d, s in zip(lay.shape, lay.strides) if d > 1)
+    reach = 0  # highest element distance reached by the inner dims
+    for s, d in dims:
+        if s <= reach:
+            return True
+        reach += (d - 1) * s
+    return False
+
+
+# ---- views -------------------------------------------------------------------
+
+def permute(lay: Layout, axes: Sequence[int]) -> Layout:
+    return Layout(tuple(lay.shape[a] for a in axes), tuple(lay.strides[a] for a in axes), lay.offset)
+
+
+def insert_dims(lay: Layout, axes: Sequence[int]) -> Layout:
+    """New size-1 dims at the (normalized, sorted) positions of the result."""
+    shape, strides = list(lay.shape), list(lay.strides)
+    for a in sorted(axes):
+        shape.insert(a, 1)
+        strides.insert(a, 0)
+    return Layout(tuple(shape), tuple(strides), lay.offset)
+
+
+def drop_dims(lay: Layout, axes: Sequence[int]) -> Layout:
+    keep = [k for k in range(len(lay.shape)) if k not in set(axes)]
+    return Layout(tuple(lay.shape[k] for k in keep), tuple(lay.strides[k] for k in keep), lay.offset)
+
+
+def broadcast_shapes(*shapes: Shape) -> Optional[Shape]:
+    """The broadcast shape, or None when the shapes do not broadcast."""
+    if len(shapes) == 1:
+        return tuple(shapes[0])
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        off = ndim - len(s)
+        for k, d in enumerate(s):
+            o = out[off + k]
+            if d == o or d == 1:
+                continue
+            if o == 1:
+                out[off + k] = d
+            else:
+                return None
+    return tuple(out)
+
+
+def expand(lay: Layout, shape: Shape) -> Optional[Layout]:
+    """Broadcast to `shape` by stride 0 (PyTorch's inferExpandGeometry);
+    None when the shapes are incompatible."""
+    nd = len(shape)
+    extra = nd - len(lay.shape)
+    if extra < 0:
+        return None
+    strides = []
+    for k in range(nd):
+        if k < extra:
+            strides.append(0)
+            continue
+        d, s = lay.shape[k - extra], lay.strides[k - extra]
+        if d == shape[k]:
+            strides.append(s if d != 1 else 0)
+        elif d == 1:
+            strides.append(0)
+        else:
+            return None
+    return Layout(tuple(shape), tuple(strides), lay.offset)
+
+
+def flip(lay: Layout, axes: Sequence[int]) -> Layout:
+    strides = list(lay.strides)
+    offset = lay.offset
+    for a in axes:
+        if lay.shape[a] > 0:
+            offset += (lay.shape[a] - 1) * strides[a]
+        strides[a] = -strides[a]
+    return Layout(lay.shape, tuple(strides), offset)
+
+
+def slice_dim(lay: Layout, axis: int, start: int, stop: int, step: int) -> Layout:
+    """x[start:stop:step] along axis, with start/stop already clamped as
+    slice.indices() gives them."""
+    n = len(range(start, stop, step))
+    shape = list(lay.shape)
+    strides = list(lay.strides)
+    offset = lay.offset + (start * strides[axis] if n > 0 else 0)
+    shape[axis] = n
+    strides[axis] = strides[axis] * step
+    return Layout(tuple(shape), tuple(strides), offset)
+
+
+def select(lay: Layout, axis: int, index: int) -> Layout:
+    """x[..., index, ...] along axis, with 0 <= index < shape[axis]."""
+    return Layout(lay.shape[:axis] + lay.shape[axis + 1:],
+                  lay.strides[:axis] + lay.strides[axis + 1:],
+                  lay.offset + index * lay.strides[axis])
+
+
+def narrow(lay: Layout, axis: int, start: int, length: int) -> Layout:
+    return slice_dim(lay, axis, start, start + length, 1)
+
+
+def diagonal(lay: Layout, offset: int, axis1: int, axis2: int) -> Layout:
+    """The diagonal as the last dim (PyTorch's diagonal): axes are normalized and distinct."""
+    n1, n2 = lay.shape[axis1], lay.shape[axis2]
+    base = lay.offset
+    if offset >= 0:
+        n = max(min(n1, n2 - offset), 0)
+        if n > 0:
+            base += offset * lay.strides[axis2]
+    else:
+        n = max(min(n1 + offset, n2), 0)
+        if n > 0:
+            base -= offset * lay.strides[axis1]
+    keep = [k for k in range(len(lay.shape)) if k not in (axis1, axis2)]
+    shape = tuple(lay.shape[k] for k in keep) + (n,)
+    strides = tuple(lay.strides[k] for k in keep) + (lay.strides[axis1] + lay.strides[axis2],)
+    return Layout(shape, strides, base)
+
+
+def unfold(lay: Layout, axis: int, size: int, step: int) -> Layout:
+    """Windows of `size` every `step` along axis; the window is a new last dim."""
+    shape = list(lay.shape)
+    strides = list(lay.strides)
+    shape[axis] = (lay.shape[axis] - size) // step + 1
+    strides[axis] = lay.strides[axis] * step
+    return Layout(tuple(shape) + (size,), tuple(strides) + (lay.strides[axis],), lay.offset)
+
+
+def view_strides(lay: Layout, new_shape: Shape) -> Optional[Shape]:
+    """Strides that give `new_shape` over the same elements, or None when no
+    such strides exist (PyTorch's computeStride)."""
+    old_shape, old_strides = lay.shape or (1,), lay.strides or (1,)
+    numel = lay.size
+    if numel == 0:
+        return contiguous_strides(new_shape) if old_shape != new_shape else old_strides
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base = old_strides[-1] if old_strides else 1
+    tensor_numel = 1
+    view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk_base = old_strides[d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)

@@ -1,0 +1,101 @@
+"""The view toolbox beyond the standard: as_strided, narrow, expand, diagonal
+and unfold. Each returns a view over the same storage."""
+from __future__ import annotations
+
+import operator
+from typing import Sequence, Tuple
+
+from . import _layout as L
+from ._array import Array
+from ._axes import normalize_axis
+from ._errors import shapes_error, type_error, value_error
+from ._manipulation_functions import check_array
+
+
+def _ints(func: str, name: str, values) -> Tuple[int, ...]:
+    try:
+        return tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise type_error(func, f"{name} must be a sequence of ints", repr(values)) from None
+
+
+def as_strided(x: Array, shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> Array:
+    """Any (shape, strides, offset) over x's storage, in elements; strides may be
+    negative or 0. Every element reached must lie inside the storage."""
+    func = "as_strided"
+    check_array(func, x)
+    shape = _ints(func, "shape", shape)
+    strides = _ints(func, "strides", strides)
+    offset = operator.index(offset)
+    if len(shape) != len(strides):
+        raise value_error(func, "shape and strides must have the same length",
+                          f"shape {shape} and strides {strides}")
+    if any(d < 0 for d in shape):
+        raise value_error(func, "negative dimensions are not allowed", f"shape {shape}")
+    lay = L.Layout(shape, strides, offset)
+    nelem = x.storage.nbytes // x.dtype.itemsize
+    lo, hi = L.extent(lay)
+    if lay.size and (lo < 0 or hi >= nelem):
+        raise value_error(func, f"the view reaches elements {lo} to {hi}, outside the storage of "
+                                f"{nelem} elements ({x.storage.nbytes} bytes)",
+                          f"shape {shape}, strides {strides}, offset {offset}")
+    return x._with_layout(lay)
+
+
+def narrow(x: Array, axis: int, start: int, length: int) -> Array:
+    """x[..., start:start+length, ...] along axis."""
+    func = "narrow"
+    check_array(func, x)
+    a = normalize_axis(func, axis, x.ndim)
+    n = x.shape[a]
+    start, length = operator.index(start), operator.index(length)
+    if start < 0:
+        start += n
+    if not (0 <= start <= n and 0 <= length and start + length <= n):
+        raise value_error(func, f"start {start} and length {length} must lie within axis {a} of size {n}")
+    return x._with_layout(L.narrow(x._layout, a, start, length))
+
+
+def expand(x: Array, shape: Sequence[int]) -> Array:
+    """Broadcast to shape by stride 0 (PyTorch's expand; -1 keeps a size)."""
+    func = "expand"
+    check_array(func, x)
+    shape = _ints(func, "shape", shape)
+    extra = len(shape) - x.ndim
+    if extra < 0:
+        raise shapes_error(func, "the target shape has fewer dims than x", x.shape, shape)
+    shape = tuple(x.shape[k - extra] if d == -1 and k >= extra else d for k, d in enumerate(shape))
+    lay = L.expand(x._layout, shape)
+    if lay is None or any(d < 0 for d in shape):
+        raise shapes_error(func, "cannot expand", x.shape, shape)
+    return x._with_layout(lay)
+
+
+def diagonal(x: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+    """The diagonal of axes (axis1, axis2) as the last dim; offset > 0 is above."""
+    func = "diagonal"
+    check_array(func, x)
+    if x.ndim < 2:
+        raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
+    a1 = normalize_axis(func, axis1, x.ndim)
+    a2 = normalize_axis(func, axis2, x.ndim)
+    if a1 == a2:
+        raise value_error(func, "axis1 and axis2 must differ", f"both {a1}")
+    return x._with_layout(L.diagonal(x._layout, operator.index(offset), a1, a2))
+
+
+def unfold(x: Array, axis: int, size: int, step: int) -> Array:
+    """Sliding windows of `size` every `step` along axis, the window as a new
+    last dim. The windows may overlap; such a view refuses writes."""
+    func = "unfold"
+    check_array(func, x)
+    a = normalize_axis(func, axis, x.ndim) if x.ndim else 0
+    n = x.shape[a] if x.ndim else 1
+    size, step = operator.index(size), operator.index(step)
+    if step <= 0:
+        raise value_error(func, "step must be positive", step)
+    if not 0 <= size <= n:
+        raise value_error(func, f"size must lie in [0, {n}] for axis {a}", size)
+    if x.ndim == 0:
+        return x._with_layout(L.Layout((size,), (1,), x.offset))
+    return x._with_layout(L.unfold(x._layout, a, size, step))

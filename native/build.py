@@ -1,0 +1,24 @@
+"""cffi build script for arrstride._native (out-of-line API mode).
+
+The cdef is the public header itself; every C source in native/src is compiled
+in. Paths come from this file's location, never from the working directory.
+"""
+from pathlib import Path
+
+from cffi import FFI
+
+HERE = Path(__file__).resolve().parent
+INCLUDE = HERE / "include"
+SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*.c"))
+
+ffibuilder = FFI()
+ffibuilder.cdef((INCLUDE / "arrstride.h").read_text())
+ffibuilder.set_source(
+    "arrstride._native",
+    '#include "arrstride.h"',
+    sources=SOURCES,
+    include_dirs=[str(INCLUDE), str(HERE / "src")],
+    extra_compile_args=["-O3", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra",
+                        "-fno-strict-aliasing", "-pthread"],
+    extra_link_args=["-pthread", "-lm"],
+)

@@ -1,0 +1,89 @@
+/* Internal declarations shared by the kernel sources: the dtype X-macro list,
+ * the strided iterator and the thread pool. Not read by cffi. */
+#ifndef ARS_INTERNAL_H
+#define ARS_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <complex.h>
+#include "arrstride.h"
+
+typedef float _Complex ars_c64;
+typedef double _Complex ars_c128;
+
+/* X(NAME, C type, kind): kind is KB (bool), KI (signed), KU (unsigned),
+ * KF (real float) or KC (complex). Bool is stored as one byte holding 0 or 1. */
+#define ARS_DTYPES(X)              \
+    X(BOOL, uint8_t, KB)            \
+    X(INT8, int8_t, KI)             \
+    X(INT16, int16_t, KI)           \
+    X(INT32, int32_t, KI)           \
+    X(INT64, int64_t, KI)           \
+    X(UINT8, uint8_t, KU)           \
+    X(UINT16, uint16_t, KU)         \
+    X(UINT32, uint32_t, KU)         \
+    X(UINT64, uint64_t, KU)         \
+    X(FLOAT32, float, KF)           \
+    X(FLOAT64, double, KF)          \
+    X(COMPLEX64, ars_c64, KC)       \
+    X(COMPLEX128, ars_c128, KC)
+
+/* The same list under a second name, for nesting inside ARS_DTYPES. */
+#define ARS_DTYPES2(X, A, B_, C_)         \
+    X(A, B_, C_, BOOL, uint8_t, KB)        \
+    X(A, B_, C_, INT8, int8_t, KI)         \
+    X(A, B_, C_, INT16, int16_t, KI)       \
+    X(A, B_, C_, INT32, int32_t, KI)       \
+    X(A, B_, C_, INT64, int64_t, KI)       \
+    X(A, B_, C_, UINT8, uint8_t, KU)       \
+    X(A, B_, C_, UINT16, uint16_t, KU)     \
+    X(A, B_, C_, UINT32, uint32_t, KU)     \
+    X(A, B_, C_, UINT64, uint64_t, KU)     \
+    X(A, B_, C_, FLOAT32, float, KF)       \
+    X(A, B_, C_, FLOAT64, double, KF)      \
+    X(A, B_, C_, COMPLEX64, ars_c64, KC)   \
+    X(A, B_, C_, COMPLEX128, ars_c128, KC)
+
+extern const int64_t ars_itemsize[ARS_NDTYPES];
+
+/* ---- iterator ------------------------------------------------------------ */
+
+/* Inner loop over n elements: data[op] points at the first element of
+ * operand op, strides[op] is its byte stride. */
+typedef void (*ars_loop_fn)(char **data, int64_t n, const int64_t *strides, void *ctx);
+
+typedef struct {
+    int ndim;                 /* prepared dims; shape[0] is the innermost */
+    int nop;
+    int64_t size;             /* total elements; 0 means nothing to do */
+    int64_t shape[ARS_MAX_DIMS];
+    int64_t strides[ARS_MAX_OPS][ARS_MAX_DIMS];
+    char *data[ARS_MAX_OPS];
+} ars_iter;
+
+/* Prepare: drop size-1 dims, flip dims whose leading operand runs backwards
+ * (for every operand together), order dims by operand 0's stride (then the
+ * next operands'), coalesce dims that merge for every operand.
+ * strides[op][d] are given outermost-first, as in Python. */
+int ars_iter_prepare(ars_iter *it, int ndim, const int64_t *shape, int nop,
+                     char *const *data, const int64_t *const *strides);
+
+/* Run the loop over elements [begin, end) of the prepared iteration order. */
+void ars_iter_run_range(const ars_iter *it, ars_loop_fn loop, void *ctx,
+                        int64_t begin, int64_t end);
+
+/* Run the loop over everything, on several threads when the work is large.
+ * `work_per_elem` is a rough cost in bytes touched per element. */
+void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_per_elem);
+
+/* ---- threads ------------------------------------------------------------- */
+
+typedef void (*ars_range_fn)(int64_t begin, int64_t end, void *ctx);
+/* Split [0, n) into at most num_threads contiguous parts, each at least
+ * `grain` long, and run fn on each (the calling thread takes one part). */
+void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx);
+
+/* Elements below which work stays on one thread, for a given bytes/element. */
+int64_t ars_parallel_grain(int64_t work_per_elem);
+
+#endif

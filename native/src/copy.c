@@ -1,0 +1,215 @@
+/* Strided copy, cast between every pair of dtypes, and fill. */
+#include <string.h>
+#include <math.h>
+#include "ars_internal.h"
+
+const int64_t ars_itemsize[ARS_NDTYPES] = {
+#define X(NAME, T, K) [ARS_##NAME] = sizeof(T),
+    ARS_DTYPES(X)
+#undef X
+};
+
+/* ---- pure copies go by item size ---------------------------------------- */
+
+typedef struct { uint64_t lo, hi; } ars_b16;
+
+#define COPY_LOOP(T)                                                          \
+    static void copy_##T(char **data, int64_t n, const int64_t *s, void *ctx) \
+    {                                                                         \
+        (void)ctx;                                                            \
+        char *d = data[0];                                                    \
+        const char *src = data[1];                                            \
+        if (s[0] == sizeof(T) && s[1] == sizeof(T)) {                         \
+            memmove(d, src, (size_t)n * sizeof(T));                           \
+            return;                                                           \
+        }                                                                     \
+        for (int64_t i = 0; i < n; i++)                                       \
+            memcpy(d + i * s[0], src + i * s[1], sizeof(T));                  \
+    }
+COPY_LOOP(uint8_t)
+COPY_LOOP(uint16_t)
+COPY_LOOP(uint32_t)
+COPY_LOOP(uint64_t)
+COPY_LOOP(ars_b16)
+
+static ars_loop_fn copy_loop_for(int64_t itemsize)
+{
+    switch (itemsize) {
+    case 1: return copy_uint8_t;
+    case 2: return copy_uint16_t;
+    case 4: return copy_uint32_t;
+    case 8: return copy_uint64_t;
+    case 16: return copy_ars_b16;
+    default: return NULL;
+    }
+}
+
+static int run2(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
+                const char *src, const int64_t *src_strides, ars_loop_fn loop,
+                void *ctx, int64_t work)
+{
+    ars_iter it;
+    char *data[2] = {dst, (char *)src};
+    const int64_t *st[2] = {dst_strides, src_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    if (rc)
+        return rc;
+    ars_iter_run(&it, loop, ctx, work);
+    return ARS_OK;
+}
+
+int ars_copy(int ndim, const int64_t *shape,
+             char *dst, const int64_t *dst_strides,
+             const char *src, const int64_t *src_strides, int64_t itemsize)
+{
+    ars_loop_fn loop = copy_loop_for(itemsize);
+    if (!loop)
+        return ARS_ERR_ARG;
+    return run2(ndim, shape, dst, dst_strides, src, src_strides, loop, NULL, 2 * itemsize);
+}
+
+/* ---- casts: defined results for every value ------------------------------ */
+
+/* Float to int64: NaN gives 0, values beyond the range saturate. */
+static inline int64_t f2i64(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
+/* Float to uint64: NaN gives 0, beyond 2**64 saturates, negatives wrap as
+ * through int64 (so -1.0 -> 255 for uint8, as NumPy does). */
+static inline uint64_t f2u64(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 18446744073709551616.0)
+        return UINT64_MAX;
+    if (v >= 9223372036854775808.0)
+        return (uint64_t)v;
+    return (uint64_t)f2i64(v);
+}
+
+/* CONV_<dst kind><src kind>(DT, v) converts v to the C type DT. */
+#define CONV_KB_KB(DT, v) (v)
+#define CONV_KB_KI(DT, v) ((DT)((v) != 0))
+#define CONV_KB_KU(DT, v) ((DT)((v) != 0))
+#define CONV_KB_KF(DT, v) ((DT)((v) != 0))
+#define CONV_KB_KC(DT, v) ((DT)(creal(v) != 0 || cimag(v) != 0))
+#define CONV_KI_KB(DT, v) ((DT)(v))
+#define CONV_KI_KI(DT, v) ((DT)(v))
+#define CONV_KI_KU(DT, v) ((DT)(v))
+#define CONV_KI_KF(DT, v) ((DT)f2i64((double)(v)))
+#define CONV_KI_KC(DT, v) ((DT)f2i64(creal(v)))
+#define CONV_KU_KB(DT, v) ((DT)(v))
+#define CONV_KU_KI(DT, v) ((DT)(v))
+#define CONV_KU_KU(DT, v) ((DT)(v))
+#define CONV_KU_KF(DT, v) ((DT)f2u64((double)(v)))
+#define CONV_KU_KC(DT, v) ((DT)f2u64(creal(v)))
+#define CONV_KF_KB(DT, v) ((DT)(v))
+#define CONV_KF_KI(DT, v) ((DT)(v))
+#define CONV_KF_KU(DT, v) ((DT)(v))
+#define CONV_KF_KF(DT, v) ((DT)(v))
+#define CONV_KF_KC(DT, v) ((DT)creal(v))
+#define CONV_KC_KB(DT, v) ((DT)(v))
+#define CONV_KC_KI(DT, v) ((DT)(v))
+#define CONV_KC_KU(DT, v) ((DT)(v))
+#define CONV_KC_KF(DT, v) ((DT)(v))
+#define CONV_KC_KC(DT, v) ((DT)(v))
+
+#define CAST_LOOP(DN, DT, DK, SN, ST, SK)                                          \
+    static void cast_##DN##_##SN(char **data, int64_t n, const int64_t *s, void *ctx) \
+    {                                                                              \
+        (void)ctx;                                                                 \
+        char *d = data[0];                                                         \
+        const char *src = data[1];                                                 \
+        if (s[0] == sizeof(DT) && s[1] == sizeof(ST)) {                            \
+            for (int64_t i = 0; i < n; i++) {                                      \
+                ST v;                                                              \
+                memcpy(&v, src + i * (int64_t)sizeof(ST), sizeof v);               \
+                DT r = CONV_##DK##_##SK(DT, v);                                       \
+                memcpy(d + i * (int64_t)sizeof(DT), &r, sizeof r);                 \
+            }                                                                      \
+            return;                                                                \
+        }                                                                          \
+        for (int64_t i = 0; i < n; i++) {                                          \
+            ST v;                                                                  \
+            memcpy(&v, src + i * s[1], sizeof v);                                  \
+            DT r = CONV_##DK##_##SK(DT, v);                                           \
+            memcpy(d + i * s[0], &r, sizeof r);                                    \
+        }                                                                          \
+    }
+#define CAST_ROW(DN, DT, DK) ARS_DTYPES2(CAST_LOOP, DN, DT, DK)
+ARS_DTYPES(CAST_ROW)
+#undef CAST_ROW
+
+#define CAST_ENTRY(DN, DT, DK, SN, ST, SK) [ARS_##SN] = cast_##DN##_##SN,
+#define CAST_TABLE_ROW(DN, DT, DK) [ARS_##DN] = {ARS_DTYPES2(CAST_ENTRY, DN, DT, DK)},
+static const ars_loop_fn cast_table[ARS_NDTYPES][ARS_NDTYPES] = {
+    ARS_DTYPES(CAST_TABLE_ROW)
+};
+#undef CAST_TABLE_ROW
+#undef CAST_ENTRY
+
+int ars_cast(int ndim, const int64_t *shape,
+             char *dst, const int64_t *dst_strides, int dst_dtype,
+             const char *src, const int64_t *src_strides, int src_dtype)
+{
+    if (dst_dtype < 0 || dst_dtype >= ARS_NDTYPES || src_dtype < 0 || src_dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    if (dst_dtype == src_dtype)
+        return ars_copy(ndim, shape, dst, dst_strides, src, src_strides, ars_itemsize[dst_dtype]);
+    int64_t work = ars_itemsize[dst_dtype] + ars_itemsize[src_dtype];
+    return run2(ndim, shape, dst, dst_strides, src, src_strides,
+                cast_table[dst_dtype][src_dtype], NULL, work);
+}
+
+/* ---- fill ---------------------------------------------------------------- */
+
+#define FILL_LOOP(T)                                                          \
+    static void fill_##T(char **data, int64_t n, const int64_t *s, void *ctx) \
+    {                                                                         \
+        T v;                                                                  \
+        memcpy(&v, ctx, sizeof v);                                            \
+        char *d = data[0];                                                    \
+        if (s[0] == sizeof(T)) {                                              \
+            for (int64_t i = 0; i < n; i++)                                   \
+                memcpy(d + i * (int64_t)sizeof(T), &v, sizeof v);             \
+            return;                                                           \
+        }                                                                     \
+        for (int64_t i = 0; i < n; i++)                                       \
+            memcpy(d + i * s[0], &v, sizeof v);                               \
+    }
+FILL_LOOP(uint8_t)
+FILL_LOOP(uint16_t)
+FILL_LOOP(uint32_t)
+FILL_LOOP(uint64_t)
+FILL_LOOP(ars_b16)
+
+int ars_fill(int ndim, const int64_t *shape,
+             char *dst, const int64_t *dst_strides, int64_t itemsize,
+             const void *value)
+{
+    ars_loop_fn loop;
+    switch (itemsize) {
+    case 1: loop = fill_uint8_t; break;
+    case 2: loop = fill_uint16_t; break;
+    case 4: loop = fill_uint32_t; break;
+    case 8: loop = fill_uint64_t; break;
+    case 16: loop = fill_ars_b16; break;
+    default: return ARS_ERR_ARG;
+    }
+    ars_iter it;
+    char *data[1] = {dst};
+    const int64_t *st[1] = {dst_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 1, data, st);
+    if (rc)
+        return rc;
+    ars_iter_run(&it, loop, (void *)value, itemsize);
+    return ARS_OK;
+}

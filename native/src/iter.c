@@ -1,0 +1,195 @@
+/* The one strided iterator every kernel runs on. */
+#include <string.h>
+#include "ars_internal.h"
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* Is dim a to be iterated inside dim b?  Compare operand strides in order. */
+static int inner_before(const ars_iter *it, int a, int b)
+{
+    for (int op = 0; op < it->nop; op++) {
+        int64_t sa = abs64(it->strides[op][a]), sb = abs64(it->strides[op][b]);
+        if (sa == 0 || sb == 0)
+            continue;  /* a broadcast dim says nothing about order */
+        if (sa != sb)
+            return sa < sb;
+    }
+    return 0;
+}
+
+int ars_iter_prepare(ars_iter *it, int ndim, const int64_t *shape, int nop,
+                     char *const *data, const int64_t *const *strides)
+{
+    if (ndim < 0 || ndim > ARS_MAX_DIMS || nop < 1 || nop > ARS_MAX_OPS)
+        return ARS_ERR_NDIM;
+    it->nop = nop;
+    it->size = 1;
+    for (int op = 0; op < nop; op++)
+        it->data[op] = data[op];
+    for (int d = 0; d < ndim; d++) {
+        if (shape[d] < 0)
+            return ARS_ERR_ARG;
+        it->size *= shape[d];
+    }
+    it->ndim = 0;
+    if (it->size == 0)
+        return ARS_OK;
+
+    /* Drop size-1 dims; store innermost first. */
+    int n = 0;
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (shape[d] == 1)
+            continue;
+        it->shape[n] = shape[d];
+        for (int op = 0; op < nop; op++)
+            it->strides[op][n] = strides[op][d];
+        n++;
+    }
+
+    /* Flip dims where the first operand that moves runs backwards. */
+    for (int d = 0; d < n; d++) {
+        int64_t lead = 0;
+        for (int op = 0; op < nop && lead == 0; op++)
+            lead = it->strides[op][d];
+        if (lead >= 0)
+            continue;
+        for (int op = 0; op < nop; op++) {
+            it->data[op] += (it->shape[d] - 1) * it->strides[op][d];
+            it->strides[op][d] = -it->strides[op][d];
+        }
+    }
+
+    /* Insertion sort, stable: smallest strides innermost. */
+    for (int i = 1; i < n; i++) {
+        for (int j = i; j > 0 && inner_before(it, j, j - 1); j--) {
+            int64_t t = it->shape[j];
+            it->shape[j] = it->shape[j - 1];
+            it->shape[j - 1] = t;
+            for (int op = 0; op < nop; op++) {
+                t = it->strides[op][j];
+                it->strides[op][j] = it->strides[op][j - 1];
+                it->strides[op][j - 1] = t;
+            }
+        }
+    }
+
+    /* Coalesce: dim d+1 folds into the merged dim when every operand agrees. */
+    int m = 0;
+    for (int d = 1; d < n; d++) {
+        int ok = 1;
+        for (int op = 0; op < nop && ok; op++)
+            ok = it->strides[op][d] == it->shape[m] * it->strides[op][m];
+        if (ok) {
+            it->shape[m] *= it->shape[d];
+        } else {
+            m++;
+            it->shape[m] = it->shape[d];
+            for (int op = 0; op < nop; op++)
+                it->strides[op][m] = it->strides[op][d];
+        }
+    }
+    it->ndim = n == 0 ? 0 : m + 1;
+    return ARS_OK;
+}
+
+void ars_iter_run_range(const ars_iter *it, ars_loop_fn loop, void *ctx,
+                        int64_t begin, int64_t end)
+{
+    int nop = it->nop;
+    char *ptr[ARS_MAX_OPS];
+    int64_t inner[ARS_MAX_OPS];
+    if (begin >= end)
+        return;
+    if (it->ndim == 0) {
+        for (int op = 0; op < nop; op++) {
+            ptr[op] = it->data[op];
+            inner[op] = 0;
+        }
+        loop(ptr, 1, inner, ctx);
+        return;
+    }
+    int64_t idx[ARS_MAX_DIMS];
+    int64_t rem = begin;
+    for (int op = 0; op < nop; op++) {
+        ptr[op] = it->data[op];
+        inner[op] = it->strides[op][0];
+    }
+    for (int d = 0; d < it->ndim; d++) {
+        idx[d] = rem % it->shape[d];
+        rem /= it->shape[d];
+        for (int op = 0; op < nop; op++)
+            ptr[op] += idx[d] * it->strides[op][d];
+    }
+    int64_t pos = begin;
+    while (pos < end) {
+        int64_t count = it->shape[0] - idx[0];
+        if (count > end - pos)
+            count = end - pos;
+        loop(ptr, count, inner, ctx);
+        pos += count;
+        if (pos >= end)
+            break;
+        /* Step to the start of the next inner run. */
+        for (int op = 0; op < nop; op++)
+            ptr[op] -= idx[0] * it->strides[op][0];
+        idx[0] = 0;
+        for (int d = 1; d < it->ndim; d++) {
+            if (++idx[d] < it->shape[d]) {
+                for (int op = 0; op < nop; op++)
+                    ptr[op] += it->strides[op][d];
+                break;
+            }
+            for (int op = 0; op < nop; op++)
+                ptr[op] -= (it->shape[d] - 1) * it->strides[op][d];
+            idx[d] = 0;
+        }
+    }
+}
+
+typedef struct {
+    const ars_iter *it;
+    ars_loop_fn loop;
+    void *ctx;
+} run_job;
+
+static void run_part(int64_t begin, int64_t end, void *p)
+{
+    run_job *job = p;
+    ars_iter_run_range(job->it, job->loop, job->ctx, begin, end);
+}
+
+void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_per_elem)
+{
+    if (it->size == 0)
+        return;
+    run_job job = {it, loop, ctx};
+    ars_parallel_for(it->size, ars_parallel_grain(work_per_elem), run_part, &job);
+}
+
+int ars_iter_describe(int ndim, const int64_t *shape, int nop, const int64_t *strides,
+                      int *out_ndim, int64_t *out_shape, int64_t *out_strides,
+                      int64_t *out_offsets)
+{
+    if (nop < 1 || nop > ARS_MAX_OPS || ndim < 0 || ndim > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    ars_iter it;
+    char *data[ARS_MAX_OPS];
+    const int64_t *st[ARS_MAX_OPS];
+    char base = 0;
+    for (int op = 0; op < nop; op++) {
+        data[op] = &base;
+        st[op] = strides + (int64_t)op * ndim;
+    }
+    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, st);
+    if (rc)
+        return rc;
+    *out_ndim = it.size == 0 ? -1 : it.ndim;
+    for (int d = 0; d < it.ndim; d++) {
+        out_shape[d] = it.shape[d];
+        for (int op = 0; op < nop; op++)
+            out_strides[op * it.ndim + d] = it.strides[op][d];
+    }
+    for (int op = 0; op < nop; op++)
+        out_offsets[op] = (int64_t)(it.data[op] - &base);
+    return ARS_OK;
+}
