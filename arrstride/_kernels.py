@@ -225,8 +225,24 @@ def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]])
 
 
 def set_num_threads(n: int) -> None:
+    """Threads used by large kernels; 0 means one per core (the default)."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 256:
+        raise ValueError(f"set_num_threads: expected an int in [0, 256]; got {n!r}")
     _check(lib.ars_set_num_threads(n), "set_num_threads")
 
 
 def get_num_threads() -> int:
     return lib.ars_get_num_threads()
+
+
+def _threads_from_env() -> None:
+    import os
+    value = os.environ.get("ARRSTRIDE_NUM_THREADS")
+    if value:
+        try:
+            set_num_threads(int(value))
+        except ValueError:
+            raise ValueError(f"ARRSTRIDE_NUM_THREADS must be an int in [0, 256]; got {value!r}") from None
+
+
+_threads_from_env()
