@@ -261,20 +261,24 @@ def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DTy
 
 
 def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    return Array._empty(x.shape, _like("empty_like", x, dtype, device))
+    dtype = _like("empty_like", x, dtype, device)
+    return Array._empty(x.shape, dtype)
 
 
 def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    return Array._empty(x.shape, _like("zeros_like", x, dtype, device), zero=True)
+    dtype = _like("zeros_like", x, dtype, device)
+    return Array._empty(x.shape, dtype, zero=True)
 
 
 def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    return full(x.shape, 1, dtype=_like("ones_like", x, dtype, device))
+    dtype = _like("ones_like", x, dtype, device)
+    return full(x.shape, 1, dtype=dtype)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
               device: Any = None) -> Array:
-    return full(x.shape, fill_value, dtype=_like("full_like", x, dtype, device))
+    dtype = _like("full_like", x, dtype, device)
+    return full(x.shape, fill_value, dtype=dtype)
 
 
 def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
@@ -362,7 +366,7 @@ def linspace(start: Union[int, float, complex], stop: Union[int, float, complex]
     return out
 
 
-def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
+def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
@@ -385,7 +389,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
         lay = L.Layout(tuple(shape), tuple(a.strides[0] if d == axis else 0 for d in range(len(shape))),
                        a.offset)
         out.append(a._with_layout(lay)._copy_contiguous())
-    return out
+    return tuple(out)
 
 
 def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
