@@ -52,40 +52,49 @@ def from_numpy(n: np.ndarray):
 
 def make(layout: str, shape=(3, 4), dtype=xp.float64, seed: int = 0):
     """(arrstride array, numpy array) with equal values, in the given layout."""
+    a, n, _, _ = make_with_base(layout, shape, dtype, seed)
+    return a, n
+
+
+def make_with_base(layout: str, shape=(3, 4), dtype=xp.float64, seed: int = 0):
+    """(a, n, a_base, n_base): the arrays of `make` and the bases they view."""
     shape = tuple(shape)
     nd = len(shape)
     if layout == "contiguous":
         base = sample(shape, dtype, seed)
-        return from_numpy(base), base.copy()
+        ab = from_numpy(base)
+        return ab, base, ab, base
     if layout == "transposed":
         base = sample(shape[::-1], dtype, seed)
         axes = tuple(range(nd))[::-1]
-        return xp.permute_dims(from_numpy(base), axes), base.transpose(axes)
-    if layout == "stepped":
-        base = sample(tuple(2 * d + 1 for d in shape), dtype, seed)
-        key = tuple(slice(1, None, 2) for _ in shape)
-        return from_numpy(base)[key], base[key]
-    if layout == "negative":
-        base = sample(shape, dtype, seed)
-        key = tuple(slice(None, None, -1) for _ in shape)
-        return from_numpy(base)[key], base[key]
+        ab = from_numpy(base)
+        return xp.permute_dims(ab, axes), base.transpose(axes), ab, base
     if layout == "broadcast":
         small = tuple(1 if k % 2 == 0 else d for k, d in enumerate(shape))
         base = sample(small, dtype, seed)
-        return xp.broadcast_to(from_numpy(base), shape), np.broadcast_to(base, shape)
-    if layout == "offset":
-        base = sample(tuple(d + 2 for d in shape), dtype, seed)
+        ab = from_numpy(base)
+        return xp.broadcast_to(ab, shape), np.broadcast_to(base, shape), ab, base
+    if layout == "stepped":
+        base_shape = tuple(2 * d + 1 for d in shape)
+        key = tuple(slice(1, None, 2) for _ in shape)
+    elif layout == "negative":
+        base_shape = shape
+        key = tuple(slice(None, None, -1) for _ in shape)
+    elif layout == "offset":
+        base_shape = tuple(d + 2 for d in shape)
         key = tuple(slice(2, None) for _ in shape)
-        return from_numpy(base)[key], base[key]
-    if layout == "empty":
+    elif layout == "empty":
         shape = shape[:-1] + (0,) if shape else (0,)
-        base = sample(tuple(d + 1 for d in shape), dtype, seed)
+        base_shape = tuple(d + 1 for d in shape)
         key = tuple(slice(1, None) for _ in shape)
-        return from_numpy(base)[key], base[key]
-    if layout == "zerod":
-        base = sample((3, 2), dtype, seed)
-        return from_numpy(base)[2, 1], base[2, 1]
-    raise ValueError(layout)
+    elif layout == "zerod":
+        base_shape = (3, 2)
+        key = (2, 1, Ellipsis)
+    else:
+        raise ValueError(layout)
+    base = sample(base_shape, dtype, seed)
+    ab = from_numpy(base)
+    return ab[key], base[key], ab, base
 
 
 @pytest.fixture(params=LAYOUTS)

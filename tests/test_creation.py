@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPES, LAYOUTS, assert_same, make, np_dtype, sample, shares,
+from conftest import (DTYPES, LAYOUTS, assert_same, make, np_dtype, sample, shares, xp_dtype,
                       storage_numpy)
 
 ids = lambda d: d.name  # noqa: E731
@@ -328,3 +328,18 @@ def test_asarray_numpy_non_native():
 def test_bad_input(call, exc, fragment):
     with pytest.raises(exc, match=fragment):
         call()
+
+
+def test_asarray_numpy_scalars_keep_their_memory():
+    import gc
+    vals = [np.uint64(2 ** 64 - 1), np.float32(2.5), np.bool_(True), np.int8(-3),
+            np.complex64(1 + 2j), np.float64(0.1)]
+    arrs = [xp.asarray(v) for v in vals]
+    gc.collect()
+    junk = [np.full(4, 7.0) for _ in range(200)]  # would reuse freed temporaries
+    for a, v in zip(arrs, vals):
+        assert a.ndim == 0 and a.dtype == xp_dtype(v.dtype) and a.tolist() == v.item()
+    assert len(junk) == 200
+    # subclasses of Python scalars are read by value, not by type name
+    assert_same(xp.asarray([np.float64(1.25), 2.0]), np.array([1.25, 2.0]))
+    assert_same(xp.asarray(np.float64(1.25)), np.asarray(1.25))
