@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from arrstride._native import ffi
 
 DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                "uint64", "float32", "float64", "complex64", "complex128"]
@@ -31,6 +30,10 @@ def xp_dtype(npdt) -> object:
 def sample(shape, dtype, seed: int = 0) -> np.ndarray:
     """Deterministic NumPy values for dtype: negatives for signed, fractions
     for floats, imaginary parts for complex."""
+    return np.asarray(_sample(shape, dtype, seed))
+
+
+def _sample(shape, dtype, seed):
     rng = np.random.default_rng(seed)
     name = dtype if isinstance(dtype, str) else dtype.name
     if name == "bool":
@@ -120,12 +123,21 @@ def to_numpy(a) -> np.ndarray:
     return np.array(a.tolist(), dtype=np_dtype(a.dtype)).reshape(a.shape)
 
 
+class _Holder:
+    """Exports an array's storage to NumPy and keeps the array alive with it."""
+
+    def __init__(self, a):
+        self.a = a
+        st = a.storage
+        self.__array_interface__ = {
+            "data": (st.address, False), "shape": (st.nbytes // a.dtype.itemsize,),
+            "typestr": np_dtype(a.dtype).str, "version": 3}
+
+
 def storage_numpy(a) -> np.ndarray:
-    """All of a's storage as a flat writable NumPy array (shares the bytes)."""
-    st = a.storage
-    isz = a.dtype.itemsize
-    return np.frombuffer(ffi.buffer(st.ptr, st.nbytes), dtype=np_dtype(a.dtype),
-                         count=st.nbytes // isz)
+    """All of a's storage as a flat writable NumPy array (shares the bytes and
+    keeps a alive)."""
+    return np.asarray(_Holder(a))
 
 
 def through_storage(a) -> np.ndarray:
