@@ -204,8 +204,7 @@ class Array:
         if self.ndim == 0:
             raise TypeError("Array.__iter__: iteration over a 0-d array")
         lay = self._layout
-        for i in range(lay.shape[0]):
-            yield self._with_layout(L.select(lay, 0, i))
+        return (self._with_layout(L.select(lay, 0, i)) for i in range(lay.shape[0]))
 
     # ---- indexing --------------------------------------------------------------
 
