@@ -323,3 +323,11 @@ def test_set_shape_mismatch():
         a[xp.asarray([0, 1])] = xp.zeros((3, 4))
     with pytest.raises(ValueError, match="__setitem__.*broadcast"):
         a[0] = [1, 2]
+
+
+def test_empty_mask_dims():
+    a = xp.asarray([False])
+    assert_same(a[xp.asarray([], dtype=xp.bool)], np.array([False])[np.array([], bool)])
+    b = xp.reshape(xp.arange(6), (3, 2))
+    assert b[xp.zeros((0, 2), dtype=xp.bool)].shape == (0,)
+    assert b[xp.zeros((0,), dtype=xp.bool)].shape == (0, 2)
