@@ -331,3 +331,13 @@ def test_empty_mask_dims():
     b = xp.reshape(xp.arange(6), (3, 2))
     assert b[xp.zeros((0, 2), dtype=xp.bool)].shape == (0,)
     assert b[xp.zeros((0,), dtype=xp.bool)].shape == (0, 2)
+
+
+def test_interleaved_but_disjoint_view_is_writable():
+    base = xp.zeros(8, dtype=xp.int32)
+    v = xp.as_strided(base, (2, 3), (3, 2))        # elements 0 2 4 / 3 5 7: no two alike
+    v[...] = xp.reshape(xp.arange(1, 7, dtype=xp.int32), (2, 3))
+    assert base.tolist() == [1, 0, 2, 4, 3, 5, 0, 6]
+    w = xp.as_strided(base, (2, 3), (2, 1))        # elements 0 1 2 / 2 3 4: 2 twice
+    with pytest.raises(ValueError, match="__setitem__"):
+        w[...] = 0
