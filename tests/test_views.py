@@ -331,3 +331,20 @@ def test_show_marks_the_walk(layout, capsys):
     walk = [c.strip() for c in out.splitlines()[4].split("|")[1:-1]]
     visited = [int(k) for cell in walk if cell for k in cell.split(",")]
     assert sorted(visited) == list(range(a.size))
+
+
+def test_array_attributes():
+    a, n = make("transposed", (2, 3, 4), xp.float32)
+    assert (a.ndim, a.shape, a.size, a.dtype) == (3, (2, 3, 4), 24, xp.float32)
+    assert a.device == xp.Device("cpu") and a.to_device("cpu") is a
+    assert a.__array_namespace__() is xp
+    assert a.__array_namespace__(api_version="2024.12") is xp
+    with pytest.raises(ValueError, match="__array_namespace__"):
+        a.__array_namespace__(api_version="1999.01")
+    with pytest.raises(ValueError, match="to_device"):
+        a.to_device("gpu")
+    assert_same(a.mT, np.swapaxes(n, -1, -2))
+    assert_same(a[0].T, n[0].T)
+    assert shares(a.mT, a) and shares(a[0].T, a)
+    assert len(a) == 2 and [r.shape for r in a] == [(3, 4)] * 2
+    assert repr(a.storage).startswith("<arrstride storage of 96 bytes")
