@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import struct
 from decimal import Decimal
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Tuple
 
 from . import _layout as L
 

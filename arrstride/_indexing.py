@@ -232,9 +232,9 @@ def _mask_coords(m: Array, x: Array, basic: list, func: str) -> list:
     from ._creation_functions import empty
     start = sum(1 for b in basic if b[0] == "slice")
     covered = x.shape[start:start + m.ndim]
+    # a mask dim of size 0 selects nothing from a dim of any size (NumPy allows
+    # it for size 1; the standard's test suite asks it for every size)
     if len(covered) != m.ndim or any(k not in (d, 0) for d, k in zip(covered, m.shape)):
-        # a mask dim of size 0 selects nothing from a dim of any size (as NumPy
-        # does for size 1; the standard's suite asks it for every size)
         raise index_error(func, f"boolean index of shape {m.shape} does not match the indexed "
                                 f"dims of shape {tuple(covered)}")
     count = K.count_true(m)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPES, assert_same, make, make_with_base, np_dtype, sample, shares,
+from conftest import (DTYPES, assert_same, make, make_with_base, sample, shares,
                       to_numpy)
 
 ids = lambda d: d.name  # noqa: E731
