@@ -182,8 +182,8 @@ def test_basic_set_random_writes_base(layout, dt):
 @pytest.mark.parametrize("layout", WRITABLE)
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
 def test_advanced_set(layout, dt):
+    a, n, ab, nb = make_with_base(layout, (3, 4, 5), dt)
     for k, key in enumerate(adv_keys((3, 4, 5))):
-        a, n, ab, nb = make_with_base(layout, (3, 4, 5), dt, seed=k)
         target = n[key]
         val = value_for(dt, np.shape(target)[1:], k)   # broadcast over the first dim
         n[key] = val
