@@ -184,9 +184,13 @@ def _advanced_plan(x: Array, items: list, func: str):
         elif kind == "none":
             basic.append(item)
             axis += 1
-        elif kind == "int":
+        elif kind == "int":  # checked here: an empty broadcast would skip its check
+            i, xdim = item[1], sum(1 for b in basic if b[0] == "slice")
+            n = x.shape[xdim]
+            if not -n <= i < n:
+                raise index_error(func, f"index {i} is out of bounds for axis {xdim} with size {n}")
             basic.append(("slice", slice(None)))
-            adv.append((axis, asarray(item[1], dtype=dt.int64)))
+            adv.append((axis, asarray(i, dtype=dt.int64)))
             axis += 1
         elif kind == "adv":
             basic.append(("slice", slice(None)))

@@ -341,3 +341,14 @@ def test_interleaved_but_disjoint_view_is_writable():
     w = xp.as_strided(base, (2, 3), (2, 1))        # elements 0 1 2 / 2 3 4: 2 twice
     with pytest.raises(ValueError, match="__setitem__"):
         w[...] = 0
+
+
+def test_int_with_empty_advanced_index_still_checked():
+    a = xp.zeros((4, 0, 0, 4))
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        a[-3, xp.zeros((0,), dtype=xp.bool), -1]
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        a[xp.asarray([], dtype=xp.int64), 0]
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        a[2 ** 70, xp.asarray([0])]
+    assert a[xp.asarray([], dtype=xp.int64), :, :, 3].shape == (0, 0, 0)
