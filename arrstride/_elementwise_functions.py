@@ -55,6 +55,32 @@ def _empty(shape: tuple, dtype: dt.DType) -> Array:
     return Array._new(Storage.allocate(lay.size * dtype.itemsize), lay, dtype)
 
 
+def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
+    """A new dense array of `shape` whose memory order follows the first input
+    that covers `shape` without broadcasting (as NumPy's order="K" and PyTorch's
+    TensorIterator do), so that `A.T + B.T` streams through memory. C order
+    when no input has another order."""
+    n = len(shape)
+    if n > 1:
+        for x in inputs:
+            lay = x._layout
+            if lay.shape != shape:
+                continue
+            st = lay.strides
+            if not all(s or d == 1 for s, d in zip(st, shape)):
+                continue
+            perm = sorted(range(n), key=lambda k: -builtins.abs(st[k]) if shape[k] != 1 else 0)
+            if perm == list(range(n)):
+                break
+            base = _contig(tuple(shape[k] for k in perm))
+            strides = [0] * n
+            for i, k in enumerate(perm):
+                strides[k] = base.strides[i]
+            return Array._new(Storage.allocate(base.size * dtype.itemsize),
+                              L.Layout(shape, tuple(strides), 0), dtype)
+    return _empty(shape, dtype)
+
+
 def _kernel_table(op: int, allowed, unary: bool) -> dict:
     """dtype -> output dtype, for the dtypes of `allowed` that have a kernel."""
     table = {}
@@ -130,14 +156,15 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
             raise dtype_error(name, rule, d)
         lay = x._layout
         olay = _contig(lay.shape)
-        out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
         if lay.strides == olay.strides:
+            out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
             isz = d.itemsize
             rc = unary_flat(op, d.code, olay.size, out._storage.ptr,
                             x._storage.ptr + lay.offset * isz, isz)
             if rc:
                 K.check_status(rc)
         else:
+            out = _empty_like_order(lay.shape, out_d, x)
             K.unary(op, d.code, out, x)
         return out
 
@@ -161,9 +188,9 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                 # the common case, kept short: one dtype, one shape
                 olay = _contig(l1.shape)
                 out_d = table[d]
-                out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
                 st = olay.strides
                 if l1.strides == st and l2.strides == st:
+                    out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
                     isz = d.itemsize
                     rc = binary_flat(op, d.code, olay.size, out._storage.ptr,
                                      x1._storage.ptr + l1.offset * isz, isz,
@@ -171,6 +198,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                     if rc:
                         K.check_status(rc)
                 else:
+                    out = _empty_like_order(l1.shape, out_d, x1, x2)
                     K.binary(op, d.code, out, x1, x2)
                 return out
         d, x1, x2 = _operands(name, x1, x2, allowed, category)
@@ -184,7 +212,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
         if x2._dtype is not d:
             x2 = x2._copy_contiguous(d)
         shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
-        out = _empty(shape, out_d)
+        out = _empty_like_order(shape, out_d, x1, x2)
         K.binary(op, d.code, out, _expand(x1, shape), _expand(x2, shape))
         return out
 
@@ -366,7 +394,7 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool],
         x2 = x2._copy_contiguous(d)
     shape = _broadcast_shape(func, x1._layout.shape, x2._layout.shape)
     shape = _broadcast_shape(func, condition._layout.shape, shape)
-    out = _empty(shape, d)
+    out = _empty_like_order(shape, d, x1, x2, condition)
     K.where(out, _expand(condition, shape), _expand(x1, shape), _expand(x2, shape))
     return out
 
