@@ -28,8 +28,10 @@ enum { PW_BLOCK = 128 };
 
 #define COMB_SUM(AT, AK, a, b) ADD_##AK(AT, a, b)
 #define COMB_PROD(AT, AK, a, b) MUL_##AK(AT, a, b)
-#define COMB_MIN(AT, AK, a, b) (((b) < (a) || (b) != (b)) ? (b) : (a))
-#define COMB_MAX(AT, AK, a, b) (((b) > (a) || (b) != (b)) ? (b) : (a))
+/* NaN wins (once a is NaN no compare replaces it); written as two selects so
+ * that the compiler turns them into vector compares and blends */
+#define COMB_MIN(AT, AK, a, b) ((b) != (b) ? (b) : ((b) < (a) ? (b) : (a)))
+#define COMB_MAX(AT, AK, a, b) ((b) != (b) ? (b) : ((b) > (a) ? (b) : (a)))
 #define COMB_ALL(AT, AK, a, b) ((AT)((a) & (b)))
 #define COMB_ANY(AT, AK, a, b) ((AT)((a) | (b)))
 #define COMB_COUNT(AT, AK, a, b) ((a) + (b))
@@ -72,6 +74,21 @@ enum { PW_BLOCK = 128 };
 #define LDMEAN_(H, IK, p, mre, mim) LDMEAN_##H(IK, p, mre, mim)
 #define LDMEAN(H, IK, p, mre, mim) LDMEAN_(H, IK, p, mre, mim)
 
+/* Pairwise folding where rounding makes order matter: float sums and products. */
+#define PW_OP_SUM 1
+#define PW_OP_PROD 1
+#define PW_OP_SQDEV 1
+#define PW_OP_MIN 0
+#define PW_OP_MAX 0
+#define PW_OP_ALL 0
+#define PW_OP_ANY 0
+#define PW_OP_COUNT 0
+#define PW_K_KB 0
+#define PW_K_KI 0
+#define PW_K_KU 0
+#define PW_K_KF 1
+#define PW_K_KC 1
+
 typedef void (*red_init_fn)(char *acc, int64_t n);
 typedef void (*red_comb_fn)(char *acc, const char *part, int64_t n);
 
@@ -91,15 +108,18 @@ typedef struct {
         for (int k = 0; k < 8; k++)                                                       \
             r[k] = MAP_##OP(AT, AK, IK, ld_##IN(p + k * s), mre, mim);                    \
         for (i = 8; i + 8 <= n; i += 8)                                                   \
-            for (int k = 0; k < 8; k++)                                                   \
-                r[k] = COMB_##OP(AT, AK, r[k],                                            \
-                                 MAP_##OP(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim)); \
+            for (int k = 0; k < 8; k++) {                                                 \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim);          \
+                r[k] = COMB_##OP(AT, AK, r[k], v);                                        \
+            }                                                                             \
         AT t = COMB_##OP(AT, AK, COMB_##OP(AT, AK, COMB_##OP(AT, AK, r[0], r[1]),         \
                                                    COMB_##OP(AT, AK, r[2], r[3])),        \
                          COMB_##OP(AT, AK, COMB_##OP(AT, AK, r[4], r[5]),                 \
                                    COMB_##OP(AT, AK, r[6], r[7])));                       \
-        for (; i < n; i++)                                                                \
-            t = COMB_##OP(AT, AK, t, MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim)); \
+        for (; i < n; i++) {                                                              \
+            AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                    \
+            t = COMB_##OP(AT, AK, t, v);                                                  \
+        }                                                                                 \
         return t;                                                                         \
     }                                                                                     \
     static AT pw_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,                  \
@@ -107,11 +127,13 @@ typedef struct {
     {                                                                                     \
         if (n < 8) {                                                                      \
             AT t = MAP_##OP(AT, AK, IK, ld_##IN(p), mre, mim);                            \
-            for (int64_t i = 1; i < n; i++)                                               \
-                t = COMB_##OP(AT, AK, t, MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim)); \
+            for (int64_t i = 1; i < n; i++) {                                             \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                \
+                t = COMB_##OP(AT, AK, t, v);                                              \
+            }                                                                             \
             return t;                                                                     \
         }                                                                                 \
-        if (n <= PW_BLOCK) {                                                              \
+        if (n <= PW_BLOCK || !(PW_OP_##OP && PW_K_##AK)) {                                \
             if (s == (int64_t)sizeof(IT))                                                 \
                 return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT), mre, mim);       \
             return pwb_##OP##_##AN##_##IN(p, n, s, mre, mim);                             \
