@@ -89,6 +89,14 @@ enum { PW_BLOCK = 128 };
 #define PW_K_KF 1
 #define PW_K_KC 1
 
+enum { ROW_CHUNK = 128 };
+
+/* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
+typedef struct {
+    int64_t n0, n1, in_s0, in_s1, acc_s0;
+} block_geom;
+typedef void (*red_block_fn)(const char *in, char *acc, const block_geom *g, int64_t j0, int64_t j1);
+
 typedef void (*red_init_fn)(char *acc, int64_t n);
 typedef void (*red_comb_fn)(char *acc, const char *part, int64_t n);
 
@@ -96,6 +104,7 @@ typedef struct {
     ars_loop_fn loop;
     red_init_fn init;
     red_comb_fn comb;
+    red_block_fn block;
 } red_kernel;
 
 #define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                             \
@@ -172,6 +181,41 @@ typedef struct {
             st_##AN(acc + i * s[1], COMB_##OP(AT, AK, a, v));                             \
         }                                                                                 \
     }                                                                                     \
+    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs),  \
+     * pairwise over the rows */                                                        \
+    static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
+                                        int64_t nc, int64_t cs, AT *out)                  \
+    {                                                                                     \
+        if (nr <= 8 || !(PW_OP_##OP && PW_K_##AK)) {                                      \
+            for (int64_t j = 0; j < nc; j++)                                              \
+                out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                \
+            for (int64_t r = 1; r < nr; r++)                                              \
+                for (int64_t j = 0; j < nc; j++) {                                        \
+                    AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + r * rs + j * cs), 0, 0);     \
+                    out[j] = COMB_##OP(AT, AK, out[j], v);                                \
+                }                                                                         \
+            return;                                                                       \
+        }                                                                                 \
+        AT tmp[ROW_CHUNK];                                                                \
+        int64_t h = nr / 2;                                                               \
+        rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out);                                  \
+        rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, tmp);                    \
+        for (int64_t j = 0; j < nc; j++)                                                  \
+            out[j] = COMB_##OP(AT, AK, out[j], tmp[j]);                                   \
+    }                                                                                     \
+    static void block_##OP##_##AN##_##IN(const char *in, char *acc, const block_geom *g,  \
+                                         int64_t j0, int64_t j1)                          \
+    {                                                                                     \
+        AT part[ROW_CHUNK];                                                               \
+        for (int64_t j = j0; j < j1; j += ROW_CHUNK) {                                    \
+            int64_t nc = j1 - j < ROW_CHUNK ? j1 - j : ROW_CHUNK;                         \
+            rows_##OP##_##AN##_##IN(in + j * g->in_s0, g->n1, g->in_s1, nc, g->in_s0, part); \
+            for (int64_t c = 0; c < nc; c++) {                                            \
+                char *a = acc + (j + c) * g->acc_s0;                                      \
+                st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), part[c]));                       \
+            }                                                                             \
+        }                                                                                 \
+    }                                                                                     \
     static void init_##OP##_##AN##_##IN(char *acc, int64_t n)                             \
     {                                                                                     \
         AT v = IDENT_##OP(AT, AK);                                                        \
@@ -188,7 +232,7 @@ typedef struct {
 
 #define ENT_RED(OP, AN, IN) \
     [ARS_RED_##OP][ARS_##AN][ARS_##IN] = {loop_##OP##_##AN##_##IN, init_##OP##_##AN##_##IN, \
-                                          comb_##OP##_##AN##_##IN},
+                                          comb_##OP##_##AN##_##IN, block_##OP##_##AN##_##IN},
 
 /* sums and products: every accumulator from every input */
 #define DEF_SUMPROD(AN, AT, AK, IN, IT, IK) \
@@ -241,6 +285,61 @@ static void red_part(int64_t begin, int64_t end, void *p)
     }
 }
 
+/* The innermost dim is kept and the next one reduced (a sum over axis 0 of a
+ * C-ordered matrix): fold blocks of rows pairwise into chunks of columns,
+ * splitting the columns across threads. */
+typedef struct {
+    const ars_iter *outer;
+    red_block_fn block;
+    block_geom g;
+} blocks_job;
+
+static void blocks_part(int64_t begin, int64_t end, void *p)
+{
+    const blocks_job *job = p;
+    const ars_iter *o = job->outer;
+    int64_t j0 = begin * ROW_CHUNK, j1 = end * ROW_CHUNK;
+    if (j1 > job->g.n0)
+        j1 = job->g.n0;
+    /* walk the outer dims (C order of the prepared iteration) */
+    int64_t idx[ARS_MAX_DIMS] = {0};
+    for (int64_t e = 0; e < o->size; e++) {
+        const char *in = o->data[0];
+        char *acc = o->data[1];
+        for (int d = 0; d < o->ndim; d++) {
+            in += idx[d] * o->strides[0][d];
+            acc += idx[d] * o->strides[1][d];
+        }
+        job->block(in, acc, &job->g, j0, j1);
+        for (int d = 0; d < o->ndim; d++) {
+            if (++idx[d] < o->shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
+{
+    ars_iter outer = *it;
+    outer.ndim = it->ndim - 2;
+    outer.size = 1;
+    for (int d = 0; d < outer.ndim; d++) {
+        outer.shape[d] = it->shape[d + 2];
+        outer.size *= outer.shape[d];
+        for (int op = 0; op < 2; op++)
+            outer.strides[op][d] = it->strides[op][d + 2];
+    }
+    blocks_job job = {&outer, block,
+                      {it->shape[0], it->shape[1], it->strides[0][0], it->strides[0][1],
+                       it->strides[1][0]}};
+    int64_t chunks = (it->shape[0] + ROW_CHUNK - 1) / ROW_CHUNK;
+    int64_t per_chunk = ROW_CHUNK * it->shape[1] * outer.size;
+    int64_t grain = ars_parallel_grain(isz) / (per_chunk > 0 ? per_chunk : 1);
+    ars_parallel_for(chunks, grain < 1 ? 1 : grain, blocks_part, &job);
+    return ARS_OK;
+}
+
 int ars_reduce(int op, int ndim, const int64_t *shape,
                const char *in, const int64_t *in_strides, int in_dtype,
                char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
@@ -256,15 +355,24 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
         return ARS_ERR_ARG;
     k->init(acc, acc_size);
     int nop = op == ARS_RED_SQDEV ? 3 : 2;
+    /* the mean is complex128 for complex input: twice the accumulator's strides */
+    int64_t mean_strides[ARS_MAX_DIMS];
+    int64_t scale = in_dtype == ARS_COMPLEX64 || in_dtype == ARS_COMPLEX128 ? 2 : 1;
+    if (ndim < 0 || ndim > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    for (int d = 0; d < ndim; d++)
+        mean_strides[d] = acc_strides[d] * scale;
     ars_iter it;
     char *data[3] = {(char *)in, acc, (char *)mean};
-    const int64_t *st[3] = {in_strides, acc_strides, acc_strides};
+    const int64_t *st[3] = {in_strides, acc_strides, mean_strides};
     int rc = ars_iter_prepare(&it, ndim, shape, nop, data, st);
     if (rc)
         return rc;
     if (it.size == 0)
         return ARS_OK;
     int64_t isz = ars_itemsize[in_dtype], asz = ars_itemsize[acc_dtype];
+    if (op != ARS_RED_SQDEV && it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0)
+        return reduce_blocks(&it, k->block, isz);
     int64_t nparts = ars_get_num_threads();
     int64_t most = it.size / ars_parallel_grain(isz);
     if (nparts > most)
