@@ -353,3 +353,107 @@ def _threads_from_env() -> None:
 
 
 _threads_from_env()
+# ---- statistics, searching, sorting, sets, take (issue 4) ------------------------------
+
+def _ptr64(a):
+    return ffi.cast("int64_t *", data_ptr(a))
+
+
+def reduce(op: int, x, acc, axes: Sequence[int], mean=None) -> None:
+    """acc (contiguous, x's shape with 1 on `axes`) = the `op` reduction of x
+    over `axes`; `mean` (SQDEV) is laid out as acc."""
+    lay = x._layout
+    asz = acc._dtype.itemsize
+    acc_strides = [0 if k in axes else s for k, s in enumerate(acc._layout.strides)]
+    _check(lib.ars_reduce(op, lay.ndim, i64(lay.shape), data_ptr(x),
+                          byte_strides(lay.strides, x._dtype.itemsize), x._dtype.code,
+                          data_ptr(acc), byte_strides(acc_strides, asz), acc._layout.size,
+                          acc._dtype.code, ffi.NULL if mean is None else data_ptr(mean)), "reduce")
+
+
+def reduce_finish(kind: int, acc, count: float, correction: float = 0.0) -> None:
+    """In place on the contiguous acc: MEAN, VAR or STD from a sum."""
+    _check(lib.ars_reduce_finish(kind, data_ptr(acc), acc._layout.size, acc._dtype.code,
+                                 float(count), float(correction)), "reduce_finish")
+
+
+def _batch(a, axis: int):
+    """(shape, strides) of a without `axis`, and the axis' length and byte step."""
+    lay = a._layout
+    shape = [d for k, d in enumerate(lay.shape) if k != axis]
+    strides = [s for k, s in enumerate(lay.strides) if k != axis]
+    isz = a._dtype.itemsize
+    return shape, byte_strides(strides, isz), lay.shape[axis], lay.strides[axis] * isz
+
+
+def lane(op: int, x, out, axis: int, out_axis: Optional[int], flag: bool = False) -> None:
+    """out = the lane kernel `op` along `axis` of x; out has x's batch dims,
+    plus its own lane along out_axis (None when the lane is one element)."""
+    shape, xs, n, step = _batch(x, axis)
+    if out_axis is None:
+        ostr = byte_strides(out._layout.strides, out._dtype.itemsize)
+        ostep = 0
+    else:
+        _, ostr, _, ostep = _batch(out, out_axis)
+    _check(lib.ars_lane(op, len(shape), i64(shape), data_ptr(x), xs, x._dtype.code, n, step,
+                        data_ptr(out), ostr, out._dtype.code, ostep, int(flag)), "lane")
+
+
+def sort(x, out, axis: int, argsort: bool, descending: bool) -> None:
+    shape, xs, n, step = _batch(x, axis)
+    _, ostr, _, ostep = _batch(out, axis)
+    _check(lib.ars_sort(len(shape), i64(shape), data_ptr(x), xs, x._dtype.code, n, step,
+                        data_ptr(out), ostr, ostep, int(argsort), int(descending)), "sort")
+
+
+def unique(x, values, index=None, inverse=None, counts=None) -> int:
+    """Unique elements of the 1-D x into the first k slots of values (and of
+    the optional int64 outputs); returns k."""
+    k = ffi.new("int64_t *")
+    null = ffi.NULL
+    _check(lib.ars_unique(data_ptr(x), x._layout.size, x._layout.strides[0] * x._dtype.itemsize,
+                          x._dtype.code, data_ptr(values),
+                          null if index is None else _ptr64(index),
+                          null if inverse is None else _ptr64(inverse),
+                          null if counts is None else _ptr64(counts), k), "unique")
+    return k[0]
+
+
+def searchsorted(x1, x2, out, right: bool) -> None:
+    lay = x2._layout
+    isz = x1._dtype.itemsize
+    _check(lib.ars_searchsorted(data_ptr(x1), x1._layout.size, x1._layout.strides[0] * isz,
+                                x1._dtype.code, int(right), lay.ndim, i64(lay.shape),
+                                data_ptr(x2), byte_strides(lay.strides, isz),
+                                data_ptr(out), byte_strides(out._layout.strides, 8)), "searchsorted")
+
+
+def take(out, idx_strides: Sequence[int], idx, src_strides: Sequence[int], src,
+         axis_len: int, axis_stride: int) -> Optional[int]:
+    """out[i...] = src[... idx[i...] ...] (strides in elements over out's shape;
+    src's are 0 on the axis). Returns the first index out of range, or None."""
+    lay = out._layout
+    isz = out._dtype.itemsize
+    bad = ffi.new("int64_t *")
+    rc = lib.ars_take(lay.ndim, i64(lay.shape), data_ptr(out), byte_strides(lay.strides, isz),
+                      data_ptr(idx), byte_strides(idx_strides, 8),
+                      data_ptr(src), byte_strides(src_strides, isz),
+                      axis_len, axis_stride * isz, isz, bad)
+    if rc == lib.ARS_ERR_ARG:
+        return bad[0]
+    _check(rc, "take")
+    return None
+
+
+def repeat_index(repeats, out) -> None:
+    """repeats: contiguous int64 (n); out: contiguous int64 (sum of repeats)."""
+    _check(lib.ars_repeat_index(_ptr64(repeats), repeats._layout.size, _ptr64(out)), "repeat")
+
+
+def compress(x, mask, out, count: int) -> None:
+    """out (contiguous, count elements) = x[mask] in C order; mask has x's shape."""
+    lay = x._layout
+    isz = x._dtype.itemsize
+    _check(lib.ars_compress(lay.ndim, i64(lay.shape), data_ptr(x), byte_strides(lay.strides, isz),
+                            data_ptr(mask), byte_strides(mask._layout.strides, 1),
+                            data_ptr(out), isz, count), "compress")

@@ -136,3 +136,82 @@ int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
  * and is sorted in place. dims: shape, out strides, x strides. */
 int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
              char *set, int64_t m, int invert);
+/* ==== statistics, searching, sorting, sets, take (issue 4) ==================== */
+
+/* Reductions. `acc` is a contiguous buffer of acc_size elements of acc_dtype;
+ * acc_strides give its byte strides over the full iteration `shape`, 0 on the
+ * reduced dims. The call initializes acc. Accumulator dtypes:
+ *   SUM, PROD: int64, uint64, float32, float64, complex64, complex128
+ *              (from bool, int, uint, and from floats into floats/complex);
+ *   MIN, MAX: the input's own (real) dtype;  ALL, ANY: bool;  COUNT: int64;
+ *   SQDEV: float64, sum of |x - mean|^2 with `mean` laid out as acc
+ *          (float64, or complex128 for complex input). */
+enum {
+    ARS_RED_SUM = 0, ARS_RED_PROD, ARS_RED_MIN, ARS_RED_MAX,
+    ARS_RED_ALL, ARS_RED_ANY, ARS_RED_COUNT, ARS_RED_SQDEV, ARS_RED_NOPS
+};
+int ars_reduce(int op, int ndim, const int64_t *shape,
+               const char *in, const int64_t *in_strides, int in_dtype,
+               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
+               const char *mean);
+
+/* In place over n contiguous elements of acc: MEAN divides by count; VAR
+ * divides by count - correction (NaN when that is <= 0); STD is VAR's root. */
+enum { ARS_FIN_MEAN = 0, ARS_FIN_VAR, ARS_FIN_STD };
+int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,
+                      double count, double correction);
+
+/* Lane kernels: one lane of `in` (in_len elements, byte step in_step) per
+ * element of the batch iteration (ndim, shape; strides per operand), writing
+ * one lane of `out` (out_step).
+ *   ARGMAX/ARGMIN: out is one int64 (first occurrence; the first NaN wins).
+ *   CUMSUM/CUMPROD: out dtype is a SUM accumulator dtype; flag = include_initial.
+ *   DIFF: out[i] = in[i+1] - in[i] in the input dtype (bool: !=). */
+enum { ARS_LANE_ARGMAX = 0, ARS_LANE_ARGMIN, ARS_LANE_CUMSUM, ARS_LANE_CUMPROD, ARS_LANE_DIFF };
+int ars_lane(int op, int ndim, const int64_t *shape,
+             const char *in, const int64_t *in_strides, int in_dtype,
+             int64_t in_len, int64_t in_step,
+             char *out, const int64_t *out_strides, int out_dtype, int64_t out_step,
+             int flag);
+
+/* Sort every lane (n elements along byte step in_step) of a real array:
+ * values into out (same dtype) or, with argsort, int64 indices. Stable
+ * (LSD radix on order-preserving keys); NaNs last (first when descending);
+ * -0.0 and 0.0 compare equal. */
+int ars_sort(int ndim, const int64_t *shape,
+             const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
+             char *out, const int64_t *out_strides, int64_t out_step,
+             int argsort, int descending);
+
+/* Unique elements of n elements of x (byte stride), sorted, each NaN distinct.
+ * values (n slots, x's dtype) receives the k unique values; index, inverse,
+ * counts (int64, n slots each) may be NULL. *k receives the count. */
+int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
+               char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k);
+
+/* For every element of x2 (ndim, shape, strides), the insertion point into the
+ * sorted real lane x1 (n1 elements, byte stride s1, same dtype) into out (int64). */
+int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
+                     int ndim, const int64_t *shape,
+                     const char *x2, const int64_t *x2_strides,
+                     char *out, const int64_t *out_strides);
+
+/* out[i...] = src[i... with the axis coordinate replaced by idx[i...]] where
+ * src_strides has 0 on the axis and axis_stride is its byte stride; idx is
+ * int64 (negative wraps once). An index outside [-axis_len, axis_len) gives
+ * ARS_ERR_ARG with its value in *bad. */
+int ars_take(int ndim, const int64_t *shape,
+             char *out, const int64_t *out_strides,
+             const char *idx, const int64_t *idx_strides,
+             const char *src, const int64_t *src_strides,
+             int64_t axis_len, int64_t axis_stride, int64_t itemsize, int64_t *bad);
+
+/* out (sum(repeats) int64) = each j < n repeated repeats[j] times. */
+int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out);
+
+/* Elements of src where mask is true, in C order, into contiguous dst
+ * (count elements, as counted beforehand). */
+int ars_compress(int ndim, const int64_t *shape,
+                 const char *src, const int64_t *src_strides,
+                 const char *mask, const int64_t *mask_strides,
+                 char *dst, int64_t itemsize, int64_t count);
