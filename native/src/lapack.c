@@ -306,10 +306,10 @@ static void eig_range(int64_t b0, int64_t b1, void *ctx)
             st(w + c * csz, fc, re + im * I);
             if (!v)
                 continue;
-            if (im == 0.0 || c + 1 == n) {
+            if (im == 0.0) {
                 for (int64_t r = 0; r < n; r++)
                     st(v + (r + c * n) * csz, fc, ld_real(vr + (r + c * n) * isz, f));
-            } else if (im > 0.0) {
+            } else if (im > 0.0 && c + 1 < n) {
                 /* a conjugate pair: columns c and c+1 of vr hold re and im */
                 for (int64_t r = 0; r < n; r++) {
                     double x = ld_real(vr + (r + c * n) * isz, f);
