@@ -363,9 +363,16 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
         raise type_error(func, "x1 and x2 must have numeric dtypes",
                          f"dtypes {x1.dtype} and {x2.dtype}")
-    a = x1._with_layout(L.insert_dims(x1._layout, (1,)))
-    b = x2._with_layout(L.insert_dims(x2._layout, (0,)))
-    return matmul(a, b)
+    dtype = dt.promote(x1.dtype, x2.dtype)
+    n, m = x1.shape[0], x2.shape[0]
+    a = x1 if x1.dtype is dtype else x1._copy_contiguous(dtype)
+    b = x2 if x2.dtype is dtype else x2._copy_contiguous(dtype)
+    # out[i, j] = a[i] * b[j]: a one-term product per element (keeps -0.0, unlike gemm)
+    a = a._with_layout(L.Layout((n, m, 1), (a.strides[0], 0, 0), a._layout.offset))
+    b = b._with_layout(L.Layout((n, m, 1), (0, b.strides[0], 0), b._layout.offset))
+    out = Array._empty((n, m), dtype)
+    K.dot_reduce(1, out, a, b)
+    return out
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:

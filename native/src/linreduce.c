@@ -39,26 +39,31 @@ typedef struct {
     double p;
 } red_ctx;
 
+/* The sum starts from the first term (not from 0), so that a single -0.0
+ * stays -0.0 as in NumPy's reductions. */
+#define DOT_TERM(K, acc_t, T, x, y, mode)                                            \
+    ((mode) == 0 ? (acc_t) * (const T *)(x)                                           \
+     : (mode) == 1 ? MUL_##K((acc_t) * (const T *)(x), (acc_t) * (const T *)(y))      \
+                   : MUL_##K(CONJ_##K((acc_t) * (const T *)(x)), (acc_t) * (const T *)(y)))
 #define DOT_LOOP(NAME, T, K)                                                          \
     static void dot_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)     \
     {                                                                                 \
         const red_ctx *c = vctx;                                                      \
         typedef ACC_##K(T) acc_t;                                                     \
+        int mode = c->mode;                                                           \
         for (int64_t i = 0; i < n; i++) {                                             \
             const char *x = data[1] + i * s[1], *y = data[2] + i * s[2];              \
             acc_t acc = 0;                                                            \
-            if (c->mode == 0) {                                                       \
-                for (int64_t k = 0; k < c->len; k++)                                    \
-                    acc = ADD_##K(acc, (acc_t) * (const T *)(x + k * c->xk));         \
-            } else if (c->mode == 1) {                                                \
-                for (int64_t k = 0; k < c->len; k++)                                    \
-                    acc = ADD_##K(acc, MUL_##K((acc_t) * (const T *)(x + k * c->xk),  \
-                                               (acc_t) * (const T *)(y + k * c->yk))); \
+            if (c->len > 0)                                                           \
+                acc = DOT_TERM(K, acc_t, T, x, y, mode);                              \
+            if (mode == 1) {                                                          \
+                for (int64_t k = 1; k < c->len; k++)                                  \
+                    acc = ADD_##K(acc, DOT_TERM(K, acc_t, T, x + k * c->xk,           \
+                                                y + k * c->yk, 1));                   \
             } else {                                                                  \
-                for (int64_t k = 0; k < c->len; k++)                                    \
-                    acc = ADD_##K(acc,                                                \
-                                  MUL_##K(CONJ_##K((acc_t) * (const T *)(x + k * c->xk)), \
-                                          (acc_t) * (const T *)(y + k * c->yk)));     \
+                for (int64_t k = 1; k < c->len; k++)                                  \
+                    acc = ADD_##K(acc, DOT_TERM(K, acc_t, T, x + k * c->xk,           \
+                                                y + k * c->yk, mode));                \
             }                                                                         \
             *(T *)(data[0] + i * s[0]) = (T)acc;                                      \
         }                                                                             \
