@@ -263,6 +263,9 @@ class Array:
         if result.shape != self.shape or result.dtype is not self._dtype:
             raise ValueError(msg("Array.__imatmul__", "the product must keep x1's shape and dtype",
                                  f"{result.shape} {result.dtype} for x1 of {self.shape} {self._dtype}"))
+        if L.has_internal_overlap(self._layout):
+            raise ValueError(msg("Array.__imatmul__", "cannot write through a layout where "
+                                 "elements overlap (a broadcast or unfold view)"))
         K.copy_into(self, result)
         return self
 

@@ -273,8 +273,11 @@ def lapack(routine: str, a, *args) -> list:
     for d in a.shape[:-2]:
         nb *= d
     info = ffi.new("int64_t[]", max(nb, 1))
-    conv = [_ptr(x) if x is None or hasattr(x, "_layout") else x for x in args]
     fn = getattr(lib, "ars_la_" + routine)
+    # the trailing parameters (after f, nb, sizes, a) in C order, for pointer casts
+    ctypes_ = ffi.typeof(fn).args[-1 - len(args):-1]
+    conv = [ffi.cast(ct, _ptr(x)) if x is None or hasattr(x, "_layout") else x
+            for x, ct in zip(args, ctypes_)]
     if routine in ("svd", "pinv", "qr"):
         m, n = a.shape[-1], a.shape[-2]     # column-major: the stored shape is (n, m)
         rc = fn(_f(a._dtype), nb, m, n, data_ptr(a), *conv, info)

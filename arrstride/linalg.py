@@ -302,7 +302,7 @@ def pinv(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
     tol = _rtol_array(func, rtol, batch, dtype, m, n)
     a = _colmajor(x, dtype)
     out = Array._empty(batch + (m, n), dtype, zero=True)
-    info = K.lapack("pinv", a, out, K.ffi.cast("double *", K.data_ptr(tol)))
+    info = K.lapack("pinv", a, out, tol)
     _raise_if(func, info, "the SVD did not converge")
     return out.mT
 
