@@ -374,3 +374,16 @@ def test_shape_errors_name_both_shapes():
         LA.inv(xp.asarray(np.ones((2, 3))))
     with pytest.raises(ValueError, match="mode"):
         LA.qr(xp.asarray(np.ones((2, 3))), mode="r")
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_matmul_batch_layouts(dtype):
+    """Batch dims that one stride walks (one batched gemm call) and that it does not."""
+    big = rand((4, 6, 3, 5), dtype, 11)
+    b = rand((4, 1, 5, 2), dtype, 12)
+    A = xp.asarray(big)[:, ::2]           # batch strides not uniform
+    close(A @ xp.asarray(b), big[:, ::2] @ b, dtype, 10)
+    A = xp.asarray(big)[1:3]              # uniform, with an offset
+    close(A @ xp.asarray(b[1:3]), big[1:3] @ b[1:3], dtype, 10)
+    At = xp.asarray(np.ascontiguousarray(np.swapaxes(big, -1, -2))).mT
+    close(At @ xp.asarray(b), big @ b, dtype, 10)

@@ -97,6 +97,7 @@ int ars_tri_zero(int ndim, const int64_t *shape, char *dst, const int64_t *strid
  * "LAPACKE_dgesdd") and hands its address to ars_blas_set(i, fn). */
 int ars_blas_nsyms(void);
 const char *ars_blas_symbol(int i);
+int ars_blas_optional(int i);   /* 1: may be missing from the library */
 int ars_blas_set(int i, void *fn);
 int ars_blas_ready(void);
 

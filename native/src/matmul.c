@@ -10,8 +10,9 @@
 void *ars_blas_fn[ARS_NSYMS];
 
 static const char *const blas_names[ARS_NSYMS] = {
-#define X(name) #name,
+#define X(name) [SYM_##name] = #name,
     ARS_BLAS_SYMS(X)
+    ARS_BLAS_OPTIONAL_SYMS(X)
 #undef X
 };
 
@@ -20,6 +21,11 @@ int ars_blas_nsyms(void) { return ARS_NSYMS; }
 const char *ars_blas_symbol(int i)
 {
     return (i >= 0 && i < ARS_NSYMS) ? blas_names[i] : NULL;
+}
+
+int ars_blas_optional(int i)
+{
+    return i >= ARS_NREQUIRED && i < ARS_NSYMS;
 }
 
 int ars_blas_set(int i, void *fn)
@@ -32,7 +38,7 @@ int ars_blas_set(int i, void *fn)
 
 int ars_blas_ready(void)
 {
-    for (int i = 0; i < ARS_NSYMS; i++)
+    for (int i = 0; i < ARS_NREQUIRED; i++)
         if (ars_blas_fn[i] == NULL)
             return 0;
     return 1;
@@ -208,6 +214,54 @@ static void gemm_range(int64_t begin, int64_t end, void *ctx)
     free(t.tb);
 }
 
+/* One stride (bytes, >= 0) that walks every batch dim in C order, if there is one. */
+static int uniform_stride(int nbatch, const int64_t *shape, const int64_t *strides, int64_t *out)
+{
+    int64_t s = -1, span = 0;  /* span: the stride the next outer dim must have */
+    for (int d = nbatch - 1; d >= 0; d--) {
+        if (shape[d] == 1)
+            continue;
+        if (s < 0)
+            s = strides[d];
+        else if (strides[d] != span)
+            return 0;
+        span = strides[d] * shape[d];
+    }
+    *out = s < 0 ? 0 : s;
+    return *out >= 0;
+}
+
+/* The whole batch in one OpenBLAS call (its own threads split the batch) when
+ * the library has gemm_batch_strided and the layouts allow it. */
+static int gemm_batched(const mm_job *job, int64_t nb)
+{
+    int f = job->dtype - ARS_FLOAT32;
+    /* Real dtypes only: OpenBLAS 0.3.34's complex variants count the batch
+     * strides in real units, which a later release may well change. */
+    if (f > 1)
+        return 0;
+    void *fn = ars_blas_fn[SYM_cblas_sgemm_batch_strided + f];
+    int64_t m = job->m, n = job->n, k = job->k, isz = job->isz, sa, sb;
+    const int64_t *as = job->as + job->nbatch, *bs = job->bs + job->nbatch;
+    int ta, tb;
+    int64_t lda, ldb;
+    if (fn == NULL || !uniform_stride(job->nbatch, job->bshape, job->as, &sa) ||
+        !uniform_stride(job->nbatch, job->bshape, job->bs, &sb) || sa % isz || sb % isz ||
+        !blas_layout(m, k, as[0], as[1], isz, &ta, &lda) ||
+        !blas_layout(k, n, bs[0], bs[1], isz, &tb, &ldb))
+        return 0;
+    int opa = ta ? CBLAS_T : CBLAS_N, opb = tb ? CBLAS_T : CBLAS_N;
+    sa /= isz;
+    sb /= isz;
+    if (f == 0)
+        ((sgemm_bs_t)fn)(CBLAS_ROW, opa, opb, m, n, k, 1.0f, job->a, lda, sa, job->b, ldb, sb,
+                         0.0f, job->c, n, m * n, nb);
+    else
+        ((dgemm_bs_t)fn)(CBLAS_ROW, opa, opb, m, n, k, 1.0, job->a, lda, sa, job->b, ldb, sb,
+                         0.0, job->c, n, m * n, nb);
+    return 1;
+}
+
 /* ---- integers and bool: our own blocked kernel --------------------------------
  * Products accumulate in an unsigned type at least as wide as int, so that
  * overflow wraps (as NumPy's integer matmul does) without undefined behaviour. */
@@ -333,6 +387,8 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
         }
         /* OpenBLAS threads a single large gemm itself; a batch of small ones
          * runs one gemm per thread. */
+        if (nb > 1 && gemm_batched(&job, nb))
+            return ARS_OK;
         if (nb > 1 && work <= (int64_t)1 << 21) {
             int64_t grain = ((int64_t)1 << 16) / work;
             ars_parallel_for(nb, grain < 1 ? 1 : grain, gemm_range, &job);
