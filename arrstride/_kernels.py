@@ -286,7 +286,10 @@ def lapack(routine: str, a, *args) -> list:
     else:
         rc = fn(_f(a._dtype), nb, a.shape[-1], data_ptr(a), *conv, info)
     _check(rc, routine)
-    return list(info[0:nb])
+    status = list(info[0:nb])
+    if any(i in (-1010, -1011) for i in status):     # LAPACKE's work/transpose memory errors
+        raise MemoryError(f"arrstride: out of memory in {routine}")
+    return status
 
 
 def rank_from_s(s, rtol, out) -> None:
