@@ -46,6 +46,8 @@ from ._views import as_strided, diagonal, expand, narrow, unfold
 from ._info import __array_namespace_info__
 from ._show import show
 from ._kernels import get_num_threads, set_num_threads
+from ._linear_algebra_functions import matmul, tensordot, vecdot
+from . import linalg
 
 e = _math.e
 inf = _math.inf
@@ -96,4 +98,6 @@ __all__ = [
     # beyond the standard
     "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
     "get_num_threads", "set_num_threads",
+    # linear algebra (matrix_transpose is with manipulation)
+    "matmul", "tensordot", "vecdot", "linalg",
 ]

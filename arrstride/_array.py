@@ -240,6 +240,34 @@ class Array:
         from ._format import array_str
         return array_str(self)
 
+    # ---- matrix multiplication (the linalg branch) ------------------------------------
+
+    def __matmul__(self, other: Any) -> "Array":
+        if not isinstance(other, Array):
+            return NotImplemented
+        from ._linear_algebra_functions import matmul
+        return matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> "Array":
+        if not isinstance(other, Array):
+            return NotImplemented
+        from ._linear_algebra_functions import matmul
+        return matmul(other, self)
+
+    def __imatmul__(self, other: Any) -> "Array":
+        if not isinstance(other, Array):
+            return NotImplemented
+        from ._linear_algebra_functions import matmul
+        result = matmul(self, other)
+        if result.shape != self.shape or result.dtype is not self._dtype:
+            raise ValueError(msg("Array.__imatmul__", "the product must keep x1's shape and dtype",
+                                 f"{result.shape} {result.dtype} for x1 of {self.shape} {self._dtype}"))
+        if L.has_internal_overlap(self._layout):
+            raise ValueError(msg("Array.__imatmul__", "cannot write through a layout where "
+                                 "elements overlap (a broadcast or unfold view)"))
+        K.copy_into(self, result)
+        return self
+
 
 builtins_bool = type(True)
 SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")

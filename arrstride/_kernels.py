@@ -457,3 +457,107 @@ def compress(x, mask, out, count: int) -> None:
     _check(lib.ars_compress(lay.ndim, i64(lay.shape), data_ptr(x), byte_strides(lay.strides, isz),
                             data_ptr(mask), byte_strides(mask._layout.strides, 1),
                             data_ptr(out), isz, count), "compress")
+
+# ---- linear algebra (matmul, LAPACK drivers, small reductions) ---------------------
+
+def _blas_ready() -> None:
+    from . import _blas
+    _blas.ensure()
+
+
+def matmul(out, a, b) -> None:
+    """out[..., m, n] = a[..., m, k] @ b[..., k, n]. a and b are (broadcast)
+    views with out's batch shape and dtype; out is contiguous."""
+    if out._layout.size == 0:
+        return
+    if out._dtype.kind in "fc":
+        _blas_ready()
+    isz = out._dtype.itemsize
+    shape = out.shape
+    nbatch = len(shape) - 2
+    k = a.shape[-1]
+    rc = lib.ars_matmul(out._dtype.code, nbatch, i64(shape[:-2]), shape[-2], shape[-1], k,
+                        data_ptr(a), byte_strides(a.strides, isz),
+                        data_ptr(b), byte_strides(b.strides, isz), data_ptr(out))
+    _check(rc, "matmul")
+
+
+def _f(dtype) -> int:
+    return dtype.code - lib.ARS_FLOAT32
+
+
+def _ptr(a):
+    return ffi.NULL if a is None else data_ptr(a)
+
+
+def lapack(routine: str, a, *args) -> list:
+    """Run the batched LAPACK driver ars_la_<routine> on the contiguous
+    column-major stack a; args follow the C signature after `a`, with arrays
+    given as Arrays (or None). Returns the per-matrix LAPACK status."""
+    _blas_ready()
+    nb = 1
+    for d in a.shape[:-2]:
+        nb *= d
+    info = ffi.new("int64_t[]", max(nb, 1))
+    fn = getattr(lib, "ars_la_" + routine)
+    # the trailing parameters (after f, nb, sizes, a) in C order, for pointer casts
+    ctypes_ = ffi.typeof(fn).args[-1 - len(args):-1]
+    conv = [ffi.cast(ct, _ptr(x)) if x is None or hasattr(x, "_layout") else x
+            for x, ct in zip(args, ctypes_)]
+    if routine in ("svd", "pinv", "qr"):
+        m, n = a.shape[-1], a.shape[-2]     # column-major: the stored shape is (n, m)
+        rc = fn(_f(a._dtype), nb, m, n, data_ptr(a), *conv, info)
+    elif routine == "solve":
+        rc = fn(_f(a._dtype), nb, a.shape[-1], conv[0], data_ptr(a), *conv[1:], info)
+    else:
+        rc = fn(_f(a._dtype), nb, a.shape[-1], data_ptr(a), *conv, info)
+    _check(rc, routine)
+    status = list(info[0:nb])
+    if any(i in (-1010, -1011) for i in status):     # LAPACKE's work/transpose memory errors
+        raise MemoryError(f"arrstride: out of memory in {routine}")
+    return status
+
+
+def rank_from_s(s, rtol, out) -> None:
+    """out[b] = #(s[b, :] > rtol[b] * max(s[b, :])); contiguous arrays."""
+    nb = out._layout.size
+    _check(lib.ars_la_rank(_f(s._dtype), nb,
+                           s.shape[-1], data_ptr(s), ffi.cast("double *", data_ptr(rtol)),
+                           ffi.cast("int64_t *", data_ptr(out))), "matrix_rank")
+
+
+def dot_reduce(mode: int, out, x, y) -> None:
+    """out[...] = sum over the last axis of x (mode 0), x*y (1) or conj(x)*y (2);
+    x and y are views of out's shape plus that axis, all of out's dtype."""
+    if out._layout.size == 0:
+        return
+    isz = out._dtype.itemsize
+    nd = out.ndim
+    _check(lib.ars_dot_reduce(mode, out._dtype.code, nd, i64(out.shape), data_ptr(out),
+                              byte_strides(out.strides, isz), data_ptr(x),
+                              byte_strides(x.strides[:-1], isz), data_ptr(y),
+                              byte_strides(y.strides[:-1], isz), x.shape[-1],
+                              x.strides[-1] * isz, y.strides[-1] * isz), "vecdot")
+
+
+def vector_norm(out, x, kind: int, p: float) -> None:
+    """out[...] = the norm of x along its last axis (out: the real dtype of x)."""
+    if out._layout.size == 0:
+        return
+    isz = x._dtype.itemsize
+    _check(lib.ars_vector_norm(x._dtype.code, kind, p, out.ndim, i64(out.shape), data_ptr(out),
+                               byte_strides(out.strides, out._dtype.itemsize), data_ptr(x),
+                               byte_strides(x.strides[:-1], isz), x.shape[-1],
+                               x.strides[-1] * isz), "vector_norm")
+
+
+def cross(out, x, y) -> None:
+    """out[..., 0:3] = x[..., 0:3] cross y[..., 0:3] (last axis; one dtype)."""
+    if out._layout.size == 0:
+        return
+    isz = out._dtype.itemsize
+    _check(lib.ars_cross(out._dtype.code, out.ndim - 1, i64(out.shape[:-1]), data_ptr(out),
+                         byte_strides(out.strides[:-1], isz), data_ptr(x),
+                         byte_strides(x.strides[:-1], isz), data_ptr(y),
+                         byte_strides(y.strides[:-1], isz), out.strides[-1] * isz,
+                         x.strides[-1] * isz, y.strides[-1] * isz), "cross")

@@ -215,3 +215,56 @@ int ars_compress(int ndim, const int64_t *shape,
                  const char *src, const int64_t *src_strides,
                  const char *mask, const int64_t *mask_strides,
                  char *dst, int64_t itemsize, int64_t count);
+
+/* ---- linalg: BLAS/LAPACK (scipy-openblas64, ILP64) -------------------------------
+ * The library is loaded at import time by arrstride/_blas.py, which looks up each
+ * routine named by ars_blas_symbol(i) (unmangled, e.g. "cblas_dgemm",
+ * "LAPACKE_dgesdd") and hands its address to ars_blas_set(i, fn). */
+int ars_blas_nsyms(void);
+const char *ars_blas_symbol(int i);
+int ars_blas_optional(int i);   /* 1: may be missing from the library */
+int ars_blas_set(int i, void *fn);
+int ars_blas_ready(void);
+
+/* C[b] = A[b] @ B[b] over nbatch batch dims; a_strides / b_strides hold the
+ * nbatch batch strides then the row and column strides (bytes, any sign);
+ * c is a contiguous (batch..., m, n) block. Floating dtypes go to gemm;
+ * integers and bool use a blocked kernel of our own (wrapping). */
+int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
+               int64_t k, const char *a, const int64_t *a_strides, const char *b,
+               const int64_t *b_strides, char *c);
+
+/* Batched LAPACK drivers: f = 0 float32, 1 float64, 2 complex64, 3 complex128.
+ * Inputs are contiguous stacks of column-major matrices, overwritten; outputs
+ * are contiguous column-major stacks; info[b] is LAPACK's status
+ * (< 0: the input held NaN and the outputs are NaN). */
+int ars_la_det(int f, int64_t nb, int64_t n, char *a, char *sign, char *logabs, char *det,
+               int64_t *info);
+int ars_la_solve(int f, int64_t nb, int64_t n, int64_t nrhs, char *a, char *b, int identity,
+                 int64_t *info);
+int ars_la_cholesky(int f, int64_t nb, int64_t n, char *a, int upper, int64_t *info);
+int ars_la_eigh(int f, int64_t nb, int64_t n, char *a, char *w, int vectors, int64_t *info);
+int ars_la_eig(int f, int64_t nb, int64_t n, char *a, char *w, char *v, int64_t *info);
+int ars_la_svd(int f, int64_t nb, int64_t m, int64_t n, char *a, char *s, char *u, char *vt,
+               char jobz, int64_t *info);
+int ars_la_pinv(int f, int64_t nb, int64_t m, int64_t n, char *a, char *out,
+                const double *rtol, int64_t *info);
+int ars_la_rank(int f, int64_t nb, int64_t k, const char *s, const double *rtol, int64_t *out);
+int ars_la_qr(int f, int64_t nb, int64_t m, int64_t n, char *a, char *q, char *r, int complete,
+              int64_t *info);
+
+/* Reductions along one axis of length K (byte strides xk, yk) over a batch
+ * walked by the shared iterator (ndim/shape: the batch; out, x, y strides
+ * per batch dim). mode 0: sum x; 1: sum x*y; 2: sum conj(x)*y. */
+int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *out,
+                   const int64_t *out_strides, const char *x, const int64_t *x_strides,
+                   const char *y, const int64_t *y_strides, int64_t K, int64_t xk, int64_t yk);
+/* kind: 0 two-norm, 1 one-norm, 2 max |x|, 3 min |x|, 4 nonzero count,
+ * 5 (sum |x|^p)^(1/p); out has the real dtype of x (a floating dtype). */
+int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shape, char *out,
+                    const int64_t *out_strides, const char *x, const int64_t *x_strides,
+                    int64_t K, int64_t xk);
+/* Cross product along a length-3 axis with byte strides ok (out), xk, yk. */
+int ars_cross(int dtype, int ndim, const int64_t *shape, char *out, const int64_t *out_strides,
+              const char *x, const int64_t *x_strides, const char *y,
+              const int64_t *y_strides, int64_t ok, int64_t xk, int64_t yk);

@@ -1,0 +1,149 @@
+"""Linear algebra functions of the main namespace: matmul, tensordot, vecdot
+(matrix_transpose, a view, lives with the manipulation functions).
+
+Floating dtypes go to BLAS gemm (threads over small matrices of a batch);
+integer and bool matmul use arrstride's own blocked kernel, wrapping on
+overflow as NumPy does."""
+from __future__ import annotations
+
+import operator
+from typing import Sequence, Tuple, Union
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._array import Array
+from ._axes import normalize_axis
+from ._errors import msg, shapes_error, type_error, value_error
+from ._manipulation_functions import check_array, reshape
+
+
+def _numeric(func: str, x: Array, name: str) -> None:
+    check_array(func, x, name)
+    if x.dtype.kind == "b" and func != "matmul":
+        raise type_error(func, f"{name} must have a numeric dtype", f"dtype {x.dtype}")
+
+
+def _as(x: Array, dtype: dt.DType) -> Array:
+    """x in dtype: x itself, or a contiguous cast copy."""
+    return x if x.dtype is dtype else x._copy_contiguous(dtype)
+
+
+def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:
+    return x._with_layout(L.expand(x._layout, shape))
+
+
+def matmul(x1: Array, x2: Array, /) -> Array:
+    """The standard's matmul, batched over broadcast leading dims. A new array."""
+    func = "matmul"
+    _numeric(func, x1, "x1")
+    _numeric(func, x2, "x2")
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
+    dtype = dt.promote(x1.dtype, x2.dtype)
+    a = x1 if x1.ndim > 1 else x1._with_layout(L.insert_dims(x1._layout, (0,)))
+    b = x2 if x2.ndim > 1 else x2._with_layout(L.insert_dims(x2._layout, (1,)))
+    m, k = a.shape[-2:]
+    k2, n = b.shape[-2:]
+    if k != k2:
+        raise shapes_error(func, f"the last dim of x1 ({k}) must equal the second-to-last "
+                           f"dim of x2 ({k2})", x1.shape, x2.shape)
+    batch = L.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if batch is None:
+        raise shapes_error(func, "the batch dims cannot be broadcast together", x1.shape, x2.shape)
+    a = _broadcast_view(_as(a, dtype), batch + (m, k))
+    b = _broadcast_view(_as(b, dtype), batch + (k, n))
+    out = Array._empty(batch + (m, n), dtype)
+    K.matmul(out, a, b)
+    shape = batch + ((m,) if x1.ndim > 1 else ()) + ((n,) if x2.ndim > 1 else ())
+    return out._with_layout(L.contiguous(shape))
+
+
+def _axes_arg(func: str, axes, n1: int, n2: int) -> Tuple[Tuple[int, ...], Tuple[int, ...]]:
+    if isinstance(axes, bool):
+        raise type_error(func, "axes must be an int or a pair of sequences of ints", repr(axes))
+    try:
+        count = operator.index(axes)
+    except TypeError:
+        count = None
+    if count is not None:
+        if count < 0 or count > min(n1, n2):
+            raise value_error(func, "axes must be a non-negative int no larger than either "
+                              "array's number of dimensions", f"{count} for {n1}-D and {n2}-D")
+        return tuple(range(n1 - count, n1)), tuple(range(count))
+    try:
+        ax1, ax2 = axes
+        ax1 = tuple(ax1) if isinstance(ax1, (tuple, list)) else (ax1,)
+        ax2 = tuple(ax2) if isinstance(ax2, (tuple, list)) else (ax2,)
+    except (TypeError, ValueError):
+        raise type_error(func, "axes must be an int or a pair of sequences of ints",
+                         repr(axes)) from None
+    if len(ax1) != len(ax2):
+        raise value_error(func, "the two sequences of axes must have one length", repr(axes))
+    ax1 = tuple(normalize_axis(func, a, n1) for a in ax1)
+    ax2 = tuple(normalize_axis(func, a, n2) for a in ax2)
+    if len(set(ax1)) != len(ax1) or len(set(ax2)) != len(ax2):
+        raise value_error(func, "repeated axis", repr(axes))
+    return ax1, ax2
+
+
+def tensordot(x1: Array, x2: Array, /, *,
+              axes: Union[int, Tuple[Sequence[int], Sequence[int]]] = 2) -> Array:
+    """Contract axes of x1 with axes of x2 (negative axes allowed); one gemm."""
+    func = "tensordot"
+    _numeric(func, x1, "x1")
+    _numeric(func, x2, "x2")
+    ax1, ax2 = _axes_arg(func, axes, x1.ndim, x2.ndim)
+    for a1, a2 in zip(ax1, ax2):
+        if x1.shape[a1] != x2.shape[a2]:
+            raise shapes_error(func, f"contracted axes {a1} of x1 and {a2} of x2 differ in size",
+                               x1.shape, x2.shape)
+    dtype = dt.promote(x1.dtype, x2.dtype)
+    free1 = [d for d in range(x1.ndim) if d not in ax1]
+    free2 = [d for d in range(x2.ndim) if d not in ax2]
+    a = x1._with_layout(L.permute(x1._layout, tuple(free1) + ax1))
+    b = x2._with_layout(L.permute(x2._layout, ax2 + tuple(free2)))
+    kk = 1
+    for d in ax1:
+        kk *= x1.shape[d]
+    mshape = tuple(x1.shape[d] for d in free1)
+    nshape = tuple(x2.shape[d] for d in free2)
+    mm = 1
+    for d in mshape:
+        mm *= d
+    nn = 1
+    for d in nshape:
+        nn *= d
+    a2 = reshape(_as(a, dtype), (mm, kk))
+    b2 = reshape(_as(b, dtype), (kk, nn))
+    out = Array._empty((mm, nn), dtype)
+    K.matmul(out, a2, b2)
+    return out._with_layout(L.contiguous(mshape + nshape))
+
+
+def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """sum(conj(x1) * x2) along axis, over broadcast shapes."""
+    func = "vecdot"
+    _numeric(func, x1, "x1")
+    _numeric(func, x2, "x2")
+    shape = L.broadcast_shapes(x1.shape, x2.shape)
+    if shape is None:
+        raise shapes_error(func, "x1 and x2 cannot be broadcast together", x1.shape, x2.shape)
+    nd = len(shape)
+    if nd == 0:
+        raise shapes_error(func, "x1 and x2 must have at least one dimension", x1.shape, x2.shape)
+    ax = normalize_axis(func, axis, nd)
+    # the standard: the reduced axis must have one size in both (no broadcasting of it)
+    d1 = x1.shape[ax - nd] if ax - nd >= -x1.ndim else 1
+    d2 = x2.shape[ax - nd] if ax - nd >= -x2.ndim else 1
+    if d1 != d2:
+        raise shapes_error(func, f"axis {axis} must have one size in x1 and x2", x1.shape, x2.shape)
+    dtype = dt.promote(x1.dtype, x2.dtype)
+    a = _broadcast_view(_as(x1, dtype), shape)
+    b = _broadcast_view(_as(x2, dtype), shape)
+    order = tuple(d for d in range(nd) if d != ax) + (ax,)
+    a = a._with_layout(L.permute(a._layout, order))
+    b = b._with_layout(L.permute(b._layout, order))
+    out = Array._empty(shape[:ax] + shape[ax + 1:], dtype)
+    K.dot_reduce(2 if dtype.kind == "c" else 1, out, a, b)
+    return out

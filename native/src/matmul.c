@@ -1,0 +1,411 @@
+/* Batched matrix multiplication: BLAS gemm for floating dtypes (strides passed
+ * straight through when one of a matrix's two strides is the item size, a
+ * contiguous tile otherwise), a blocked kernel of our own for integers and
+ * bool. Small matrices in a batch run on several threads, one gemm each. */
+#include <stdlib.h>
+#include <string.h>
+#include "ars_internal.h"
+#include "ars_blas.h"
+
+void *ars_blas_fn[ARS_NSYMS];
+
+static const char *const blas_names[ARS_NSYMS] = {
+#define X(name) [SYM_##name] = #name,
+    ARS_BLAS_SYMS(X)
+    ARS_BLAS_OPTIONAL_SYMS(X)
+#undef X
+};
+
+int ars_blas_nsyms(void) { return ARS_NSYMS; }
+
+const char *ars_blas_symbol(int i)
+{
+    return (i >= 0 && i < ARS_NSYMS) ? blas_names[i] : NULL;
+}
+
+int ars_blas_optional(int i)
+{
+    return i >= ARS_NREQUIRED && i < ARS_NSYMS;
+}
+
+int ars_blas_set(int i, void *fn)
+{
+    if (i < 0 || i >= ARS_NSYMS || fn == NULL)
+        return ARS_ERR_ARG;
+    ars_blas_fn[i] = fn;
+    return ARS_OK;
+}
+
+int ars_blas_ready(void)
+{
+    for (int i = 0; i < ARS_NREQUIRED; i++)
+        if (ars_blas_fn[i] == NULL)
+            return 0;
+    return 1;
+}
+
+/* ---- layout helpers -------------------------------------------------------- */
+
+/* Can a rows x cols matrix with byte strides (rs, cs) go to a row-major BLAS
+ * call as it is?  Sets *trans (0: as stored, 1: stored transposed) and *ld. */
+static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t isz,
+                       int *trans, int64_t *ld)
+{
+    if ((cols == 1 || cs == isz) &&
+        (rows == 1 || (rs > 0 && rs % isz == 0 && rs / isz >= cols))) {
+        *trans = 0;
+        *ld = rows == 1 ? (cols > 1 ? cols : 1) : rs / isz;
+        return 1;
+    }
+    if ((rows == 1 || rs == isz) &&
+        (cols == 1 || (cs > 0 && cs % isz == 0 && cs / isz >= rows))) {
+        *trans = 1;
+        *ld = cols == 1 ? (rows > 1 ? rows : 1) : cs / isz;
+        return 1;
+    }
+    return 0;
+}
+
+#define TILE_COPY(T)                                                               \
+    static void tile_copy_##T(int64_t rows, int64_t cols, const char *src, int64_t rs, \
+                              int64_t cs, char *dst)                               \
+    {                                                                              \
+        T *d = (T *)dst;                                                           \
+        for (int64_t i = 0; i < rows; i++) {                                       \
+            const char *row = src + i * rs;                                        \
+            for (int64_t j = 0; j < cols; j++)                                     \
+                memcpy(d + i * cols + j, row + j * cs, sizeof(T));                 \
+        }                                                                          \
+    }
+typedef struct { uint64_t lo, hi; } b16;
+TILE_COPY(uint8_t)
+TILE_COPY(uint16_t)
+TILE_COPY(uint32_t)
+TILE_COPY(uint64_t)
+TILE_COPY(b16)
+
+/* Copy a strided rows x cols matrix into a contiguous row-major tile. */
+void ars_tile_copy(int64_t rows, int64_t cols, const char *src, int64_t rs, int64_t cs,
+                   char *dst, int64_t isz)
+{
+    switch (isz) {
+    case 1: tile_copy_uint8_t(rows, cols, src, rs, cs, dst); break;
+    case 2: tile_copy_uint16_t(rows, cols, src, rs, cs, dst); break;
+    case 4: tile_copy_uint32_t(rows, cols, src, rs, cs, dst); break;
+    case 8: tile_copy_uint64_t(rows, cols, src, rs, cs, dst); break;
+    default: tile_copy_b16(rows, cols, src, rs, cs, dst); break;
+    }
+}
+
+/* ---- the job ---------------------------------------------------------------- */
+
+typedef struct {
+    int dtype;
+    int nbatch;
+    const int64_t *bshape;
+    int64_t m, n, k, isz;
+    const char *a, *b;
+    char *c;
+    const int64_t *as, *bs;   /* nbatch batch strides, then row and column strides */
+    int64_t rows_per_unit, units_per_batch;
+    int status;
+} mm_job;
+
+static void batch_ptrs(const mm_job *job, int64_t idx, const char **a, const char **b, char **c)
+{
+    const char *pa = job->a, *pb = job->b;
+    int64_t rem = idx;
+    for (int d = job->nbatch - 1; d >= 0; d--) {
+        int64_t i = rem % job->bshape[d];
+        rem /= job->bshape[d];
+        pa += i * job->as[d];
+        pb += i * job->bs[d];
+    }
+    *a = pa;
+    *b = pb;
+    *c = job->c + idx * job->m * job->n * job->isz;
+}
+
+/* ---- floating point: gemm --------------------------------------------------- */
+
+typedef struct {
+    char *ta, *tb;
+    int64_t na, nb;
+} tiles;
+
+static char *tile_get(char **buf, int64_t *have, int64_t need)
+{
+    if (*have < need) {
+        free(*buf);
+        *buf = malloc((size_t)need);
+        *have = *buf ? need : 0;
+    }
+    return *buf;
+}
+
+static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, tiles *t)
+{
+    int64_t m = job->m, n = job->n, k = job->k, isz = job->isz;
+    const int64_t *as = job->as + job->nbatch, *bs = job->bs + job->nbatch;
+    if (m == 0 || n == 0)
+        return ARS_OK;
+    if (k == 0) {
+        memset(c, 0, (size_t)(m * n * isz));
+        return ARS_OK;
+    }
+    int ta, tb;
+    int64_t lda, ldb;
+    if (!blas_layout(m, k, as[0], as[1], isz, &ta, &lda)) {
+        char *buf = tile_get(&t->ta, &t->na, m * k * isz);
+        if (!buf)
+            return ARS_ERR_NOMEM;
+        ars_tile_copy(m, k, a, as[0], as[1], buf, isz);
+        a = buf;
+        ta = 0;
+        lda = k;
+    }
+    if (!blas_layout(k, n, bs[0], bs[1], isz, &tb, &ldb)) {
+        char *buf = tile_get(&t->tb, &t->nb, k * n * isz);
+        if (!buf)
+            return ARS_ERR_NOMEM;
+        ars_tile_copy(k, n, b, bs[0], bs[1], buf, isz);
+        b = buf;
+        tb = 0;
+        ldb = n;
+    }
+    int opa = ta ? CBLAS_T : CBLAS_N, opb = tb ? CBLAS_T : CBLAS_N;
+    switch (job->dtype) {
+    case ARS_FLOAT32:
+        BLAS(cblas_sgemm, 0, sgemm_t)(CBLAS_ROW, opa, opb, m, n, k, 1.0f, a, lda, b, ldb,
+                                      0.0f, c, n);
+        break;
+    case ARS_FLOAT64:
+        BLAS(cblas_sgemm, 1, dgemm_t)(CBLAS_ROW, opa, opb, m, n, k, 1.0, a, lda, b, ldb,
+                                      0.0, c, n);
+        break;
+    case ARS_COMPLEX64: {
+        float one[2] = {1.0f, 0.0f}, zero[2] = {0.0f, 0.0f};
+        BLAS(cblas_sgemm, 2, cgemm_t)(CBLAS_ROW, opa, opb, m, n, k, one, a, lda, b, ldb,
+                                      zero, c, n);
+        break;
+    }
+    default: {
+        double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+        BLAS(cblas_sgemm, 3, cgemm_t)(CBLAS_ROW, opa, opb, m, n, k, one, a, lda, b, ldb,
+                                      zero, c, n);
+        break;
+    }
+    }
+    return ARS_OK;
+}
+
+static void gemm_range(int64_t begin, int64_t end, void *ctx)
+{
+    mm_job *job = ctx;
+    tiles t = {NULL, NULL, 0, 0};
+    for (int64_t i = begin; i < end; i++) {
+        const char *a, *b;
+        char *c;
+        batch_ptrs(job, i, &a, &b, &c);
+        if (gemm_one(job, a, b, c, &t) != ARS_OK)
+            job->status = ARS_ERR_NOMEM;  /* every writer stores the same value */
+    }
+    free(t.ta);
+    free(t.tb);
+}
+
+/* One stride (bytes, >= 0) that walks every batch dim in C order, if there is one. */
+static int uniform_stride(int nbatch, const int64_t *shape, const int64_t *strides, int64_t *out)
+{
+    int64_t s = -1, span = 0;  /* span: the stride the next outer dim must have */
+    for (int d = nbatch - 1; d >= 0; d--) {
+        if (shape[d] == 1)
+            continue;
+        if (s < 0)
+            s = strides[d];
+        else if (strides[d] != span)
+            return 0;
+        span = strides[d] * shape[d];
+    }
+    *out = s < 0 ? 0 : s;
+    return *out >= 0;
+}
+
+/* The whole batch in one OpenBLAS call (its own threads split the batch) when
+ * the library has gemm_batch_strided and the layouts allow it. */
+static int gemm_batched(const mm_job *job, int64_t nb)
+{
+    int f = job->dtype - ARS_FLOAT32;
+    /* Real dtypes only: OpenBLAS 0.3.34's complex variants count the batch
+     * strides in real units, which a later release may well change. */
+    if (f > 1)
+        return 0;
+    void *fn = ars_blas_fn[SYM_cblas_sgemm_batch_strided + f];
+    int64_t m = job->m, n = job->n, k = job->k, isz = job->isz, sa, sb;
+    const int64_t *as = job->as + job->nbatch, *bs = job->bs + job->nbatch;
+    int ta, tb;
+    int64_t lda, ldb;
+    if (fn == NULL || !uniform_stride(job->nbatch, job->bshape, job->as, &sa) ||
+        !uniform_stride(job->nbatch, job->bshape, job->bs, &sb) || sa % isz || sb % isz ||
+        !blas_layout(m, k, as[0], as[1], isz, &ta, &lda) ||
+        !blas_layout(k, n, bs[0], bs[1], isz, &tb, &ldb))
+        return 0;
+    int opa = ta ? CBLAS_T : CBLAS_N, opb = tb ? CBLAS_T : CBLAS_N;
+    sa /= isz;
+    sb /= isz;
+    if (f == 0)
+        ((sgemm_bs_t)fn)(CBLAS_ROW, opa, opb, m, n, k, 1.0f, job->a, lda, sa, job->b, ldb, sb,
+                         0.0f, job->c, n, m * n, nb);
+    else
+        ((dgemm_bs_t)fn)(CBLAS_ROW, opa, opb, m, n, k, 1.0, job->a, lda, sa, job->b, ldb, sb,
+                         0.0, job->c, n, m * n, nb);
+    return 1;
+}
+
+/* ---- integers and bool: our own blocked kernel --------------------------------
+ * Products accumulate in an unsigned type at least as wide as int, so that
+ * overflow wraps (as NumPy's integer matmul does) without undefined behaviour. */
+
+typedef uint32_t wrap_int8_t, wrap_int16_t, wrap_int32_t, wrap_uint8_t, wrap_uint16_t,
+    wrap_uint32_t;
+typedef uint64_t wrap_int64_t, wrap_uint64_t;
+
+/* B rows of one block of the reduction dim: ~256 KiB of B per block. */
+static int64_t k_block(int64_t n, int64_t isz)
+{
+    int64_t kb = (256 * 1024) / (n * isz > 0 ? n * isz : 1);
+    return kb < 8 ? 8 : kb;
+}
+
+#define IMM_DEF(NAME, T, W, MAC)                                                      \
+    static void imm_##NAME(const mm_job *job, int64_t r0, int64_t r1, const char *a,  \
+                           const T *bt, char *c, W *acc)                              \
+    {                                                                                 \
+        int64_t n = job->n, k = job->k;                                               \
+        int64_t ars = job->as[job->nbatch], acs = job->as[job->nbatch + 1];           \
+        int64_t rows = r1 - r0, kb = k_block(n, sizeof(T));                           \
+        memset(acc, 0, (size_t)(rows * n) * sizeof(W));                               \
+        for (int64_t p0 = 0; p0 < k; p0 += kb) {                                      \
+            int64_t p1 = p0 + kb < k ? p0 + kb : k;                                   \
+            for (int64_t i = r0; i < r1; i++) {                                       \
+                W *arow = acc + (i - r0) * n;                                         \
+                for (int64_t p = p0; p < p1; p++) {                                   \
+                    T av;                                                             \
+                    memcpy(&av, a + i * ars + p * acs, sizeof(T));                    \
+                    if (av == 0)                                                      \
+                        continue;                                                     \
+                    const T *brow = bt + p * n;                                       \
+                    for (int64_t j = 0; j < n; j++)                                   \
+                        MAC(arow[j], (W)av, (W)brow[j]);                              \
+                }                                                                     \
+            }                                                                         \
+        }                                                                             \
+        T *out = (T *)c + r0 * n;                                                     \
+        for (int64_t e = 0; e < rows * n; e++)                                        \
+            out[e] = (T)acc[e];                                                       \
+    }
+#define MAC_ADD(acc, x, y) ((acc) += (x) * (y))
+#define MAC_OR(acc, x, y) ((acc) |= (x) & (y))
+
+#define IMM_KB(NAME, T) IMM_DEF(NAME, T, uint8_t, MAC_OR)
+#define IMM_KI(NAME, T) IMM_DEF(NAME, T, wrap_##T, MAC_ADD)
+#define IMM_KU(NAME, T) IMM_DEF(NAME, T, wrap_##T, MAC_ADD)
+#define IMM_KF(NAME, T)
+#define IMM_KC(NAME, T)
+#define X(NAME, T, K) IMM_##K(NAME, T)
+ARS_DTYPES(X)
+#undef X
+
+static void imatmul_range(int64_t begin, int64_t end, void *ctx)
+{
+    mm_job *job = ctx;
+    int64_t n = job->n, k = job->k, isz = job->isz;
+    int64_t wsz = isz < 4 ? 4 : isz;
+    if (job->dtype == ARS_BOOL)
+        wsz = 1;
+    char *bt = malloc((size_t)(k * n * isz) + 1);
+    char *acc = malloc((size_t)(job->rows_per_unit * n * wsz) + 1);
+    if (!bt || !acc) {
+        job->status = ARS_ERR_NOMEM;
+        free(bt);
+        free(acc);
+        return;
+    }
+    int64_t packed = -1;
+    for (int64_t u = begin; u < end; u++) {
+        int64_t batch = u / job->units_per_batch, blk = u % job->units_per_batch;
+        int64_t r0 = blk * job->rows_per_unit;
+        int64_t r1 = r0 + job->rows_per_unit < job->m ? r0 + job->rows_per_unit : job->m;
+        const char *a, *b;
+        char *c;
+        batch_ptrs(job, batch, &a, &b, &c);
+        if (packed != batch) {
+            const int64_t *bs = job->bs + job->nbatch;
+            ars_tile_copy(k, n, b, bs[0], bs[1], bt, isz);
+            packed = batch;
+        }
+        switch (job->dtype) {
+#define IMM_CASE_KB(NAME, T) case ARS_##NAME: imm_##NAME(job, r0, r1, a, (const T *)bt, c, (uint8_t *)acc); break;
+#define IMM_CASE_KI(NAME, T) case ARS_##NAME: imm_##NAME(job, r0, r1, a, (const T *)bt, c, (wrap_##T *)acc); break;
+#define IMM_CASE_KU IMM_CASE_KI
+#define IMM_CASE_KF(NAME, T)
+#define IMM_CASE_KC(NAME, T)
+#define X(NAME, T, K) IMM_CASE_##K(NAME, T)
+            ARS_DTYPES(X)
+#undef X
+        default: break;
+        }
+    }
+    free(bt);
+    free(acc);
+}
+
+/* ---- entry point ------------------------------------------------------------- */
+
+int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
+               int64_t k, const char *a, const int64_t *a_strides, const char *b,
+               const int64_t *b_strides, char *c)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    if (nbatch < 0 || nbatch > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    int64_t nb = 1;
+    for (int d = 0; d < nbatch; d++)
+        nb *= batch_shape[d];
+    if (nb == 0 || m == 0 || n == 0)
+        return ARS_OK;
+    mm_job job = {dtype, nbatch, batch_shape, m, n, k, ars_itemsize[dtype],
+                  a, b, c, a_strides, b_strides, m, 1, ARS_OK};
+    int64_t work = m * n * (k > 0 ? k : 1);
+    if (dtype >= ARS_FLOAT32) {
+        if (!ars_blas_ready())
+            return ARS_ERR_ARG;
+        if (k == 0) {
+            memset(c, 0, (size_t)(nb * m * n * job.isz));
+            return ARS_OK;
+        }
+        /* OpenBLAS threads a single large gemm itself; a batch of small ones
+         * runs one gemm per thread. */
+        if (nb > 1 && gemm_batched(&job, nb))
+            return ARS_OK;
+        if (nb > 1 && work <= (int64_t)1 << 21) {
+            int64_t grain = ((int64_t)1 << 16) / work;
+            ars_parallel_for(nb, grain < 1 ? 1 : grain, gemm_range, &job);
+        } else {
+            gemm_range(0, nb, &job);
+        }
+        return job.status;
+    }
+    if (k == 0) {
+        memset(c, 0, (size_t)(nb * m * n * job.isz));
+        return ARS_OK;
+    }
+    job.rows_per_unit = m < 64 ? m : 64;
+    job.units_per_batch = (m + job.rows_per_unit - 1) / job.rows_per_unit;
+    int64_t units = nb * job.units_per_batch;
+    int64_t per_unit = job.rows_per_unit * n * k;
+    int64_t grain = ((int64_t)1 << 16) / (per_unit > 0 ? per_unit : 1);
+    ars_parallel_for(units, grain < 1 ? 1 : grain, imatmul_range, &job);
+    return job.status;
+}
