@@ -27,6 +27,7 @@ from ._views import as_strided, diagonal, expand, narrow, unfold
 from ._info import __array_namespace_info__
 from ._show import show
 from ._kernels import get_num_threads, set_num_threads
+from . import fft
 
 e = _math.e
 inf = _math.inf
@@ -52,4 +53,6 @@ __all__ = [
     # beyond the standard
     "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
     "get_num_threads", "set_num_threads",
+    # extensions
+    "fft",
 ]
