@@ -146,6 +146,7 @@ static void fft_root(const fft_roots *rg, int64_t m, double *re, double *im)
 typedef struct {
     const void *plan;
     int kind, sign;
+    int half;       /* a real transform of even n on a core of length n/2 */
     double scale;
     int64_t n, slen, dlen, sstride, dstride;
     const char *src;
@@ -174,6 +175,7 @@ typedef struct {
 typedef struct {
     int64_t n;
     int dbl;        /* 1: double precision */
+    int real;       /* 1: a real plan of length 2n */
     void *plan;
     int refs;       /* calls using the plan now */
     int cached;     /* still in the table (else freed by its last user) */
@@ -198,13 +200,13 @@ static void fft_entry_destroy(fft_entry *e)
     free(e);
 }
 
-static fft_entry *fft_acquire(int64_t n, int dbl)
+static fft_entry *fft_acquire(int64_t n, int dbl, int real)
 {
     pthread_once(&fft_once, fft_install_atfork);
     pthread_mutex_lock(&fft_lock);
     for (int i = 0; i < FFT_CACHE_SLOTS; i++) {
         fft_entry *e = fft_table[i];
-        if (e && e->n == n && e->dbl == dbl) {
+        if (e && e->n == n && e->dbl == dbl && e->real == real) {
             e->refs++;
             e->tick = ++fft_clock;
             pthread_mutex_unlock(&fft_lock);
@@ -219,7 +221,8 @@ static fft_entry *fft_acquire(int64_t n, int dbl)
         return NULL;
     e->n = n;
     e->dbl = dbl;
-    e->plan = dbl ? (void *)plan_make_d(n) : (void *)plan_make_f(n);
+    e->real = real;
+    e->plan = dbl ? (void *)plan_make_d(n, real) : (void *)plan_make_f(n, real);
     if (!e->plan) {
         free(e);
         return NULL;
@@ -233,7 +236,7 @@ static fft_entry *fft_acquire(int64_t n, int dbl)
         if (!o) {
             if (slot < 0 || fft_table[slot])
                 slot = i;
-        } else if (o->n == n && o->dbl == dbl) {
+        } else if (o->n == n && o->dbl == dbl && o->real == real) {
             /* another thread built it meanwhile: use theirs */
             o->refs++;
             o->tick = ++fft_clock;
@@ -329,7 +332,8 @@ int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
     if (lines == 0)
         return ARS_OK;
     int dbl = dtype == ARS_COMPLEX128;
-    fft_entry *e = fft_acquire(n, dbl);
+    jb.half = kind != ARS_FFT_C2C && n % 2 == 0;
+    fft_entry *e = fft_acquire(jb.half ? n / 2 : n, dbl, jb.half);
     if (!e)
         return ARS_ERR_NOMEM;
     jb.plan = e->plan;

@@ -30,6 +30,8 @@ typedef struct FS(plan) {
     FS(cpx) *chirp;             /* e^(i pi m^2 / n), m < n */
     FS(cpx) *bk;                /* core(wrapped conj(chirp)) / n2 */
     int64_t bufcap;             /* elements the buffer and the work area must hold */
+    FS(cpx) *rtw;               /* real plans (a length-m core for real length 2m):
+                                 * e^(2 pi i k / 2m), k <= m; NULL otherwise */
 } FS(plan);
 
 #define CMUL(a, w) ((FS(cpx)){(a).r * (w).r - (a).i * (w).i, (a).r * (w).i + (a).i * (w).r})
@@ -253,6 +255,7 @@ static void FS(plan_free)(FS(plan) *pl)
     ars_free(pl->mem);
     ars_free(pl->chirp);
     ars_free(pl->bk);
+    ars_free(pl->rtw);
     free(pl);
 }
 
@@ -305,7 +308,7 @@ static FS(plan) *FS(plan_direct)(int64_t n)
     return pl;
 }
 
-static FS(plan) *FS(plan_make)(int64_t n)
+static FS(plan) *FS(plan_complex)(int64_t n)
 {
     int64_t n2 = fft_bluestein_length(n);
     if (!n2)
@@ -359,6 +362,28 @@ static FS(plan) *FS(plan_make)(int64_t n)
     return pl;
 }
 
+/* A plan for length n; real = 1 makes the plan of real transforms of
+ * length 2n (a length-n core and the twiddles that split its result). */
+static FS(plan) *FS(plan_make)(int64_t n, int real)
+{
+    FS(plan) *pl = FS(plan_complex)(n);
+    if (!pl || !real)
+        return pl;
+    fft_roots rg;
+    pl->rtw = ars_alloc((n + 1) * (int64_t)sizeof(FS(cpx)));
+    if (!pl->rtw || fft_roots_init(&rg, 2 * n)) {
+        FS(plan_free)(pl);
+        return NULL;
+    }
+    for (int64_t k = 0; k <= n; k++) {
+        double re, im;
+        fft_root(&rg, k, &re, &im);
+        pl->rtw[k] = (FS(cpx)){(FT)re, (FT)im};
+    }
+    fft_roots_free(&rg);
+    return pl;
+}
+
 /* ---- batched lines ------------------------------------------------------------ */
 
 static inline FS(cpx) FS(load)(const char *p)
@@ -368,16 +393,135 @@ static inline FS(cpx) FS(load)(const char *p)
     return v;
 }
 
+/* Read one line into buf as the core's input. */
+static void FS(gather)(const fft_job *jb, const FS(plan) *pl, const char *src,
+                       FS(cpx) *restrict buf, FS(cpx) *restrict work)
+{
+    const int64_t n = jb->n, ss = jb->sstride, slen = jb->slen;
+    const int conj = jb->sign < 0;
+    if (jb->kind == ARS_FFT_R2C) {
+        /* real x: z[j] = x[2j] + i x[2j+1] for even n, else x[j] + 0i */
+        int64_t m = slen < n ? slen : n;
+        FT *f = (FT *)buf;
+        int64_t stop = jb->half ? n : 2 * n;
+        int64_t step = jb->half ? 1 : 2;
+        int64_t j = 0;
+        if (ss == (int64_t)sizeof(FT) && step == 1) {
+            memcpy(f, src, (size_t)m * sizeof(FT));
+            j = m;
+        }
+        for (; j < m; j++)
+            memcpy(f + j * step, src + j * ss, sizeof(FT));
+        for (int64_t q = m * step; q < stop; q++)
+            f[q] = 0;
+        if (step == 2)
+            for (j = 0; j < m; j++)
+                f[2 * j + 1] = 0;
+        return;
+    }
+    const int64_t have = jb->kind == ARS_FFT_C2R ? n / 2 + 1 : n;
+    const int64_t m = slen < have ? slen : have;
+    /* the Hermitian half of a real transform of even n goes to work first */
+    FS(cpx) *in = jb->half ? work : buf;
+    if (ss == (int64_t)sizeof(FS(cpx)))
+        memcpy(in, src, (size_t)m * sizeof(FS(cpx)));
+    else
+        for (int64_t j = 0; j < m; j++)
+            memcpy(&in[j], src + j * ss, sizeof(FS(cpx)));
+    if (conj)
+        for (int64_t j = 0; j < m; j++)
+            in[j].i = -in[j].i;
+    for (int64_t j = m; j < have; j++)
+        in[j] = (FS(cpx)){0, 0};
+    if (jb->kind == ARS_FFT_C2C)
+        return;
+    if (!jb->half) {
+        /* odd n: the whole Hermitian spectrum; the real part is kept at the end */
+        for (int64_t k = have; k < n; k++)
+            buf[k] = (FS(cpx)){buf[n - k].r, -buf[n - k].i};
+        return;
+    }
+    /* even n = 2h: X[k] = in[k], X[k+h] = conj(in[h-k]) (in[h] for k = 0), the
+     * imaginary parts of X[0] and X[h] dropped; the core of length h gets
+     * Y[k] = (X[k] + X[k+h]) + i w^k (X[k] - X[k+h]) and returns x[2p] + i x[2p+1]. */
+    const int64_t h = n / 2;
+    const FS(cpx) *w = pl->rtw;
+    in[0].i = 0;
+    in[h].i = 0;
+    for (int64_t k = 0; k < h; k++) {
+        FS(cpx) a = in[k];
+        FS(cpx) b = k == 0 ? in[h] : (FS(cpx)){in[h - k].r, -in[h - k].i};
+        FS(cpx) s = CADD(a, b), d = CSUB(a, b);
+        FS(cpx) t = CMUL(d, w[k]);
+        buf[k] = (FS(cpx)){s.r - t.i, s.i + t.r};
+    }
+}
+
+/* Write the core's result r of one line to dst, scaled. */
+static void FS(scatter)(const fft_job *jb, const FS(plan) *pl, const FS(cpx) *restrict r, char *dst)
+{
+    const int64_t n = jb->n, ds = jb->dstride;
+    const FT scale = (FT)jb->scale;
+    const int scaled = jb->scale != 1.0;
+    if (jb->kind == ARS_FFT_C2R) {
+        if (jb->half) {
+            const FT *f = (const FT *)r;
+            if (!scaled && ds == (int64_t)sizeof(FT)) {
+                memcpy(dst, f, (size_t)n * sizeof(FT));
+                return;
+            }
+            for (int64_t j = 0; j < n; j++) {
+                FT x = f[j] * scale;
+                memcpy(dst + j * ds, &x, sizeof x);
+            }
+            return;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            FT x = r[j].r * scale;
+            memcpy(dst + j * ds, &x, sizeof x);
+        }
+        return;
+    }
+    const int conj = jb->sign < 0;
+    const FT si = conj ? -scale : scale;
+    if (jb->kind == ARS_FFT_R2C && jb->half) {
+        /* even n = 2h: Z = E + i O with E, O the transforms of the even and odd
+         * samples; X[k] = E[k] + w^k O[k], E[k] = (Z[k] + conj Z[h-k]) / 2,
+         * O[k] = (Z[k] - conj Z[h-k]) / 2i */
+        const int64_t h = n / 2;
+        const FS(cpx) *w = pl->rtw;
+        const FT half = (FT)0.5;
+        for (int64_t k = 0; k <= h; k++) {
+            FS(cpx) a = r[k == h ? 0 : k];
+            FS(cpx) b = r[k == 0 ? 0 : h - k];
+            b.i = -b.i;
+            FS(cpx) e = {half * (a.r + b.r), half * (a.i + b.i)};
+            FS(cpx) o = {half * (a.i - b.i), -half * (a.r - b.r)};
+            FS(cpx) t = CMUL(o, w[k]);
+            FS(cpx) v = {(e.r + t.r) * scale, (e.i + t.i) * si};
+            memcpy(dst + k * ds, &v, sizeof v);
+        }
+        return;
+    }
+    const int64_t m = jb->dlen;
+    if (!scaled && !conj && ds == (int64_t)sizeof(FS(cpx))) {
+        memcpy(dst, r, (size_t)m * sizeof(FS(cpx)));
+        return;
+    }
+    for (int64_t j = 0; j < m; j++) {
+        FS(cpx) v = {r[j].r * scale, r[j].i * si};
+        memcpy(dst + j * ds, &v, sizeof v);
+    }
+}
+
 static void FS(run_lines)(int64_t begin, int64_t end, void *ctx)
 {
     const fft_job *jb = ctx;
     const FS(plan) *pl = jb->plan;
-    const int64_t n = jb->n;
-    const int conj = jb->sign < 0;
-    const FT scale = (FT)jb->scale;
-    const int scaled = jb->scale != 1.0;
-    FS(cpx) *buf = ars_alloc(pl->bufcap * (int64_t)sizeof(FS(cpx)));
-    FS(cpx) *work = ars_alloc(pl->bufcap * (int64_t)sizeof(FS(cpx)));
+    /* two spare elements: the Hermitian half of an even real transform has h + 1 */
+    const int64_t cap = (pl->bufcap + 2) * (int64_t)sizeof(FS(cpx));
+    FS(cpx) *buf = ars_alloc(cap);
+    FS(cpx) *work = ars_alloc(cap);
     FS(cpx) *tmp = ars_alloc(FFT_MAX_GENERIC * (int64_t)sizeof(FS(cpx)));
     if (!buf || !work || !tmp) {
         ars_free(buf);
@@ -396,55 +540,9 @@ static void FS(run_lines)(int64_t begin, int64_t end, void *ctx)
         src += idx[d] * jb->bsrc[d];
         dst += idx[d] * jb->bdst[d];
     }
-    const int64_t ss = jb->sstride, ds = jb->dstride;
     for (int64_t line = begin; line < end; line++) {
-        /* gather */
-        if (jb->kind == ARS_FFT_R2C) {
-            int64_t m = jb->slen < n ? jb->slen : n;
-            for (int64_t j = 0; j < m; j++) {
-                FT x;
-                memcpy(&x, src + j * ss, sizeof x);
-                buf[j] = (FS(cpx)){x, 0};
-            }
-            for (int64_t j = m; j < n; j++)
-                buf[j] = (FS(cpx)){0, 0};
-        } else {
-            int64_t have = jb->kind == ARS_FFT_C2R ? n / 2 + 1 : n;
-            int64_t m = jb->slen < have ? jb->slen : have;
-            if (ss == (int64_t)sizeof(FS(cpx)))
-                memcpy(buf, src, (size_t)m * sizeof(FS(cpx)));
-            else
-                for (int64_t j = 0; j < m; j++)
-                    buf[j] = FS(load)(src + j * ss);
-            if (conj)
-                for (int64_t j = 0; j < m; j++)
-                    buf[j].i = -buf[j].i;
-            for (int64_t j = m; j < have; j++)
-                buf[j] = (FS(cpx)){0, 0};
-            for (int64_t k = have; k < n; k++)
-                buf[k] = (FS(cpx)){buf[n - k].r, -buf[n - k].i};
-        }
-        FS(cpx) *r = FS(exec)(pl, buf, work, tmp);
-        /* scatter */
-        if (jb->kind == ARS_FFT_C2R) {
-            for (int64_t j = 0; j < n; j++) {
-                FT x = scaled ? r[j].r * scale : r[j].r;
-                memcpy(dst + j * ds, &x, sizeof x);
-            }
-        } else {
-            int64_t m = jb->dlen;
-            int conj_out = conj;
-            FT si = conj_out ? -scale : scale;
-            if (!scaled && !conj_out && ds == (int64_t)sizeof(FS(cpx))) {
-                memcpy(dst, r, (size_t)m * sizeof(FS(cpx)));
-            } else {
-                for (int64_t j = 0; j < m; j++) {
-                    FS(cpx) v = {r[j].r * scale, r[j].i * si};
-                    memcpy(dst + j * ds, &v, sizeof v);
-                }
-            }
-        }
-        /* next line */
+        FS(gather)(jb, pl, src, buf, work);
+        FS(scatter)(jb, pl, FS(exec)(pl, buf, work, tmp), dst);
         for (int d = jb->nb - 1; d >= 0; d--) {
             if (++idx[d] < jb->bshape[d]) {
                 src += jb->bsrc[d];
