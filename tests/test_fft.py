@@ -370,3 +370,41 @@ def test_errors():
         xp.fft.fftfreq(4, device="gpu")
     with pytest.raises(IndexError, match="fftshift: axis 5"):
         xp.fft.fftshift(c, axes=5)
+
+
+# ---- vector lanes and concurrency -----------------------------------------------------------------
+
+@pytest.mark.parametrize("lines", [1, 2, 3, 4, 5, 7, 9])
+@pytest.mark.parametrize("n", [12, 97, 1009, 1024])
+def test_line_groups(lines, n):
+    """Lines go through the core several at a time; every remainder is exact."""
+    for dtype in ("complex64", "complex128"):
+        x = rand((lines, n), dtype, lines * n)
+        check(xp.fft.fft(from_np(x)), np.fft.fft(x))
+        check(xp.fft.ifft(from_np(x.T.copy()), axis=0), np.fft.ifft(x.T, axis=0))
+    r = rand((lines, n), "float32", 1)
+    check(xp.fft.rfft(from_np(r)), np.fft.rfft(r))
+
+
+def test_threads_share_plans():
+    import threading
+    errors = []
+
+    def work(seed):
+        rng = np.random.default_rng(seed)
+        for it in range(40):
+            n = int(rng.integers(1, 2000))
+            x = rng.standard_normal((3, n)) + 1j * rng.standard_normal((3, n))
+            try:
+                check(xp.fft.fft(from_np(x)), np.fft.fft(x))
+            except AssertionError as e:  # pragma: no cover - reported below
+                errors.append((n, str(e)))
+            if it % 13 == 0:
+                K.fft_cache_clear()
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

@@ -34,216 +34,24 @@ typedef struct FS(plan) {
                                  * e^(2 pi i k / 2m), k <= m; NULL otherwise */
 } FS(plan);
 
-#define CMUL(a, w) ((FS(cpx)){(a).r * (w).r - (a).i * (w).i, (a).r * (w).i + (a).i * (w).r})
-#define CADD(a, b) ((FS(cpx)){(a).r + (b).r, (a).i + (b).i})
-#define CSUB(a, b) ((FS(cpx)){(a).r - (b).r, (a).i - (b).i})
-#define CC(a, b, c) cc[(a) + ido * ((b) + cdim * (c))]
-#define CH(a, b, c) ch[(a) + ido * ((b) + l1 * (c))]
-#define WA(x, i) wa[(i) - 1 + (x) * (ido - 1)]
 
-/* ---- passes ---------------------------------------------------------------- */
+/* ---- the passes: once on single lines, once on vectors of lines ------------- */
 
-static void FS(pass2)(int64_t ido, int64_t l1, const FS(cpx) *restrict cc,
-                      FS(cpx) *restrict ch, const FS(cpx) *restrict wa)
-{
-    const int64_t cdim = 2;
-    for (int64_t k = 0; k < l1; k++) {
-        CH(0, k, 0) = CADD(CC(0, 0, k), CC(0, 1, k));
-        CH(0, k, 1) = CSUB(CC(0, 0, k), CC(0, 1, k));
-        for (int64_t i = 1; i < ido; i++) {
-            FS(cpx) a0 = CC(i, 0, k), a1 = CC(i, 1, k);
-            CH(i, k, 0) = CADD(a0, a1);
-            FS(cpx) t = CSUB(a0, a1);
-            CH(i, k, 1) = CMUL(t, WA(0, i));
-        }
-    }
-}
+#define PASS_SCALAR
+#define DV FT
+#define PS(name) FS(name)
+#include "fft_pass.h"
+#undef PS
+#undef DV
+#undef PASS_SCALAR
 
-static void FS(pass3)(int64_t ido, int64_t l1, const FS(cpx) *restrict cc,
-                      FS(cpx) *restrict ch, const FS(cpx) *restrict wa)
-{
-    const int64_t cdim = 3;
-    const FT s3 = (FT)0.86602540378443864676372317075294;
-    for (int64_t k = 0; k < l1; k++) {
-        for (int64_t i = 0; i < ido; i++) {
-            FS(cpx) a0 = CC(i, 0, k), a1 = CC(i, 1, k), a2 = CC(i, 2, k);
-            FS(cpx) t1 = CADD(a1, a2), t2 = CSUB(a1, a2);
-            FS(cpx) ca = {a0.r - (FT)0.5 * t1.r, a0.i - (FT)0.5 * t1.i};
-            FS(cpx) cb = {-s3 * t2.i, s3 * t2.r};
-            FS(cpx) y1 = CADD(ca, cb), y2 = CSUB(ca, cb);
-            CH(i, k, 0) = CADD(a0, t1);
-            if (i == 0) {
-                CH(i, k, 1) = y1;
-                CH(i, k, 2) = y2;
-            } else {
-                CH(i, k, 1) = CMUL(y1, WA(0, i));
-                CH(i, k, 2) = CMUL(y2, WA(1, i));
-            }
-        }
-    }
-}
-
-static void FS(pass4)(int64_t ido, int64_t l1, const FS(cpx) *restrict cc,
-                      FS(cpx) *restrict ch, const FS(cpx) *restrict wa)
-{
-    const int64_t cdim = 4;
-    for (int64_t k = 0; k < l1; k++) {
-        {
-            FS(cpx) a0 = CC(0, 0, k), a1 = CC(0, 1, k), a2 = CC(0, 2, k), a3 = CC(0, 3, k);
-            FS(cpx) t1 = CADD(a0, a2), t2 = CSUB(a0, a2), t3 = CADD(a1, a3), t4 = CSUB(a1, a3);
-            FS(cpx) it4 = {-t4.i, t4.r};
-            CH(0, k, 0) = CADD(t1, t3);
-            CH(0, k, 1) = CADD(t2, it4);
-            CH(0, k, 2) = CSUB(t1, t3);
-            CH(0, k, 3) = CSUB(t2, it4);
-        }
-        for (int64_t i = 1; i < ido; i++) {
-            FS(cpx) a0 = CC(i, 0, k), a1 = CC(i, 1, k), a2 = CC(i, 2, k), a3 = CC(i, 3, k);
-            FS(cpx) t1 = CADD(a0, a2), t2 = CSUB(a0, a2), t3 = CADD(a1, a3), t4 = CSUB(a1, a3);
-            FS(cpx) it4 = {-t4.i, t4.r};
-            FS(cpx) y1 = CADD(t2, it4), y2 = CSUB(t1, t3), y3 = CSUB(t2, it4);
-            CH(i, k, 0) = CADD(t1, t3);
-            CH(i, k, 1) = CMUL(y1, WA(0, i));
-            CH(i, k, 2) = CMUL(y2, WA(1, i));
-            CH(i, k, 3) = CMUL(y3, WA(2, i));
-        }
-    }
-}
-
-static void FS(pass5)(int64_t ido, int64_t l1, const FS(cpx) *restrict cc,
-                      FS(cpx) *restrict ch, const FS(cpx) *restrict wa)
-{
-    const int64_t cdim = 5;
-    const FT c1 = (FT)0.3090169943749474241022934171828191,
-             s1 = (FT)0.9510565162951535721164393333793821,
-             c2 = (FT)-0.8090169943749474241022934171828191,
-             s2 = (FT)0.5877852522924731291687059546390728;
-    for (int64_t k = 0; k < l1; k++) {
-        for (int64_t i = 0; i < ido; i++) {
-            FS(cpx) a0 = CC(i, 0, k), a1 = CC(i, 1, k), a2 = CC(i, 2, k),
-                    a3 = CC(i, 3, k), a4 = CC(i, 4, k);
-            FS(cpx) t1 = CADD(a1, a4), t4 = CSUB(a1, a4), t2 = CADD(a2, a3), t3 = CSUB(a2, a3);
-            FS(cpx) ca1 = {a0.r + c1 * t1.r + c2 * t2.r, a0.i + c1 * t1.i + c2 * t2.i};
-            FS(cpx) ca2 = {a0.r + c2 * t1.r + c1 * t2.r, a0.i + c2 * t1.i + c1 * t2.i};
-            /* i * (s1 t4 + s2 t3) and i * (s2 t4 - s1 t3) */
-            FS(cpx) cb1 = {-(s1 * t4.i + s2 * t3.i), s1 * t4.r + s2 * t3.r};
-            FS(cpx) cb2 = {-(s2 * t4.i - s1 * t3.i), s2 * t4.r - s1 * t3.r};
-            FS(cpx) y1 = CADD(ca1, cb1), y4 = CSUB(ca1, cb1);
-            FS(cpx) y2 = CADD(ca2, cb2), y3 = CSUB(ca2, cb2);
-            CH(i, k, 0) = (FS(cpx)){a0.r + t1.r + t2.r, a0.i + t1.i + t2.i};
-            if (i == 0) {
-                CH(i, k, 1) = y1;
-                CH(i, k, 2) = y2;
-                CH(i, k, 3) = y3;
-                CH(i, k, 4) = y4;
-            } else {
-                CH(i, k, 1) = CMUL(y1, WA(0, i));
-                CH(i, k, 2) = CMUL(y2, WA(1, i));
-                CH(i, k, 3) = CMUL(y3, WA(2, i));
-                CH(i, k, 4) = CMUL(y4, WA(3, i));
-            }
-        }
-    }
-}
-
-/* Any odd factor p: pairs b, p-b share cosines, so each output costs about
- * p real multiply-adds per component. tmp holds p - 1 elements. */
-static void FS(passg)(int64_t ido, int64_t l1, int64_t p, const FS(cpx) *restrict cc,
-                      FS(cpx) *restrict ch, const FS(cpx) *restrict wa,
-                      const FS(cpx) *restrict roots, FS(cpx) *restrict tmp)
-{
-    const int64_t cdim = p;
-    const int64_t h = (p - 1) / 2;
-    FS(cpx) *tp = tmp, *tm = tmp + h;
-    for (int64_t k = 0; k < l1; k++) {
-        for (int64_t i = 0; i < ido; i++) {
-            FS(cpx) a0 = CC(i, 0, k), y0 = a0;
-            for (int64_t b = 1; b <= h; b++) {
-                FS(cpx) ab = CC(i, b, k), am = CC(i, p - b, k);
-                tp[b - 1] = CADD(ab, am);
-                tm[b - 1] = CSUB(ab, am);
-                y0 = CADD(y0, tp[b - 1]);
-            }
-            CH(i, k, 0) = y0;
-            for (int64_t c = 1; c <= h; c++) {
-                FS(cpx) u = a0, v = {0, 0};
-                int64_t m = 0;
-                for (int64_t b = 1; b <= h; b++) {
-                    m += c;
-                    if (m >= p)
-                        m -= p;
-                    FS(cpx) w = roots[m];
-                    u.r += w.r * tp[b - 1].r;
-                    u.i += w.r * tp[b - 1].i;
-                    v.r += w.i * tm[b - 1].r;
-                    v.i += w.i * tm[b - 1].i;
-                }
-                /* y_c = u + i v, y_(p-c) = u - i v */
-                FS(cpx) yc = {u.r - v.i, u.i + v.r}, yd = {u.r + v.i, u.i - v.r};
-                if (i == 0) {
-                    CH(i, k, c) = yc;
-                    CH(i, k, p - c) = yd;
-                } else {
-                    CH(i, k, c) = CMUL(yc, WA(c - 1, i));
-                    CH(i, k, p - c) = CMUL(yd, WA(p - c - 1, i));
-                }
-            }
-        }
-    }
-}
-
-#undef CC
-#undef CH
-#undef WA
-
-/* ---- execution ------------------------------------------------------------- */
-
-/* The core transform of c (n elements) using ch (n elements) as the other
- * buffer; returns whichever of the two holds the result. tmp: p_max elements. */
-static FS(cpx) *FS(exec_direct)(const FS(plan) *pl, FS(cpx) *c, FS(cpx) *ch, FS(cpx) *tmp)
-{
-    int64_t l1 = 1, n = pl->n;
-    FS(cpx) *p1 = c, *p2 = ch;
-    for (int f = 0; f < pl->nfct; f++) {
-        int64_t ip = pl->fct[f], l2 = ip * l1, ido = n / l2;
-        switch (ip) {
-        case 2: FS(pass2)(ido, l1, p1, p2, pl->tw[f]); break;
-        case 3: FS(pass3)(ido, l1, p1, p2, pl->tw[f]); break;
-        case 4: FS(pass4)(ido, l1, p1, p2, pl->tw[f]); break;
-        case 5: FS(pass5)(ido, l1, p1, p2, pl->tw[f]); break;
-        default: FS(passg)(ido, l1, ip, p1, p2, pl->tw[f], pl->roots[f], tmp); break;
-        }
-        FS(cpx) *t = p1;
-        p1 = p2;
-        p2 = t;
-        l1 = l2;
-    }
-    return p1;
-}
-
-/* buf holds the n inputs and room for bufcap elements; work holds bufcap. */
-static FS(cpx) *FS(exec)(const FS(plan) *pl, FS(cpx) *buf, FS(cpx) *work, FS(cpx) *tmp)
-{
-    if (!pl->n2)
-        return FS(exec_direct)(pl, buf, work, tmp);
-    int64_t n = pl->n, n2 = pl->n2;
-    const FS(cpx) *ch = pl->chirp, *bk = pl->bk;
-    for (int64_t j = 0; j < n; j++)
-        buf[j] = CMUL(buf[j], ch[j]);
-    for (int64_t j = n; j < n2; j++)
-        buf[j] = (FS(cpx)){0, 0};
-    FS(cpx) *r = FS(exec_direct)(pl->sub, buf, work, tmp);
-    for (int64_t k = 0; k < n2; k++) {
-        FS(cpx) t = CMUL(r[k], bk[k]);
-        r[k] = (FS(cpx)){t.r, -t.i};
-    }
-    FS(cpx) *r2 = FS(exec_direct)(pl->sub, r, r == buf ? work : buf, tmp);
-    for (int64_t k = 0; k < n; k++) {
-        FS(cpx) t = {r2[k].r, -r2[k].i};
-        buf[k] = CMUL(t, ch[k]);
-    }
-    return buf;
-}
+#ifdef FFT_VECTORS
+#define DV FV
+#define PS(name) FSV(name)
+#include "fft_pass.h"
+#undef PS
+#undef DV
+#endif
 
 /* ---- plans ----------------------------------------------------------------- */
 
@@ -384,6 +192,10 @@ static FS(plan) *FS(plan_make)(int64_t n, int real)
     return pl;
 }
 
+#define CMUL(a, w) ((FS(cpx)){(a).r * (w).r - (a).i * (w).i, (a).r * (w).i + (a).i * (w).r})
+#define CADD(a, b) ((FS(cpx)){(a).r + (b).r, (a).i + (b).i})
+#define CSUB(a, b) ((FS(cpx)){(a).r - (b).r, (a).i - (b).i})
+
 /* ---- batched lines ------------------------------------------------------------ */
 
 static inline FS(cpx) FS(load)(const char *p)
@@ -518,45 +330,93 @@ static void FS(run_lines)(int64_t begin, int64_t end, void *ctx)
 {
     const fft_job *jb = ctx;
     const FS(plan) *pl = jb->plan;
+#ifdef FFT_VECTORS
+    const int width = FW;
+#else
+    const int width = 1;
+#endif
     /* two spare elements: the Hermitian half of an even real transform has h + 1 */
-    const int64_t cap = (pl->bufcap + 2) * (int64_t)sizeof(FS(cpx));
-    FS(cpx) *buf = ars_alloc(cap);
-    FS(cpx) *work = ars_alloc(cap);
+    const int64_t cap = pl->bufcap + 2;
+    FS(cpx) *sb[FFT_MAXW] = {NULL};
+    FS(cpx) *work = ars_alloc(cap * (int64_t)sizeof(FS(cpx)));
     FS(cpx) *tmp = ars_alloc(FFT_MAX_GENERIC * (int64_t)sizeof(FS(cpx)));
-    if (!buf || !work || !tmp) {
-        ars_free(buf);
-        ars_free(work);
-        ars_free(tmp);
-        __atomic_store_n(jb->status, ARS_ERR_NOMEM, __ATOMIC_RELAXED);
-        return;
+    int bad = !work || !tmp;
+    for (int l = 0; l < width; l++) {
+        sb[l] = ars_alloc(cap * (int64_t)sizeof(FS(cpx)));
+        bad |= !sb[l];
     }
+#ifdef FFT_VECTORS
+    FSV(dc) *vbuf = ars_alloc(cap * (int64_t)sizeof(FSV(dc)));
+    FSV(dc) *vwork = ars_alloc(cap * (int64_t)sizeof(FSV(dc)));
+    FSV(dc) *vtmp = ars_alloc(FFT_MAX_GENERIC * (int64_t)sizeof(FSV(dc)));
+    bad |= !vbuf || !vwork || !vtmp;
+#endif
     int64_t idx[ARS_MAX_DIMS];
     int64_t rem = begin;
     const char *src = jb->src;
     char *dst = jb->dst;
+    if (bad) {
+        __atomic_store_n(jb->status, ARS_ERR_NOMEM, __ATOMIC_RELAXED);
+        goto done;
+    }
     for (int d = jb->nb - 1; d >= 0; d--) {
         idx[d] = rem % jb->bshape[d];
         rem /= jb->bshape[d];
         src += idx[d] * jb->bsrc[d];
         dst += idx[d] * jb->bdst[d];
     }
-    for (int64_t line = begin; line < end; line++) {
-        FS(gather)(jb, pl, src, buf, work);
-        FS(scatter)(jb, pl, FS(exec)(pl, buf, work, tmp), dst);
-        for (int d = jb->nb - 1; d >= 0; d--) {
-            if (++idx[d] < jb->bshape[d]) {
-                src += jb->bsrc[d];
-                dst += jb->bdst[d];
-                break;
+    for (int64_t line = begin; line < end;) {
+        int g = end - line >= width ? width : 1;
+        const char *srcs[FFT_MAXW];
+        char *dsts[FFT_MAXW];
+        for (int l = 0; l < g; l++) {
+            srcs[l] = src;
+            dsts[l] = dst;
+            for (int d = jb->nb - 1; d >= 0; d--) {
+                if (++idx[d] < jb->bshape[d]) {
+                    src += jb->bsrc[d];
+                    dst += jb->bdst[d];
+                    break;
+                }
+                idx[d] = 0;
+                src -= (jb->bshape[d] - 1) * jb->bsrc[d];
+                dst -= (jb->bshape[d] - 1) * jb->bdst[d];
             }
-            idx[d] = 0;
-            src -= (jb->bshape[d] - 1) * jb->bsrc[d];
-            dst -= (jb->bshape[d] - 1) * jb->bdst[d];
         }
+        line += g;
+        if (g == 1) {
+            FS(gather)(jb, pl, srcs[0], sb[0], work);
+            FS(scatter)(jb, pl, FS(exec)(pl, sb[0], work, tmp), dsts[0]);
+            continue;
+        }
+#ifdef FFT_VECTORS
+        /* g lines through one vector core: lane l holds line l */
+        const int64_t nc = pl->n;
+        for (int l = 0; l < g; l++)
+            FS(gather)(jb, pl, srcs[l], sb[l], work);
+        for (int64_t j = 0; j < nc; j++)
+            for (int l = 0; l < FW; l++) {
+                vbuf[j].r[l] = sb[l][j].r;
+                vbuf[j].i[l] = sb[l][j].i;
+            }
+        FSV(dc) *vr = FSV(exec)(pl, vbuf, vwork, vtmp);
+        for (int64_t j = 0; j < nc; j++)
+            for (int l = 0; l < FW; l++)
+                sb[l][j] = (FS(cpx)){vr[j].r[l], vr[j].i[l]};
+        for (int l = 0; l < g; l++)
+            FS(scatter)(jb, pl, sb[l], dsts[l]);
+#endif
     }
-    ars_free(buf);
+done:
+    for (int l = 0; l < width; l++)
+        ars_free(sb[l]);
     ars_free(work);
     ars_free(tmp);
+#ifdef FFT_VECTORS
+    ars_free(vbuf);
+    ars_free(vwork);
+    ars_free(vtmp);
+#endif
 }
 
 #undef CMUL
