@@ -361,9 +361,9 @@ int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
     if (!e)
         return ARS_ERR_NOMEM;
     jb.plan = e->plan;
-    /* about 5 log2(n) flops per element; a thread wants enough lines for that */
-    double per_line = (double)n * (log2((double)n) + 1.0) * 16.0;
-    int64_t grain = (int64_t)((double)ars_parallel_grain(1) / per_line) + 1;
+    /* a thread is worth starting for about 2^18 n log2(n) units (~0.1 ms) */
+    double per_line = (double)n * (log2((double)n) + 1.0);
+    int64_t grain = (int64_t)(262144.0 / per_line) + 1;
     ars_parallel_for(lines, grain, dbl ? run_lines_d : run_lines_f, &jb);
     fft_release(e);
     return status;
