@@ -364,7 +364,11 @@ int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
     /* a thread is worth starting for about 2^18 n log2(n) units (~0.1 ms) */
     double per_line = (double)n * (log2((double)n) + 1.0);
     int64_t grain = (int64_t)(262144.0 / per_line) + 1;
-    ars_parallel_for(lines, grain, dbl ? run_lines_d : run_lines_f, &jb);
+    ars_range_fn run = dbl ? run_lines_d : run_lines_f;
+    if (lines < 2 * grain)  /* one thread's work: skip the thread-count query */
+        run(0, lines, &jb);
+    else
+        ars_parallel_for(lines, grain, run, &jb);
     fft_release(e);
     return status;
 }

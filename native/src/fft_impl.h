@@ -30,6 +30,7 @@ typedef struct FS(plan) {
     FS(cpx) *chirp;             /* e^(i pi m^2 / n), m < n */
     FS(cpx) *bk;                /* core(wrapped conj(chirp)) / n2 */
     int64_t bufcap;             /* elements the buffer and the work area must hold */
+    int64_t tmpcap;             /* elements the generic passes' scratch must hold */
     FS(cpx) *rtw;               /* real plans (a length-m core for real length 2m):
                                  * e^(2 pi i k / 2m), k <= m; NULL otherwise */
 } FS(plan);
@@ -75,6 +76,10 @@ static FS(plan) *FS(plan_direct)(int64_t n)
     pl->n = n;
     pl->bufcap = n;
     pl->nfct = fft_factorize(n, pl->fct);
+    pl->tmpcap = 1;
+    for (int f = 0; f < pl->nfct; f++)
+        if (pl->fct[f] > pl->tmpcap)
+            pl->tmpcap = pl->fct[f];
     int64_t total = 0, l1 = 1;
     for (int f = 0; f < pl->nfct; f++) {
         int64_t ip = pl->fct[f], ido = n / (l1 * ip);
@@ -128,10 +133,11 @@ static FS(plan) *FS(plan_complex)(int64_t n)
     pl->n2 = n2;
     pl->bufcap = n2;
     pl->sub = FS(plan_direct)(n2);
+    pl->tmpcap = pl->sub ? pl->sub->tmpcap : 1;
     pl->chirp = ars_alloc(n * (int64_t)sizeof(FS(cpx)));
     pl->bk = ars_alloc(n2 * (int64_t)sizeof(FS(cpx)));
     FS(cpx) *work = ars_alloc(n2 * (int64_t)sizeof(FS(cpx)));
-    FS(cpx) *tmp = ars_alloc(FFT_MAX_GENERIC * (int64_t)sizeof(FS(cpx)));
+    FS(cpx) *tmp = ars_alloc((pl->sub ? pl->sub->tmpcap : 1) * (int64_t)sizeof(FS(cpx)));
     fft_roots rg;
     int bad = !pl->sub || !pl->chirp || !pl->bk || !work || !tmp || fft_roots_init(&rg, 2 * n);
     if (bad) {
@@ -339,7 +345,7 @@ static void FS(run_lines)(int64_t begin, int64_t end, void *ctx)
     const int64_t cap = pl->bufcap + 2;
     FS(cpx) *sb[FFT_MAXW] = {NULL};
     FS(cpx) *work = ars_alloc(cap * (int64_t)sizeof(FS(cpx)));
-    FS(cpx) *tmp = ars_alloc(FFT_MAX_GENERIC * (int64_t)sizeof(FS(cpx)));
+    FS(cpx) *tmp = ars_alloc(pl->tmpcap * (int64_t)sizeof(FS(cpx)));
     int bad = !work || !tmp;
     for (int l = 0; l < width; l++) {
         sb[l] = ars_alloc(cap * (int64_t)sizeof(FS(cpx)));
@@ -348,7 +354,7 @@ static void FS(run_lines)(int64_t begin, int64_t end, void *ctx)
 #ifdef FFT_VECTORS
     FSV(dc) *vbuf = ars_alloc(cap * (int64_t)sizeof(FSV(dc)));
     FSV(dc) *vwork = ars_alloc(cap * (int64_t)sizeof(FSV(dc)));
-    FSV(dc) *vtmp = ars_alloc(FFT_MAX_GENERIC * (int64_t)sizeof(FSV(dc)));
+    FSV(dc) *vtmp = ars_alloc(pl->tmpcap * (int64_t)sizeof(FSV(dc)));
     bad |= !vbuf || !vwork || !vtmp;
 #endif
     int64_t idx[ARS_MAX_DIMS];
