@@ -48,6 +48,7 @@ from ._show import show
 from ._kernels import get_num_threads, set_num_threads
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from . import linalg
+from . import fft
 
 e = _math.e
 inf = _math.inf
@@ -100,4 +101,6 @@ __all__ = [
     "get_num_threads", "set_num_threads",
     # linear algebra (matrix_transpose is with manipulation)
     "matmul", "tensordot", "vecdot", "linalg",
+    # extensions
+    "fft",
 ]

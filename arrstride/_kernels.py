@@ -249,6 +249,33 @@ def get_num_threads() -> int:
     return lib.ars_get_num_threads()
 
 
+# ---- discrete Fourier transforms ----------------------------------------------------
+
+FFT_C2C = lib.ARS_FFT_C2C
+FFT_R2C = lib.ARS_FFT_R2C
+FFT_C2R = lib.ARS_FFT_C2R
+
+
+def fft_lines(kind: int, dst, src, axis: int, n: int, sign: int, scale: float) -> None:
+    """Length-n transforms along `axis` from src into dst (a different
+    storage); the other dims of src and dst agree. The complex side's dtype
+    names the precision."""
+    slay, dlay = src._layout, dst._layout
+    cplx = dst._dtype if kind != FFT_C2R else src._dtype
+    _check(lib.ars_fft(kind, cplx.code, dlay.ndim, i64(dlay.shape), axis,
+                       data_ptr(src), byte_strides(slay.strides, src._dtype.itemsize), slay.shape[axis],
+                       data_ptr(dst), byte_strides(dlay.strides, dst._dtype.itemsize), dlay.shape[axis],
+                       n, sign, scale), "fft")
+
+
+def fftfreq(out, n: int, d: float, rfft: bool) -> None:
+    """out: a contiguous float array of n (n//2+1 for rfft) elements."""
+    _check(lib.ars_fftfreq(data_ptr(out), n, out._dtype.code, d, int(rfft)), "fftfreq")
+
+
+def fft_cache_clear() -> None:
+    lib.ars_fft_cache_clear()
+
 # ---- elementwise --------------------------------------------------------------------
 # Operands are packed for C as one int64 buffer: the shape, then the byte strides
 # of the output and of each input. When the output is contiguous and every input

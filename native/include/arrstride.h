@@ -91,6 +91,28 @@ int ars_scatter(int64_t nb, const int64_t *offsets, char *dst, const char *src,
 int ars_tri_zero(int ndim, const int64_t *shape, char *dst, const int64_t *strides,
                  int64_t itemsize, int64_t k, int lower);
 
+/* ---- discrete Fourier transforms (fft.c) */
+enum { ARS_FFT_C2C = 0, ARS_FFT_R2C = 1, ARS_FFT_C2R = 2 };
+/* One-dimensional transforms of length n along `axis`, for every index of the
+ * other axes of `shape` (shape[axis] is not read). dtype is ARS_COMPLEX64 or
+ * ARS_COMPLEX128 and names the precision; the real side of R2C (input) and
+ * C2R (output) has the matching real dtype.
+ *   C2C: the first min(src_len, n) inputs, zero-padded to n -> n outputs;
+ *   R2C: real inputs likewise -> the n/2+1 non-negative frequencies;
+ *   C2R: the first min(src_len, n/2+1) inputs, zero-padded, read as the
+ *        non-negative half of a Hermitian spectrum -> n real outputs.
+ * sign is -1 (forward, e^-2pi i jk/n) or +1 (backward); every output is
+ * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap. */
+int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
+            const char *src, const int64_t *src_strides, int64_t src_len,
+            char *dst, const int64_t *dst_strides, int64_t dst_len,
+            int64_t n, int sign, double scale);
+/* Drop every cached FFT plan not in use. */
+void ars_fft_cache_clear(void);
+/* dst[k] = f_k / (n d), f = 0, 1, ..., then negative frequencies (rfft = 0:
+ * the n/2+1 non-negative ones only). dtype ARS_FLOAT32 or ARS_FLOAT64. */
+int ars_fftfreq(char *dst, int64_t n, int dtype, double d, int rfft);
+
 /* ---- elementwise functions (elementwise.c) ------------------------------------
  * One call per operation over any strided layout. `dims` packs, for ndim dims,
  * the shape followed by each operand's byte strides (output first):
