@@ -147,7 +147,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -
     memory unless copy=True; read-only producers give read-only arrays."""
     func = "from_dlpack"
     check_device(func, device)
-    if copy not in (None, True, False):
+    if not (copy is None or copy is True or copy is False):
         raise type_error(func, "copy must be True, False or None", repr(copy))
     if isinstance(x, Array):
         return x._copy_contiguous() if copy else x

@@ -120,7 +120,7 @@ def export(x, stream: Any, max_version: Optional[Tuple[int, int]], dl_device: An
     func = "Array.__dlpack__"
     if stream is not None and stream != -1:
         raise ValueError(msg(func, "on the CPU, stream must be None", repr(stream)))
-    if copy not in (None, True, False):
+    if not (copy is None or copy is True or copy is False):
         raise TypeError(msg(func, "copy must be True, False or None", repr(copy)))
     if max_version is None:
         versioned = False
