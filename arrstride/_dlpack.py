@@ -18,6 +18,13 @@ How the glue is written, and why:
   entry point lives in the extension module and is never freed, unlike a
   ctypes CFUNCTYPE object, and if no Python code is attached (late at
   interpreter shutdown) cffi reports it instead of crashing.
+- A cffi callback cannot run while a Python exception is pending, and
+  consumers drop capsules and call deleters on their error paths with one set
+  (NumPy's from_dlpack does). So C wraps both callbacks: take the GIL, set the
+  pending exception aside, call Python, restore (native/src/dlpack.c,
+  call_python). It reaches PyGILState_Ensure/Release and PyErr_Fetch/Restore
+  through pointers taken here from ctypes.pythonapi: the only Python C-API use
+  in C, always with the GIL held.
 - Exported arrays are kept alive by a cffi handle held in `_LIVE` until the
   deleter runs; imported tensors are owned by an `ffi.gc` object that calls
   the producer's deleter exactly once when the last view of the data dies.
@@ -72,7 +79,10 @@ def _addr(cdata) -> int:
 
 
 NAME, NAME_VERSIONED, USED, USED_VERSIONED = (_addr(lib.ars_dlpack_capsule_name(i)) for i in range(4))
-_DESTRUCTOR = _addr(lib.ars_dlpack_capsule_destructor)
+_DESTRUCTOR = _addr(ffi.addressof(lib, "ars_dlpack_capsule_destructor"))
+lib.ars_dlpack_set_python_api(*(ffi.cast("void *", _c.cast(getattr(_API, name), _c.c_void_p).value)
+                                for name in ("PyGILState_Ensure", "PyGILState_Release",
+                                             "PyErr_Fetch", "PyErr_Restore")))
 
 # Exported arrays, keyed by their handle's address, until the consumer's deleter runs.
 _LIVE: dict = {}
@@ -84,7 +94,7 @@ def ars_dlpack_release_owner(owner):
 
 
 @ffi.def_extern()
-def ars_dlpack_capsule_destructor(capsule):
+def ars_dlpack_capsule_destructor_py(capsule):
     # Runs while the capsule is deallocated: a capsule still named "dltensor"
     # or "dltensor_versioned" was never consumed, so its tensor is ours to delete.
     cap = _addr(capsule)

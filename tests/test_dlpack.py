@@ -374,3 +374,30 @@ def test_torch_readonly_flag_ignored_safely():
     assert a.storage.readonly
     t = torch.from_dlpack(a)  # torch ignores the flag, as the standard recommends
     assert t.tolist() == n.tolist()
+
+
+def test_capsule_dropped_with_exception_pending():
+    """Consumers drop capsules on their error paths with an exception set:
+    NumPy refuses a non-CPU tensor after taking the capsule. Our destructor must
+    still delete the tensor, and NumPy's exception must come through intact."""
+    import sys
+    before = exports_settle()
+    unraisable = []
+    old_hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        for max_version in (None, (1, 0)):
+            capsule = xp.ones(3).__dlpack__(max_version=max_version)
+            name = _dlpack.NAME_VERSIONED if max_version else _dlpack.NAME
+            kind = "DLManagedTensorVersioned *" if max_version else "DLManagedTensor *"
+            m = ffi.cast(kind, _dlpack._get_pointer(capsule, name))
+            m.dl_tensor.device.device_type = lib.kDLCUDA  # NumPy will refuse it
+            holder = Holder(capsule)
+            del capsule
+            with pytest.raises((BufferError, RuntimeError), match="device"):
+                np.from_dlpack(holder)
+            del holder
+            gc.collect()
+    finally:
+        sys.unraisablehook = old_hook
+    assert not unraisable
+    assert exports_settle() == before

@@ -176,3 +176,12 @@ void ars_dlpack_delete_versioned(DLManagedTensorVersioned *m);
 
 /* Managed tensors exported by ars_dlpack_export whose deleter has not run yet. */
 int64_t ars_dlpack_live(void);
+
+/* The four stable-ABI Python entry points the DLPack callbacks need
+ * (PyGILState_Ensure/Release, PyErr_Fetch/Restore), handed over once from
+ * ctypes.pythonapi, since the extension is built without Python.h. */
+void ars_dlpack_set_python_api(void *gil_ensure, void *gil_release, void *err_fetch,
+                               void *err_restore);
+/* The PyCapsule destructor given to PyCapsule_New (its argument is the capsule):
+ * runs the Python destructor with any pending exception set aside. */
+void ars_dlpack_capsule_destructor(void *capsule);
