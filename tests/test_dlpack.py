@@ -26,6 +26,21 @@ class Holder:
     def __dlpack_device__(self):
         return (1, 0)
 
+    def pop(self):
+        """A producer holding the only reference to the capsule, handed over."""
+        capsule, self.capsule = self.capsule, None
+
+        class Once:
+            def __dlpack__(self, **kwargs):
+                nonlocal capsule
+                out, capsule = capsule, None
+                return out
+
+            def __dlpack_device__(self):
+                return (1, 0)
+
+        return Once()
+
 
 def exports_settle():
     gc.collect()
@@ -394,8 +409,7 @@ def test_capsule_dropped_with_exception_pending():
             holder = Holder(capsule)
             del capsule
             with pytest.raises((BufferError, RuntimeError), match="device"):
-                np.from_dlpack(holder)
-            del holder
+                np.from_dlpack(holder.pop())  # NumPy holds the only reference
             gc.collect()
     finally:
         sys.unraisablehook = old_hook
