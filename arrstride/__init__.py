@@ -23,6 +23,16 @@ from ._manipulation_functions import (
     broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, flip, matrix_transpose,
     moveaxis, permute_dims, reshape, squeeze, unstack,
 )
+from ._elementwise_functions import (
+    abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_invert,
+    bitwise_left_shift, bitwise_or, bitwise_right_shift, bitwise_xor, ceil, clip, conj,
+    copysign, cos, cosh, divide, equal, exp, expm1, floor, floor_divide, greater,
+    greater_equal, hypot, imag, isfinite, isin, isinf, isnan, less, less_equal, log, log10,
+    log1p, log2, logaddexp, logical_and, logical_not, logical_or, logical_xor, maximum,
+    minimum, multiply, negative, nextafter, not_equal, positive, pow, real, reciprocal,
+    remainder, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan, tanh, trunc,
+    where,
+)
 from ._views import as_strided, diagonal, expand, narrow, unfold
 from ._info import __array_namespace_info__
 from ._show import show
@@ -49,6 +59,17 @@ __all__ = [
     # manipulation (views)
     "broadcast_arrays", "broadcast_shapes", "broadcast_to", "expand_dims", "flip",
     "matrix_transpose", "moveaxis", "permute_dims", "reshape", "squeeze", "unstack",
+    # elementwise (and where, clip, isin)
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh",
+    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conj", "copysign", "cos",
+    "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide", "greater",
+    "greater_equal", "hypot", "imag", "isfinite", "isin", "isinf", "isnan", "less",
+    "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply",
+    "negative", "nextafter", "not_equal", "positive", "pow", "real", "reciprocal",
+    "remainder", "round", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract",
+    "tan", "tanh", "trunc", "where",
     # beyond the standard
     "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
     "get_num_threads", "set_num_threads",

@@ -92,10 +92,28 @@ def _dtype_of_format(fmt: str, itemsize: int) -> Optional[dt.DType]:
 
 
 def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
-    """A zero-copy view of a foreign array, or None if obj exports no memory."""
+    """A zero-copy view of a foreign array, or None if obj exports no memory.
+
+    A C-contiguous buffer-protocol export is preferred: the buffer keeps the
+    memory alive (a NumPy scalar's __array_interface__ describes a temporary
+    array that is freed at once). Strided exporters go through
+    __array_interface__, whose owner is the object itself."""
     func = "asarray"
+    mv = None
+    try:
+        mv = memoryview(obj)
+    except (TypeError, ValueError):
+        pass
+    if mv is not None and mv.c_contiguous:
+        dtype = _dtype_of_format(mv.format, mv.itemsize)
+        if dtype is None:
+            raise type_error(func, "unsupported buffer format (arrstride has the standard's 13 "
+                             "dtypes, native byte order)", repr(mv.format))
+        shape = tuple(mv.shape)
+        storage = K.Storage.from_buffer(mv, mv.readonly)
+        return Array._new(storage, L.contiguous(shape), dtype)
     iface = getattr(obj, "__array_interface__", None)
-    if isinstance(iface, dict):
+    if isinstance(iface, dict) and isinstance(iface.get("data"), tuple):
         typestr = iface["typestr"]
         dtype = _TYPESTR.get(typestr[1:]) if typestr[0] in "<|" else None
         if dtype is None:
@@ -110,10 +128,7 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
             if any(s % isz for s in bstrides):
                 raise value_error(func, "strides must be multiples of the item size", repr(bstrides))
             strides = tuple(s // isz for s in bstrides)
-        data = iface.get("data")
-        if not isinstance(data, tuple):
-            return None  # a buffer-protocol exporter: handled below
-        addr, readonly = data
+        addr, readonly = iface["data"]
         lay = L.Layout(shape, strides, 0)
         lo, hi = L.extent(lay)
         if lay.size == 0:
@@ -122,22 +137,19 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
         return Array._new(storage, L.Layout(shape, strides, -lo), dtype)
     if hasattr(obj, "__dlpack__") or _dlpack.is_capsule(obj):
         return _shared_from_dlpack(func, obj, copy)
-    try:
-        mv = memoryview(obj)
-    except TypeError:
+    if mv is None:
+        if isinstance(iface, dict):
+            raise type_error(func, "__array_interface__ without a data pointer is not supported",
+                             type(obj).__name__)
         return None
     dtype = _dtype_of_format(mv.format, mv.itemsize)
     if dtype is None:
         raise type_error(func, "unsupported buffer format", repr(mv.format))
-    shape = tuple(mv.shape)
-    if not mv.c_contiguous:
-        if copy is False:
-            raise value_error(func, "copy=False, but a non-contiguous buffer cannot be shared")
-        out = Array._empty(shape, dtype)
-        K.write_bytes(out, mv.tobytes())
-        return out
-    storage = K.Storage.from_buffer(mv, mv.readonly)
-    return Array._new(storage, L.contiguous(shape), dtype)
+    if copy is False:
+        raise value_error(func, "copy=False, but a non-contiguous buffer cannot be shared")
+    out = Array._empty(tuple(mv.shape), dtype)
+    K.write_bytes(out, mv.tobytes())
+    return out
 
 
 # ---- from_dlpack -------------------------------------------------------------------
@@ -167,8 +179,9 @@ def _flatten(obj: Any, func: str):
     if isinstance(obj, Array):
         return ([obj.tolist()] if obj.ndim == 0 else _flatten(obj.tolist(), func)[0]), obj.shape
     if not isinstance(obj, (list, tuple)):
-        if isinstance(obj, (dt.builtins_bool, int, float, complex)):
-            return [obj], ()
+        for kind in (dt.builtins_bool, int, float, complex):
+            if isinstance(obj, kind):  # subclasses (numpy.float64) become the Python type
+                return [obj if type(obj) is kind else kind(obj)], ()
         iface = getattr(obj, "__array_interface__", None) or hasattr(obj, "__buffer__")
         if iface:
             a = asarray(obj)
@@ -286,20 +299,24 @@ def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DTy
 
 
 def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    return Array._empty(x.shape, _like("empty_like", x, dtype, device))
+    dtype = _like("empty_like", x, dtype, device)
+    return Array._empty(x.shape, dtype)
 
 
 def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    return Array._empty(x.shape, _like("zeros_like", x, dtype, device), zero=True)
+    dtype = _like("zeros_like", x, dtype, device)
+    return Array._empty(x.shape, dtype, zero=True)
 
 
 def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    return full(x.shape, 1, dtype=_like("ones_like", x, dtype, device))
+    dtype = _like("ones_like", x, dtype, device)
+    return full(x.shape, 1, dtype=dtype)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
               device: Any = None) -> Array:
-    return full(x.shape, fill_value, dtype=_like("full_like", x, dtype, device))
+    dtype = _like("full_like", x, dtype, device)
+    return full(x.shape, fill_value, dtype=dtype)
 
 
 def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
@@ -387,7 +404,7 @@ def linspace(start: Union[int, float, complex], stop: Union[int, float, complex]
     return out
 
 
-def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
+def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
@@ -410,7 +427,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> list:
         lay = L.Layout(tuple(shape), tuple(a.strides[0] if d == axis else 0 for d in range(len(shape))),
                        a.offset)
         out.append(a._with_layout(lay)._copy_contiguous())
-    return out
+    return tuple(out)
 
 
 def _tri(func: str, x: Array, k: int, lower: bool) -> Array:

@@ -144,11 +144,11 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
     return x._with_layout(lay)
 
 
-def broadcast_arrays(*arrays: Array) -> List[Array]:
+def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
     for a in arrays:
         check_array("broadcast_arrays", a, "every argument")
     shape = broadcast_shapes(*[a.shape for a in arrays])
-    return [a._with_layout(L.expand(a._layout, shape)) for a in arrays]
+    return tuple(a._with_layout(L.expand(a._layout, shape)) for a in arrays)
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:
