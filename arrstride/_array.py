@@ -314,9 +314,9 @@ _OPERAND_TYPES = (Array, builtins_bool, int, float, complex)
 
 def _forward(func):
     def op(self, other):
-        if not isinstance(other, _OPERAND_TYPES):
-            return NotImplemented
-        return func(self, other)
+        if type(other) is Array or isinstance(other, _OPERAND_TYPES):
+            return func(self, other)
+        return NotImplemented
     return op
 
 

@@ -11,6 +11,14 @@ from ._layout import Layout, extent
 from ._native import ffi, lib
 
 
+# char[] buffers from ars_alloc, freed with ars_free when the cdata dies.
+# Blocks below 1 MiB (which ars_alloc does not cache) come from Python's
+# allocator, 16-byte aligned, for speed.
+_allocate = ffi.new_allocator(lib.ars_alloc, lib.ars_free, should_clear_after_alloc=False)
+_allocate_small = ffi.new_allocator(should_clear_after_alloc=False)
+_SMALL_BLOCK = 1 << 20
+
+
 class Storage:
     """A flat buffer of bytes. Owns C-allocated memory, or wraps external
     memory and keeps its owner alive. Every view holds its storage."""
@@ -26,6 +34,12 @@ class Storage:
 
     @classmethod
     def allocate(cls, nbytes: int, zero: bool = False) -> "Storage":
+        if nbytes < _SMALL_BLOCK:  # Python's allocator: the hot path of small arrays
+            buf = (ffi.new if zero else _allocate_small)("char[]", nbytes or 1)
+            return cls(buf, nbytes, keep=buf)
+        if not zero:
+            buf = _allocate("char[]", nbytes)
+            return cls(buf, nbytes, keep=buf)
         raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
         if raw == ffi.NULL:
             raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
@@ -283,6 +297,17 @@ def binary(op: int, code: int, out, x1, x2, out_contig: bool = True) -> None:
     rc = lib.ars_binary(op, code, ndim, dims, _ptr(out), _ptr(x1), _ptr(x2))
     if rc:
         _check(rc, "elementwise")
+
+
+# The flat entry points, bound directly for the hot path of small arrays:
+# (op, dtype code, n, out char*, x char*, x byte stride[, x2, stride]) -> status,
+# to be checked with check_status.
+unary_flat = lib.ars_unary_flat
+binary_flat = lib.ars_binary_flat
+
+
+def check_status(rc: int) -> None:
+    _check(rc, "elementwise")
 
 
 def where(out, cond, x1, x2, out_contig: bool = True) -> None:

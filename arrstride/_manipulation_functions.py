@@ -3,7 +3,7 @@ same storage and touches no data (reshape copies only when no view exists)."""
 from __future__ import annotations
 
 import operator
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Optional, Tuple
 
 from . import _layout as L
 from ._array import Array

@@ -139,13 +139,13 @@ def test_meshgrid(indexing, layout, dt):
     assert xp.meshgrid() == ()
 
 
-@pytest.mark.parametrize("k", [-5, -1, 0, 1, 2, 6])
 @pytest.mark.parametrize("layout", LAYOUTS[:-2] + ["empty"])
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
-def test_tril_triu(k, layout, dt):
+def test_tril_triu(layout, dt):
     a, n = make(layout, (2, 3, 4), dt)
-    assert_same(xp.tril(a, k=k), np.tril(n, k))
-    assert_same(xp.triu(a, k=k), np.triu(n, k))
+    for k in [-5, -1, 0, 1, 2, 6]:
+        assert_same(xp.tril(a, k=k), np.tril(n, k))
+        assert_same(xp.triu(a, k=k), np.triu(n, k))
     assert not shares(xp.tril(a), a)
 
 

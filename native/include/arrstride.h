@@ -121,6 +121,11 @@ int ars_binary_out(int op, int dtype);
 int ars_unary(int op, int dtype, int ndim, const int64_t *dims, char *out, const char *x);
 int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
                const char *x1, const char *x2);
+/* The same over one flat dim of n elements: a contiguous output and inputs of
+ * byte stride xs / s1 / s2 (the item size, or 0 for a broadcast scalar). */
+int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs);
+int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int64_t s1,
+                    const char *x2, int64_t s2);
 /* out = cond ? x1 : x2 (cond is bool; x1, x2 and out share one item size). */
 int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
               const char *x1, const char *x2);
