@@ -15,7 +15,7 @@ from ._dtypes import (
     float32, float64, complex64, complex128, DType,
 )
 from ._creation_functions import (
-    arange, asarray, empty, empty_like, eye, full, full_like, linspace, meshgrid,
+    arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid,
     ones, ones_like, tril, triu, zeros, zeros_like,
 )
 from ._data_type_functions import astype, can_cast, finfo, iinfo, isdtype, result_type
@@ -64,7 +64,7 @@ __all__ = [
     # constants
     "e", "inf", "nan", "pi", "newaxis",
     # creation
-    "arange", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
     "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # data types
     "astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type",

@@ -7,6 +7,7 @@ at the end of the module from the elementwise functions.
 from __future__ import annotations
 
 import struct
+import sys
 import types
 from typing import Any, Optional, Tuple
 
@@ -230,6 +231,36 @@ class Array:
             raise ValueError(msg("Array.to_device", "streams are not supported on the CPU", repr(stream)))
         return self
 
+    # ---- interchange: DLPack and NumPy ------------------------------------------------
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Optional[Tuple[int, int]] = None,
+                   dl_device: Any = None, copy: Optional[bool] = None) -> Any:
+        """A DLPack capsule sharing this array's memory (a copy only when copy=True,
+        or for a read-only array asked for as a legacy capsule with copy=None).
+        Versioned (DLPack 1.x) when max_version >= (1, 0); any strides."""
+        from ._dlpack import export
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> Tuple[Any, int]:
+        from ._dlpack import DLDeviceType
+        return (DLDeviceType.CPU, 0)
+
+    @property
+    def __array_interface__(self) -> dict:
+        """NumPy's array interface (version 3): any layout, shared, never copied."""
+        lay = self._layout
+        isz = self._dtype.itemsize
+        strides = None if L.is_contiguous(lay) else tuple(s * isz for s in lay.strides)
+        return {"version": 3, "shape": lay.shape, "typestr": _typestr(self._dtype),
+                "data": (self._storage.address + lay.offset * isz, self._storage.readonly),
+                "strides": strides}
+
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> Any:
+        """A NumPy array: shares memory (any layout) unless a copy is asked for or
+        a dtype conversion needs one; copy=False raises ValueError then."""
+        import numpy
+        return numpy.array(_InterfaceView(self), dtype=dtype, copy=copy)
+
     # ---- printing ------------------------------------------------------------------
 
     def __repr__(self) -> str:
@@ -267,6 +298,23 @@ class Array:
                                  "elements overlap (a broadcast or unfold view)"))
         K.copy_into(self, result)
         return self
+
+
+def _typestr(d: dt.DType) -> str:
+    """NumPy's typestr of a dtype, e.g. '<f8', '|b1'."""
+    order = "|" if d.itemsize == 1 else ("<" if sys.byteorder == "little" else ">")
+    return f"{order}{d.kind}{d.itemsize}"
+
+
+class _InterfaceView:
+    """Exports an array's __array_interface__ alone, so that NumPy builds its
+    view from the interface rather than calling __array__ again."""
+
+    __slots__ = ("__array_interface__", "_array")
+
+    def __init__(self, a: Array):
+        self._array = a  # the NumPy view keeps this object, hence the array, alive
+        self.__array_interface__ = a.__array_interface__
 
 
 builtins_bool = type(True)

@@ -13,6 +13,8 @@ SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*
 
 ffibuilder = FFI()
 ffibuilder.cdef((INCLUDE / "arrstride.h").read_text())
+# Python functions C calls back (extern "Python"): cdef-only, not C.
+ffibuilder.cdef((INCLUDE / "arrstride_python.cdef").read_text())
 ffibuilder.set_source(
     "arrstride._native",
     '#include "arrstride.h"',

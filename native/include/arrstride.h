@@ -290,3 +290,98 @@ int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shap
 int ars_cross(int dtype, int ndim, const int64_t *shape, char *out, const int64_t *out_strides,
               const char *x, const int64_t *x_strides, const char *y,
               const int64_t *y_strides, int64_t ok, int64_t xk, int64_t yk);
+
+/* ==== interop: DLPack 1.x ==========================================================
+ * The structs of dlpack.h (v1.1) under their DLPack names, since they are an ABI
+ * shared with every other library; only the arrstride functions carry the ars_
+ * prefix. DLPack strides, like arrstride's, are counted in elements. */
+typedef enum {
+    kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLOpenCL = 4, kDLVulkan = 7,
+    kDLMetal = 8, kDLVPI = 9, kDLROCM = 10, kDLROCMHost = 11, kDLExtDev = 12,
+    kDLCUDAManaged = 13, kDLOneAPI = 14, kDLWebGPU = 15, kDLHexagon = 16, kDLMAIA = 17
+} DLDeviceType;
+
+typedef struct {
+    DLDeviceType device_type;
+    int32_t device_id;
+} DLDevice;
+
+typedef enum {
+    kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLOpaqueHandle = 3, kDLBfloat = 4,
+    kDLComplex = 5, kDLBool = 6
+} DLDataTypeCode;
+
+typedef struct {
+    uint8_t code;
+    uint8_t bits;
+    uint16_t lanes;
+} DLDataType;
+
+typedef struct {
+    void *data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides;        /* NULL means compact row-major */
+    uint64_t byte_offset;
+} DLTensor;
+
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+typedef struct {
+    uint32_t major;
+    uint32_t minor;
+} DLPackVersion;
+
+typedef struct DLManagedTensorVersioned {
+    DLPackVersion version;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensorVersioned *self);
+    uint64_t flags;
+    DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+
+enum {
+    ARS_DLPACK_MAJOR = 1,
+    ARS_DLPACK_MINOR = 1,
+    ARS_DLPACK_FLAG_READ_ONLY = 1,   /* DLPACK_FLAG_BITMASK_READ_ONLY */
+    ARS_DLPACK_FLAG_IS_COPIED = 2    /* DLPACK_FLAG_BITMASK_IS_COPIED */
+};
+
+/* Capsule names: 0 "dltensor", 1 "dltensor_versioned", 2 "used_dltensor",
+ * 3 "used_dltensor_versioned". Static strings, as PyCapsule keeps the pointer. */
+const char *ars_dlpack_capsule_name(int which);
+
+/* A managed tensor for `ndim` dims at `data` (the first element) with strides in
+ * elements, in ONE allocation that also holds shape and strides: a
+ * DLManagedTensorVersioned (versioned = 1, version 1.1, with `flags`) or a
+ * DLManagedTensor (versioned = 0). Its deleter frees that allocation and hands
+ * `owner` to ars_dlpack_release_owner (a Python function, which takes the GIL
+ * itself), so the deleter may run on any thread. NULL when out of memory or when
+ * dtype is not an ARS_* code. */
+void *ars_dlpack_export(int versioned, void *data, int ndim, const int64_t *shape,
+                        const int64_t *strides, int dtype, uint64_t flags, void *owner);
+
+/* The ARS_* dtype for a DLPack dtype, or -1 when arrstride has no such dtype. */
+int ars_dlpack_dtype(uint8_t code, uint8_t bits, uint16_t lanes);
+
+/* Call the tensor's deleter when it has one (consumer side: we are done). */
+void ars_dlpack_delete(DLManagedTensor *m);
+void ars_dlpack_delete_versioned(DLManagedTensorVersioned *m);
+
+/* Managed tensors exported by ars_dlpack_export whose deleter has not run yet. */
+int64_t ars_dlpack_live(void);
+
+/* The four stable-ABI Python entry points the DLPack callbacks need
+ * (PyGILState_Ensure/Release, PyErr_Fetch/Restore), handed over once from
+ * ctypes.pythonapi, since the extension is built without Python.h. */
+void ars_dlpack_set_python_api(void *gil_ensure, void *gil_release, void *err_fetch,
+                               void *err_restore);
+/* The PyCapsule destructor given to PyCapsule_New (its argument is the capsule):
+ * runs the Python destructor with any pending exception set aside. */
+void ars_dlpack_capsule_destructor(void *capsule);
