@@ -26,8 +26,6 @@ class Storage:
 
     @classmethod
     def allocate(cls, nbytes: int, zero: bool = False) -> "Storage":
-        if nbytes > MAX_BYTES:
-            raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
         raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
         if raw == ffi.NULL:
             raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
