@@ -63,7 +63,10 @@ class Array:
     @classmethod
     def _empty(cls, shape: Tuple[int, ...], dtype: dt.DType, zero: bool = False) -> "Array":
         lay = L.contiguous(shape)
-        return cls._new(K.Storage.allocate(lay.size * dtype.itemsize, zero), lay, dtype)
+        nbytes = lay.size * dtype.itemsize
+        if nbytes > K.MAX_BYTES:  # beyond C's int64 sizes
+            raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
+        return cls._new(K.Storage.allocate(nbytes, zero), lay, dtype)
 
     def _with_layout(self, layout: L.Layout) -> "Array":
         return Array._new(self._storage, layout, self._dtype)

@@ -66,9 +66,15 @@ class Storage:
         return f"<arrstride storage of {self.nbytes} bytes, {kind}{', read-only' if self.readonly else ''}>"
 
 
+MAX_BYTES = (1 << 63) - 1
+
+
 def _check(rc: int, what: str) -> None:
     if rc == lib.ARS_ERR_NOMEM:
         raise MemoryError(f"arrstride: out of memory in {what}")
+    if rc == lib.ARS_ERR_NDIM:
+        raise ValueError(f"arrstride: {what} supports at most {lib.ARS_MAX_DIMS} dimensions "
+                         "of size > 1")
     if rc != 0:
         raise RuntimeError(f"arrstride: internal error {rc} in {what}")
 
@@ -114,11 +120,17 @@ def copy_into(dst, src) -> None:
         return
     if may_share_memory(dst, src):
         src = src._copy_contiguous()
-    ndim = len(lay.shape)
-    shape = i64(lay.shape)
+    dims, dstrides, sstrides = lay.shape, lay.strides, src._layout.strides
+    if len(dims) > lib.ARS_MAX_DIMS:  # size-1 dims carry nothing: drop them for C
+        keep = [k for k, d in enumerate(dims) if d != 1]
+        dims = [dims[k] for k in keep]
+        dstrides = [dstrides[k] for k in keep]
+        sstrides = [sstrides[k] for k in keep]
+    ndim = len(dims)
+    shape = i64(dims)
     dd, sd = dst._dtype, src._dtype
-    ds = byte_strides(lay.strides, dd.itemsize)
-    ss = byte_strides(src._layout.strides, sd.itemsize)
+    ds = byte_strides(dstrides, dd.itemsize)
+    ss = byte_strides(sstrides, sd.itemsize)
     if dd is sd:
         rc = lib.ars_copy(ndim, shape, data_ptr(dst), ds, data_ptr(src), ss, dd.itemsize)
     else:
@@ -136,7 +148,10 @@ def fill(dst, value: bytes) -> None:
         ffi.memmove(data_ptr(dst), value, isz)
         return
     buf = ffi.new("char[]", value)
-    rc = lib.ars_fill(lay.ndim, i64(lay.shape), data_ptr(dst), byte_strides(lay.strides, isz), isz, buf)
+    dims, strides = lay.shape, lay.strides
+    if len(dims) > lib.ARS_MAX_DIMS:  # size-1 dims carry nothing: drop them for C
+        dims, strides = zip(*[(d, s) for d, s in zip(dims, strides) if d != 1])
+    rc = lib.ars_fill(len(dims), i64(dims), data_ptr(dst), byte_strides(strides, isz), isz, buf)
     _check(rc, "fill")
 
 
