@@ -564,6 +564,7 @@ def test_clip():
     assert_close(xp.clip(x), a)
     lo = values("float64", (4,))
     assert_close(xp.clip(x.T, xp.asarray(lo[:3]), 2.0), np.clip(a.T, lo[:3], 2.0))
+    assert_close(xp.clip(x, 1.0, -1.0), np.clip(a, 1.0, -1.0))  # min > max: max wins
     n = np.array([np.nan, 1.0, 5.0])
     assert_close(xp.clip(xp.asarray(n), 0.0, 2.0), np.clip(n, 0, 2))
     i = values("int8", (10,))
