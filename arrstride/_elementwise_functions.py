@@ -81,6 +81,17 @@ def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
     return _empty(shape, dtype)
 
 
+def _by_code(table: dict) -> list:
+    """The table as a list indexed by dtype code (faster than hashing DTypes)."""
+    out = [None] * (max(d.code for d in dt.ALL) + 1)
+    for d, o in table.items():
+        out[d.code] = o
+    return out
+
+
+_new = Array._new
+
+
 def _kernel_table(op: int, allowed, unary: bool) -> dict:
     """dtype -> output dtype, for the dtypes of `allowed` that have a kernel."""
     table = {}
@@ -147,20 +158,24 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
     table = _kernel_table(op, allowed, unary=True)
     rule = _CATEGORY_NAMES[category]
 
+    by_code = _by_code(table)
+
     def func(x: Array, /) -> Array:
         if not isinstance(x, Array):
             raise type_error(name, "expected an array", type(x).__name__)
         d = x._dtype
-        out_d = table.get(d)
+        out_d = by_code[d.code]
         if out_d is None:
             raise dtype_error(name, rule, d)
         lay = x._layout
-        olay = _contig(lay.shape)
+        olay = _CONTIG.get(lay.shape) or _contig(lay.shape)
         if lay.strides == olay.strides:
-            out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
+            ostore = Storage.allocate(olay.size * out_d.itemsize)
+            out = _new(ostore, olay, out_d)
             isz = d.itemsize
-            rc = unary_flat(op, d.code, olay.size, out._storage.ptr,
-                            x._storage.ptr + lay.offset * isz, isz)
+            p = x._storage.ptr
+            rc = unary_flat(op, d.code, olay.size, ostore.ptr,
+                            p + lay.offset * isz if lay.offset else p, isz)
             if rc:
                 K.check_status(rc)
         else:
@@ -179,22 +194,27 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
     table = _kernel_table(op, allowed, unary=False)
     rule = _CATEGORY_NAMES[category]
 
+    by_code = _by_code(table)
+
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
         if type(x1) is Array and type(x2) is Array:
             d = x1._dtype
             l1 = x1._layout
             l2 = x2._layout
-            if d is x2._dtype and l1.shape == l2.shape and d in table:
+            out_d = by_code[d.code]
+            if d is x2._dtype and out_d is not None and l1.shape == l2.shape:
                 # the common case, kept short: one dtype, one shape
-                olay = _contig(l1.shape)
-                out_d = table[d]
+                olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
                 st = olay.strides
                 if l1.strides == st and l2.strides == st:
-                    out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
+                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    out = _new(ostore, olay, out_d)
                     isz = d.itemsize
-                    rc = binary_flat(op, d.code, olay.size, out._storage.ptr,
-                                     x1._storage.ptr + l1.offset * isz, isz,
-                                     x2._storage.ptr + l2.offset * isz, isz)
+                    p1 = x1._storage.ptr
+                    p2 = x2._storage.ptr
+                    rc = binary_flat(op, d.code, olay.size, ostore.ptr,
+                                     p1 + l1.offset * isz if l1.offset else p1, isz,
+                                     p2 + l2.offset * isz if l2.offset else p2, isz)
                     if rc:
                         K.check_status(rc)
                 else:

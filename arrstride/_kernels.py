@@ -34,12 +34,12 @@ class Storage:
 
     @classmethod
     def allocate(cls, nbytes: int, zero: bool = False) -> "Storage":
-        if nbytes < _SMALL_BLOCK:  # Python's allocator: the hot path of small arrays
-            buf = (ffi.new if zero else _allocate_small)("char[]", nbytes or 1)
-            return cls(buf, nbytes, keep=buf)
-        if not zero:
-            buf = _allocate("char[]", nbytes)
-            return cls(buf, nbytes, keep=buf)
+        if not zero:  # the hot path of every new array
+            buf = (_allocate_small if nbytes < _SMALL_BLOCK else _allocate)("char[]", nbytes or 1)
+            return cls(buf, nbytes, None, False, buf)
+        if nbytes < _SMALL_BLOCK:
+            buf = ffi.new("char[]", nbytes or 1)
+            return cls(buf, nbytes, None, False, buf)
         raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
         if raw == ffi.NULL:
             raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")

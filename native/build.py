@@ -20,7 +20,7 @@ ffibuilder.set_source(
     '#include "arrstride.h"',
     sources=SOURCES,
     include_dirs=[str(INCLUDE), str(HERE / "src")],
-    extra_compile_args=["-O3", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra",
+    extra_compile_args=["-O3", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-fno-math-errno",
                         "-fno-strict-aliasing", "-pthread"],
     extra_link_args=["-pthread", "-lm"],
 )

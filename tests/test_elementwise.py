@@ -564,6 +564,7 @@ def test_clip():
     assert_close(xp.clip(x), a)
     lo = values("float64", (4,))
     assert_close(xp.clip(x.T, xp.asarray(lo[:3]), 2.0), np.clip(a.T, lo[:3], 2.0))
+    assert_close(xp.clip(x, 1.0, -1.0), np.clip(a, 1.0, -1.0))  # min > max: max wins
     n = np.array([np.nan, 1.0, 5.0])
     assert_close(xp.clip(xp.asarray(n), 0.0, 2.0), np.clip(n, 0, 2))
     i = values("int8", (10,))
@@ -607,3 +608,28 @@ def test_large_threaded_and_tiled():
     assert_close(x[:, :1] - y.T[:1, :], a[:, :1] - b.T[:1, :])
     big = values("float32", (300000,))
     assert_close(xp.sqrt(xp.abs(xp.asarray(big))), np.sqrt(np.abs(big)))
+
+
+def test_permuted_copy_and_astype_tiled():
+    a = values("float64", (20, 24, 18, 16))
+    x = xp.permute_dims(xp.asarray(a), (3, 1, 2, 0))
+    want = a.transpose(3, 1, 2, 0)
+    c = xp.asarray(x, copy=True)
+    assert c.is_contiguous()
+    assert_close(c, want)
+    f = xp.astype(x, xp.float32)
+    assert_close(f, want.astype(np.float32))
+    i = xp.astype(xp.asarray(a)[::2, :, ::-1].mT, xp.int16)
+    assert_close(i, a[::2, :, ::-1].swapaxes(-1, -2).astype(np.int16))
+
+
+def test_threads_setting_gives_same_results():
+    a = values("float64", (400, 500))
+    x = xp.asarray(a)
+    n = xp.get_num_threads()
+    try:
+        for k in (1, 2, 3):
+            xp.set_num_threads(k)
+            assert_close(xp.exp(x.T) + x.T, np.exp(a.T) + a.T)
+    finally:
+        xp.set_num_threads(n)

@@ -1,6 +1,5 @@
 /* Elementwise functions: every operation of ew_ops.h stamped into a loop per
  * dtype, dispatch tables table[op][dtype], and the entry points. */
-#pragma GCC optimize("no-math-errno")
 #include <stdlib.h>
 #include "ew_ops.h"
 
@@ -257,7 +256,9 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
 
 /* ---- clip ------------------------------------------------------------------------ */
 
-#define CLIP_I(T, x, lo, hi) ((x) < (lo) ? (lo) : (x) > (hi) ? (hi) : (x))
+/* min(max(x, lo), hi), as NumPy: hi wins when lo > hi. */
+#define CLIP_MAX(x, lo) ((x) < (lo) ? (lo) : (x))
+#define CLIP_I(T, x, lo, hi) (CLIP_MAX(x, lo) > (hi) ? (hi) : CLIP_MAX(x, lo))
 #define CLIP_F(T, x, lo, hi) \
     (isnan(x) || isnan(lo) || isnan(hi) ? (T)NAN : CLIP_I(T, x, lo, hi))
 #define CLIP_LOOP(DN, T, WT, RT, RDN, CL, _u)                                    \
