@@ -36,7 +36,12 @@ def test_astype_all_pairs(layout, src):
             want = np_cast(np_cast(n.real, xp.int64), dst)
         assert_same(r, want)
         assert not shares(r, a)
-        assert r.is_contiguous()
+        # like NumPy's order="K": a dense result that keeps a dense input's memory order
+        order = tuple(sorted(range(r.ndim), key=lambda k: -abs(r.strides[k])))
+        assert xp.permute_dims(r, order).is_contiguous()
+        if layout in ("contiguous", "transposed"):
+            assert [s > 0 for s in r.strides] == [True] * r.ndim
+            assert order == tuple(sorted(range(a.ndim), key=lambda k: -abs(a.strides[k])))
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "negative", "zerod"])
