@@ -89,7 +89,7 @@ enum { PW_BLOCK = 128 };
 #define PW_K_KF 1
 #define PW_K_KC 1
 
-enum { ROW_CHUNK = 128 };
+enum { ROW_CHUNK = 1024, ROW_LEAF = 64 };
 
 /* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
 typedef struct {
@@ -181,19 +181,29 @@ typedef struct {
             st_##AN(acc + i * s[1], COMB_##OP(AT, AK, a, v));                             \
         }                                                                                 \
     }                                                                                     \
-    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs),  \
-     * pairwise over the rows */                                                        \
+    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):  \
+     * sequential within leaves of ROW_LEAF rows, pairwise above them */              \
+    static inline void leaf_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,    \
+                                               int64_t nc, int64_t cs, AT *out)           \
+    {                                                                                     \
+        for (int64_t j = 0; j < nc; j++)                                                  \
+            out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
+        for (int64_t r = 1; r < nr; r++) {                                                \
+            const char *row = in + r * rs;                                                \
+            for (int64_t j = 0; j < nc; j++) {                                            \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(row + j * cs), 0, 0);                 \
+                out[j] = COMB_##OP(AT, AK, out[j], v);                                    \
+            }                                                                             \
+        }                                                                                 \
+    }                                                                                     \
     static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
                                         int64_t nc, int64_t cs, AT *out)                  \
     {                                                                                     \
-        if (nr <= 8 || !(PW_OP_##OP && PW_K_##AK)) {                                      \
-            for (int64_t j = 0; j < nc; j++)                                              \
-                out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                \
-            for (int64_t r = 1; r < nr; r++)                                              \
-                for (int64_t j = 0; j < nc; j++) {                                        \
-                    AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + r * rs + j * cs), 0, 0);     \
-                    out[j] = COMB_##OP(AT, AK, out[j], v);                                \
-                }                                                                         \
+        if (nr <= ROW_LEAF || !(PW_OP_##OP && PW_K_##AK)) {                               \
+            if (cs == (int64_t)sizeof(IT))                                                \
+                leaf_##OP##_##AN##_##IN(in, nr, rs, nc, (int64_t)sizeof(IT), out);        \
+            else                                                                          \
+                leaf_##OP##_##AN##_##IN(in, nr, rs, nc, cs, out);                         \
             return;                                                                       \
         }                                                                                 \
         AT tmp[ROW_CHUNK];                                                                \
