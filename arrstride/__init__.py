@@ -32,6 +32,16 @@ from ._searching_functions import argmax, argmin, count_nonzero, nonzero, search
 from ._sorting_functions import argsort, sort
 from ._set_functions import unique_all, unique_counts, unique_inverse, unique_values
 from ._indexing_functions import take, take_along_axis
+from ._elementwise_functions import (
+    abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_invert,
+    bitwise_left_shift, bitwise_or, bitwise_right_shift, bitwise_xor, ceil, clip, conj,
+    copysign, cos, cosh, divide, equal, exp, expm1, floor, floor_divide, greater,
+    greater_equal, hypot, imag, isfinite, isin, isinf, isnan, less, less_equal, log, log10,
+    log1p, log2, logaddexp, logical_and, logical_not, logical_or, logical_xor, maximum,
+    minimum, multiply, negative, nextafter, not_equal, positive, pow, real, reciprocal,
+    remainder, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan, tanh, trunc,
+    where,
+)
 from ._views import as_strided, diagonal, expand, narrow, unfold
 from ._info import __array_namespace_info__
 from ._show import show
@@ -72,6 +82,17 @@ __all__ = [
     "unique_all", "unique_counts", "unique_inverse", "unique_values",
     # indexing
     "take", "take_along_axis",
+    # elementwise (and where, clip, isin)
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh",
+    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "ceil", "clip", "conj", "copysign", "cos",
+    "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide", "greater",
+    "greater_equal", "hypot", "imag", "isfinite", "isin", "isinf", "isnan", "less",
+    "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply",
+    "negative", "nextafter", "not_equal", "positive", "pow", "real", "reciprocal",
+    "remainder", "round", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract",
+    "tan", "tanh", "trunc", "where",
     # beyond the standard
     "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
     "get_num_threads", "set_num_threads",

@@ -255,3 +255,73 @@ def _nest(flat: list, shape: Tuple[int, ...]) -> Any:
     for d in shape[1:]:
         step *= d
     return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+# ---- operators, bound from the elementwise functions ------------------------------------
+# (at the end of the module: _elementwise_functions imports Array from here)
+
+from . import _elementwise_functions as _ew  # noqa: E402
+
+_OPERAND_TYPES = (Array, builtins_bool, int, float, complex)
+
+
+def _forward(func):
+    def op(self, other):
+        if type(other) is Array or isinstance(other, _OPERAND_TYPES):
+            return func(self, other)
+        return NotImplemented
+    return op
+
+
+def _reflected(func):
+    def op(self, other):
+        if not isinstance(other, _OPERAND_TYPES):
+            return NotImplemented
+        return func(other, self)
+    return op
+
+
+def _inplace(func):
+    def op(self, other):
+        if not isinstance(other, _OPERAND_TYPES):
+            return NotImplemented
+        return _ew.binary_inplace(func, self, other)
+    return op
+
+
+def _pow(self, other, modulo=None):
+    if modulo is not None:
+        return NotImplemented
+    if not isinstance(other, _OPERAND_TYPES):
+        return NotImplemented
+    return _ew.pow(self, other)
+
+
+_BINARY_OPERATORS = {
+    "add": _ew.add, "sub": _ew.subtract, "mul": _ew.multiply, "truediv": _ew.divide,
+    "floordiv": _ew.floor_divide, "mod": _ew.remainder, "pow": _ew.pow,
+    "and": _ew.bitwise_and, "or": _ew.bitwise_or, "xor": _ew.bitwise_xor,
+    "lshift": _ew.bitwise_left_shift, "rshift": _ew.bitwise_right_shift,
+}
+for _name, _func in _BINARY_OPERATORS.items():
+    _f = _forward(_func)
+    _r = _reflected(_func)
+    _i = _inplace(_func)
+    _f.__name__, _r.__name__, _i.__name__ = f"__{_name}__", f"__r{_name}__", f"__i{_name}__"
+    setattr(Array, _f.__name__, _f)
+    setattr(Array, _r.__name__, _r)
+    setattr(Array, _i.__name__, _i)
+Array.__pow__ = _pow
+
+for _name, _func in {"eq": _ew.equal, "ne": _ew.not_equal, "lt": _ew.less,
+                     "le": _ew.less_equal, "gt": _ew.greater, "ge": _ew.greater_equal}.items():
+    _f = _forward(_func)
+    _f.__name__ = f"__{_name}__"
+    setattr(Array, _f.__name__, _f)
+Array.__hash__ = None
+
+Array.__abs__ = lambda self: _ew.abs(self)
+Array.__neg__ = lambda self: _ew.negative(self)
+Array.__pos__ = lambda self: _ew.positive(self)
+Array.__invert__ = lambda self: _ew.bitwise_invert(self)
+del _name, _func, _f, _r, _i

@@ -11,6 +11,14 @@ from ._layout import Layout, extent
 from ._native import ffi, lib
 
 
+# char[] buffers from ars_alloc, freed with ars_free when the cdata dies.
+# Blocks below 1 MiB (which ars_alloc does not cache) come from Python's
+# allocator, 16-byte aligned, for speed.
+_allocate = ffi.new_allocator(lib.ars_alloc, lib.ars_free, should_clear_after_alloc=False)
+_allocate_small = ffi.new_allocator(should_clear_after_alloc=False)
+_SMALL_BLOCK = 1 << 20
+
+
 class Storage:
     """A flat buffer of bytes. Owns C-allocated memory, or wraps external
     memory and keeps its owner alive. Every view holds its storage."""
@@ -26,6 +34,12 @@ class Storage:
 
     @classmethod
     def allocate(cls, nbytes: int, zero: bool = False) -> "Storage":
+        if nbytes < _SMALL_BLOCK:  # Python's allocator: the hot path of small arrays
+            buf = (ffi.new if zero else _allocate_small)("char[]", nbytes or 1)
+            return cls(buf, nbytes, keep=buf)
+        if not zero:
+            buf = _allocate("char[]", nbytes)
+            return cls(buf, nbytes, keep=buf)
         raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
         if raw == ffi.NULL:
             raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
@@ -336,3 +350,95 @@ def compress(x, mask, out, count: int) -> None:
     _check(lib.ars_compress(lay.ndim, i64(lay.shape), data_ptr(x), byte_strides(lay.strides, isz),
                             data_ptr(mask), byte_strides(mask._layout.strides, 1),
                             data_ptr(out), isz, count), "compress")
+
+# ---- elementwise --------------------------------------------------------------------
+# Operands are packed for C as one int64 buffer: the shape, then the byte strides
+# of the output and of each input. When the output is contiguous and every input
+# either shares its strides or is a broadcast scalar, the call runs as one flat dim.
+
+def _ew_dims(out, ins, out_contig: bool):
+    olay = out._layout
+    ostr = olay.strides
+    if out_contig:
+        flat = [olay.size, out._dtype.itemsize]
+        for a in ins:
+            s = a._layout.strides
+            if s == ostr:
+                flat.append(a._dtype.itemsize)
+            elif not any(s):
+                flat.append(0)
+            else:
+                break
+        else:
+            return 1, ffi.new("int64_t[]", flat)
+    shape = olay.shape
+    flat = list(shape)
+    isz = out._dtype.itemsize
+    flat += [s * isz for s in ostr]
+    for a in ins:
+        isz = a._dtype.itemsize
+        flat += [s * isz for s in a._layout.strides]
+    return len(shape), ffi.new("int64_t[]", flat or [0])
+
+
+def _ptr(a):
+    return a._storage.ptr + a._layout.offset * a._dtype.itemsize
+
+
+def unary(op: int, code: int, out, x, out_contig: bool = True) -> None:
+    """out = op(x); x already has the shape of out (broadcast by stride 0)."""
+    ndim, dims = _ew_dims(out, (x,), out_contig)
+    rc = lib.ars_unary(op, code, ndim, dims, _ptr(out), _ptr(x))
+    if rc:
+        _check(rc, "elementwise")
+
+
+def binary(op: int, code: int, out, x1, x2, out_contig: bool = True) -> None:
+    """out = op(x1, x2); inputs of dtype `code` with the shape of out."""
+    ndim, dims = _ew_dims(out, (x1, x2), out_contig)
+    rc = lib.ars_binary(op, code, ndim, dims, _ptr(out), _ptr(x1), _ptr(x2))
+    if rc:
+        _check(rc, "elementwise")
+
+
+# The flat entry points, bound directly for the hot path of small arrays:
+# (op, dtype code, n, out char*, x char*, x byte stride[, x2, stride]) -> status,
+# to be checked with check_status.
+unary_flat = lib.ars_unary_flat
+binary_flat = lib.ars_binary_flat
+
+
+def check_status(rc: int) -> None:
+    _check(rc, "elementwise")
+
+
+def where(out, cond, x1, x2, out_contig: bool = True) -> None:
+    ndim, dims = _ew_dims(out, (cond, x1, x2), out_contig)
+    _check(lib.ars_where(out._dtype.itemsize, ndim, dims, _ptr(out), _ptr(cond), _ptr(x1),
+                         _ptr(x2)), "where")
+
+
+def clip(out, x, lo, hi) -> None:
+    ndim, dims = _ew_dims(out, (x, lo, hi), True)
+    _check(lib.ars_clip(out._dtype.code, ndim, dims, _ptr(out), _ptr(x), _ptr(lo), _ptr(hi)),
+           "clip")
+
+
+def isin(out, x, scratch, invert: bool) -> None:
+    """scratch: a contiguous array (ours to reorder) of x's dtype holding the set."""
+    ndim, dims = _ew_dims(out, (x,), True)
+    _check(lib.ars_isin(x._dtype.code, ndim, dims, _ptr(out), _ptr(x), _ptr(scratch),
+                        scratch._layout.size, int(invert)), "isin")
+
+
+def unary_out(op: int, code: int) -> int:
+    return lib.ars_unary_out(op, code)
+
+
+def binary_out(op: int, code: int) -> int:
+    return lib.ars_binary_out(op, code)
+
+
+def op_code(name: str) -> int:
+    """The C code of an elementwise operation, e.g. op_code("ADD")."""
+    return getattr(lib, "ARS_OP_" + name)

@@ -170,3 +170,49 @@ int ars_compress(int ndim, const int64_t *shape,
                  const char *src, const int64_t *src_strides,
                  const char *mask, const int64_t *mask_strides,
                  char *dst, int64_t itemsize, int64_t count);
+
+/* ---- elementwise functions (elementwise.c) ------------------------------------
+ * One call per operation over any strided layout. `dims` packs, for ndim dims,
+ * the shape followed by each operand's byte strides (output first):
+ *   dims[0:ndim] = shape, dims[(1 + k) * ndim + d] = byte stride of operand k
+ * (operand 0 is the output). Every input of ars_binary has the dtype `dtype`;
+ * the output dtype is the one ars_unary_out / ars_binary_out give. */
+enum {
+    ARS_OP_ABS = 0, ARS_OP_ACOS, ARS_OP_ACOSH, ARS_OP_ASIN, ARS_OP_ASINH, ARS_OP_ATAN,
+    ARS_OP_ATANH, ARS_OP_BITWISE_INVERT, ARS_OP_CEIL, ARS_OP_CONJ, ARS_OP_COS, ARS_OP_COSH,
+    ARS_OP_EXP, ARS_OP_EXPM1, ARS_OP_FLOOR, ARS_OP_ISFINITE, ARS_OP_ISINF, ARS_OP_ISNAN,
+    ARS_OP_LOG, ARS_OP_LOG10, ARS_OP_LOG1P, ARS_OP_LOG2, ARS_OP_LOGICAL_NOT, ARS_OP_NEGATIVE,
+    ARS_OP_POSITIVE, ARS_OP_RECIPROCAL, ARS_OP_ROUND, ARS_OP_SIGN, ARS_OP_SIGNBIT, ARS_OP_SIN,
+    ARS_OP_SINH, ARS_OP_SQRT, ARS_OP_SQUARE, ARS_OP_TAN, ARS_OP_TANH, ARS_OP_TRUNC,
+    ARS_NUNARY
+};
+enum {
+    ARS_OP_ADD = 0, ARS_OP_ATAN2, ARS_OP_BITWISE_AND, ARS_OP_BITWISE_LEFT_SHIFT,
+    ARS_OP_BITWISE_OR, ARS_OP_BITWISE_RIGHT_SHIFT, ARS_OP_BITWISE_XOR, ARS_OP_COPYSIGN,
+    ARS_OP_DIVIDE, ARS_OP_EQUAL, ARS_OP_FLOOR_DIVIDE, ARS_OP_GREATER, ARS_OP_GREATER_EQUAL,
+    ARS_OP_HYPOT, ARS_OP_LESS, ARS_OP_LESS_EQUAL, ARS_OP_LOGADDEXP, ARS_OP_LOGICAL_AND,
+    ARS_OP_LOGICAL_OR, ARS_OP_LOGICAL_XOR, ARS_OP_MAXIMUM, ARS_OP_MINIMUM, ARS_OP_MULTIPLY,
+    ARS_OP_NEXTAFTER, ARS_OP_NOT_EQUAL, ARS_OP_POW, ARS_OP_REMAINDER, ARS_OP_SUBTRACT,
+    ARS_NBINARY
+};
+/* The output dtype of an operation on `dtype`, or -1 when it has no kernel. */
+int ars_unary_out(int op, int dtype);
+int ars_binary_out(int op, int dtype);
+int ars_unary(int op, int dtype, int ndim, const int64_t *dims, char *out, const char *x);
+int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
+               const char *x1, const char *x2);
+/* The same over one flat dim of n elements: a contiguous output and inputs of
+ * byte stride xs / s1 / s2 (the item size, or 0 for a broadcast scalar). */
+int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs);
+int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int64_t s1,
+                    const char *x2, int64_t s2);
+/* out = cond ? x1 : x2 (cond is bool; x1, x2 and out share one item size). */
+int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
+              const char *x1, const char *x2);
+/* out = min(max(x, lo), hi) with NaN propagating; real dtypes. */
+int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
+             const char *lo, const char *hi);
+/* out = (x in set) != invert. `set` holds m contiguous elements of `dtype`
+ * and is sorted in place. dims: shape, out strides, x strides. */
+int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
+             char *set, int64_t m, int invert);

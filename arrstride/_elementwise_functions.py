@@ -1,0 +1,453 @@
+"""Elementwise functions of the standard, plus `where`, `clip` and `isin`.
+
+Each function checks its arguments' dtypes against the standard's category,
+promotes (Python scalars by NumPy 2's rules), broadcasts by stride 0 and has a
+C kernel write a new contiguous output. Integer division and remainder by zero
+give 0 and shifts by out-of-range amounts give 0 (or the sign fill), as NumPy.
+`real` and `imag` of complex arrays are views.
+"""
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable, Optional, Union
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._array import Array
+from ._errors import dtype_error, msg, shapes_error, type_error, value_error
+
+_SCALARS = (builtins.bool, int, float, complex)
+_PROMOTION = dt.PROMOTION
+
+# Allowed dtypes per category, as named in messages.
+_CATEGORY_NAMES = {
+    "numeric": "numeric",
+    "floating-point": "floating-point",
+    "real floating": "real floating-point",
+    "real numeric": "real-valued (integer or real floating-point)",
+    "integral": "integer",
+    "integer or boolean": "integer or boolean",
+    "bool": "boolean",
+    "complex floating": "complex floating-point",
+    "any": "any",
+}
+
+
+unary_flat = K.unary_flat
+binary_flat = K.binary_flat
+Storage = K.Storage
+_CONTIG: dict = {}
+
+
+def _contig(shape: tuple) -> L.Layout:
+    """The contiguous layout of `shape`, cached (layouts are immutable values)."""
+    lay = _CONTIG.get(shape)
+    if lay is None:
+        if len(_CONTIG) > 4096:
+            _CONTIG.clear()
+        lay = _CONTIG[shape] = L.contiguous(shape)
+    return lay
+
+
+def _empty(shape: tuple, dtype: dt.DType) -> Array:
+    lay = _contig(shape)
+    return Array._new(Storage.allocate(lay.size * dtype.itemsize), lay, dtype)
+
+
+def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
+    """A new dense array of `shape` whose memory order follows the first input
+    that covers `shape` without broadcasting (as NumPy's order="K" and PyTorch's
+    TensorIterator do), so that `A.T + B.T` streams through memory. C order
+    when no input has another order."""
+    n = len(shape)
+    if n > 1:
+        for x in inputs:
+            lay = x._layout
+            if lay.shape != shape:
+                continue
+            st = lay.strides
+            if not all(s or d == 1 for s, d in zip(st, shape)):
+                continue
+            perm = sorted(range(n), key=lambda k: -builtins.abs(st[k]) if shape[k] != 1 else 0)
+            if perm == list(range(n)):
+                break
+            base = _contig(tuple(shape[k] for k in perm))
+            strides = [0] * n
+            for i, k in enumerate(perm):
+                strides[k] = base.strides[i]
+            return Array._new(Storage.allocate(base.size * dtype.itemsize),
+                              L.Layout(shape, tuple(strides), 0), dtype)
+    return _empty(shape, dtype)
+
+
+def _kernel_table(op: int, allowed, unary: bool) -> dict:
+    """dtype -> output dtype, for the dtypes of `allowed` that have a kernel."""
+    table = {}
+    for d in allowed:
+        code = K.unary_out(op, d.code) if unary else K.binary_out(op, d.code)
+        if code >= 0:
+            table[d] = dt.BY_CODE[code]
+    return table
+
+
+def _scalar_array(value: Any, dtype: dt.DType, func: str) -> Array:
+    """A 0-d array of `dtype` holding the Python scalar `value`."""
+    out = _empty((), dtype)
+    K.write_bytes(out, dt.pack_scalar(value, dtype, func))
+    return out
+
+
+def _expand(x: Array, shape: tuple) -> Array:
+    if x._layout.shape == shape:
+        return x
+    return x._with_layout(L.expand(x._layout, shape))
+
+
+def _broadcast_shape(func: str, a: tuple, b: tuple) -> tuple:
+    if a == b:
+        return a
+    shape = L.broadcast_shapes(a, b)
+    if shape is None:
+        raise shapes_error(func, "operands could not be broadcast together", a, b)
+    return shape
+
+
+def _check_arg(func: str, x: Any, allowed, category: str) -> None:
+    if isinstance(x, Array):
+        if x._dtype not in allowed:
+            raise dtype_error(func, _CATEGORY_NAMES[category], x._dtype)
+    elif not isinstance(x, _SCALARS):
+        raise type_error(func, "expected an array or a Python scalar", type(x).__name__)
+
+
+def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
+    """(promoted dtype, x1, x2) with both as arrays of that dtype (not yet broadcast)."""
+    _check_arg(func, x1, allowed, category)
+    _check_arg(func, x2, allowed, category)
+    a1 = isinstance(x1, Array)
+    a2 = isinstance(x2, Array)
+    if a1 and a2:
+        d = _PROMOTION[x1._dtype, x2._dtype]
+    elif a1:
+        d = dt.scalar_result(x1._dtype, x2, func)
+        x2 = _scalar_array(x2, d, func)
+    elif a2:
+        d = dt.scalar_result(x2._dtype, x1, func)
+        x1 = _scalar_array(x1, d, func)
+    else:
+        raise type_error(func, "at least one argument must be an array",
+                         f"{type(x1).__name__} and {type(x2).__name__}")
+    return d, x1, x2
+
+
+def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
+    op = K.op_code(opname)
+    allowed = frozenset(dt.CATEGORIES[category])
+    table = _kernel_table(op, allowed, unary=True)
+    rule = _CATEGORY_NAMES[category]
+
+    def func(x: Array, /) -> Array:
+        if not isinstance(x, Array):
+            raise type_error(name, "expected an array", type(x).__name__)
+        d = x._dtype
+        out_d = table.get(d)
+        if out_d is None:
+            raise dtype_error(name, rule, d)
+        lay = x._layout
+        olay = _contig(lay.shape)
+        if lay.strides == olay.strides:
+            out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
+            isz = d.itemsize
+            rc = unary_flat(op, d.code, olay.size, out._storage.ptr,
+                            x._storage.ptr + lay.offset * isz, isz)
+            if rc:
+                K.check_status(rc)
+        else:
+            out = _empty_like_order(lay.shape, out_d, x)
+            K.unary(op, d.code, out, x)
+        return out
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = f"Elementwise {name} (a new contiguous array); x of {rule} dtype."
+    return func
+
+
+def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
+    op = K.op_code(opname)
+    allowed = frozenset(dt.CATEGORIES[category])
+    table = _kernel_table(op, allowed, unary=False)
+    rule = _CATEGORY_NAMES[category]
+
+    def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
+        if type(x1) is Array and type(x2) is Array:
+            d = x1._dtype
+            l1 = x1._layout
+            l2 = x2._layout
+            if d is x2._dtype and l1.shape == l2.shape and d in table:
+                # the common case, kept short: one dtype, one shape
+                olay = _contig(l1.shape)
+                out_d = table[d]
+                st = olay.strides
+                if l1.strides == st and l2.strides == st:
+                    out = Array._new(Storage.allocate(olay.size * out_d.itemsize), olay, out_d)
+                    isz = d.itemsize
+                    rc = binary_flat(op, d.code, olay.size, out._storage.ptr,
+                                     x1._storage.ptr + l1.offset * isz, isz,
+                                     x2._storage.ptr + l2.offset * isz, isz)
+                    if rc:
+                        K.check_status(rc)
+                else:
+                    out = _empty_like_order(l1.shape, out_d, x1, x2)
+                    K.binary(op, d.code, out, x1, x2)
+                return out
+        d, x1, x2 = _operands(name, x1, x2, allowed, category)
+        if ints_to_float and d.kind in "iub":
+            d = dt.default_float
+        out_d = table.get(d)
+        if out_d is None:
+            raise dtype_error(name, rule, d)
+        if x1._dtype is not d:
+            x1 = x1._copy_contiguous(d)
+        if x2._dtype is not d:
+            x2 = x2._copy_contiguous(d)
+        shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
+        out = _empty_like_order(shape, out_d, x1, x2)
+        K.binary(op, d.code, out, _expand(x1, shape), _expand(x2, shape))
+        return out
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = (f"Elementwise {name} with broadcasting and type promotion "
+                    f"(a new contiguous array); arguments of {rule} dtype.")
+    func._ars_op = op
+    func._ars_table = table
+    func._ars_allowed = allowed
+    func._ars_category = category
+    return func
+
+
+# ---- unary functions ------------------------------------------------------------
+
+abs = _unary("abs", "numeric", "ABS")
+acos = _unary("acos", "floating-point", "ACOS")
+acosh = _unary("acosh", "floating-point", "ACOSH")
+asin = _unary("asin", "floating-point", "ASIN")
+asinh = _unary("asinh", "floating-point", "ASINH")
+atan = _unary("atan", "floating-point", "ATAN")
+atanh = _unary("atanh", "floating-point", "ATANH")
+bitwise_invert = _unary("bitwise_invert", "integer or boolean", "BITWISE_INVERT")
+ceil = _unary("ceil", "real numeric", "CEIL")
+cos = _unary("cos", "floating-point", "COS")
+cosh = _unary("cosh", "floating-point", "COSH")
+exp = _unary("exp", "floating-point", "EXP")
+expm1 = _unary("expm1", "floating-point", "EXPM1")
+floor = _unary("floor", "real numeric", "FLOOR")
+isfinite = _unary("isfinite", "numeric", "ISFINITE")
+isinf = _unary("isinf", "numeric", "ISINF")
+isnan = _unary("isnan", "numeric", "ISNAN")
+log = _unary("log", "floating-point", "LOG")
+log10 = _unary("log10", "floating-point", "LOG10")
+log1p = _unary("log1p", "floating-point", "LOG1P")
+log2 = _unary("log2", "floating-point", "LOG2")
+logical_not = _unary("logical_not", "bool", "LOGICAL_NOT")
+negative = _unary("negative", "numeric", "NEGATIVE")
+positive = _unary("positive", "numeric", "POSITIVE")
+reciprocal = _unary("reciprocal", "floating-point", "RECIPROCAL")
+round = _unary("round", "numeric", "ROUND")
+sign = _unary("sign", "numeric", "SIGN")
+signbit = _unary("signbit", "real floating", "SIGNBIT")
+sin = _unary("sin", "floating-point", "SIN")
+sinh = _unary("sinh", "floating-point", "SINH")
+sqrt = _unary("sqrt", "floating-point", "SQRT")
+square = _unary("square", "numeric", "SQUARE")
+tan = _unary("tan", "floating-point", "TAN")
+tanh = _unary("tanh", "floating-point", "TANH")
+trunc = _unary("trunc", "real numeric", "TRUNC")
+_conj_complex = _unary("conj", "complex floating", "CONJ")
+
+
+def conj(x: Array, /) -> Array:
+    """Complex conjugate (a new array); a copy of x for real dtypes."""
+    if isinstance(x, Array) and x._dtype.kind == "c":
+        return _conj_complex(x)
+    if isinstance(x, Array) and x._dtype.kind in "iuf":
+        return positive(x)
+    raise dtype_error("conj", "numeric", x._dtype if isinstance(x, Array) else type(x).__name__)
+
+
+def _component(func: str, x: Any, part: int) -> Array:
+    if not isinstance(x, Array):
+        raise type_error(func, "expected an array", type(x).__name__)
+    d = x._dtype
+    if d.kind == "c":
+        lay = x._layout
+        return Array._new(x._storage, L.Layout(lay.shape, tuple(2 * s for s in lay.strides),
+                                               2 * lay.offset + part), dt.real_of(d))
+    if d.kind in "iuf":
+        if part == 0:
+            return x
+        return Array._empty(x._layout.shape, d, zero=True)
+    raise dtype_error(func, "numeric", d)
+
+
+def real(x: Array, /) -> Array:
+    """The real part: a view of a complex array's real components (x itself for real dtypes)."""
+    return _component("real", x, 0)
+
+
+def imag(x: Array, /) -> Array:
+    """The imaginary part: a view of a complex array's imaginary components
+    (zeros for real dtypes)."""
+    return _component("imag", x, 1)
+
+
+# ---- binary functions -----------------------------------------------------------
+
+add = _binary("add", "numeric", "ADD")
+atan2 = _binary("atan2", "real floating", "ATAN2")
+bitwise_and = _binary("bitwise_and", "integer or boolean", "BITWISE_AND")
+bitwise_left_shift = _binary("bitwise_left_shift", "integral", "BITWISE_LEFT_SHIFT")
+bitwise_or = _binary("bitwise_or", "integer or boolean", "BITWISE_OR")
+bitwise_right_shift = _binary("bitwise_right_shift", "integral", "BITWISE_RIGHT_SHIFT")
+bitwise_xor = _binary("bitwise_xor", "integer or boolean", "BITWISE_XOR")
+copysign = _binary("copysign", "real floating", "COPYSIGN")
+divide = _binary("divide", "numeric", "DIVIDE", ints_to_float=True)
+equal = _binary("equal", "any", "EQUAL")
+floor_divide = _binary("floor_divide", "real numeric", "FLOOR_DIVIDE")
+greater = _binary("greater", "real numeric", "GREATER")
+greater_equal = _binary("greater_equal", "real numeric", "GREATER_EQUAL")
+hypot = _binary("hypot", "real floating", "HYPOT")
+less = _binary("less", "real numeric", "LESS")
+less_equal = _binary("less_equal", "real numeric", "LESS_EQUAL")
+logaddexp = _binary("logaddexp", "real floating", "LOGADDEXP")
+logical_and = _binary("logical_and", "bool", "LOGICAL_AND")
+logical_or = _binary("logical_or", "bool", "LOGICAL_OR")
+logical_xor = _binary("logical_xor", "bool", "LOGICAL_XOR")
+maximum = _binary("maximum", "real numeric", "MAXIMUM")
+minimum = _binary("minimum", "real numeric", "MINIMUM")
+multiply = _binary("multiply", "numeric", "MULTIPLY")
+nextafter = _binary("nextafter", "real floating", "NEXTAFTER")
+not_equal = _binary("not_equal", "any", "NOT_EQUAL")
+pow = _binary("pow", "numeric", "POW")
+remainder = _binary("remainder", "real numeric", "REMAINDER")
+subtract = _binary("subtract", "numeric", "SUBTRACT")
+
+
+def binary_inplace(func, x: Array, y: Any) -> Array:
+    """x = func(x, y) written into x's own layout (the in-place operators).
+    The result dtype must be x's; y broadcasts to x's shape."""
+    name = "Array.__i" + func.__name__ + "__"
+    d, a, b = _operands(func.__name__, x, y, func._ars_allowed, func._ars_category)
+    out_d = func._ars_table.get(d)
+    if out_d is None:
+        raise dtype_error(func.__name__, _CATEGORY_NAMES[func._ars_category], d)
+    if out_d is not x._dtype:
+        raise type_error(name, f"the result dtype {out_d} differs from the array's dtype "
+                               f"{x._dtype}; use x = x op y instead")
+    if x._storage.readonly:
+        raise value_error(name, "the array is read-only")
+    lay = x._layout
+    if L.has_internal_overlap(lay):
+        raise value_error(name, "the array reaches one element through two indices "
+                                "(a stride 0 or overlapping windows)", f"strides {lay.strides}")
+    shape = lay.shape
+    if b._layout.shape != shape:
+        bshape = L.broadcast_shapes(shape, b._layout.shape)
+        if bshape != shape:
+            raise shapes_error(name, "the operand does not broadcast to the array's shape",
+                               shape, b._layout.shape)
+    if b._dtype is not d:
+        b = b._copy_contiguous(d)
+    elif b is not x and K.may_share_memory(x, b) and not (
+            b._layout == lay and b._storage is x._storage):
+        b = b._copy_contiguous()
+    b = _expand(b, shape)
+    K.binary(func._ars_op, d.code, x, x, b, out_contig=False)
+    return x
+
+
+# ---- where, clip, isin ---------------------------------------------------------------
+
+def _scalar_kind_dtype(value: Any, func: str) -> dt.DType:
+    return dt.scalar_dtype(value, func)
+
+
+def where(condition: Array, x1: Union[Array, int, float, complex, bool],
+          x2: Union[Array, int, float, complex, bool], /) -> Array:
+    """x1 where condition is true, else x2 (broadcast together; a new array)."""
+    func = "where"
+    if not isinstance(condition, Array):
+        raise type_error(func, "condition must be an array", type(condition).__name__)
+    if condition._dtype is not dt.bool:
+        raise dtype_error(func, "boolean", condition._dtype)
+    if not isinstance(x1, Array) and not isinstance(x2, Array):
+        _check_arg(func, x1, dt.ALL, "any")
+        _check_arg(func, x2, dt.ALL, "any")
+        d = dt.promote(_scalar_kind_dtype(x1, func), _scalar_kind_dtype(x2, func))
+        x1 = _scalar_array(x1, d, func)
+        x2 = _scalar_array(x2, d, func)
+    else:
+        d, x1, x2 = _operands(func, x1, x2, dt.ALL, "any")
+    if x1._dtype is not d:
+        x1 = x1._copy_contiguous(d)
+    if x2._dtype is not d:
+        x2 = x2._copy_contiguous(d)
+    shape = _broadcast_shape(func, x1._layout.shape, x2._layout.shape)
+    shape = _broadcast_shape(func, condition._layout.shape, shape)
+    out = _empty_like_order(shape, d, x1, x2, condition)
+    K.where(out, _expand(condition, shape), _expand(x1, shape), _expand(x2, shape))
+    return out
+
+
+def _clip_bound(func: str, name: str, v: Any, x: Array, default) -> Array:
+    d = x._dtype
+    if v is None:
+        return _scalar_array(default, d, func)
+    if isinstance(v, Array):
+        if v._dtype not in dt.CATEGORIES["real numeric"]:
+            raise dtype_error(func, "real-valued", v._dtype)
+        return v if v._dtype is d else v._copy_contiguous(d)
+    if isinstance(v, (builtins.bool, complex)) or not isinstance(v, (int, float)):
+        raise type_error(func, f"{name} must be None, an array or a Python int or float",
+                         type(v).__name__)
+    if d.kind in "iu":
+        if isinstance(v, float):
+            raise type_error(func, f"a float {name} with an integer array", repr(v))
+        lo, hi = dt.int_range(d)
+        v = builtins.min(builtins.max(v, lo), hi)
+    return _scalar_array(v, d, func)
+
+
+def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
+         max: Optional[Union[int, float, Array]] = None) -> Array:
+    """x clamped to [min, max] elementwise (a new array of x's dtype); NaN in
+    any operand gives NaN."""
+    func = "clip"
+    if not isinstance(x, Array):
+        raise type_error(func, "x must be an array", type(x).__name__)
+    d = x._dtype
+    if d not in dt.CATEGORIES["real numeric"]:
+        raise dtype_error(func, "real-valued", d)
+    if d.kind == "f":
+        lo_default, hi_default = -float("inf"), float("inf")
+    else:
+        lo_default, hi_default = dt.int_range(d)
+    lo = _clip_bound(func, "min", min, x, lo_default)
+    hi = _clip_bound(func, "max", max, x, hi_default)
+    shape = _broadcast_shape(func, x._layout.shape, lo._layout.shape)
+    shape = _broadcast_shape(func, shape, hi._layout.shape)
+    out = _empty(shape, d)
+    K.clip(out, _expand(x, shape), _expand(lo, shape), _expand(hi, shape))
+    return out
+
+
+def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = False) -> Array:
+    """Whether each element of x1 equals some element of x2 (a new bool array of x1's shape)."""
+    func = "isin"
+    d, a, b = _operands(func, x1, x2, dt.ALL, "any")
+    if a._dtype is not d:
+        a = a._copy_contiguous(d)
+    scratch = b._copy_contiguous(d)  # sorted in place by the kernel
+    out = _empty(a._layout.shape, dt.bool)
+    K.isin(out, a, scratch, builtins.bool(invert))
+    return out

@@ -1,0 +1,361 @@
+/* Elementwise functions: every operation of ew_ops.h stamped into a loop per
+ * dtype, dispatch tables table[op][dtype], and the entry points. */
+#pragma GCC optimize("no-math-errno")
+#include <stdlib.h>
+#include "ew_ops.h"
+
+/* Vector variants of exp and log from glibc's libmvec (linked through -lm),
+ * so that the contiguous loops of the two most used functions vectorize. */
+__attribute__((simd("notinbranch"))) double (exp)(double);
+__attribute__((simd("notinbranch"))) float expf(float);
+__attribute__((simd("notinbranch"))) double (log)(double);
+__attribute__((simd("notinbranch"))) float logf(float);
+
+/* ---- loops ------------------------------------------------------------------- */
+
+/* The contiguous path is cloned for AVX2 and AVX-512 so that it vectorizes
+ * wide where the CPU allows; the strided path is shared. */
+#define EW_CLONES __attribute__((target_clones("default", "avx2", "arch=skylake-avx512")))
+
+#define UNARY_LOOP(FN, T, OT, EXPR)                                          \
+    EW_CLONES static void FN##_c(OT *o, const T *a, int64_t n)               \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T x = a[i];                                                      \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    static void FN(char **data, int64_t n, const int64_t *s, void *ctx)      \
+    {                                                                        \
+        (void)ctx;                                                           \
+        char *o = data[0];                                                   \
+        const char *a = data[1];                                             \
+        if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                       \
+            FN##_c((OT *)o, (const T *)a, n);                                \
+            return;                                                          \
+        }                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T x = *(const T *)(a + i * s[1]);                                \
+            *(OT *)(o + i * s[0]) = (OT)(EXPR);                              \
+        }                                                                    \
+    }
+
+#define BINARY_LOOP(FN, T, OT, EXPR)                                         \
+    EW_CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n) \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T a = pa[i], b = pb[i];                                          \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    EW_CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)        \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T a = pa[i];                                                     \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    EW_CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)        \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T b = pb[i];                                                     \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    static void FN(char **data, int64_t n, const int64_t *s, void *ctx)      \
+    {                                                                        \
+        (void)ctx;                                                           \
+        char *o = data[0];                                                   \
+        const char *x1 = data[1], *x2 = data[2];                             \
+        if (s[0] == sizeof(OT)) {                                            \
+            if (s[1] == sizeof(T) && s[2] == sizeof(T)) {                    \
+                FN##_c((OT *)o, (const T *)x1, (const T *)x2, n);            \
+                return;                                                      \
+            }                                                                \
+            if (s[1] == sizeof(T) && s[2] == 0) {                            \
+                FN##_s2((OT *)o, (const T *)x1, *(const T *)x2, n);          \
+                return;                                                      \
+            }                                                                \
+            if (s[1] == 0 && s[2] == sizeof(T)) {                            \
+                FN##_s1((OT *)o, *(const T *)x1, (const T *)x2, n);          \
+                return;                                                      \
+            }                                                                \
+        }                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T a = *(const T *)(x1 + i * s[1]);                               \
+            T b = *(const T *)(x2 + i * s[2]);                               \
+            *(OT *)(o + i * s[0]) = (OT)(EXPR);                              \
+        }                                                                    \
+    }
+
+/* Stamp one loop per (op, dtype of the group). */
+#define U_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+    UNARY_LOOP(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x))
+#define U_GROUP(OP, G, OUT, S, COST) G(U_STAMP, OP, OUT, S, COST)
+UNARY_LIST(U_GROUP)
+
+#define B_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+    BINARY_LOOP(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b))
+#define B_GROUP(OP, G, OUT, S, COST) G(B_STAMP, OP, OUT, S, COST)
+BINARY_LIST(B_GROUP)
+
+/* ---- dispatch tables ------------------------------------------------------------ */
+
+typedef struct {
+    ars_loop_fn loop;
+    int out;       /* output dtype */
+    int cost;      /* rough relative cost per element */
+} kernel;
+
+#define U_ENTRY(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+    [ARS_OP_##OP][ARS_##DN] = {u_##OP##_##DN, OD_##OUT(DN, RDN), COST},
+#define U_ENTRIES(OP, G, OUT, S, COST) G(U_ENTRY, OP, OUT, S, COST)
+static const kernel unary_table[ARS_NUNARY][ARS_NDTYPES] = {UNARY_LIST(U_ENTRIES)};
+
+#define B_ENTRY(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+    [ARS_OP_##OP][ARS_##DN] = {b_##OP##_##DN, OD_##OUT(DN, RDN), COST},
+#define B_ENTRIES(OP, G, OUT, S, COST) G(B_ENTRY, OP, OUT, S, COST)
+static const kernel binary_table[ARS_NBINARY][ARS_NDTYPES] = {BINARY_LIST(B_ENTRIES)};
+
+static const kernel *lookup(const kernel *table, int nops, int op, int dtype)
+{
+    if (op < 0 || op >= nops || dtype < 0 || dtype >= ARS_NDTYPES)
+        return NULL;
+    const kernel *k = &table[(int64_t)op * ARS_NDTYPES + dtype];
+    return k->loop ? k : NULL;
+}
+
+int ars_unary_out(int op, int dtype)
+{
+    const kernel *k = lookup(&unary_table[0][0], ARS_NUNARY, op, dtype);
+    return k ? k->out : -1;
+}
+
+int ars_binary_out(int op, int dtype)
+{
+    const kernel *k = lookup(&binary_table[0][0], ARS_NBINARY, op, dtype);
+    return k ? k->out : -1;
+}
+
+/* ---- running over packed dims ---------------------------------------------------- */
+
+static int run(int nop, int ndim, const int64_t *dims, char *const *data, ars_loop_fn loop,
+               void *ctx, int64_t work)
+{
+    if (ndim < 0 || ndim > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    const int64_t *st[ARS_MAX_OPS];
+    for (int k = 0; k < nop; k++)
+        st[k] = dims + (int64_t)(k + 1) * ndim;
+    ars_iter it;
+    int rc = ars_iter_prepare(&it, ndim, dims, nop, data, st);
+    if (rc)
+        return rc;
+    ars_iter_run(&it, loop, ctx, work);
+    return ARS_OK;
+}
+
+int ars_unary(int op, int dtype, int ndim, const int64_t *dims, char *out, const char *x)
+{
+    const kernel *k = lookup(&unary_table[0][0], ARS_NUNARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    char *data[2] = {out, (char *)x};
+    int64_t work = (ars_itemsize[dtype] + ars_itemsize[k->out]) * k->cost;
+    return run(2, ndim, dims, data, k->loop, NULL, work);
+}
+
+int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
+               const char *x1, const char *x2)
+{
+    const kernel *k = lookup(&binary_table[0][0], ARS_NBINARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    char *data[3] = {out, (char *)x1, (char *)x2};
+    int64_t work = (2 * ars_itemsize[dtype] + ars_itemsize[k->out]) * k->cost;
+    return run(3, ndim, dims, data, k->loop, NULL, work);
+}
+
+int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs)
+{
+    int64_t dims[3] = {n, 0, xs};
+    const kernel *k = lookup(&unary_table[0][0], ARS_NUNARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    dims[1] = ars_itemsize[k->out];
+    char *data[2] = {out, (char *)x};
+    if (n * (ars_itemsize[dtype] + dims[1]) * k->cost < 4096) {  /* small: skip the iterator */
+        k->loop(data, n, dims + 1, NULL);
+        return ARS_OK;
+    }
+    return run(2, 1, dims, data, k->loop, NULL, (ars_itemsize[dtype] + dims[1]) * k->cost);
+}
+
+int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int64_t s1,
+                    const char *x2, int64_t s2)
+{
+    int64_t dims[4] = {n, 0, s1, s2};
+    const kernel *k = lookup(&binary_table[0][0], ARS_NBINARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    dims[1] = ars_itemsize[k->out];
+    char *data[3] = {out, (char *)x1, (char *)x2};
+    int64_t work = (2 * ars_itemsize[dtype] + dims[1]) * k->cost;
+    if (n * work < 4096) {
+        k->loop(data, n, dims + 1, NULL);
+        return ARS_OK;
+    }
+    return run(3, 1, dims, data, k->loop, NULL, work);
+}
+
+/* ---- where, by item size ---------------------------------------------------------- */
+
+typedef struct { uint64_t lo, hi; } b16;
+
+#define WHERE_LOOP(T)                                                            \
+    EW_CLONES static void where_c_##T(T *o, const uint8_t *c, const T *a, const T *b, \
+                                      int64_t n)                                 \
+    {                                                                            \
+        for (int64_t i = 0; i < n; i++)                                          \
+            o[i] = c[i] ? a[i] : b[i];                                           \
+    }                                                                            \
+    static void where_##T(char **data, int64_t n, const int64_t *s, void *ctx)   \
+    {                                                                            \
+        (void)ctx;                                                               \
+        if (s[0] == sizeof(T) && s[1] == 1 && s[2] == sizeof(T) && s[3] == sizeof(T)) { \
+            where_c_##T((T *)data[0], (const uint8_t *)data[1], (const T *)data[2], \
+                        (const T *)data[3], n);                                  \
+            return;                                                              \
+        }                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                        \
+            const char *src = *(const uint8_t *)(data[1] + i * s[1])             \
+                                  ? data[2] + i * s[2] : data[3] + i * s[3];     \
+            *(T *)(data[0] + i * s[0]) = *(const T *)src;                        \
+        }                                                                        \
+    }
+WHERE_LOOP(uint8_t)
+WHERE_LOOP(uint16_t)
+WHERE_LOOP(uint32_t)
+WHERE_LOOP(uint64_t)
+WHERE_LOOP(b16)
+
+int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
+              const char *x1, const char *x2)
+{
+    ars_loop_fn loop;
+    switch (itemsize) {
+    case 1: loop = where_uint8_t; break;
+    case 2: loop = where_uint16_t; break;
+    case 4: loop = where_uint32_t; break;
+    case 8: loop = where_uint64_t; break;
+    case 16: loop = where_b16; break;
+    default: return ARS_ERR_ARG;
+    }
+    char *data[4] = {out, (char *)cond, (char *)x1, (char *)x2};
+    return run(4, ndim, dims, data, loop, NULL, 3 * itemsize + 1);
+}
+
+/* ---- clip ------------------------------------------------------------------------ */
+
+#define CLIP_I(T, x, lo, hi) ((x) < (lo) ? (lo) : (x) > (hi) ? (hi) : (x))
+#define CLIP_F(T, x, lo, hi) \
+    (isnan(x) || isnan(lo) || isnan(hi) ? (T)NAN : CLIP_I(T, x, lo, hi))
+#define CLIP_LOOP(DN, T, WT, RT, RDN, CL, _u)                                    \
+    static void clip_##DN(char **data, int64_t n, const int64_t *s, void *ctx)   \
+    {                                                                            \
+        (void)ctx;                                                               \
+        for (int64_t i = 0; i < n; i++) {                                        \
+            T x = *(const T *)(data[1] + i * s[1]);                              \
+            T lo = *(const T *)(data[2] + i * s[2]);                             \
+            T hi = *(const T *)(data[3] + i * s[3]);                             \
+            *(T *)(data[0] + i * s[0]) = CL(T, x, lo, hi);                       \
+        }                                                                        \
+    }
+G_I(CLIP_LOOP, CLIP_I, 0)
+G_U(CLIP_LOOP, CLIP_I, 0)
+G_F(CLIP_LOOP, CLIP_F, 0)
+#define CLIP_ENTRY(DN, T, WT, RT, RDN, _a, _b) [ARS_##DN] = clip_##DN,
+static const ars_loop_fn clip_table[ARS_NDTYPES] = {
+    G_I(CLIP_ENTRY, 0, 0) G_U(CLIP_ENTRY, 0, 0) G_F(CLIP_ENTRY, 0, 0)
+};
+
+int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
+             const char *lo, const char *hi)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !clip_table[dtype])
+        return ARS_ERR_DTYPE;
+    char *data[4] = {out, (char *)x, (char *)lo, (char *)hi};
+    return run(4, ndim, dims, data, clip_table[dtype], NULL, 4 * ars_itemsize[dtype]);
+}
+
+/* ---- isin: sort the set, then binary-search each element --------------------------- */
+
+#define LESS_KB(a, b) ((a) < (b))
+#define LESS_KI(a, b) ((a) < (b))
+#define LESS_KU(a, b) ((a) < (b))
+#define LESS_KF(a, b) ((a) < (b))
+#define LESS_KC(a, b) \
+    (creal(a) < creal(b) || (creal(a) == creal(b) && cimag(a) < cimag(b)))
+#define NAN_KB(a) 0
+#define NAN_KI(a) 0
+#define NAN_KU(a) 0
+#define NAN_KF(a) isnan(a)
+#define NAN_KC(a) (isnan(creal(a)) || isnan(cimag(a)))
+
+typedef struct {
+    const char *set;
+    int64_t m;
+    int invert;
+} isin_ctx;
+
+#define ISIN_DEFS(NAME, T, K)                                                    \
+    static int cmp_##NAME(const void *pa, const void *pb)                        \
+    {                                                                            \
+        T a = *(const T *)pa, b = *(const T *)pb;                                \
+        return LESS_##K(a, b) ? -1 : LESS_##K(b, a) ? 1 : 0;                     \
+    }                                                                            \
+    static int64_t prep_##NAME(char *set, int64_t m)                             \
+    {                                                                            \
+        T *v = (T *)set;                                                         \
+        int64_t k = 0;                                                           \
+        for (int64_t i = 0; i < m; i++)                                          \
+            if (!(NAN_##K(v[i])))                                                \
+                v[k++] = v[i];                                                   \
+        qsort(v, (size_t)k, sizeof(T), cmp_##NAME);                              \
+        return k;                                                                \
+    }                                                                            \
+    static void isin_##NAME(char **data, int64_t n, const int64_t *s, void *p)   \
+    {                                                                            \
+        const isin_ctx *c = p;                                                   \
+        const T *v = (const T *)c->set;                                          \
+        for (int64_t i = 0; i < n; i++) {                                        \
+            T x = *(const T *)(data[1] + i * s[1]);                              \
+            int64_t lo = 0, hi = c->m;                                           \
+            while (lo < hi) {                                                    \
+                int64_t mid = lo + (hi - lo) / 2;                                \
+                if (LESS_##K(v[mid], x))                                         \
+                    lo = mid + 1;                                                \
+                else                                                             \
+                    hi = mid;                                                    \
+            }                                                                    \
+            int found = lo < c->m && !LESS_##K(x, v[lo]) && !(NAN_##K(x));       \
+            *(uint8_t *)(data[0] + i * s[0]) = (uint8_t)(found != c->invert);    \
+        }                                                                        \
+    }
+ARS_DTYPES(ISIN_DEFS)
+
+typedef int64_t (*prep_fn)(char *, int64_t);
+#define PREP_ENTRY(NAME, T, K) [ARS_##NAME] = prep_##NAME,
+#define ISIN_ENTRY(NAME, T, K) [ARS_##NAME] = isin_##NAME,
+static const prep_fn prep_table[ARS_NDTYPES] = {ARS_DTYPES(PREP_ENTRY)};
+static const ars_loop_fn isin_table[ARS_NDTYPES] = {ARS_DTYPES(ISIN_ENTRY)};
+
+int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
+             char *set, int64_t m, int invert)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    isin_ctx c = {set, prep_table[dtype](set, m), invert != 0};
+    char *data[2] = {out, (char *)x};
+    return run(2, ndim, dims, data, isin_table[dtype], &c, 4 * ars_itemsize[dtype]);
+}

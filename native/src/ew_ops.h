@@ -1,0 +1,487 @@
+/* The scalar definition of every elementwise operation, one per operation and
+ * dtype kind, and the lists that say which dtypes each operation takes.
+ * elementwise.c stamps these into loops and dispatch tables. Internal header. */
+#ifndef ARS_EW_OPS_H
+#define ARS_EW_OPS_H
+
+#include <math.h>
+#include <tgmath.h>
+#include <string.h>
+#include "ars_internal.h"
+
+/* ---- dtype groups -------------------------------------------------------------
+ * Y(NAME, C type, wide unsigned type (integers), real type, real dtype NAME, ...) */
+#define G_B(Y, ...) Y(BOOL, uint8_t, uint32_t, uint8_t, BOOL, __VA_ARGS__)
+#define G_I(Y, ...)                                       \
+    Y(INT8, int8_t, uint32_t, int8_t, INT8, __VA_ARGS__)     \
+    Y(INT16, int16_t, uint32_t, int16_t, INT16, __VA_ARGS__) \
+    Y(INT32, int32_t, uint32_t, int32_t, INT32, __VA_ARGS__) \
+    Y(INT64, int64_t, uint64_t, int64_t, INT64, __VA_ARGS__)
+#define G_U(Y, ...)                                           \
+    Y(UINT8, uint8_t, uint32_t, uint8_t, UINT8, __VA_ARGS__)     \
+    Y(UINT16, uint16_t, uint32_t, uint16_t, UINT16, __VA_ARGS__) \
+    Y(UINT32, uint32_t, uint32_t, uint32_t, UINT32, __VA_ARGS__) \
+    Y(UINT64, uint64_t, uint64_t, uint64_t, UINT64, __VA_ARGS__)
+#define G_F(Y, ...)                                       \
+    Y(FLOAT32, float, float, float, FLOAT32, __VA_ARGS__) \
+    Y(FLOAT64, double, double, double, FLOAT64, __VA_ARGS__)
+#define G_C(Y, ...)                                                 \
+    Y(COMPLEX64, ars_c64, float, float, FLOAT32, __VA_ARGS__)       \
+    Y(COMPLEX128, ars_c128, double, double, FLOAT64, __VA_ARGS__)
+
+/* Output type selectors: the C type, and the dtype code. */
+#define OT_SAME(T, RT) T
+#define OT_BOOL(T, RT) uint8_t
+#define OT_REAL(T, RT) RT
+#define OD_SAME(DN, RDN) ARS_##DN
+#define OD_BOOL(DN, RDN) ARS_BOOL
+#define OD_REAL(DN, RDN) ARS_##RDN
+
+#define BITS(T) ((uint64_t)sizeof(T) * 8u)
+
+/* ---- helpers, one definition per type ---------------------------------------- */
+
+/* Integer floor division and remainder as NumPy: by zero gives 0, MIN // -1 wraps. */
+#define DEF_SIGNED(T, WT)                                                    \
+    static inline T i_fdiv_##T(T a, T b)                                     \
+    {                                                                        \
+        if (b == 0)                                                          \
+            return 0;                                                        \
+        if (b == -1)                                                         \
+            return (T)(0u - (WT)a);                                          \
+        T q = (T)(a / b);                                                    \
+        if ((T)(a % b) != 0 && ((a < 0) != (b < 0)))                         \
+            q--;                                                             \
+        return q;                                                            \
+    }                                                                        \
+    static inline T i_rem_##T(T a, T b)                                      \
+    {                                                                        \
+        if (b == 0 || b == -1)                                               \
+            return 0;                                                        \
+        T r = (T)(a % b);                                                    \
+        if (r != 0 && ((r < 0) != (b < 0)))                                  \
+            r = (T)(r + b);                                                  \
+        return r;                                                            \
+    }                                                                        \
+    static inline T i_pow_##T(T a, T b)                                      \
+    {                                                                        \
+        if (b < 0) /* 1/a**|b| truncated */                                  \
+            return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;            \
+        uint64_t r = 1, base = (uint64_t)(WT)a, e = (uint64_t)b;             \
+        while (e) {                                                          \
+            if (e & 1)                                                       \
+                r *= base;                                                   \
+            base *= base;                                                    \
+            e >>= 1;                                                         \
+        }                                                                    \
+        return (T)r;                                                         \
+    }
+#define DEF_UNSIGNED(T, WT)                                                  \
+    static inline T i_pow_##T(T a, T b)                                      \
+    {                                                                        \
+        uint64_t r = 1, base = a, e = b;                                     \
+        while (e) {                                                          \
+            if (e & 1)                                                       \
+                r *= base;                                                   \
+            base *= base;                                                    \
+            e >>= 1;                                                         \
+        }                                                                    \
+        return (T)r;                                                         \
+    }
+DEF_SIGNED(int8_t, uint32_t)
+DEF_SIGNED(int16_t, uint32_t)
+DEF_SIGNED(int32_t, uint32_t)
+DEF_SIGNED(int64_t, uint64_t)
+DEF_UNSIGNED(uint8_t, uint32_t)
+DEF_UNSIGNED(uint16_t, uint32_t)
+DEF_UNSIGNED(uint32_t, uint32_t)
+DEF_UNSIGNED(uint64_t, uint64_t)
+
+/* Real floating helpers (tgmath picks the float or double function). */
+#define DEF_REAL(T)                                                          \
+    static inline T f_fdiv_##T(T a, T b)                                     \
+    {                                                                        \
+        if (isnan(a) || isnan(b))                                            \
+            return NAN;                                                      \
+        if (b == 0 || isinf(a) || isinf(b))                                  \
+            return (isinf(a) && isinf(b)) ? (T)NAN : a / b;                  \
+        T mod = fmod(a, b);                                                  \
+        T div = (a - mod) / b;                                               \
+        if (mod != 0 && ((b < 0) != (mod < 0)))                              \
+            div -= 1;                                                        \
+        if (div == 0)                                                        \
+            return copysign((T)0, a / b);                                    \
+        T fl = floor(div);                                                   \
+        if (div - fl > (T)0.5)                                               \
+            fl += 1;                                                         \
+        return fl;                                                           \
+    }                                                                        \
+    static inline T f_rem_##T(T a, T b)                                      \
+    {                                                                        \
+        if (isnan(a) || isnan(b) || isinf(a) || b == 0)                      \
+            return NAN;                                                      \
+        if (isinf(b)) {                                                      \
+            if (a == 0)                                                      \
+                return copysign((T)0, b);                                    \
+            return ((a > 0) == (b > 0)) ? a : b;                             \
+        }                                                                    \
+        T mod = fmod(a, b);                                                  \
+        if (mod != 0) {                                                      \
+            if ((b < 0) != (mod < 0))                                        \
+                mod += b;                                                    \
+        } else {                                                             \
+            mod = copysign((T)0, b);                                         \
+        }                                                                    \
+        return mod;                                                          \
+    }                                                                        \
+    static inline T f_logaddexp_##T(T a, T b)                                \
+    {                                                                        \
+        if (a == b)                                                          \
+            return a + (T)0.693147180559945309417232121458176568;            \
+        T d = a - b;                                                         \
+        if (d > 0)                                                           \
+            return a + log1p(exp(-d));                                       \
+        if (d <= 0)                                                          \
+            return b + log1p(exp(d));                                        \
+        return d; /* NaN */                                                  \
+    }                                                                        \
+    static inline T f_sign_##T(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; }
+DEF_REAL(float)
+DEF_REAL(double)
+
+/* Complex helpers: the special cases of the standard where C's differ or
+ * where C has no function. */
+#define DEF_COMPLEX(CT, RT)                                                  \
+    static inline CT mk_##CT(RT re, RT im)                                   \
+    {                                                                        \
+        CT z;                                                                \
+        RT *p = (RT *)&z;                                                    \
+        p[0] = re;                                                           \
+        p[1] = im;                                                           \
+        return z;                                                            \
+    }                                                                        \
+    static inline CT c_expm1_##CT(CT z)                                      \
+    {                                                                        \
+        RT a = creal(z), b = cimag(z);                                       \
+        if (!isfinite(a) || !isfinite(b)) {                                  \
+            CT e = exp(z);                                                  \
+            return mk_##CT(creal(e) - 1, cimag(e));                          \
+        }                                                                    \
+        if (b == 0)                                                          \
+            return mk_##CT(expm1(a), b);                                     \
+        RT h = sin(b / 2);                                                   \
+        return mk_##CT(expm1(a) * cos(b) - 2 * h * h, exp(a) * sin(b));      \
+    }                                                                        \
+    static inline CT c_sign_##CT(CT z)                                       \
+    {                                                                        \
+        RT a = creal(z), b = cimag(z);                                       \
+        if (isnan(a) || isnan(b))                                            \
+            return mk_##CT(NAN, NAN);                                        \
+        if (a == 0 && b == 0)                                                \
+            return mk_##CT(0, 0);                                            \
+        if (isinf(a) || isinf(b)) {                                          \
+            if (isinf(a) && isinf(b))                                        \
+                return mk_##CT(NAN, NAN);                                    \
+            return mk_##CT(isinf(a) ? copysign((RT)1, a) : 0,                \
+                           isinf(b) ? copysign((RT)1, b) : 0);               \
+        }                                                                    \
+        RT h = hypot(a, b);                                                  \
+        return mk_##CT(a / h, b / h);                                        \
+    }                                                                        \
+    static inline CT c_tanh_##CT(CT z)                                       \
+    {                                                                        \
+        RT a = creal(z), b = cimag(z);                                       \
+        if (a == 0 && !isfinite(b)) /* +-0 + inf j or +-0 + NaN j */         \
+            return mk_##CT(a, NAN);                                          \
+        return tanh(z);                                                     \
+    }                                                                        \
+    static inline CT c_log1p_##CT(CT z)                                      \
+    {                                                                        \
+        RT a = creal(z), b = cimag(z);                                       \
+        if (fabs(a) < (RT)0.5 && fabs(b) < (RT)0.5)                          \
+            return mk_##CT(log1p(a * (2 + a) + b * b) / 2, atan2(b, 1 + a)); \
+        return log(mk_##CT(1 + a, b));                                      \
+    }                                                                        \
+    static inline CT c_scale_##CT(CT z, RT s) { return mk_##CT(creal(z) * s, cimag(z) * s); } \
+    static inline CT c_round_##CT(CT z) { return mk_##CT(nearbyint(creal(z)), nearbyint(cimag(z))); } \
+    static inline CT c_square_##CT(CT z)                                     \
+    {                                                                        \
+        return z * z;                                                        \
+    }
+DEF_COMPLEX(ars_c64, float)
+DEF_COMPLEX(ars_c128, double)
+
+/* ---- scalar definitions: S(T, WT, RT, x) or S(T, WT, RT, a, b) ----------------- */
+
+#define S_ID(T, WT, RT, x) (x)
+#define S_FALSE(T, WT, RT, x) ((void)(x), 0)
+#define S_TRUE(T, WT, RT, x) ((void)(x), 1)
+#define S_ABS_I(T, WT, RT, x) ((x) < 0 ? (T)(0u - (WT)(x)) : (x))
+#define S_FABS(T, WT, RT, x) fabs(x)
+#define S_CABS(T, WT, RT, x) fabs(x)
+#define S_ACOS(T, WT, RT, x) acos(x)
+#define S_ACOSH(T, WT, RT, x) acosh(x)
+#define S_ASIN(T, WT, RT, x) asin(x)
+#define S_ASINH(T, WT, RT, x) asinh(x)
+#define S_ATAN(T, WT, RT, x) atan(x)
+#define S_ATANH(T, WT, RT, x) atanh(x)
+#define S_NOT(T, WT, RT, x) ((uint8_t)!(x))
+#define S_INVERT(T, WT, RT, x) ((T)~(x))
+#define S_CEIL(T, WT, RT, x) ceil(x)
+#define S_FLOOR(T, WT, RT, x) floor(x)
+#define S_TRUNC(T, WT, RT, x) trunc(x)
+#define S_RINT(T, WT, RT, x) nearbyint(x)
+#define S_CROUND(T, WT, RT, x) c_round_##T(x)
+#define S_CONJ(T, WT, RT, x) conj(x)
+#define S_COS(T, WT, RT, x) cos(x)
+#define S_COSH(T, WT, RT, x) cosh(x)
+#define S_EXP(T, WT, RT, x) exp(x)
+#define S_EXPM1(T, WT, RT, x) expm1(x)
+#define S_CEXPM1(T, WT, RT, x) c_expm1_##T(x)
+#define S_ISFINITE(T, WT, RT, x) ((uint8_t)(isfinite(x) != 0))
+#define S_ISINF(T, WT, RT, x) ((uint8_t)(isinf(x) != 0))
+#define S_ISNAN(T, WT, RT, x) ((uint8_t)(isnan(x) != 0))
+#define S_CISFINITE(T, WT, RT, x) ((uint8_t)(isfinite(creal(x)) && isfinite(cimag(x))))
+#define S_CISINF(T, WT, RT, x) ((uint8_t)(isinf(creal(x)) || isinf(cimag(x))))
+#define S_CISNAN(T, WT, RT, x) ((uint8_t)(isnan(creal(x)) || isnan(cimag(x))))
+#define S_LOG(T, WT, RT, x) log(x)
+#define S_LOG10(T, WT, RT, x) log10(x)
+#define S_LOG1P(T, WT, RT, x) log1p(x)
+#define S_LOG2(T, WT, RT, x) log2(x)
+#define S_CLOG10(T, WT, RT, x) c_scale_##T(log(x), (RT)0.434294481903251827651128918916605082)
+#define S_CLOG2(T, WT, RT, x) c_scale_##T(log(x), (RT)1.442695040888963407359924681001892137)
+#define S_CLOG1P(T, WT, RT, x) c_log1p_##T(x)
+#define S_NEG_I(T, WT, RT, x) ((T)(0u - (WT)(x)))
+#define S_NEG(T, WT, RT, x) (-(x))
+#define S_RECIP(T, WT, RT, x) ((RT)1 / (x))
+#define S_SIGN_I(T, WT, RT, x) ((T)(((x) > 0) - ((x) < 0)))
+#define S_SIGN_U(T, WT, RT, x) ((T)((x) > 0))
+#define S_SIGN_F(T, WT, RT, x) f_sign_##T(x)
+#define S_SIGN_C(T, WT, RT, x) c_sign_##T(x)
+#define S_SIGNBIT(T, WT, RT, x) ((uint8_t)(signbit(x) != 0))
+#define S_SIN(T, WT, RT, x) sin(x)
+#define S_SINH(T, WT, RT, x) sinh(x)
+#define S_SQRT(T, WT, RT, x) sqrt(x)
+#define S_SQUARE_I(T, WT, RT, x) ((T)((WT)(x) * (WT)(x)))
+#define S_SQUARE(T, WT, RT, x) ((x) * (x))
+#define S_CSQUARE(T, WT, RT, x) c_square_##T(x)
+#define S_TAN(T, WT, RT, x) tan(x)
+#define S_TANH(T, WT, RT, x) tanh(x)
+#define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
+
+/* X(OP, group, output selector, scalar definition, cost) */
+#define UNARY_LIST(X)                                      \
+    X(ABS, G_I, SAME, S_ABS_I, 1)                          \
+    X(ABS, G_U, SAME, S_ID, 1)                             \
+    X(ABS, G_F, SAME, S_FABS, 1)                           \
+    X(ABS, G_C, REAL, S_CABS, 8)                           \
+    X(ACOS, G_F, SAME, S_ACOS, 8)                          \
+    X(ACOS, G_C, SAME, S_ACOS, 16)                         \
+    X(ACOSH, G_F, SAME, S_ACOSH, 8)                        \
+    X(ACOSH, G_C, SAME, S_ACOSH, 16)                       \
+    X(ASIN, G_F, SAME, S_ASIN, 8)                          \
+    X(ASIN, G_C, SAME, S_ASIN, 16)                         \
+    X(ASINH, G_F, SAME, S_ASINH, 8)                        \
+    X(ASINH, G_C, SAME, S_ASINH, 16)                       \
+    X(ATAN, G_F, SAME, S_ATAN, 8)                          \
+    X(ATAN, G_C, SAME, S_ATAN, 16)                         \
+    X(ATANH, G_F, SAME, S_ATANH, 8)                        \
+    X(ATANH, G_C, SAME, S_ATANH, 16)                       \
+    X(BITWISE_INVERT, G_B, SAME, S_NOT, 1)                 \
+    X(BITWISE_INVERT, G_I, SAME, S_INVERT, 1)              \
+    X(BITWISE_INVERT, G_U, SAME, S_INVERT, 1)              \
+    X(CEIL, G_I, SAME, S_ID, 1)                            \
+    X(CEIL, G_U, SAME, S_ID, 1)                            \
+    X(CEIL, G_F, SAME, S_CEIL, 1)                          \
+    X(CONJ, G_C, SAME, S_CONJ, 1)                          \
+    X(COS, G_F, SAME, S_COS, 8)                            \
+    X(COS, G_C, SAME, S_COS, 16)                           \
+    X(COSH, G_F, SAME, S_COSH, 8)                          \
+    X(COSH, G_C, SAME, S_COSH, 16)                         \
+    X(EXP, G_F, SAME, S_EXP, 4)                            \
+    X(EXP, G_C, SAME, S_EXP, 16)                           \
+    X(EXPM1, G_F, SAME, S_EXPM1, 8)                        \
+    X(EXPM1, G_C, SAME, S_CEXPM1, 16)                      \
+    X(FLOOR, G_I, SAME, S_ID, 1)                           \
+    X(FLOOR, G_U, SAME, S_ID, 1)                           \
+    X(FLOOR, G_F, SAME, S_FLOOR, 1)                        \
+    X(ISFINITE, G_I, BOOL, S_TRUE, 1)                      \
+    X(ISFINITE, G_U, BOOL, S_TRUE, 1)                      \
+    X(ISFINITE, G_F, BOOL, S_ISFINITE, 1)                  \
+    X(ISFINITE, G_C, BOOL, S_CISFINITE, 1)                 \
+    X(ISINF, G_I, BOOL, S_FALSE, 1)                        \
+    X(ISINF, G_U, BOOL, S_FALSE, 1)                        \
+    X(ISINF, G_F, BOOL, S_ISINF, 1)                        \
+    X(ISINF, G_C, BOOL, S_CISINF, 1)                       \
+    X(ISNAN, G_I, BOOL, S_FALSE, 1)                        \
+    X(ISNAN, G_U, BOOL, S_FALSE, 1)                        \
+    X(ISNAN, G_F, BOOL, S_ISNAN, 1)                        \
+    X(ISNAN, G_C, BOOL, S_CISNAN, 1)                       \
+    X(LOG, G_F, SAME, S_LOG, 4)                            \
+    X(LOG, G_C, SAME, S_LOG, 16)                           \
+    X(LOG10, G_F, SAME, S_LOG10, 8)                        \
+    X(LOG10, G_C, SAME, S_CLOG10, 16)                      \
+    X(LOG1P, G_F, SAME, S_LOG1P, 8)                        \
+    X(LOG1P, G_C, SAME, S_CLOG1P, 16)                      \
+    X(LOG2, G_F, SAME, S_LOG2, 8)                          \
+    X(LOG2, G_C, SAME, S_CLOG2, 16)                        \
+    X(LOGICAL_NOT, G_B, SAME, S_NOT, 1)                    \
+    X(NEGATIVE, G_I, SAME, S_NEG_I, 1)                     \
+    X(NEGATIVE, G_U, SAME, S_NEG_I, 1)                     \
+    X(NEGATIVE, G_F, SAME, S_NEG, 1)                       \
+    X(NEGATIVE, G_C, SAME, S_NEG, 1)                       \
+    X(POSITIVE, G_I, SAME, S_ID, 1)                        \
+    X(POSITIVE, G_U, SAME, S_ID, 1)                        \
+    X(POSITIVE, G_F, SAME, S_ID, 1)                        \
+    X(POSITIVE, G_C, SAME, S_ID, 1)                        \
+    X(RECIPROCAL, G_F, SAME, S_RECIP, 1)                   \
+    X(RECIPROCAL, G_C, SAME, S_RECIP, 4)                   \
+    X(ROUND, G_I, SAME, S_ID, 1)                           \
+    X(ROUND, G_U, SAME, S_ID, 1)                           \
+    X(ROUND, G_F, SAME, S_RINT, 1)                         \
+    X(ROUND, G_C, SAME, S_CROUND, 1)                       \
+    X(SIGN, G_I, SAME, S_SIGN_I, 1)                        \
+    X(SIGN, G_U, SAME, S_SIGN_U, 1)                        \
+    X(SIGN, G_F, SAME, S_SIGN_F, 1)                        \
+    X(SIGN, G_C, SAME, S_SIGN_C, 8)                        \
+    X(SIGNBIT, G_F, BOOL, S_SIGNBIT, 1)                    \
+    X(SIN, G_F, SAME, S_SIN, 8)                            \
+    X(SIN, G_C, SAME, S_SIN, 16)                           \
+    X(SINH, G_F, SAME, S_SINH, 8)                          \
+    X(SINH, G_C, SAME, S_SINH, 16)                         \
+    X(SQRT, G_F, SAME, S_SQRT, 1)                          \
+    X(SQRT, G_C, SAME, S_SQRT, 8)                          \
+    X(SQUARE, G_I, SAME, S_SQUARE_I, 1)                    \
+    X(SQUARE, G_U, SAME, S_SQUARE_I, 1)                    \
+    X(SQUARE, G_F, SAME, S_SQUARE, 1)                      \
+    X(SQUARE, G_C, SAME, S_CSQUARE, 2)                     \
+    X(TAN, G_F, SAME, S_TAN, 8)                            \
+    X(TAN, G_C, SAME, S_TAN, 16)                           \
+    X(TANH, G_F, SAME, S_TANH, 8)                          \
+    X(TANH, G_C, SAME, S_CTANH, 16)                        \
+    X(TRUNC, G_I, SAME, S_ID, 1)                           \
+    X(TRUNC, G_U, SAME, S_ID, 1)                           \
+    X(TRUNC, G_F, SAME, S_TRUNC, 1)
+
+/* ---- binary scalar definitions ------------------------------------------------ */
+
+#define B_ADD_I(T, WT, RT, a, b) ((T)((WT)(a) + (WT)(b)))
+#define B_SUB_I(T, WT, RT, a, b) ((T)((WT)(a) - (WT)(b)))
+#define B_MUL_I(T, WT, RT, a, b) ((T)((WT)(a) * (WT)(b)))
+#define B_ADD(T, WT, RT, a, b) ((a) + (b))
+#define B_SUB(T, WT, RT, a, b) ((a) - (b))
+#define B_MUL(T, WT, RT, a, b) ((a) * (b))
+#define B_DIV(T, WT, RT, a, b) ((a) / (b))
+#define B_ATAN2(T, WT, RT, a, b) atan2(a, b)
+#define B_AND(T, WT, RT, a, b) ((T)((a) & (b)))
+#define B_OR(T, WT, RT, a, b) ((T)((a) | (b)))
+#define B_XOR(T, WT, RT, a, b) ((T)((a) ^ (b)))
+/* Shifts as NumPy: by a negative amount or the width or more, left gives 0 and
+ * right gives the sign fill. */
+#define B_SHL(T, WT, RT, a, b) \
+    ((uint64_t)(int64_t)(b) < BITS(T) ? (T)((uint64_t)(WT)(a) << (b)) : (T)0)
+#define B_SHR_I(T, WT, RT, a, b) \
+    ((uint64_t)(int64_t)(b) < BITS(T) ? (T)((a) >> (b)) : (T)((a) < 0 ? -1 : 0))
+#define B_SHR_U(T, WT, RT, a, b) ((uint64_t)(b) < BITS(T) ? (T)((a) >> (b)) : (T)0)
+#define B_COPYSIGN(T, WT, RT, a, b) copysign(a, b)
+#define B_EQ(T, WT, RT, a, b) ((uint8_t)((a) == (b)))
+#define B_NE(T, WT, RT, a, b) ((uint8_t)((a) != (b)))
+#define B_GT(T, WT, RT, a, b) ((uint8_t)((a) > (b)))
+#define B_GE(T, WT, RT, a, b) ((uint8_t)((a) >= (b)))
+#define B_LT(T, WT, RT, a, b) ((uint8_t)((a) < (b)))
+#define B_LE(T, WT, RT, a, b) ((uint8_t)((a) <= (b)))
+#define B_FDIV_I(T, WT, RT, a, b) i_fdiv_##T(a, b)
+#define B_FDIV_U(T, WT, RT, a, b) ((b) == 0 ? (T)0 : (T)((a) / (b)))
+#define B_FDIV_F(T, WT, RT, a, b) f_fdiv_##T(a, b)
+#define B_REM_I(T, WT, RT, a, b) i_rem_##T(a, b)
+#define B_REM_U(T, WT, RT, a, b) ((b) == 0 ? (T)0 : (T)((a) % (b)))
+#define B_REM_F(T, WT, RT, a, b) f_rem_##T(a, b)
+#define B_HYPOT(T, WT, RT, a, b) hypot(a, b)
+#define B_LOGADDEXP(T, WT, RT, a, b) f_logaddexp_##T(a, b)
+#define B_LAND(T, WT, RT, a, b) ((uint8_t)((a) && (b)))
+#define B_LOR(T, WT, RT, a, b) ((uint8_t)((a) || (b)))
+#define B_LXOR(T, WT, RT, a, b) ((uint8_t)(!(a) != !(b)))
+#define B_MAX(T, WT, RT, a, b) ((a) >= (b) ? (a) : (b))
+#define B_MIN(T, WT, RT, a, b) ((a) <= (b) ? (a) : (b))
+#define B_MAX_F(T, WT, RT, a, b) (((a) >= (b) || isnan(a)) ? (a) : (b))
+#define B_MIN_F(T, WT, RT, a, b) (((a) <= (b) || isnan(a)) ? (a) : (b))
+#define B_NEXTAFTER(T, WT, RT, a, b) nextafter(a, b)
+#define B_POW_I(T, WT, RT, a, b) i_pow_##T(a, b)
+#define B_POW(T, WT, RT, a, b) pow(a, b)
+
+#define BINARY_LIST(X)                                     \
+    X(ADD, G_I, SAME, B_ADD_I, 1)                          \
+    X(ADD, G_U, SAME, B_ADD_I, 1)                          \
+    X(ADD, G_F, SAME, B_ADD, 1)                            \
+    X(ADD, G_C, SAME, B_ADD, 1)                            \
+    X(ATAN2, G_F, SAME, B_ATAN2, 8)                        \
+    X(BITWISE_AND, G_B, SAME, B_AND, 1)                    \
+    X(BITWISE_AND, G_I, SAME, B_AND, 1)                    \
+    X(BITWISE_AND, G_U, SAME, B_AND, 1)                    \
+    X(BITWISE_LEFT_SHIFT, G_I, SAME, B_SHL, 1)             \
+    X(BITWISE_LEFT_SHIFT, G_U, SAME, B_SHL, 1)             \
+    X(BITWISE_OR, G_B, SAME, B_OR, 1)                      \
+    X(BITWISE_OR, G_I, SAME, B_OR, 1)                      \
+    X(BITWISE_OR, G_U, SAME, B_OR, 1)                      \
+    X(BITWISE_RIGHT_SHIFT, G_I, SAME, B_SHR_I, 1)          \
+    X(BITWISE_RIGHT_SHIFT, G_U, SAME, B_SHR_U, 1)          \
+    X(BITWISE_XOR, G_B, SAME, B_XOR, 1)                    \
+    X(BITWISE_XOR, G_I, SAME, B_XOR, 1)                    \
+    X(BITWISE_XOR, G_U, SAME, B_XOR, 1)                    \
+    X(COPYSIGN, G_F, SAME, B_COPYSIGN, 1)                  \
+    X(DIVIDE, G_F, SAME, B_DIV, 1)                         \
+    X(DIVIDE, G_C, SAME, B_DIV, 4)                         \
+    X(EQUAL, G_B, BOOL, B_EQ, 1)                           \
+    X(EQUAL, G_I, BOOL, B_EQ, 1)                           \
+    X(EQUAL, G_U, BOOL, B_EQ, 1)                           \
+    X(EQUAL, G_F, BOOL, B_EQ, 1)                           \
+    X(EQUAL, G_C, BOOL, B_EQ, 1)                           \
+    X(FLOOR_DIVIDE, G_I, SAME, B_FDIV_I, 4)                \
+    X(FLOOR_DIVIDE, G_U, SAME, B_FDIV_U, 4)                \
+    X(FLOOR_DIVIDE, G_F, SAME, B_FDIV_F, 4)                \
+    X(GREATER, G_I, BOOL, B_GT, 1)                         \
+    X(GREATER, G_U, BOOL, B_GT, 1)                         \
+    X(GREATER, G_F, BOOL, B_GT, 1)                         \
+    X(GREATER_EQUAL, G_I, BOOL, B_GE, 1)                   \
+    X(GREATER_EQUAL, G_U, BOOL, B_GE, 1)                   \
+    X(GREATER_EQUAL, G_F, BOOL, B_GE, 1)                   \
+    X(HYPOT, G_F, SAME, B_HYPOT, 4)                        \
+    X(LESS, G_I, BOOL, B_LT, 1)                            \
+    X(LESS, G_U, BOOL, B_LT, 1)                            \
+    X(LESS, G_F, BOOL, B_LT, 1)                            \
+    X(LESS_EQUAL, G_I, BOOL, B_LE, 1)                      \
+    X(LESS_EQUAL, G_U, BOOL, B_LE, 1)                      \
+    X(LESS_EQUAL, G_F, BOOL, B_LE, 1)                      \
+    X(LOGADDEXP, G_F, SAME, B_LOGADDEXP, 16)               \
+    X(LOGICAL_AND, G_B, BOOL, B_LAND, 1)                   \
+    X(LOGICAL_OR, G_B, BOOL, B_LOR, 1)                     \
+    X(LOGICAL_XOR, G_B, BOOL, B_LXOR, 1)                   \
+    X(MAXIMUM, G_I, SAME, B_MAX, 1)                        \
+    X(MAXIMUM, G_U, SAME, B_MAX, 1)                        \
+    X(MAXIMUM, G_F, SAME, B_MAX_F, 1)                      \
+    X(MINIMUM, G_I, SAME, B_MIN, 1)                        \
+    X(MINIMUM, G_U, SAME, B_MIN, 1)                        \
+    X(MINIMUM, G_F, SAME, B_MIN_F, 1)                      \
+    X(MULTIPLY, G_I, SAME, B_MUL_I, 1)                     \
+    X(MULTIPLY, G_U, SAME, B_MUL_I, 1)                     \
+    X(MULTIPLY, G_F, SAME, B_MUL, 1)                       \
+    X(MULTIPLY, G_C, SAME, B_MUL, 2)                       \
+    X(NEXTAFTER, G_F, SAME, B_NEXTAFTER, 2)                \
+    X(NOT_EQUAL, G_B, BOOL, B_NE, 1)                       \
+    X(NOT_EQUAL, G_I, BOOL, B_NE, 1)                       \
+    X(NOT_EQUAL, G_U, BOOL, B_NE, 1)                       \
+    X(NOT_EQUAL, G_F, BOOL, B_NE, 1)                       \
+    X(NOT_EQUAL, G_C, BOOL, B_NE, 1)                       \
+    X(POW, G_I, SAME, B_POW_I, 4)                          \
+    X(POW, G_U, SAME, B_POW_I, 4)                          \
+    X(POW, G_F, SAME, B_POW, 8)                            \
+    X(POW, G_C, SAME, B_POW, 16)                           \
+    X(REMAINDER, G_I, SAME, B_REM_I, 4)                    \
+    X(REMAINDER, G_U, SAME, B_REM_U, 4)                    \
+    X(REMAINDER, G_F, SAME, B_REM_F, 4)                    \
+    X(SUBTRACT, G_I, SAME, B_SUB_I, 1)                     \
+    X(SUBTRACT, G_U, SAME, B_SUB_I, 1)                     \
+    X(SUBTRACT, G_F, SAME, B_SUB, 1)                       \
+    X(SUBTRACT, G_C, SAME, B_SUB, 1)
+
+#endif
