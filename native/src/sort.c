@@ -91,7 +91,8 @@ typedef uint64_t (*key1_fn)(const char *p);
 #define NEGZ_KB(v) 0
 #define NEGZ_KI(v) 0
 #define NEGZ_KU(v) 0
-#define NEGZ_KF(v) ((v) == 0 && signbit(v))
+/* keys lose the sign of -0.0 and the bits of NaNs */
+#define NEGZ_KF(v) (((v) == 0 && signbit(v)) || (v) != (v))
 
 #define DEF_KEYS(N, T, K)                                                          \
     static void encode_##N(const char *in, int64_t n, int64_t s, uint64_t *keys, int *negzero) \
@@ -127,22 +128,18 @@ typedef struct {
     int failed;
 } sort_ctx;
 
-/* The zeros of a sorted lane, rewritten with their signs in input order
- * (the sort is stable and treats -0.0 and 0.0 as equal). */
-static void restore_zeros(const sort_ctx *c, const char *in, char *out)
+/* The elements with key `key` (zeros, or NaNs) of a sorted lane, rewritten
+ * from the input in input order: the sort is stable, and keys do not keep the
+ * sign of zeros nor the bits of NaNs. */
+static void restore_block(const sort_ctx *c, const char *in, char *out, uint64_t key)
 {
     int64_t isz = ars_itemsize[c->dtype];
     int64_t j = 0;
-    /* find the first zero of the output */
-    while (j < c->n) {
-        uint64_t k = key1_table[c->dtype](out + j * c->out_step);
-        if (k == KEY_SIGN)
-            break;
+    while (j < c->n && key1_table[c->dtype](out + j * c->out_step) != key)
         j++;
-    }
     for (int64_t i = 0; i < c->n && j < c->n; i++) {
         const char *p = in + i * c->in_step;
-        if (key1_table[c->dtype](p) == KEY_SIGN) {
+        if (key1_table[c->dtype](p) == key) {
             memcpy(out + j * c->out_step, p, (size_t)isz);
             j++;
         }
@@ -184,8 +181,10 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
             for (int64_t i = 0; i < n; i++)
                 keys[i] = ~keys[i];
         decode_table[c->dtype](keys, n, out, c->out_step);
-        if (negzero)
-            restore_zeros(c, in, out);
+        if (negzero) {
+            restore_block(c, in, out, KEY_SIGN);
+            restore_block(c, in, out, UINT64_MAX);
+        }
     }
     free(keys);
     free(idx);
