@@ -117,3 +117,23 @@ def test_tile_repeat_roll(dtype):
         xp.repeat(xp.zeros(3), xp.asarray([1, 2]))
     assert xp.roll(xp.zeros((0, 2)), 1, axis=0).shape == (0, 2)
     assert xp.tile(xp.asarray(5), (2, 2)).tolist() == [[5, 5], [5, 5]]
+
+
+def test_boolean_mask_compress():
+    rng = np.random.default_rng(7)
+    for shape in ((7,), (3, 1000), (5, 4, 3), (2000,)):
+        a = rng.standard_normal(shape)
+        m = rng.random(shape) < 0.4
+        x, xm = xp.asarray(a), xp.asarray(m)
+        np.testing.assert_array_equal(to_np(x[xm]), a[m])
+        perm = tuple(reversed(range(len(shape))))
+        np.testing.assert_array_equal(to_np(xp.permute_dims(x, perm)[xp.permute_dims(xm, perm)]), a.T[m.T])
+        np.testing.assert_array_equal(to_np(x[xp.asarray(np.ones(shape, bool))]), a.ravel())
+        assert x[xp.asarray(np.zeros(shape, bool))].shape == (0,)
+
+
+def test_bench_workloads_run():
+    from arrstride._bench_stats import WORKLOADS
+    assert len(WORKLOADS) >= 15
+    for name, setup, fa, fn in WORKLOADS:
+        assert callable(setup) and callable(fa) and callable(fn)

@@ -319,34 +319,40 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
 typedef struct {
     const char *x1;
     int64_t n1, s1;
-    key1_fn key;
     int right;
 } search_ctx;
 
-static void search_loop(char **data, int64_t n, const int64_t *s, void *p)
-{
-    const search_ctx *c = p;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t v = c->key(data[0] + i * s[0]);
-        int64_t lo = 0, hi = c->n1;
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            uint64_t m = c->key(c->x1 + mid * c->s1);
-            if (c->right ? m <= v : m < v)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        st_INT64(data[1] + i * s[1], lo);
+/* Binary search on order keys, one loop per dtype (keys computed inline). */
+#define DEF_SEARCH(N, T, K)                                                          \
+    static void search_##N(char **data, int64_t n, const int64_t *s, void *p)        \
+    {                                                                                \
+        const search_ctx *c = p;                                                     \
+        const char *x1 = c->x1;                                                      \
+        const int64_t n1 = c->n1, s1 = c->s1;                                        \
+        const int right = c->right;                                                  \
+        for (int64_t i = 0; i < n; i++) {                                            \
+            uint64_t v = ARS_KEY_##K(T, ld_##N(data[0] + i * s[0]));                 \
+            int64_t lo = 0, len = n1;                                                \
+            while (len > 0) {                                                        \
+                int64_t half = len / 2;                                              \
+                uint64_t m = ARS_KEY_##K(T, ld_##N(x1 + (lo + half) * s1));          \
+                int go = right ? m <= v : m < v;                                     \
+                lo = go ? lo + half + 1 : lo;                                        \
+                len = go ? len - half - 1 : half;                                    \
+            }                                                                        \
+            st_INT64(data[1] + i * s[1], lo);                                        \
+        }                                                                            \
     }
-}
+ARS_REAL_DTYPES(DEF_SEARCH)
+#define ENT_SEARCH(N, T, K) [ARS_##N] = search_##N,
+static const ars_loop_fn search_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SEARCH)};
 
 int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
                      int ndim, const int64_t *shape,
                      const char *x2, const int64_t *x2_strides,
                      char *out, const int64_t *out_strides)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || !key1_table[dtype])
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !search_table[dtype])
         return ARS_ERR_DTYPE;
     ars_iter it;
     char *data[2] = {(char *)x2, out};
@@ -354,10 +360,10 @@ int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int righ
     int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
     if (rc)
         return rc;
-    search_ctx c = {x1, n1, s1, key1_table[dtype], right};
+    search_ctx c = {x1, n1, s1, right};
     int64_t depth = 1;
     while (((int64_t)1 << depth) < n1 + 1 && depth < 62)
         depth++;
-    ars_iter_run(&it, search_loop, &c, depth * 64);
+    ars_iter_run(&it, search_table[dtype], &c, depth * 64);
     return ARS_OK;
 }
