@@ -332,13 +332,15 @@ typedef struct {
         const int right = c->right;                                                  \
         for (int64_t i = 0; i < n; i++) {                                            \
             uint64_t v = ARS_KEY_##K(T, ld_##N(data[0] + i * s[0]));                 \
-            int64_t lo = 0, len = n1;                                                \
-            while (len > 0) {                                                        \
-                int64_t half = len / 2;                                              \
-                uint64_t m = ARS_KEY_##K(T, ld_##N(x1 + (lo + half) * s1));          \
-                int go = right ? m <= v : m < v;                                     \
-                lo = go ? lo + half + 1 : lo;                                        \
-                len = go ? len - half - 1 : half;                                    \
+            int64_t lo = 0, hi = n1;                                                 \
+            /* branchy on purpose: speculation overlaps the cache misses */          \
+            while (lo < hi) {                                                        \
+                int64_t mid = lo + (hi - lo) / 2;                                    \
+                uint64_t m = ARS_KEY_##K(T, ld_##N(x1 + mid * s1));                  \
+                if (right ? m <= v : m < v)                                          \
+                    lo = mid + 1;                                                    \
+                else                                                                 \
+                    hi = mid;                                                        \
             }                                                                        \
             st_INT64(data[1] + i * s[1], lo);                                        \
         }                                                                            \
