@@ -106,6 +106,8 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
 
 
 def getitem(x: Array, key: Any) -> Array:
+    if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
+        return _compress(x, key)
     items, advanced = _expand_key(x, key, GET)
     if not advanced:
         return x._with_layout(_basic(x._layout, items, GET))
@@ -115,6 +117,15 @@ def getitem(x: Array, key: Any) -> Array:
     rest_src, rest_dst, b_stride = _rest_layouts(view, adv_axes, out._layout, p, nb_dims)
     isz = x.dtype.itemsize
     K.gather(offsets, K.data_ptr(view), K.data_ptr(out), b_stride, rest_src, rest_dst, isz)
+    return out
+
+
+def _compress(x: Array, mask: Array) -> Array:
+    """x[mask] for a mask of x's shape: one C pass, in C order."""
+    count = K.count_true(mask)
+    out = Array._empty((count,), x.dtype)
+    if count:
+        K.compress(x, mask, out, count)
     return out
 
 

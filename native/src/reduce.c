@@ -89,13 +89,14 @@ enum { PW_BLOCK = 128 };
 #define PW_K_KF 1
 #define PW_K_KC 1
 
-enum { ROW_CHUNK = 128 };
+enum { ROW_CHUNK = 256, ROW_LEAF = 64 };
 
 /* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
 typedef struct {
     int64_t n0, n1, in_s0, in_s1, acc_s0;
 } block_geom;
-typedef void (*red_block_fn)(const char *in, char *acc, const block_geom *g, int64_t j0, int64_t j1);
+typedef void (*red_block_fn)(const char *in, char *acc, const block_geom *g, int64_t j0, int64_t j1,
+                             void *scratch);
 
 typedef void (*red_init_fn)(char *acc, int64_t n);
 typedef void (*red_comb_fn)(char *acc, const char *part, int64_t n);
@@ -181,39 +182,47 @@ typedef struct {
             st_##AN(acc + i * s[1], COMB_##OP(AT, AK, a, v));                             \
         }                                                                                 \
     }                                                                                     \
-    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs),  \
-     * pairwise over the rows */                                                        \
-    static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
-                                        int64_t nc, int64_t cs, AT *out)                  \
+    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):  \
+     * sequential within leaves of ROW_LEAF rows, pairwise above them */              \
+    static inline void leaf_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,    \
+                                               int64_t nc, int64_t cs, AT *out)           \
     {                                                                                     \
-        if (nr <= 8 || !(PW_OP_##OP && PW_K_##AK)) {                                      \
-            for (int64_t j = 0; j < nc; j++)                                              \
-                out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                \
-            for (int64_t r = 1; r < nr; r++)                                              \
-                for (int64_t j = 0; j < nc; j++) {                                        \
-                    AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + r * rs + j * cs), 0, 0);     \
-                    out[j] = COMB_##OP(AT, AK, out[j], v);                                \
-                }                                                                         \
+        for (int64_t j = 0; j < nc; j++)                                                  \
+            out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
+        for (int64_t r = 1; r < nr; r++) {                                                \
+            const char *row = in + r * rs;                                                \
+            for (int64_t j = 0; j < nc; j++) {                                            \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(row + j * cs), 0, 0);                 \
+                out[j] = COMB_##OP(AT, AK, out[j], v);                                    \
+            }                                                                             \
+        }                                                                                 \
+    }                                                                                     \
+    static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
+                                        int64_t nc, int64_t cs, AT *out, AT *scratch)     \
+    {                                                                                     \
+        if (nr <= ROW_LEAF || !(PW_OP_##OP && PW_K_##AK)) {                               \
+            if (cs == (int64_t)sizeof(IT))                                                \
+                leaf_##OP##_##AN##_##IN(in, nr, rs, nc, (int64_t)sizeof(IT), out);        \
+            else                                                                          \
+                leaf_##OP##_##AN##_##IN(in, nr, rs, nc, cs, out);                         \
             return;                                                                       \
         }                                                                                 \
-        AT tmp[ROW_CHUNK];                                                                \
         int64_t h = nr / 2;                                                               \
-        rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out);                                  \
-        rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, tmp);                    \
+        rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out, scratch);                         \
+        rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, scratch, scratch + nc);  \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = COMB_##OP(AT, AK, out[j], tmp[j]);                                   \
+            out[j] = COMB_##OP(AT, AK, out[j], scratch[j]);                               \
     }                                                                                     \
     static void block_##OP##_##AN##_##IN(const char *in, char *acc, const block_geom *g,  \
-                                         int64_t j0, int64_t j1)                          \
+                                         int64_t j0, int64_t j1, void *scratch)           \
     {                                                                                     \
-        AT part[ROW_CHUNK];                                                               \
-        for (int64_t j = j0; j < j1; j += ROW_CHUNK) {                                    \
-            int64_t nc = j1 - j < ROW_CHUNK ? j1 - j : ROW_CHUNK;                         \
-            rows_##OP##_##AN##_##IN(in + j * g->in_s0, g->n1, g->in_s1, nc, g->in_s0, part); \
-            for (int64_t c = 0; c < nc; c++) {                                            \
-                char *a = acc + (j + c) * g->acc_s0;                                      \
-                st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), part[c]));                       \
-            }                                                                             \
+        AT *part = scratch;                                                               \
+        int64_t nc = j1 - j0;                                                             \
+        rows_##OP##_##AN##_##IN(in + j0 * g->in_s0, g->n1, g->in_s1, nc, g->in_s0, part,  \
+                                part + nc);                                               \
+        for (int64_t c = 0; c < nc; c++) {                                                \
+            char *a = acc + (j0 + c) * g->acc_s0;                                         \
+            st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), part[c]));                           \
         }                                                                                 \
     }                                                                                     \
     static void init_##OP##_##AN##_##IN(char *acc, int64_t n)                             \
@@ -292,6 +301,7 @@ typedef struct {
     const ars_iter *outer;
     red_block_fn block;
     block_geom g;
+    int *failed;
 } blocks_job;
 
 static void blocks_part(int64_t begin, int64_t end, void *p)
@@ -301,6 +311,16 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
     int64_t j0 = begin * ROW_CHUNK, j1 = end * ROW_CHUNK;
     if (j1 > job->g.n0)
         j1 = job->g.n0;
+    /* whole rows of the part's columns stream through memory in order; the
+     * pairwise levels need one row of partial results each */
+    int64_t levels = 2;
+    for (int64_t r = job->g.n1; r > ROW_LEAF; r = (r + 1) / 2)
+        levels++;
+    void *scratch = malloc((size_t)((j1 - j0) * levels * 16));
+    if (!scratch) {
+        __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
     /* walk the outer dims (C order of the prepared iteration) */
     int64_t idx[ARS_MAX_DIMS] = {0};
     for (int64_t e = 0; e < o->size; e++) {
@@ -310,13 +330,14 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
             in += idx[d] * o->strides[0][d];
             acc += idx[d] * o->strides[1][d];
         }
-        job->block(in, acc, &job->g, j0, j1);
+        job->block(in, acc, &job->g, j0, j1, scratch);
         for (int d = 0; d < o->ndim; d++) {
             if (++idx[d] < o->shape[d])
                 break;
             idx[d] = 0;
         }
     }
+    free(scratch);
 }
 
 static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
@@ -330,14 +351,15 @@ static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
         for (int op = 0; op < 2; op++)
             outer.strides[op][d] = it->strides[op][d + 2];
     }
+    int failed = 0;
     blocks_job job = {&outer, block,
                       {it->shape[0], it->shape[1], it->strides[0][0], it->strides[0][1],
-                       it->strides[1][0]}};
+                       it->strides[1][0]}, &failed};
     int64_t chunks = (it->shape[0] + ROW_CHUNK - 1) / ROW_CHUNK;
     int64_t per_chunk = ROW_CHUNK * it->shape[1] * outer.size;
     int64_t grain = ars_parallel_grain(isz) / (per_chunk > 0 ? per_chunk : 1);
     ars_parallel_for(chunks, grain < 1 ? 1 : grain, blocks_part, &job);
-    return ARS_OK;
+    return failed ? ARS_ERR_NOMEM : ARS_OK;
 }
 
 int ars_reduce(int op, int ndim, const int64_t *shape,

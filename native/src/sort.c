@@ -91,7 +91,8 @@ typedef uint64_t (*key1_fn)(const char *p);
 #define NEGZ_KB(v) 0
 #define NEGZ_KI(v) 0
 #define NEGZ_KU(v) 0
-#define NEGZ_KF(v) ((v) == 0 && signbit(v))
+/* keys lose the sign of -0.0 and the bits of NaNs */
+#define NEGZ_KF(v) (((v) == 0 && signbit(v)) || (v) != (v))
 
 #define DEF_KEYS(N, T, K)                                                          \
     static void encode_##N(const char *in, int64_t n, int64_t s, uint64_t *keys, int *negzero) \
@@ -127,22 +128,18 @@ typedef struct {
     int failed;
 } sort_ctx;
 
-/* The zeros of a sorted lane, rewritten with their signs in input order
- * (the sort is stable and treats -0.0 and 0.0 as equal). */
-static void restore_zeros(const sort_ctx *c, const char *in, char *out)
+/* The elements with key `key` (zeros, or NaNs) of a sorted lane, rewritten
+ * from the input in input order: the sort is stable, and keys do not keep the
+ * sign of zeros nor the bits of NaNs. */
+static void restore_block(const sort_ctx *c, const char *in, char *out, uint64_t key)
 {
     int64_t isz = ars_itemsize[c->dtype];
     int64_t j = 0;
-    /* find the first zero of the output */
-    while (j < c->n) {
-        uint64_t k = key1_table[c->dtype](out + j * c->out_step);
-        if (k == KEY_SIGN)
-            break;
+    while (j < c->n && key1_table[c->dtype](out + j * c->out_step) != key)
         j++;
-    }
     for (int64_t i = 0; i < c->n && j < c->n; i++) {
         const char *p = in + i * c->in_step;
-        if (key1_table[c->dtype](p) == KEY_SIGN) {
+        if (key1_table[c->dtype](p) == key) {
             memcpy(out + j * c->out_step, p, (size_t)isz);
             j++;
         }
@@ -184,8 +181,10 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
             for (int64_t i = 0; i < n; i++)
                 keys[i] = ~keys[i];
         decode_table[c->dtype](keys, n, out, c->out_step);
-        if (negzero)
-            restore_zeros(c, in, out);
+        if (negzero) {
+            restore_block(c, in, out, KEY_SIGN);
+            restore_block(c, in, out, UINT64_MAX);
+        }
     }
     free(keys);
     free(idx);
@@ -320,34 +319,42 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
 typedef struct {
     const char *x1;
     int64_t n1, s1;
-    key1_fn key;
     int right;
 } search_ctx;
 
-static void search_loop(char **data, int64_t n, const int64_t *s, void *p)
-{
-    const search_ctx *c = p;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t v = c->key(data[0] + i * s[0]);
-        int64_t lo = 0, hi = c->n1;
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            uint64_t m = c->key(c->x1 + mid * c->s1);
-            if (c->right ? m <= v : m < v)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        st_INT64(data[1] + i * s[1], lo);
+/* Binary search on order keys, one loop per dtype (keys computed inline). */
+#define DEF_SEARCH(N, T, K)                                                          \
+    static void search_##N(char **data, int64_t n, const int64_t *s, void *p)        \
+    {                                                                                \
+        const search_ctx *c = p;                                                     \
+        const char *x1 = c->x1;                                                      \
+        const int64_t n1 = c->n1, s1 = c->s1;                                        \
+        const int right = c->right;                                                  \
+        for (int64_t i = 0; i < n; i++) {                                            \
+            uint64_t v = ARS_KEY_##K(T, ld_##N(data[0] + i * s[0]));                 \
+            int64_t lo = 0, hi = n1;                                                 \
+            /* branchy on purpose: speculation overlaps the cache misses */          \
+            while (lo < hi) {                                                        \
+                int64_t mid = lo + (hi - lo) / 2;                                    \
+                uint64_t m = ARS_KEY_##K(T, ld_##N(x1 + mid * s1));                  \
+                if (right ? m <= v : m < v)                                          \
+                    lo = mid + 1;                                                    \
+                else                                                                 \
+                    hi = mid;                                                        \
+            }                                                                        \
+            st_INT64(data[1] + i * s[1], lo);                                        \
+        }                                                                            \
     }
-}
+ARS_REAL_DTYPES(DEF_SEARCH)
+#define ENT_SEARCH(N, T, K) [ARS_##N] = search_##N,
+static const ars_loop_fn search_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SEARCH)};
 
 int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
                      int ndim, const int64_t *shape,
                      const char *x2, const int64_t *x2_strides,
                      char *out, const int64_t *out_strides)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || !key1_table[dtype])
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !search_table[dtype])
         return ARS_ERR_DTYPE;
     ars_iter it;
     char *data[2] = {(char *)x2, out};
@@ -355,10 +362,10 @@ int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int righ
     int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
     if (rc)
         return rc;
-    search_ctx c = {x1, n1, s1, key1_table[dtype], right};
+    search_ctx c = {x1, n1, s1, right};
     int64_t depth = 1;
     while (((int64_t)1 << depth) < n1 + 1 && depth < 62)
         depth++;
-    ars_iter_run(&it, search_loop, &c, depth * 64);
+    ars_iter_run(&it, search_table[dtype], &c, depth * 64);
     return ARS_OK;
 }

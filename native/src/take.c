@@ -14,16 +14,21 @@ typedef struct {
     static void take_##SZ(char **data, int64_t n, const int64_t *s, void *p)      \
     {                                                                             \
         take_ctx *c = p;                                                          \
+        const int64_t len = c->axis_len, step = c->axis_stride;                   \
+        char *out = data[0];                                                      \
+        const char *idx = data[1], *src = data[2];                                \
+        const int64_t so = s[0], si = s[1], ss = s[2];                            \
         for (int64_t i = 0; i < n; i++) {                                         \
-            int64_t v = ld_INT64(data[1] + i * s[1]);                             \
-            if (v < 0)                                                            \
-                v += c->axis_len;                                                 \
-            if (v < 0 || v >= c->axis_len) {                                      \
-                __atomic_store_n(&c->bad, ld_INT64(data[1] + i * s[1]), __ATOMIC_RELAXED); \
+            int64_t v = ld_INT64(idx + i * si);                                   \
+            int64_t w = v < 0 ? v + len : v;                                      \
+            if ((uint64_t)w >= (uint64_t)len) {                                   \
+                __atomic_store_n(&c->bad, v, __ATOMIC_RELAXED);                   \
                 __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);                \
                 return;                                                           \
             }                                                                     \
-            memcpy(data[0] + i * s[0], data[2] + i * s[2] + v * c->axis_stride, sizeof(T)); \
+            T item;                                                               \
+            memcpy(&item, src + i * ss + w * step, sizeof(T));                    \
+            memcpy(out + i * so, &item, sizeof(T));                               \
         }                                                                         \
     }
 DEF_TAKE(1, uint8_t)

@@ -1,0 +1,118 @@
+import numpy as np
+import pytest
+
+import arrstride as xp
+from _stats_layouts import DTYPES, REAL, layouts, to_np, values
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_sort_argsort_vs_numpy(dtype):
+    rng = np.random.default_rng(1)
+    for name, xa, na in layouts((4, 5, 6), dtype, rng, lo=-3, hi=4):
+        for axis in (0, 1, -1):
+            got = xp.argsort(xa, axis=axis)
+            want = np.argsort(na, axis=axis, kind="stable")
+            np.testing.assert_array_equal(to_np(got), want, err_msg=name)
+            np.testing.assert_array_equal(to_np(xp.sort(xa, axis=axis)), np.sort(na, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64", "bool"])
+def test_descending_is_stable(dtype):
+    rng = np.random.default_rng(2)
+    a = values((300,), dtype, rng, lo=-3, hi=3)
+    got = xp.argsort(xp.asarray(a), descending=True).tolist()
+    want = sorted(range(a.size), key=lambda i: a[i], reverse=True)  # Python's sort is stable
+    assert got == want
+    np.testing.assert_array_equal(to_np(xp.sort(xp.asarray(a), descending=True)), a[want])
+
+
+def test_large_sort_stable():
+    rng = np.random.default_rng(3)
+    for a in (rng.standard_normal(200_001), rng.integers(-50, 50, 100_000), rng.integers(0, 2**62, 70_000)):
+        x = xp.asarray(a)
+        np.testing.assert_array_equal(to_np(xp.argsort(x)), np.argsort(a, kind="stable"))
+        np.testing.assert_array_equal(to_np(xp.sort(x)), np.sort(a))
+
+
+def test_nan_and_signed_zero():
+    a = np.array([np.nan, 1.0, -0.0, -np.inf, 0.0, -np.nan, -0.0, 2.0, np.inf, 0.0])
+    x = xp.asarray(a)
+    np.testing.assert_array_equal(to_np(xp.argsort(x)), np.argsort(a, kind="stable"))
+    got = to_np(xp.sort(x))
+    want = np.sort(a, kind="stable")
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))  # zeros keep their order and sign
+    d = to_np(xp.sort(x, descending=True))
+    assert np.isnan(d[:2]).all() and d[2] == np.inf and d[-1] == -np.inf
+    f = np.array([np.nan, -1.5, 0.0, -0.0], dtype=np.float32)
+    np.testing.assert_array_equal(to_np(xp.argsort(xp.asarray(f))), np.argsort(f, kind="stable"))
+
+
+def test_sort_edges():
+    assert xp.sort(xp.asarray(3.0)).tolist() == 3.0
+    assert xp.argsort(xp.zeros((3, 0))).shape == (3, 0)
+    with pytest.raises(TypeError, match="sort: expected an array of real-valued"):
+        xp.sort(xp.asarray([1j]))
+    with pytest.raises(IndexError):
+        xp.sort(xp.zeros((2, 2)), axis=2)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_argmax_argmin(dtype):
+    rng = np.random.default_rng(4)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-3, hi=4):
+        for axis in (None, 0, 1, -1):
+            for keepdims in (False, True):
+                for f in ("argmax", "argmin"):
+                    got = getattr(xp, f)(xa, axis=axis, keepdims=keepdims)
+                    want = getattr(np, f)(na, axis=axis, keepdims=keepdims)
+                    assert got.dtype == xp.int64
+                    np.testing.assert_array_equal(to_np(got), want, err_msg=f"{name} {axis}")
+    a = np.array([[1.0, np.nan, 5.0, np.nan], [3.0, 2.0, 9.0, 1.0]])
+    for f in ("argmax", "argmin"):
+        np.testing.assert_array_equal(to_np(getattr(xp, f)(xp.asarray(a), axis=1)), getattr(np, f)(a, axis=1))
+        with pytest.raises(ValueError):
+            getattr(xp, f)(xp.zeros((0,)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nonzero(dtype):
+    rng = np.random.default_rng(5)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=0, hi=2):
+        got = xp.nonzero(xa)
+        want = np.nonzero(na)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(to_np(g), w)
+    with pytest.raises(ValueError):
+        xp.nonzero(xp.asarray(1))
+    assert xp.nonzero(xp.asarray([np.nan, 0.0, -0.0]))[0].tolist() == [0]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "float32", "float64"])
+def test_searchsorted(dtype):
+    rng = np.random.default_rng(6)
+    a = np.sort(values((50,), dtype, rng, lo=-10, hi=10))
+    v = values((4, 7), dtype, rng, lo=-12, hi=12)
+    for side in ("left", "right"):
+        got = xp.searchsorted(xp.asarray(a), xp.asarray(v), side=side)
+        np.testing.assert_array_equal(to_np(got), np.searchsorted(a, v, side=side))
+        got = xp.searchsorted(xp.asarray(a[::-1])[::-1], xp.asarray(v).mT, side=side)  # strided both
+        np.testing.assert_array_equal(to_np(got), np.searchsorted(a, v.T, side=side))
+    perm = rng.permutation(a.size)
+    shuffled = a[perm]
+    sorter = np.argsort(shuffled, kind="stable")
+    got = xp.searchsorted(xp.asarray(shuffled), xp.asarray(v), sorter=xp.asarray(sorter))
+    np.testing.assert_array_equal(to_np(got), np.searchsorted(shuffled, v, sorter=sorter))
+    got = xp.searchsorted(xp.asarray(a), 3)
+    assert got.shape == () and got._item() == np.searchsorted(a, 3)
+
+
+def test_searchsorted_nan_zero():
+    a = np.array([-1.0, -0.0, 0.0, 2.0, np.nan, np.nan])
+    v = np.array([np.nan, 0.0, -0.0, 5.0, -np.inf])
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(to_np(xp.searchsorted(xp.asarray(a), xp.asarray(v), side=side)),
+                                      np.searchsorted(a, v, side=side))
+    with pytest.raises(ValueError):
+        xp.searchsorted(xp.zeros((2, 2)), xp.zeros(2))
