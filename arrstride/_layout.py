@@ -17,18 +17,16 @@ class Layout:
     __slots__ = ("shape", "strides", "offset", "size")
 
     def __init__(self, shape: Shape, strides: Shape, offset: int = 0):
-        self.shape = shape
-        self.strides = strides
-        self.offset = offset
         n = 1
         for d in shape:
             n *= d
-        self.size = n
+        _set_shape(self, shape)  # slot setters: __setattr__ below refuses assignment
+        _set_strides(self, strides)
+        _set_offset(self, offset)
+        _set_size(self, n)
 
     def __setattr__(self, name, value):
-        if hasattr(self, "size"):
-            raise AttributeError("Layout is immutable")
-        object.__setattr__(self, name, value)
+        raise AttributeError("Layout is immutable: view functions return a new one")
 
     def __repr__(self) -> str:
         return f"Layout(shape={self.shape}, strides={self.strides}, offset={self.offset})"
@@ -43,6 +41,12 @@ class Layout:
     @property
     def ndim(self) -> int:
         return len(self.shape)
+
+
+_set_shape = Layout.shape.__set__
+_set_strides = Layout.strides.__set__
+_set_offset = Layout.offset.__set__
+_set_size = Layout.size.__set__
 
 
 def contiguous_strides(shape: Sequence[int]) -> Shape:
