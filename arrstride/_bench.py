@@ -22,6 +22,8 @@ class Workload(NamedTuple):
     arrstride_fn: Callable[[Any, Any], Any]  # (xp, converted inputs) -> result
     numpy_fn: Callable[[Any, Any], Any]      # (np, inputs) -> result
     repeat: int = 1                          # calls per timed sample (for tiny work)
+    target: Optional[float] = None           # overrides the group's target
+    setup: Optional[Callable[[], Any]] = None  # () -> (arrstride inputs, NumPy inputs)
 
 
 WORKLOADS: List[Workload] = []
@@ -119,6 +121,42 @@ register(Workload("call: reshape, 8 elements", "call", _small,
                   repeat=2000))
 
 
+# ---- the workloads of the other issues ---------------------------------------------------
+# _bench_stats, _bench_linalg and _bench_fft list (name, setup, arrstride_fn,
+# numpy_fn) tuples, setup() giving (arrstride inputs, NumPy inputs); their
+# targets (ratio at most) come from the issues, matched by name prefix.
+
+OTHER_TARGETS = [
+    ("sum ", 0.6), ("max ", 0.6), ("mean ", 0.6), ("std ", 0.3), ("var ", 0.3),
+    ("sort ", 1.0), ("argsort ", 1.0), ("unique_values", 0.3), ("take ", 0.8),
+    ("boolean mask", 0.8), ("matmul 1024", 1.1), ("batched matmul", 0.7), ("svd ", 1.1),
+    ("eigh ", 1.1), ("solve ", 1.1), ("fft complex128 n=", 1.5), ("fft complex128 prime", 2.0),
+]
+
+
+def _other_target(name: str) -> Optional[float]:
+    for prefix, t in OTHER_TARGETS:
+        if name.startswith(prefix):
+            return t
+    return None
+
+
+def _register_tuples(module: str, group: str, setup_takes_rng: bool = False) -> None:
+    import importlib
+    for name, setup, xfn, nfn in importlib.import_module(f"arrstride.{module}").WORKLOADS:
+        if setup_takes_rng:
+            setup = (lambda s: lambda: s(__import__("numpy").random.default_rng(0)))(setup)
+        register(Workload(name, group, None,
+                          (lambda f: lambda xp, a: f(*a))(xfn),
+                          (lambda f: lambda np, a: f(*a))(nfn),
+                          target=_other_target(name), setup=setup))
+
+
+_register_tuples("_bench_stats", "stats", setup_takes_rng=True)
+_register_tuples("_bench_linalg", "linalg")
+_register_tuples("_bench_fft", "fft")
+
+
 # ---- running -------------------------------------------------------------------------------
 
 def _time(fn: Callable[[], Any], repeat: int) -> float:
@@ -144,8 +182,11 @@ def run(workloads: List[Workload], samples: int = 7, show_progress: bool = True)
     total = len(workloads) * samples
     step = 0
     for w in workloads:
-        np_in = w.make_inputs(np)
-        xp_in = tuple(xp.asarray(np.ascontiguousarray(a)) for a in np_in)
+        if w.setup is not None:
+            xp_in, np_in = w.setup()
+        else:
+            np_in = w.make_inputs(np)
+            xp_in = tuple(xp.asarray(np.ascontiguousarray(a)) for a in np_in)
         # warm up both (first-touch of caches, kernel lookups)
         w.arrstride_fn(xp, xp_in)
         w.numpy_fn(np, np_in)
@@ -157,7 +198,7 @@ def run(workloads: List[Workload], samples: int = 7, show_progress: bool = True)
             if show_progress:
                 _progress(step, total, w.name)
         mx, mn = statistics.median(t_xp), statistics.median(t_np)
-        target = TARGETS.get(w.group)
+        target = w.target if w.target is not None else TARGETS.get(w.group)
         results.append({"name": w.name, "group": w.group, "arrstride_s": mx, "numpy_s": mn,
                         "ratio": mx / mn if mn > 0 else float("inf"), "target": target})
         del np_in, xp_in
