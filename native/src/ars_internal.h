@@ -46,6 +46,29 @@ typedef double _Complex ars_c128;
 
 extern const int64_t ars_itemsize[ARS_NDTYPES];
 
+/* Float to int64: NaN gives 0, values beyond the range saturate. */
+static inline int64_t ars_f2i64(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+
+/* Float to uint64: NaN gives 0, beyond 2**64 saturates, negatives wrap as
+ * through int64 (so -1.0 -> 255 for uint8, as NumPy does). */
+static inline uint64_t ars_f2u64(double v)
+{
+    if (v != v || v <= -1.0)
+        return (uint64_t)ars_f2i64(v);
+    if (v >= 18446744073709551616.0)
+        return UINT64_MAX;
+    return (uint64_t)v;
+}
+
 /* ---- iterator ------------------------------------------------------------ */
 
 /* Inner loop over n elements: data[op] points at the first element of

@@ -70,31 +70,6 @@ int ars_copy(int ndim, const int64_t *shape,
 
 /* ---- casts: defined results for every value ------------------------------ */
 
-/* Float to int64: NaN gives 0, values beyond the range saturate. */
-static inline int64_t f2i64(double v)
-{
-    if (v != v)
-        return 0;
-    if (v >= 9223372036854775808.0)
-        return INT64_MAX;
-    if (v < -9223372036854775808.0)
-        return INT64_MIN;
-    return (int64_t)v;
-}
-
-/* Float to uint64: NaN gives 0, beyond 2**64 saturates, negatives wrap as
- * through int64 (so -1.0 -> 255 for uint8, as NumPy does). */
-static inline uint64_t f2u64(double v)
-{
-    if (v != v)
-        return 0;
-    if (v >= 18446744073709551616.0)
-        return UINT64_MAX;
-    if (v >= 9223372036854775808.0)
-        return (uint64_t)v;
-    return (uint64_t)f2i64(v);
-}
-
 /* CONV_<dst kind><src kind>(DT, v) converts v to the C type DT. */
 #define CONV_KB_KB(DT, v) (v)
 #define CONV_KB_KI(DT, v) ((DT)((v) != 0))
@@ -104,13 +79,13 @@ static inline uint64_t f2u64(double v)
 #define CONV_KI_KB(DT, v) ((DT)(v))
 #define CONV_KI_KI(DT, v) ((DT)(v))
 #define CONV_KI_KU(DT, v) ((DT)(v))
-#define CONV_KI_KF(DT, v) ((DT)f2i64((double)(v)))
-#define CONV_KI_KC(DT, v) ((DT)f2i64(creal(v)))
+#define CONV_KI_KF(DT, v) ((DT)ars_f2i64((double)(v)))
+#define CONV_KI_KC(DT, v) ((DT)ars_f2i64(creal(v)))
 #define CONV_KU_KB(DT, v) ((DT)(v))
 #define CONV_KU_KI(DT, v) ((DT)(v))
 #define CONV_KU_KU(DT, v) ((DT)(v))
-#define CONV_KU_KF(DT, v) ((DT)f2u64((double)(v)))
-#define CONV_KU_KC(DT, v) ((DT)f2u64(creal(v)))
+#define CONV_KU_KF(DT, v) ((DT)ars_f2u64((double)(v)))
+#define CONV_KU_KC(DT, v) ((DT)ars_f2u64(creal(v)))
 #define CONV_KF_KB(DT, v) ((DT)(v))
 #define CONV_KF_KI(DT, v) ((DT)(v))
 #define CONV_KF_KU(DT, v) ((DT)(v))

@@ -36,26 +36,6 @@
     static inline void st_##NAME(char *p, T v) { memcpy(p, &v, sizeof v); }
 ARS_DTYPES(ARS_DEF_LDST)
 
-/* Float to integer with defined results (NaN -> 0, saturating). */
-static inline int64_t ars_f2i64(double v)
-{
-    if (v != v)
-        return 0;
-    if (v >= 9223372036854775808.0)
-        return INT64_MAX;
-    if (v < -9223372036854775808.0)
-        return INT64_MIN;
-    return (int64_t)v;
-}
-static inline uint64_t ars_f2u64(double v)
-{
-    if (v != v || v <= -1.0)
-        return (uint64_t)ars_f2i64(v);
-    if (v >= 18446744073709551616.0)
-        return UINT64_MAX;
-    return (uint64_t)v;
-}
-
 /* ACONV_<acc kind>_<input kind>(AT, v): v into the accumulator type AT. */
 #define ACONV_KI_KB(AT, v) ((AT)(v))
 #define ACONV_KI_KI(AT, v) ((AT)(v))
