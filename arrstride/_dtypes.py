@@ -35,8 +35,9 @@ class DType:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def __hash__(self) -> int:
-        return hash(self.name)
+    # Equality is identity (one object per dtype), so the identity hash is
+    # consistent, and runs in C: dtype-keyed tables sit on every op's hot path.
+    __hash__ = object.__hash__
 
     def __reduce__(self):
         return (_by_name, (self.name,))

@@ -131,6 +131,7 @@ def _scalar_array(value: Any, dtype: dt.DType, func: str) -> Array:
 
 _SCALARS_CACHE: dict = {}
 _ZEROS: dict = {}
+_EXPANDED: dict = {}  # (shape, strides, offset, target shape) -> broadcast layout
 
 
 def _scalar_operand(array_dtype: dt.DType, value: Any, func: str):
@@ -161,7 +162,13 @@ def _expand(x: Array, shape: tuple) -> Array:
                 _ZEROS.clear()
             z = _ZEROS[shape, lay.offset] = L.Layout(shape, (0,) * len(shape), lay.offset)
         return x._with_layout(z)
-    return x._with_layout(L.expand(lay, shape))
+    key = (lay.shape, lay.strides, lay.offset, shape)
+    e = _EXPANDED.get(key)
+    if e is None:
+        if len(_EXPANDED) > 1024:
+            _EXPANDED.clear()
+        e = _EXPANDED[key] = L.expand(lay, shape)
+    return x._with_layout(e)
 
 
 def _broadcast_shape(func: str, a: tuple, b: tuple) -> tuple:
