@@ -516,6 +516,10 @@ def test_complex_special_values():
         return same(z.real, w.real) and same(z.imag, w.imag)
 
     assert eq(c(xp.expm1, complex(0.0, 0.0)), complex(0.0, 0.0))
+    assert eq(c(xp.expm1, complex(-0.0, 0.0)), complex(0.0, 0.0))
+    assert eq(c(xp.tanh, complex(inf, 2.0)), complex(1.0, 0.0))
+    assert eq(c(xp.tanh, complex(inf, -2.0)), complex(1.0, -0.0))
+    assert eq(c(xp.tanh, complex(-inf, 2.0)), complex(-1.0, 0.0))
     assert eq(c(xp.expm1, complex(-inf, 0.0)), complex(-1.0, 0.0))
     assert eq(c(xp.expm1, complex(inf, 0.0)), complex(inf, 0.0))
     assert math.isnan(c(xp.expm1, complex(1.0, inf)).real)
