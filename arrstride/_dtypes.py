@@ -39,8 +39,9 @@ class DType:
             return False
         return foreign_name(other) == self.name
 
-    def __hash__(self) -> int:
-        return hash(self.name)
+    # Equality is identity (one object per dtype), so the identity hash is
+    # consistent, and runs in C: dtype-keyed tables sit on every op's hot path.
+    __hash__ = object.__hash__
 
     def __reduce__(self):
         return (_by_name, (self.name,))

@@ -18,6 +18,7 @@ from ._array import Array
 from ._errors import dtype_error, msg, shapes_error, type_error, value_error
 
 _SCALARS = (builtins.bool, int, float, complex)
+_FAST_SCALARS = frozenset(_SCALARS)
 _PROMOTION = dt.PROMOTION
 
 # Allowed dtypes per category, as named in messages.
@@ -60,6 +61,25 @@ def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
     that covers `shape` without broadcasting (as NumPy's order="K" and PyTorch's
     TensorIterator do), so that `A.T + B.T` streams through memory. C order
     when no input has another order."""
+    n = len(shape)
+    if n > 1:
+        key = (shape,) + tuple(x._layout.strides if x._layout.shape == shape else None
+                               for x in inputs)
+        lay = _ORDER.get(key)
+        if lay is not None:
+            return Array._new(Storage.allocate(lay.size * dtype.itemsize), lay, dtype)
+        out = _empty_like_order_new(shape, dtype, inputs)
+        if len(_ORDER) > 1024:
+            _ORDER.clear()
+        _ORDER[key] = out._layout
+        return out
+    return _empty(shape, dtype)
+
+
+_ORDER: dict = {}
+
+
+def _empty_like_order_new(shape: tuple, dtype: dt.DType, inputs) -> Array:
     n = len(shape)
     if n > 1:
         for x in inputs:
@@ -109,10 +129,46 @@ def _scalar_array(value: Any, dtype: dt.DType, func: str) -> Array:
     return out
 
 
+_SCALARS_CACHE: dict = {}
+_ZEROS: dict = {}
+_EXPANDED: dict = {}  # (shape, strides, offset, target shape) -> broadcast layout
+
+
+def _scalar_operand(array_dtype: dt.DType, value: Any, func: str):
+    """(result dtype, 0-d array of it holding value) for `array op value`.
+    Cached: these internal arrays are never written nor handed out."""
+    t = type(value)
+    key = (t, value, array_dtype)
+    hit = _SCALARS_CACHE.get(key) if t is int or t is builtins.bool or value != 0 else None
+    if hit is not None:
+        return hit
+    d = dt.scalar_result(array_dtype, value, func)
+    hit = (d, _scalar_array(value, d, func))
+    if t is int or t is builtins.bool or value != 0:  # +0.0 and -0.0 compare equal
+        if len(_SCALARS_CACHE) > 512:
+            _SCALARS_CACHE.clear()
+        _SCALARS_CACHE[key] = hit
+    return hit
+
+
 def _expand(x: Array, shape: tuple) -> Array:
-    if x._layout.shape == shape:
+    lay = x._layout
+    if lay.shape == shape:
         return x
-    return x._with_layout(L.expand(x._layout, shape))
+    if not lay.shape:  # a 0-d operand: all strides 0, layouts cached by shape
+        z = _ZEROS.get((shape, lay.offset))
+        if z is None:
+            if len(_ZEROS) > 1024:
+                _ZEROS.clear()
+            z = _ZEROS[shape, lay.offset] = L.Layout(shape, (0,) * len(shape), lay.offset)
+        return x._with_layout(z)
+    key = (lay.shape, lay.strides, lay.offset, shape)
+    e = _EXPANDED.get(key)
+    if e is None:
+        if len(_EXPANDED) > 1024:
+            _EXPANDED.clear()
+        e = _EXPANDED[key] = L.expand(lay, shape)
+    return x._with_layout(e)
 
 
 def _broadcast_shape(func: str, a: tuple, b: tuple) -> tuple:
@@ -141,11 +197,9 @@ def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
     if a1 and a2:
         d = _PROMOTION[x1._dtype, x2._dtype]
     elif a1:
-        d = dt.scalar_result(x1._dtype, x2, func)
-        x2 = _scalar_array(x2, d, func)
+        d, x2 = _scalar_operand(x1._dtype, x2, func)
     elif a2:
-        d = dt.scalar_result(x2._dtype, x1, func)
-        x1 = _scalar_array(x1, d, func)
+        d, x1 = _scalar_operand(x2._dtype, x1, func)
     else:
         raise type_error(func, "at least one argument must be an array",
                          f"{type(x1).__name__} and {type(x2).__name__}")
@@ -221,6 +275,40 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                     out = _empty_like_order(l1.shape, out_d, x1, x2)
                     K.binary(op, d.code, out, x1, x2)
                 return out
+        elif type(x1) is Array and type(x2) in _FAST_SCALARS:
+            d1 = x1._dtype
+            if d1 in allowed:
+                d, s2 = _scalar_operand(d1, x2, name)
+                out_d = by_code[d.code]
+                l1 = x1._layout
+                olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
+                if d is d1 and out_d is not None and l1.strides == olay.strides:
+                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    out = _new(ostore, olay, out_d)
+                    p1 = x1._storage.ptr
+                    rc = binary_flat(op, d.code, olay.size, ostore.ptr,
+                                     p1 + l1.offset * d.itemsize if l1.offset else p1,
+                                     d.itemsize, s2._storage.ptr, 0)
+                    if rc:
+                        K.check_status(rc)
+                    return out
+        elif type(x2) is Array and type(x1) in _FAST_SCALARS:
+            d2 = x2._dtype
+            if d2 in allowed:
+                d, s1 = _scalar_operand(d2, x1, name)
+                out_d = by_code[d.code]
+                l2 = x2._layout
+                olay = _CONTIG.get(l2.shape) or _contig(l2.shape)
+                if d is d2 and out_d is not None and l2.strides == olay.strides:
+                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    out = _new(ostore, olay, out_d)
+                    p2 = x2._storage.ptr
+                    rc = binary_flat(op, d.code, olay.size, ostore.ptr, s1._storage.ptr, 0,
+                                     p2 + l2.offset * d.itemsize if l2.offset else p2,
+                                     d.itemsize)
+                    if rc:
+                        K.check_status(rc)
+                    return out
         d, x1, x2 = _operands(name, x1, x2, allowed, category)
         if ints_to_float and d.kind in "iub":
             d = dt.default_float
@@ -367,10 +455,11 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     if x._storage.readonly:
         raise value_error(name, "the array is read-only")
     lay = x._layout
-    if L.has_internal_overlap(lay):
+    shape = lay.shape
+    contig = lay.strides == (_CONTIG.get(shape) or _contig(shape)).strides
+    if not contig and L.has_internal_overlap(lay):
         raise value_error(name, "the array reaches one element through two indices "
                                 "(a stride 0 or overlapping windows)", f"strides {lay.strides}")
-    shape = lay.shape
     if b._layout.shape != shape:
         bshape = L.broadcast_shapes(shape, b._layout.shape)
         if bshape != shape:
@@ -382,7 +471,7 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
             b._layout == lay and b._storage is x._storage):
         b = b._copy_contiguous()
     b = _expand(b, shape)
-    K.binary(func._ars_op, d.code, x, x, b, out_contig=False)
+    K.binary(func._ars_op, d.code, x, x, b, out_contig=contig)
     return x
 
 

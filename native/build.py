@@ -20,6 +20,8 @@ ffibuilder.set_source(
     '#include "arrstride.h"',
     sources=SOURCES,
     include_dirs=[str(INCLUDE), str(HERE / "src")],
+    # headers too, so that editing one rebuilds the sources
+    depends=sorted(str(p) for p in (HERE / "src").glob("*.h")) + [str(INCLUDE / "arrstride.h")],
     extra_compile_args=["-O3", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-fno-math-errno",
                         "-fno-strict-aliasing", "-pthread"],
     extra_link_args=["-pthread", "-lm"],

@@ -516,6 +516,10 @@ def test_complex_special_values():
         return same(z.real, w.real) and same(z.imag, w.imag)
 
     assert eq(c(xp.expm1, complex(0.0, 0.0)), complex(0.0, 0.0))
+    assert eq(c(xp.expm1, complex(-0.0, 0.0)), complex(0.0, 0.0))
+    assert eq(c(xp.tanh, complex(inf, 2.0)), complex(1.0, 0.0))
+    assert eq(c(xp.tanh, complex(inf, -2.0)), complex(1.0, -0.0))
+    assert eq(c(xp.tanh, complex(-inf, 2.0)), complex(-1.0, 0.0))
     assert eq(c(xp.expm1, complex(-inf, 0.0)), complex(-1.0, 0.0))
     assert eq(c(xp.expm1, complex(inf, 0.0)), complex(inf, 0.0))
     assert math.isnan(c(xp.expm1, complex(1.0, inf)).real)
@@ -633,3 +637,20 @@ def test_threads_setting_gives_same_results():
             assert_close(xp.exp(x.T) + x.T, np.exp(a.T) + a.T)
     finally:
         xp.set_num_threads(n)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "float64", "complex64", "complex128"])
+def test_large_outputs_streamed_at_any_alignment(dtype):
+    n = 70001  # beyond the streaming threshold, odd length
+    a = values(dtype, (n + 3,))
+    b = values(dtype, (n + 3,))
+    for k in range(3):  # offsets move the output's alignment for in-place ops
+        x = xp.asarray(a.copy())
+        y = xp.asarray(b)
+        assert_close(x[k:k + n] + y[k:k + n], a[k:k + n] + b[k:k + n])
+        assert_close(xp.negative(x[k:k + n]), -a[k:k + n])
+        v = x[k:k + n]
+        v *= y[:n]
+        want = a.copy()
+        want[k:k + n] *= b[:n]
+        assert_close(x, want)

@@ -1,7 +1,35 @@
 /* Elementwise functions: every operation of ew_ops.h stamped into a loop per
  * dtype, dispatch tables table[op][dtype], and the entry points. */
 #include <stdlib.h>
+#include <emmintrin.h>
 #include "ew_ops.h"
+
+/* ---- streaming stores for large contiguous outputs ----------------------------
+ * A large output is computed in L1-sized chunks into a scratch buffer and then
+ * written with non-temporal stores: the output lines are never read first
+ * (no read-for-ownership), which saves a quarter of the memory traffic of a
+ * binary op. */
+enum { STREAM_MIN_BYTES = 1 << 18, CHUNK_BYTES = 8192 };
+
+static void stream_copy(char *dst, const char *src, int64_t nbytes)
+{
+    int64_t i = 0;
+    for (; i + 16 <= nbytes; i += 16)
+        _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+    if (i < nbytes)
+        memcpy(dst + i, src + i, (size_t)(nbytes - i));
+}
+
+/* Elements to compute normally before dst reaches 16-byte alignment. */
+static int64_t head_elems(const char *dst, int64_t itemsize)
+{
+    int64_t mis = (int64_t)((uintptr_t)dst & 15);
+    if (mis == 0)
+        return 0;
+    if ((16 - mis) % itemsize)
+        return -1;  /* never aligns: do not stream */
+    return (16 - mis) / itemsize;
+}
 
 /* Vector variants of exp and log from glibc's libmvec (linked through -lm),
  * so that the contiguous loops of the two most used functions vectorize. */
@@ -30,7 +58,20 @@ __attribute__((simd("notinbranch"))) float logf(float);
         char *o = data[0];                                                   \
         const char *a = data[1];                                             \
         if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                       \
-            FN##_c((OT *)o, (const T *)a, n);                                \
+            int64_t h = head_elems(o, sizeof(OT));                           \
+            if (n * (int64_t)sizeof(OT) < STREAM_MIN_BYTES || h < 0) {       \
+                FN##_c((OT *)o, (const T *)a, n);                            \
+                return;                                                      \
+            }                                                                \
+            _Alignas(64) char tmp[CHUNK_BYTES];                              \
+            const int64_t c = CHUNK_BYTES / (int64_t)sizeof(OT);             \
+            FN##_c((OT *)o, (const T *)a, h);                                \
+            for (int64_t i = h; i < n; i += c) {                             \
+                int64_t m = n - i < c ? n - i : c;                           \
+                FN##_c((OT *)tmp, (const T *)a + i, m);                      \
+                stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
+            }                                                                \
+            _mm_sfence();                                                    \
             return;                                                          \
         }                                                                    \
         for (int64_t i = 0; i < n; i++) {                                    \
@@ -68,7 +109,20 @@ __attribute__((simd("notinbranch"))) float logf(float);
         const char *x1 = data[1], *x2 = data[2];                             \
         if (s[0] == sizeof(OT)) {                                            \
             if (s[1] == sizeof(T) && s[2] == sizeof(T)) {                    \
-                FN##_c((OT *)o, (const T *)x1, (const T *)x2, n);            \
+                int64_t h = head_elems(o, sizeof(OT));                       \
+                if (n * (int64_t)sizeof(OT) < STREAM_MIN_BYTES || h < 0) {   \
+                    FN##_c((OT *)o, (const T *)x1, (const T *)x2, n);        \
+                    return;                                                  \
+                }                                                            \
+                _Alignas(64) char tmp[CHUNK_BYTES];                          \
+                const int64_t c = CHUNK_BYTES / (int64_t)sizeof(OT);         \
+                FN##_c((OT *)o, (const T *)x1, (const T *)x2, h);            \
+                for (int64_t i = h; i < n; i += c) {                         \
+                    int64_t m = n - i < c ? n - i : c;                       \
+                    FN##_c((OT *)tmp, (const T *)x1 + i, (const T *)x2 + i, m); \
+                    stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
+                }                                                            \
+                _mm_sfence();                                                \
                 return;                                                      \
             }                                                                \
             if (s[1] == sizeof(T) && s[2] == 0) {                            \

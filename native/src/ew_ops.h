@@ -167,8 +167,8 @@ DEF_REAL(double)
             CT e = exp(z);                                                  \
             return mk_##CT(creal(e) - 1, cimag(e));                          \
         }                                                                    \
-        if (b == 0)                                                          \
-            return mk_##CT(expm1(a), b);                                     \
+        if (b == 0) /* expm1(-0 + 0j) is +0 + 0j */                          \
+            return mk_##CT(a == 0 ? 0 : expm1(a), b);                        \
         RT h = sin(b / 2);                                                   \
         return mk_##CT(expm1(a) * cos(b) - 2 * h * h, exp(a) * sin(b));      \
     }                                                                        \
@@ -193,6 +193,8 @@ DEF_REAL(double)
         RT a = creal(z), b = cimag(z);                                       \
         if (a == 0 && !isfinite(b)) /* +-0 + inf j or +-0 + NaN j */         \
             return mk_##CT(a, NAN);                                          \
+        if (isinf(a) && isfinite(b)) /* +-1 + 0j, the zero signed as b */    \
+            return mk_##CT(copysign((RT)1, a), copysign((RT)0, b));          \
         return tanh(z);                                                     \
     }                                                                        \
     static inline CT c_log1p_##CT(CT z)                                      \
