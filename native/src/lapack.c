@@ -313,12 +313,10 @@ static void eig_range(int64_t b0, int64_t b1, void *ctx)
         char *v = want_v ? j->c + bi * n * n * csz : NULL;
         li info = all_finite(a, n * n, f) ? 0 : -1;
         char jobv = want_v ? 'V' : 'N';
-        if (n == 0 || info != 0)
-            ;
-        else if (is_cplx(f))
+        if (n > 0 && info == 0 && is_cplx(f))
             info = BLAS(LAPACKE_sgeev, f, geev_cplx_t)(LAPACK_COL, 'N', jobv, n, a, n, w, dummy, 1,
                                                        want_v ? v : dummy, want_v ? n : 1);
-        else
+        else if (n > 0 && info == 0)
             info = BLAS(LAPACKE_sgeev, f, geev_real_t)(LAPACK_COL, 'N', jobv, n, a, n, wr, wi,
                                                        dummy, 1, want_v ? vr : dummy,
                                                        want_v ? n : 1);
