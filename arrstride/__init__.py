@@ -15,13 +15,14 @@ from ._dtypes import (
     float32, float64, complex64, complex128, DType,
 )
 from ._creation_functions import (
-    arange, asarray, empty, empty_like, eye, full, full_like, linspace, meshgrid,
+    arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid,
     ones, ones_like, tril, triu, zeros, zeros_like,
 )
 from ._data_type_functions import astype, can_cast, finfo, iinfo, isdtype, result_type
 from ._manipulation_functions import (
     broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, flip, matrix_transpose,
     moveaxis, permute_dims, reshape, squeeze, unstack,
+    concat, repeat, roll, stack, tile,
 )
 from ._elementwise_functions import (
     abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_invert,
@@ -33,12 +34,21 @@ from ._elementwise_functions import (
     remainder, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan, tanh, trunc,
     where,
 )
+from ._statistical_functions import (
+    cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var,
+)
+from ._utility_functions import all, any, diff
+from ._searching_functions import argmax, argmin, count_nonzero, nonzero, searchsorted
+from ._sorting_functions import argsort, sort
+from ._set_functions import unique_all, unique_counts, unique_inverse, unique_values
+from ._indexing_functions import take, take_along_axis
 from ._views import as_strided, diagonal, expand, narrow, unfold
 from ._info import __array_namespace_info__
 from ._show import show
 from ._kernels import get_num_threads, set_num_threads
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from . import linalg
+from . import fft
 
 e = _math.e
 inf = _math.inf
@@ -54,7 +64,7 @@ __all__ = [
     # constants
     "e", "inf", "nan", "pi", "newaxis",
     # creation
-    "arange", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace",
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like", "linspace",
     "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
     # data types
     "astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type",
@@ -72,9 +82,25 @@ __all__ = [
     "negative", "nextafter", "not_equal", "positive", "pow", "real", "reciprocal",
     "remainder", "round", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract",
     "tan", "tanh", "trunc", "where",
+    # manipulation (copies)
+    "concat", "repeat", "roll", "stack", "tile",
+    # statistical
+    "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
+    # utility
+    "all", "any", "diff",
+    # searching
+    "argmax", "argmin", "count_nonzero", "nonzero", "searchsorted",
+    # sorting
+    "argsort", "sort",
+    # sets
+    "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    # indexing
+    "take", "take_along_axis",
     # beyond the standard
     "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
     "get_num_threads", "set_num_threads",
     # linear algebra (matrix_transpose is with manipulation)
     "matmul", "tensordot", "vecdot", "linalg",
+    # extensions
+    "fft",
 ]

@@ -7,6 +7,7 @@ at the end of the module from the elementwise functions.
 from __future__ import annotations
 
 import struct
+import sys
 import types
 from typing import Any, Optional, Tuple
 
@@ -62,7 +63,10 @@ class Array:
     @classmethod
     def _empty(cls, shape: Tuple[int, ...], dtype: dt.DType, zero: bool = False) -> "Array":
         lay = L.contiguous(shape)
-        return cls._new(K.Storage.allocate(lay.size * dtype.itemsize, zero), lay, dtype)
+        nbytes = lay.size * dtype.itemsize
+        if nbytes > K.MAX_BYTES:  # beyond C's int64 sizes
+            raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
+        return cls._new(K.Storage.allocate(nbytes, zero), lay, dtype)
 
     def _with_layout(self, layout: L.Layout) -> "Array":
         return Array._new(self._storage, layout, self._dtype)
@@ -230,6 +234,36 @@ class Array:
             raise ValueError(msg("Array.to_device", "streams are not supported on the CPU", repr(stream)))
         return self
 
+    # ---- interchange: DLPack and NumPy ------------------------------------------------
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Optional[Tuple[int, int]] = None,
+                   dl_device: Any = None, copy: Optional[bool] = None) -> Any:
+        """A DLPack capsule sharing this array's memory (a copy only when copy=True,
+        or for a read-only array asked for as a legacy capsule with copy=None).
+        Versioned (DLPack 1.x) when max_version >= (1, 0); any strides."""
+        from ._dlpack import export
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> Tuple[Any, int]:
+        from ._dlpack import DLDeviceType
+        return (DLDeviceType.CPU, 0)
+
+    @property
+    def __array_interface__(self) -> dict:
+        """NumPy's array interface (version 3): any layout, shared, never copied."""
+        lay = self._layout
+        isz = self._dtype.itemsize
+        strides = None if L.is_contiguous(lay) else tuple(s * isz for s in lay.strides)
+        return {"version": 3, "shape": lay.shape, "typestr": _typestr(self._dtype),
+                "data": (self._storage.address + lay.offset * isz, self._storage.readonly),
+                "strides": strides}
+
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> Any:
+        """A NumPy array: shares memory (any layout) unless a copy is asked for or
+        a dtype conversion needs one; copy=False raises ValueError then."""
+        import numpy
+        return numpy.array(_InterfaceView(self), dtype=dtype, copy=copy)
+
     # ---- printing ------------------------------------------------------------------
 
     def __repr__(self) -> str:
@@ -269,6 +303,23 @@ class Array:
         return self
 
 
+def _typestr(d: dt.DType) -> str:
+    """NumPy's typestr of a dtype, e.g. '<f8', '|b1'."""
+    order = "|" if d.itemsize == 1 else ("<" if sys.byteorder == "little" else ">")
+    return f"{order}{d.kind}{d.itemsize}"
+
+
+class _InterfaceView:
+    """Exports an array's __array_interface__ alone, so that NumPy builds its
+    view from the interface rather than calling __array__ again."""
+
+    __slots__ = ("__array_interface__", "_array")
+
+    def __init__(self, a: Array):
+        self._array = a  # the NumPy view keeps this object, hence the array, alive
+        self.__array_interface__ = a.__array_interface__
+
+
 builtins_bool = type(True)
 SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
@@ -294,9 +345,9 @@ _OPERAND_TYPES = (Array, builtins_bool, int, float, complex)
 
 def _forward(func):
     def op(self, other):
-        if not isinstance(other, _OPERAND_TYPES):
-            return NotImplemented
-        return func(self, other)
+        if type(other) is Array or isinstance(other, _OPERAND_TYPES):
+            return func(self, other)
+        return NotImplemented
     return op
 
 

@@ -26,13 +26,19 @@ def _library_path() -> str:
     path = os.environ.get("ARRSTRIDE_BLAS_LIB")
     if path:
         return path
-    try:
-        import scipy_openblas64
-    except ImportError as exc:
-        raise ImportError(
-            "arrstride.linalg and matmul need the 'scipy-openblas64' package "
-            "(pip install scipy-openblas64)") from exc
-    return os.path.join(scipy_openblas64.get_lib_dir(), scipy_openblas64.get_library(True))
+    # Find the wheel's files without importing its module: importing it
+    # dlopens the library with RTLD_GLOBAL, and its unprefixed internal
+    # symbols (droundup_lwork_, ...) then take over SciPy's own LAPACK.
+    import importlib.util
+    spec = importlib.util.find_spec("scipy_openblas64")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("arrstride.linalg and matmul need the 'scipy-openblas64' package "
+                          "(pip install scipy-openblas64)")
+    lib_dir = os.path.join(list(spec.submodule_search_locations)[0], "lib")
+    names = sorted(n for n in os.listdir(lib_dir) if n.startswith("libscipy_openblas64") and ".so" in n)
+    if not names:
+        raise ImportError(f"arrstride: no libscipy_openblas64 shared library in {lib_dir}")
+    return os.path.join(lib_dir, names[0])
 
 
 def _mangled(name: str):

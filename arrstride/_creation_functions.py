@@ -7,6 +7,7 @@ import operator
 import struct
 from typing import Any, Optional, Sequence, Tuple, Union
 
+from . import _dlpack
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
@@ -134,6 +135,8 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
             return Array._new(K.Storage.allocate(0), L.contiguous(shape), dtype)
         storage = K.Storage.from_address(addr + lo * isz, (hi - lo + 1) * isz, obj, bool(readonly))
         return Array._new(storage, L.Layout(shape, strides, -lo), dtype)
+    if hasattr(obj, "__dlpack__") or _dlpack.is_capsule(obj):
+        return _shared_from_dlpack(func, obj, copy)
     if mv is None:
         if isinstance(iface, dict):
             raise type_error(func, "__array_interface__ without a data pointer is not supported",
@@ -147,6 +150,28 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     out = Array._empty(tuple(mv.shape), dtype)
     K.write_bytes(out, mv.tobytes())
     return out
+
+
+# ---- from_dlpack -------------------------------------------------------------------
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> Array:
+    """An array from any DLPack producer (or a DLPack capsule), sharing its
+    memory unless copy=True; read-only producers give read-only arrays."""
+    func = "from_dlpack"
+    check_device(func, device)
+    if not (copy is None or copy is True or copy is False):
+        raise type_error(func, "copy must be True, False or None", repr(copy))
+    if isinstance(x, Array):
+        return x._copy_contiguous() if copy else x
+    capsule = x if _dlpack.is_capsule(x) else _dlpack.capsule_of(func, x, copy)
+    out, copied = _dlpack.from_capsule(func, capsule)
+    return out._copy_contiguous() if copy and not copied else out
+
+
+def _shared_from_dlpack(func: str, x: Any, copy: Optional[bool]) -> Array:
+    """x's data through DLPack, shared when the producer allows it."""
+    capsule = x if _dlpack.is_capsule(x) else _dlpack.capsule_of(func, x, copy)
+    return _dlpack.from_capsule(func, capsule)[0]
 
 
 def _flatten(obj: Any, func: str):
@@ -411,6 +436,7 @@ def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     k = _int_arg(func, "k", k, allow_negative=True)
+    k = max(min(k, 1 << 62), -(1 << 62))  # beyond any dim: the same result, and fits C
     out = x._copy_contiguous()
     K.tri_zero(out, k, lower)
     return out

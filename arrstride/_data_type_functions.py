@@ -27,7 +27,13 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     check_device(func, device)
     if dtype is x.dtype and not copy:
         return x
-    return x._copy_contiguous(dtype)
+    # The copy keeps x's memory order when x is a dense permutation (as NumPy's
+    # astype with order="K"), so that casting a transposed array streams.
+    from ._elementwise_functions import _empty_like_order
+    from . import _kernels as K
+    out = _empty_like_order(x.shape, dtype, x)
+    K.copy_into(out, x)
+    return out
 
 
 def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:

@@ -41,6 +41,14 @@ class DType:
     def __reduce__(self):
         return (_by_name, (self.name,))
 
+    @property
+    def dtype(self):
+        """The equal NumPy dtype, so that numpy.dtype(arrstride.float64) works
+        (interop only: Cubed and zarr describe chunks with NumPy dtypes).
+        Imports NumPy on first use."""
+        import numpy
+        return numpy.dtype(self.name)
+
 
 bool = DType("bool", "b", 1, "?")
 int8 = DType("int8", "i", 1, "b")

@@ -34,6 +34,64 @@ _CATEGORY_NAMES = {
 }
 
 
+unary_flat = K.unary_flat
+binary_flat = K.binary_flat
+Storage = K.Storage
+_CONTIG: dict = {}
+
+
+def _contig(shape: tuple) -> L.Layout:
+    """The contiguous layout of `shape`, cached (layouts are immutable values)."""
+    lay = _CONTIG.get(shape)
+    if lay is None:
+        if len(_CONTIG) > 4096:
+            _CONTIG.clear()
+        lay = _CONTIG[shape] = L.contiguous(shape)
+    return lay
+
+
+def _empty(shape: tuple, dtype: dt.DType) -> Array:
+    lay = _contig(shape)
+    return Array._new(Storage.allocate(lay.size * dtype.itemsize), lay, dtype)
+
+
+def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
+    """A new dense array of `shape` whose memory order follows the first input
+    that covers `shape` without broadcasting (as NumPy's order="K" and PyTorch's
+    TensorIterator do), so that `A.T + B.T` streams through memory. C order
+    when no input has another order."""
+    n = len(shape)
+    if n > 1:
+        for x in inputs:
+            lay = x._layout
+            if lay.shape != shape:
+                continue
+            st = lay.strides
+            if not all(s or d == 1 for s, d in zip(st, shape)):
+                continue
+            perm = sorted(range(n), key=lambda k: -builtins.abs(st[k]) if shape[k] != 1 else 0)
+            if perm == list(range(n)):
+                break
+            base = _contig(tuple(shape[k] for k in perm))
+            strides = [0] * n
+            for i, k in enumerate(perm):
+                strides[k] = base.strides[i]
+            return Array._new(Storage.allocate(base.size * dtype.itemsize),
+                              L.Layout(shape, tuple(strides), 0), dtype)
+    return _empty(shape, dtype)
+
+
+def _by_code(table: dict) -> list:
+    """The table as a list indexed by dtype code (faster than hashing DTypes)."""
+    out = [None] * (max(d.code for d in dt.ALL) + 1)
+    for d, o in table.items():
+        out[d.code] = o
+    return out
+
+
+_new = Array._new
+
+
 def _kernel_table(op: int, allowed, unary: bool) -> dict:
     """dtype -> output dtype, for the dtypes of `allowed` that have a kernel."""
     table = {}
@@ -46,7 +104,7 @@ def _kernel_table(op: int, allowed, unary: bool) -> dict:
 
 def _scalar_array(value: Any, dtype: dt.DType, func: str) -> Array:
     """A 0-d array of `dtype` holding the Python scalar `value`."""
-    out = Array._empty((), dtype)
+    out = _empty((), dtype)
     K.write_bytes(out, dt.pack_scalar(value, dtype, func))
     return out
 
@@ -100,15 +158,29 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
     table = _kernel_table(op, allowed, unary=True)
     rule = _CATEGORY_NAMES[category]
 
+    by_code = _by_code(table)
+
     def func(x: Array, /) -> Array:
         if not isinstance(x, Array):
             raise type_error(name, "expected an array", type(x).__name__)
         d = x._dtype
-        out_d = table.get(d)
+        out_d = by_code[d.code]
         if out_d is None:
             raise dtype_error(name, rule, d)
-        out = Array._empty(x._layout.shape, out_d)
-        K.unary(op, d.code, out, x)
+        lay = x._layout
+        olay = _CONTIG.get(lay.shape) or _contig(lay.shape)
+        if lay.strides == olay.strides:
+            ostore = Storage.allocate(olay.size * out_d.itemsize)
+            out = _new(ostore, olay, out_d)
+            isz = d.itemsize
+            p = x._storage.ptr
+            rc = unary_flat(op, d.code, olay.size, ostore.ptr,
+                            p + lay.offset * isz if lay.offset else p, isz)
+            if rc:
+                K.check_status(rc)
+        else:
+            out = _empty_like_order(lay.shape, out_d, x)
+            K.unary(op, d.code, out, x)
         return out
 
     func.__name__ = func.__qualname__ = name
@@ -122,28 +194,46 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
     table = _kernel_table(op, allowed, unary=False)
     rule = _CATEGORY_NAMES[category]
 
+    by_code = _by_code(table)
+
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
-        if (type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype
-                and x1._layout.shape == x2._layout.shape and x1._dtype in table):
-            d = x1._dtype  # the common case, kept short
-            out_d = table[d]
-            shape = x1._layout.shape
-        else:
-            d, x1, x2 = _operands(name, x1, x2, allowed, category)
-            if ints_to_float and d.kind in "iub":
-                d = dt.default_float
-            out_d = table.get(d)
-            if out_d is None:
-                raise dtype_error(name, rule, d)
-            if x1._dtype is not d:
-                x1 = x1._copy_contiguous(d)
-            if x2._dtype is not d:
-                x2 = x2._copy_contiguous(d)
-            shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
-            x1 = _expand(x1, shape)
-            x2 = _expand(x2, shape)
-        out = Array._empty(shape, out_d)
-        K.binary(op, d.code, out, x1, x2)
+        if type(x1) is Array and type(x2) is Array:
+            d = x1._dtype
+            l1 = x1._layout
+            l2 = x2._layout
+            out_d = by_code[d.code]
+            if d is x2._dtype and out_d is not None and l1.shape == l2.shape:
+                # the common case, kept short: one dtype, one shape
+                olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
+                st = olay.strides
+                if l1.strides == st and l2.strides == st:
+                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    out = _new(ostore, olay, out_d)
+                    isz = d.itemsize
+                    p1 = x1._storage.ptr
+                    p2 = x2._storage.ptr
+                    rc = binary_flat(op, d.code, olay.size, ostore.ptr,
+                                     p1 + l1.offset * isz if l1.offset else p1, isz,
+                                     p2 + l2.offset * isz if l2.offset else p2, isz)
+                    if rc:
+                        K.check_status(rc)
+                else:
+                    out = _empty_like_order(l1.shape, out_d, x1, x2)
+                    K.binary(op, d.code, out, x1, x2)
+                return out
+        d, x1, x2 = _operands(name, x1, x2, allowed, category)
+        if ints_to_float and d.kind in "iub":
+            d = dt.default_float
+        out_d = table.get(d)
+        if out_d is None:
+            raise dtype_error(name, rule, d)
+        if x1._dtype is not d:
+            x1 = x1._copy_contiguous(d)
+        if x2._dtype is not d:
+            x2 = x2._copy_contiguous(d)
+        shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
+        out = _empty_like_order(shape, out_d, x1, x2)
+        K.binary(op, d.code, out, _expand(x1, shape), _expand(x2, shape))
         return out
 
     func.__name__ = func.__qualname__ = name
@@ -324,7 +414,7 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool],
         x2 = x2._copy_contiguous(d)
     shape = _broadcast_shape(func, x1._layout.shape, x2._layout.shape)
     shape = _broadcast_shape(func, condition._layout.shape, shape)
-    out = Array._empty(shape, d)
+    out = _empty_like_order(shape, d, x1, x2, condition)
     K.where(out, _expand(condition, shape), _expand(x1, shape), _expand(x2, shape))
     return out
 
@@ -366,7 +456,7 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     hi = _clip_bound(func, "max", max, x, hi_default)
     shape = _broadcast_shape(func, x._layout.shape, lo._layout.shape)
     shape = _broadcast_shape(func, shape, hi._layout.shape)
-    out = Array._empty(shape, d)
+    out = _empty(shape, d)
     K.clip(out, _expand(x, shape), _expand(lo, shape), _expand(hi, shape))
     return out
 
@@ -378,6 +468,6 @@ def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = Fals
     if a._dtype is not d:
         a = a._copy_contiguous(d)
     scratch = b._copy_contiguous(d)  # sorted in place by the kernel
-    out = Array._empty(a._layout.shape, dt.bool)
+    out = _empty(a._layout.shape, dt.bool)
     K.isin(out, a, scratch, builtins.bool(invert))
     return out

@@ -1,15 +1,24 @@
-"""repr and str in NumPy's style, summarizing large arrays with '...'."""
+"""repr and str as NumPy 2 prints them (its default print options: precision
+8, 'maxprec' float mode, line width 75, summaries of more than 1000 elements
+with 3 items at each edge), with "Array(" in place of "array(".
+"""
 from __future__ import annotations
 
 import math
-from typing import Any, List
+import struct
+from decimal import Decimal
+from typing import Any, Callable, List, Tuple
 
 from . import _layout as L
 
 THRESHOLD = 1000   # more elements than this are summarized
 EDGE = 3           # items kept at each edge of a summarized axis
 LINEWIDTH = 75
+PRECISION = 8
+IMPLIED = ("float64", "int64", "bool", "complex128")  # dtypes repr leaves out
 
+
+# ---- values ---------------------------------------------------------------------
 
 def _edge_values(x) -> Any:
     """Nested lists of the values printed, with None where '...' stands."""
@@ -43,94 +52,243 @@ def _leaves(v, acc):
     return acc
 
 
-def _float_formatter(values: List[float]):
-    finite = [abs(v) for v in values if math.isfinite(v)]
-    if not finite:
-        return _special
-    big, small = max(finite), min((v for v in finite if v), default=0.0)
-    if big >= 1e16 or (small and (small < 1e-4 or big / small > 1e3)):
-        digits = max(_sig_digits(v, "e") for v in finite)
-        return lambda v: _special(v) if not math.isfinite(v) else f"{v:.{digits}e}"
-    digits = max(_sig_digits(v, "f") for v in finite)
+# ---- shortest digits (what NumPy's dragon4 'unique' mode gives) ------------------
 
-    def fmt(v):
+def _shortest(v: float, single: bool) -> str:
+    """The shortest decimal string that reads back as v (in float32 when single)."""
+    if not single:
+        return repr(v)
+    for p in range(1, 10):
+        s = f"{v:.{p}g}"
+        try:
+            if struct.unpack("f", struct.pack("f", float(s)))[0] == v:
+                return s
+        except OverflowError:
+            continue
+    return repr(v)
+
+
+def _positional(v: float, single: bool) -> str:
+    """v positionally with its unique digits, at most PRECISION after the
+    point, trailing zeros trimmed but the point kept: '0.25', '3.', '-0.'."""
+    s = format(Decimal(_shortest(v, single)), "f")
+    if "." in s and len(s.split(".")[1]) > PRECISION:
+        s = f"{v:.{PRECISION}f}"
+    if "." not in s:
+        s += "."
+    s = s.rstrip("0")
+    if math.copysign(1.0, v) < 0 and not s.startswith("-"):
+        s = "-" + s
+    return s
+
+
+def _scientific_parts(v: float, single: bool) -> Tuple[str, str, int]:
+    """(sign, mantissa digits, exponent) of v's unique digits, with at most
+    PRECISION digits after the first."""
+    sign = "-" if math.copysign(1.0, v) < 0 else ""
+    if v == 0:
+        return sign, "0", 0
+    t = Decimal(_shortest(abs(v), single)).as_tuple()
+    digits = "".join(map(str, t.digits)).rstrip("0") or "0"
+    exp = t.exponent + len(t.digits) - 1
+    if len(digits) > PRECISION + 1:
+        m, e = f"{abs(v):.{PRECISION}e}".split("e")
+        digits = m.replace(".", "").rstrip("0") or "0"
+        exp = int(e)
+    return sign, digits, exp
+
+
+# ---- NumPy's FloatingFormat --------------------------------------------------------
+
+class _FloatFormat:
+    """Formats the values of one real array so that they line up."""
+
+    def __init__(self, values: List[float], single: bool, plus: bool = False):
+        self.single = single
+        self.plus = plus                 # '+' before non-negative numbers (imaginary parts)
+        finite = [v for v in values if math.isfinite(v)]
+        nonzero = [abs(v) for v in finite if v != 0]
+        self.exp = False
+        if nonzero:
+            hi, lo = max(nonzero), min(nonzero)
+            self.exp = hi >= 1e8 or lo < 1e-4 or hi / lo > 1e3
+        if not finite:
+            self.pad_left = self.pad_right = 0
+        elif self.exp:
+            parts = [_scientific_parts(v, single) for v in finite]
+            self.precision = max(len(d) - 1 for _, d, _ in parts)
+            self.exp_size = max(2, max(len(str(abs(e))) for _, _, e in parts))
+            self.pad_left = max(len(self._sign(s)) + 1 for s, _, _ in parts)
+            self.pad_right = self.exp_size + 2 + self.precision
+        else:
+            strs = [self._signed(_positional(v, single)) for v in finite]
+            ints, fracs = zip(*(s.split(".") for s in strs))
+            self.pad_left = max(map(len, ints))
+            self.pad_right = max(map(len, fracs))
+        if len(finite) != len(values):
+            neginf = plus or any(v < 0 for v in values if math.isinf(v))
+            offset = self.pad_right + 1
+            self.pad_left = max(self.pad_left, 3 - offset, 3 + neginf - offset)
+
+    def _sign(self, s: str) -> str:
+        return s or ("+" if self.plus else "")
+
+    def _signed(self, s: str) -> str:
+        return s if s.startswith("-") or not self.plus else "+" + s
+
+    def __call__(self, v: float) -> str:
         if not math.isfinite(v):
-            return _special(v)
-        s = f"{v:.{digits}f}"
-        return s if digits else s + "."
-    return fmt
+            if math.isnan(v):
+                ret = "+nan" if self.plus else "nan"
+            else:
+                ret = ("-" if v < 0 else "+" if self.plus else "") + "inf"
+            return " " * (self.pad_left + self.pad_right + 1 - len(ret)) + ret
+        if self.exp:
+            sign, digits, e = _scientific_parts(v, self.single)
+            mant = digits[0] + "." + digits[1:].ljust(self.precision, "0")
+            es = ("-" if e < 0 else "+") + str(abs(e)).zfill(self.exp_size)
+            return (self._sign(sign) + mant).rjust(self.pad_left + 1 + self.precision) + "e" + es
+        ip, fp = self._signed(_positional(v, self.single)).split(".")
+        return ip.rjust(self.pad_left) + "." + fp.ljust(self.pad_right)
 
 
-def _sig_digits(v: float, style: str) -> int:
-    """Fewest digits (at most 8) after the point that print v as repr does, rounded."""
-    for d in range(0, 9):
-        s = f"{v:.{d}{style}}"
-        if float(s) == float(f"{v:.8{style}}"):
-            return d
-    return 8
-
-
-def _special(v: float) -> str:
-    return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-
-
-def _formatter(x, leaves):
+def _formatter(x, leaves) -> Callable[[Any], str]:
     k = x.dtype.kind
     if k == "b":
-        return str
+        return (lambda v: "True" if v else "False") if x.ndim == 0 else (lambda v: " True" if v else "False")
     if k in "iu":
-        return str
+        width = max((len(str(v)) for v in leaves), default=0)
+        return lambda v: str(v).rjust(width)
+    single = x.dtype.name in ("float32", "complex64")
     if k == "f":
-        return _float_formatter(leaves)
-    re = _float_formatter([v.real for v in leaves])
-    im = _float_formatter([v.imag for v in leaves])
+        return _FloatFormat(leaves, single)
+    re = _FloatFormat([v.real for v in leaves], single)
+    im = _FloatFormat([v.imag for v in leaves], single, plus=True)
 
     def cfmt(v):
-        i = im(abs(v.imag)) if math.isfinite(v.imag) else _special(v.imag)
-        sign = "-" if (v.imag < 0 or (v.imag == 0 and math.copysign(1, v.imag) < 0)) else "+"
-        return f"{re(v.real)}{sign}{i.lstrip('-')}j"
+        i = im(v.imag)
+        sp = len(i.rstrip())
+        return re(v.real) + i[:sp] + "j" + i[sp:]
     return cfmt
 
 
-def _render(v, fmt, width, indent, depth, ndim) -> str:
-    if not isinstance(v, list):
-        return fmt(v).rjust(width)
-    if depth == ndim - 1:
-        parts = ["..." if e is None else fmt(e).rjust(width) for e in v]
-        lines, line = [], ""
-        for p in parts:
-            piece = p + ","
-            if line and len(indent) + len(line) + len(piece) + 1 > LINEWIDTH:
-                lines.append(line.rstrip())
-                line = ""
-            line += piece + " "
-        lines.append(line.rstrip())
-        body = ("\n" + indent + " ").join(lines)
-        return "[" + body.rstrip(",") + "]"
-    sep = ",\n" + "\n" * (ndim - depth - 2) + indent + " "
-    inner = [("..." if e is None else _render(e, fmt, width, indent + " ", depth + 1, ndim)) for e in v]
-    return "[" + sep.join(inner) + "]"
+# ---- NumPy's _formatArray ------------------------------------------------------------
+
+def _extend(s: str, line: str, word: str, width: int, indent: str) -> Tuple[str, str]:
+    if len(line) + len(word) > width and len(line) > len(indent):
+        s += line.rstrip() + "\n"
+        line = indent
+    return s, line + word
 
 
-def _body(x, indent: str) -> str:
+def _format_array(values, ndim: int, fmt, line_width: int, prefix: str, sep: str) -> str:
+    def rec(v, depth: int, indent: str, width: int) -> str:
+        if depth == ndim:
+            return fmt(v)
+        left = ndim - depth
+        next_indent = indent + " "
+        next_width = width - 1
+        if None in v:
+            cut = v.index(None)
+            lead, trail, summary = v[:cut], v[cut + 1:], True
+        else:
+            lead, trail, summary = [], v, False
+        if left == 1:
+            elem_width = width - max(len(sep.rstrip()), 1)
+            line = indent
+            s = ""
+            for e in lead:
+                s, line = _extend(s, line, rec(e, depth + 1, next_indent, next_width), elem_width, indent)
+                line += sep
+            if summary:
+                s, line = _extend(s, line, "...", elem_width, indent)
+                line += sep
+            for e in trail[:-1]:
+                s, line = _extend(s, line, rec(e, depth + 1, next_indent, next_width), elem_width, indent)
+                line += sep
+            s, line = _extend(s, line, rec(trail[-1], depth + 1, next_indent, next_width), elem_width, indent)
+            s += line
+        else:
+            line_sep = sep.rstrip() + "\n" * (left - 1)
+            s = ""
+            for e in lead:
+                s += indent + rec(e, depth + 1, next_indent, next_width) + line_sep
+            if summary:
+                s += indent + "..." + line_sep
+            for e in trail[:-1]:
+                s += indent + rec(e, depth + 1, next_indent, next_width) + line_sep
+            s += indent + rec(trail[-1], depth + 1, next_indent, next_width)
+        return "[" + s[len(indent):] + "]"
+
+    return rec(values, 0, " " + " " * len(prefix), line_width)
+
+
+def _array2string(x, sep: str, prefix: str, suffix: str) -> str:
     values = _edge_values(x)
     leaves = _leaves(values, []) if isinstance(values, list) else [values]
     fmt = _formatter(x, leaves)
     if x.ndim == 0:
         return fmt(values)
-    width = max((len(fmt(v)) for v in leaves), default=0)
-    return _render(values, fmt, width, indent, 0, x.ndim)
+    return _format_array(values, x.ndim, fmt, LINEWIDTH - len(suffix), prefix, sep)
+
+
+def _scalar_str(x) -> str:
+    """str of a 0-d array: the element as NumPy prints its scalar."""
+    v = x._item()
+    name = x.dtype.name
+    if name == "float32":
+        return _float_str(v, True)
+    if name == "float64":
+        return _float_str(v, False)
+    if x.dtype.kind == "c":  # as Python prints complex: '(1+2.5j)', '1j'
+        single = name == "complex64"
+        re, im = (_float_str(p, single, trim=True) for p in (v.real, v.imag))
+        if v.real == 0 and math.copysign(1.0, v.real) > 0:
+            return im + "j"
+        return f"({re}{im if im[0] in '+-' else '+' + im}j)"
+    return str(v)
+
+
+def _float_str(v: float, single: bool, trim: bool = False) -> str:
+    if not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    s = _shortest(v, single)
+    a = abs(v)
+    if a != 0 and (a >= 1e16 or a < 1e-4):
+        sign, digits, e = _scientific_parts(v, single)
+        mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
+    s = format(Decimal(s), "f")
+    if "." not in s:
+        s += ".0"
+    if math.copysign(1.0, v) < 0 and not s.startswith("-"):
+        s = "-" + s
+    return s[:-2] if trim and s.endswith(".0") else s
 
 
 def array_repr(x) -> str:
     prefix = "Array("
     if x.size == 0:
-        return f"Array([], shape={x.shape}, dtype={x.dtype.name})"
-    body = _body(x, " " * len(prefix))
-    return f"{prefix}{body}, dtype={x.dtype.name})"
+        body = "[]"
+    else:
+        body = _array2string(x, ", ", prefix, ")")
+    extras = []
+    if (x.size == 0 and x.shape != (0,)) or x.size > THRESHOLD:
+        extras.append(f"shape={x.shape}")
+    if x.dtype.name not in IMPLIED or x.size == 0:
+        extras.append(f"dtype={x.dtype.name}")
+    if not extras:
+        return prefix + body + ")"
+    text = prefix + body + ","
+    extra = ", ".join(extras) + ")"
+    last = len(text) - (text.rfind("\n") + 1)
+    spacer = "\n" + " " * len(prefix) if last + len(extra) + 1 > LINEWIDTH else " "
+    return text + spacer + extra
 
 
 def array_str(x) -> str:
+    if x.ndim == 0:
+        return _scalar_str(x)
     if x.size == 0:
         return "[]"
-    return _body(x, "")
+    return _array2string(x, " ", "", "")

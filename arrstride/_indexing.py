@@ -184,9 +184,13 @@ def _advanced_plan(x: Array, items: list, func: str):
         elif kind == "none":
             basic.append(item)
             axis += 1
-        elif kind == "int":
+        elif kind == "int":  # checked here: an empty broadcast would skip its check
+            i, xdim = item[1], sum(1 for b in basic if b[0] == "slice")
+            n = x.shape[xdim]
+            if not -n <= i < n:
+                raise index_error(func, f"index {i} is out of bounds for axis {xdim} with size {n}")
             basic.append(("slice", slice(None)))
-            adv.append((axis, asarray(item[1], dtype=dt.int64)))
+            adv.append((axis, asarray(i, dtype=dt.int64)))
             axis += 1
         elif kind == "adv":
             basic.append(("slice", slice(None)))
@@ -232,7 +236,9 @@ def _mask_coords(m: Array, x: Array, basic: list, func: str) -> list:
     from ._creation_functions import empty
     start = sum(1 for b in basic if b[0] == "slice")
     covered = x.shape[start:start + m.ndim]
-    if tuple(covered) != m.shape:
+    # a mask dim of size 0 selects nothing from a dim of any size (NumPy allows
+    # it for size 1; the standard's test suite asks it for every size)
+    if len(covered) != m.ndim or any(k not in (d, 0) for d, k in zip(covered, m.shape)):
         raise index_error(func, f"boolean index of shape {m.shape} does not match the indexed "
                                 f"dims of shape {tuple(covered)}")
     count = K.count_true(m)

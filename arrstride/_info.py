@@ -19,8 +19,8 @@ class Info:
     def default_device(self) -> Device:
         return CPU
 
-    def devices(self) -> list:
-        return [CPU]
+    def devices(self) -> tuple:
+        return (CPU,)
 
     def default_dtypes(self, *, device: Optional[Any] = None) -> dict:
         check_device("default_dtypes", device)

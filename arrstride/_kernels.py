@@ -11,6 +11,14 @@ from ._layout import Layout, extent
 from ._native import ffi, lib
 
 
+# char[] buffers from ars_alloc, freed with ars_free when the cdata dies.
+# Blocks below 1 MiB (which ars_alloc does not cache) come from Python's
+# allocator, 16-byte aligned, for speed.
+_allocate = ffi.new_allocator(lib.ars_alloc, lib.ars_free, should_clear_after_alloc=False)
+_allocate_small = ffi.new_allocator(should_clear_after_alloc=False)
+_SMALL_BLOCK = 1 << 20
+
+
 class Storage:
     """A flat buffer of bytes. Owns C-allocated memory, or wraps external
     memory and keeps its owner alive. Every view holds its storage."""
@@ -26,6 +34,12 @@ class Storage:
 
     @classmethod
     def allocate(cls, nbytes: int, zero: bool = False) -> "Storage":
+        if not zero:  # the hot path of every new array
+            buf = (_allocate_small if nbytes < _SMALL_BLOCK else _allocate)("char[]", nbytes or 1)
+            return cls(buf, nbytes, None, False, buf)
+        if nbytes < _SMALL_BLOCK:
+            buf = ffi.new("char[]", nbytes or 1)
+            return cls(buf, nbytes, None, False, buf)
         raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
         if raw == ffi.NULL:
             raise MemoryError(f"arrstride: could not allocate {nbytes} bytes")
@@ -52,9 +66,15 @@ class Storage:
         return f"<arrstride storage of {self.nbytes} bytes, {kind}{', read-only' if self.readonly else ''}>"
 
 
+MAX_BYTES = (1 << 63) - 1
+
+
 def _check(rc: int, what: str) -> None:
     if rc == lib.ARS_ERR_NOMEM:
         raise MemoryError(f"arrstride: out of memory in {what}")
+    if rc == lib.ARS_ERR_NDIM:
+        raise ValueError(f"arrstride: {what} supports at most {lib.ARS_MAX_DIMS} dimensions "
+                         "of size > 1")
     if rc != 0:
         raise RuntimeError(f"arrstride: internal error {rc} in {what}")
 
@@ -100,11 +120,17 @@ def copy_into(dst, src) -> None:
         return
     if may_share_memory(dst, src):
         src = src._copy_contiguous()
-    ndim = len(lay.shape)
-    shape = i64(lay.shape)
+    dims, dstrides, sstrides = lay.shape, lay.strides, src._layout.strides
+    if len(dims) > lib.ARS_MAX_DIMS:  # size-1 dims carry nothing: drop them for C
+        keep = [k for k, d in enumerate(dims) if d != 1]
+        dims = [dims[k] for k in keep]
+        dstrides = [dstrides[k] for k in keep]
+        sstrides = [sstrides[k] for k in keep]
+    ndim = len(dims)
+    shape = i64(dims)
     dd, sd = dst._dtype, src._dtype
-    ds = byte_strides(lay.strides, dd.itemsize)
-    ss = byte_strides(src._layout.strides, sd.itemsize)
+    ds = byte_strides(dstrides, dd.itemsize)
+    ss = byte_strides(sstrides, sd.itemsize)
     if dd is sd:
         rc = lib.ars_copy(ndim, shape, data_ptr(dst), ds, data_ptr(src), ss, dd.itemsize)
     else:
@@ -122,7 +148,10 @@ def fill(dst, value: bytes) -> None:
         ffi.memmove(data_ptr(dst), value, isz)
         return
     buf = ffi.new("char[]", value)
-    rc = lib.ars_fill(lay.ndim, i64(lay.shape), data_ptr(dst), byte_strides(lay.strides, isz), isz, buf)
+    dims, strides = lay.shape, lay.strides
+    if len(dims) > lib.ARS_MAX_DIMS:  # size-1 dims carry nothing: drop them for C
+        dims, strides = zip(*[(d, s) for d, s in zip(dims, strides) if d != 1])
+    rc = lib.ars_fill(len(dims), i64(dims), data_ptr(dst), byte_strides(strides, isz), isz, buf)
     _check(rc, "fill")
 
 
@@ -235,6 +264,33 @@ def get_num_threads() -> int:
     return lib.ars_get_num_threads()
 
 
+# ---- discrete Fourier transforms ----------------------------------------------------
+
+FFT_C2C = lib.ARS_FFT_C2C
+FFT_R2C = lib.ARS_FFT_R2C
+FFT_C2R = lib.ARS_FFT_C2R
+
+
+def fft_lines(kind: int, dst, src, axis: int, n: int, sign: int, scale: float) -> None:
+    """Length-n transforms along `axis` from src into dst (a different
+    storage); the other dims of src and dst agree. The complex side's dtype
+    names the precision."""
+    slay, dlay = src._layout, dst._layout
+    cplx = dst._dtype if kind != FFT_C2R else src._dtype
+    _check(lib.ars_fft(kind, cplx.code, dlay.ndim, i64(dlay.shape), axis,
+                       data_ptr(src), byte_strides(slay.strides, src._dtype.itemsize), slay.shape[axis],
+                       data_ptr(dst), byte_strides(dlay.strides, dst._dtype.itemsize), dlay.shape[axis],
+                       n, sign, scale), "fft")
+
+
+def fftfreq(out, n: int, d: float, rfft: bool) -> None:
+    """out: a contiguous float array of n (n//2+1 for rfft) elements."""
+    _check(lib.ars_fftfreq(data_ptr(out), n, out._dtype.code, d, int(rfft)), "fftfreq")
+
+
+def fft_cache_clear() -> None:
+    lib.ars_fft_cache_clear()
+
 # ---- elementwise --------------------------------------------------------------------
 # Operands are packed for C as one int64 buffer: the shape, then the byte strides
 # of the output and of each input. When the output is contiguous and every input
@@ -285,6 +341,17 @@ def binary(op: int, code: int, out, x1, x2, out_contig: bool = True) -> None:
         _check(rc, "elementwise")
 
 
+# The flat entry points, bound directly for the hot path of small arrays:
+# (op, dtype code, n, out char*, x char*, x byte stride[, x2, stride]) -> status,
+# to be checked with check_status.
+unary_flat = lib.ars_unary_flat
+binary_flat = lib.ars_binary_flat
+
+
+def check_status(rc: int) -> None:
+    _check(rc, "elementwise")
+
+
 def where(out, cond, x1, x2, out_contig: bool = True) -> None:
     ndim, dims = _ew_dims(out, (cond, x1, x2), out_contig)
     _check(lib.ars_where(out._dtype.itemsize, ndim, dims, _ptr(out), _ptr(cond), _ptr(x1),
@@ -328,6 +395,110 @@ def _threads_from_env() -> None:
 
 
 _threads_from_env()
+# ---- statistics, searching, sorting, sets, take (issue 4) ------------------------------
+
+def _ptr64(a):
+    return ffi.cast("int64_t *", data_ptr(a))
+
+
+def reduce(op: int, x, acc, axes: Sequence[int], mean=None) -> None:
+    """acc (contiguous, x's shape with 1 on `axes`) = the `op` reduction of x
+    over `axes`; `mean` (SQDEV) is laid out as acc."""
+    lay = x._layout
+    asz = acc._dtype.itemsize
+    acc_strides = [0 if k in axes else s for k, s in enumerate(acc._layout.strides)]
+    _check(lib.ars_reduce(op, lay.ndim, i64(lay.shape), data_ptr(x),
+                          byte_strides(lay.strides, x._dtype.itemsize), x._dtype.code,
+                          data_ptr(acc), byte_strides(acc_strides, asz), acc._layout.size,
+                          acc._dtype.code, ffi.NULL if mean is None else data_ptr(mean)), "reduce")
+
+
+def reduce_finish(kind: int, acc, count: float, correction: float = 0.0) -> None:
+    """In place on the contiguous acc: MEAN, VAR or STD from a sum."""
+    _check(lib.ars_reduce_finish(kind, data_ptr(acc), acc._layout.size, acc._dtype.code,
+                                 float(count), float(correction)), "reduce_finish")
+
+
+def _batch(a, axis: int):
+    """(shape, strides) of a without `axis`, and the axis' length and byte step."""
+    lay = a._layout
+    shape = [d for k, d in enumerate(lay.shape) if k != axis]
+    strides = [s for k, s in enumerate(lay.strides) if k != axis]
+    isz = a._dtype.itemsize
+    return shape, byte_strides(strides, isz), lay.shape[axis], lay.strides[axis] * isz
+
+
+def lane(op: int, x, out, axis: int, out_axis: Optional[int], flag: bool = False) -> None:
+    """out = the lane kernel `op` along `axis` of x; out has x's batch dims,
+    plus its own lane along out_axis (None when the lane is one element)."""
+    shape, xs, n, step = _batch(x, axis)
+    if out_axis is None:
+        ostr = byte_strides(out._layout.strides, out._dtype.itemsize)
+        ostep = 0
+    else:
+        _, ostr, _, ostep = _batch(out, out_axis)
+    _check(lib.ars_lane(op, len(shape), i64(shape), data_ptr(x), xs, x._dtype.code, n, step,
+                        data_ptr(out), ostr, out._dtype.code, ostep, int(flag)), "lane")
+
+
+def sort(x, out, axis: int, argsort: bool, descending: bool) -> None:
+    shape, xs, n, step = _batch(x, axis)
+    _, ostr, _, ostep = _batch(out, axis)
+    _check(lib.ars_sort(len(shape), i64(shape), data_ptr(x), xs, x._dtype.code, n, step,
+                        data_ptr(out), ostr, ostep, int(argsort), int(descending)), "sort")
+
+
+def unique(x, values, index=None, inverse=None, counts=None) -> int:
+    """Unique elements of the 1-D x into the first k slots of values (and of
+    the optional int64 outputs); returns k."""
+    k = ffi.new("int64_t *")
+    null = ffi.NULL
+    _check(lib.ars_unique(data_ptr(x), x._layout.size, x._layout.strides[0] * x._dtype.itemsize,
+                          x._dtype.code, data_ptr(values),
+                          null if index is None else _ptr64(index),
+                          null if inverse is None else _ptr64(inverse),
+                          null if counts is None else _ptr64(counts), k), "unique")
+    return k[0]
+
+
+def searchsorted(x1, x2, out, right: bool) -> None:
+    lay = x2._layout
+    isz = x1._dtype.itemsize
+    _check(lib.ars_searchsorted(data_ptr(x1), x1._layout.size, x1._layout.strides[0] * isz,
+                                x1._dtype.code, int(right), lay.ndim, i64(lay.shape),
+                                data_ptr(x2), byte_strides(lay.strides, isz),
+                                data_ptr(out), byte_strides(out._layout.strides, 8)), "searchsorted")
+
+
+def take(out, idx_strides: Sequence[int], idx, src_strides: Sequence[int], src,
+         axis_len: int, axis_stride: int) -> Optional[int]:
+    """out[i...] = src[... idx[i...] ...] (strides in elements over out's shape;
+    src's are 0 on the axis). Returns the first index out of range, or None."""
+    lay = out._layout
+    isz = out._dtype.itemsize
+    bad = ffi.new("int64_t *")
+    rc = lib.ars_take(lay.ndim, i64(lay.shape), data_ptr(out), byte_strides(lay.strides, isz),
+                      data_ptr(idx), byte_strides(idx_strides, 8),
+                      data_ptr(src), byte_strides(src_strides, isz),
+                      axis_len, axis_stride * isz, isz, bad)
+    if rc == lib.ARS_ERR_ARG:
+        return bad[0]
+    _check(rc, "take")
+    return None
+
+
+def repeat_index(repeats, out) -> None:
+    """repeats: contiguous int64 (n); out: contiguous int64 (sum of repeats)."""
+    _check(lib.ars_repeat_index(_ptr64(repeats), repeats._layout.size, _ptr64(out)), "repeat")
+
+
+def compress(x, mask, out, count: int) -> None:
+    """out (contiguous, count elements) = x[mask] in C order; mask has x's shape."""
+    lay = x._layout
+    isz = x._dtype.itemsize
+    _check(lib.ars_compress(lay.ndim, i64(lay.shape), data_ptr(x), byte_strides(lay.strides, isz),
+                            data_ptr(mask), byte_strides(mask._layout.strides, 1),
+                            data_ptr(out), isz, count), "compress")
 
 # ---- linear algebra (matmul, LAPACK drivers, small reductions) ---------------------
 

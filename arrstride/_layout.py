@@ -83,18 +83,33 @@ def extent(lay: Layout) -> Tuple[int, int]:
     return lo, hi
 
 
+EXACT_OVERLAP_LIMIT = 1 << 16  # up to this size, interleaved layouts are checked element by element
+
+
 def has_internal_overlap(lay: Layout) -> bool:
-    """True when two indices may reach one element (stride 0 over size > 1,
-    overlapping windows). Conservative: a False is always right."""
+    """True when two indices reach one element (stride 0 over size > 1,
+    overlapping windows). Dims sorted by stride that nest without
+    interleaving decide at once; interleaved ones (e.g. shape (2, 3),
+    strides (3, 2)) are checked exactly up to EXACT_OVERLAP_LIMIT elements
+    and assumed to overlap beyond it (a False is always right)."""
     if lay.size <= 1:
         return False
     dims = sorted((abs(s), d) for d, s in zip(lay.shape, lay.strides) if d > 1)
     reach = 0  # highest element distance reached by the inner dims
     for s, d in dims:
-        if s <= reach:
+        if s == 0:
             return True
+        if s <= reach:
+            break
         reach += (d - 1) * s
-    return False
+    else:
+        return False
+    if lay.size > EXACT_OVERLAP_LIMIT:
+        return True
+    seen = {0}
+    for s, d in dims:
+        seen = {o + i * s for o in seen for i in range(d)}
+    return len(seen) < lay.size
 
 
 # ---- views -------------------------------------------------------------------

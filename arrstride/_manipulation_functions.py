@@ -1,10 +1,13 @@
-"""Manipulation functions that are views: each builds a new layout over the
-same storage and touches no data (reshape copies only when no view exists)."""
+"""Manipulation functions. Most are views: each builds a new layout over the
+same storage and touches no data (reshape copies only when no view exists).
+concat, stack, tile, repeat and roll (at the end) copy into a new array."""
 from __future__ import annotations
 
+import builtins
 import operator
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Optional, Tuple
 
+from . import _kernels as K
 from . import _layout as L
 from ._array import Array
 from ._axes import normalize_axes, normalize_axis
@@ -159,3 +162,205 @@ def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:
     a = normalize_axis(func, axis, x.ndim)
     lay = x._layout
     return tuple(x._with_layout(L.select(lay, a, i)) for i in range(x.shape[a]))
+
+
+# ---- manipulation functions that copy: concat, stack, tile, repeat, roll ------------------
+
+def _result_dtype(func: str, arrays: Sequence[Array]):
+    from . import _dtypes as dt
+    out = arrays[0].dtype
+    for a in arrays[1:]:
+        out = dt.promote(out, a.dtype)
+    return out
+
+
+def _array_list(func: str, arrays: Any) -> List[Array]:
+    if not isinstance(arrays, (tuple, list)) or not arrays:
+        raise type_error(func, "arrays must be a non-empty tuple or list of arrays", repr(arrays))
+    for a in arrays:
+        check_array(func, a, "every element of arrays")
+    return list(arrays)
+
+
+def _flat(x: Array) -> Array:
+    return reshape(x, (x.size,))
+
+
+def concat(arrays: Any, /, *, axis: Optional[int] = 0) -> Array:
+    """A new array joining the arrays along axis (None: flattened first)."""
+    func = "concat"
+    arrays = _array_list(func, arrays)
+    dtype = _result_dtype(func, arrays)
+    if axis is None:
+        arrays = [_flat(a) for a in arrays]
+        axis = 0
+    first = arrays[0]
+    if first.ndim == 0:
+        raise value_error(func, "zero-dimensional arrays cannot be concatenated")
+    ax = normalize_axis(func, axis, first.ndim)
+    for a in arrays[1:]:
+        if a.ndim != first.ndim or any(d != e for k, (d, e) in enumerate(zip(a.shape, first.shape))
+                                       if k != ax):
+            raise shapes_error(func, f"shapes must match except on axis {ax}", first.shape, a.shape)
+    shape = list(first.shape)
+    shape[ax] = sum(a.shape[ax] for a in arrays)
+    out = Array._empty(tuple(shape), dtype)
+    start = 0
+    for a in arrays:
+        n = a.shape[ax]
+        if n:
+            dst = out._with_layout(L.slice_dim(out._layout, ax, start, start + n, 1))
+            K.copy_into(dst, a)
+        start += n
+    return out
+
+
+def stack(arrays: Any, /, *, axis: int = 0) -> Array:
+    """A new array joining arrays of one shape along a new axis."""
+    func = "stack"
+    arrays = _array_list(func, arrays)
+    dtype = _result_dtype(func, arrays)
+    shape = arrays[0].shape
+    for a in arrays[1:]:
+        if a.shape != shape:
+            raise shapes_error(func, "all arrays must have the same shape", shape, a.shape)
+    ax = normalize_axis(func, axis, len(shape) + 1)
+    out_shape = shape[:ax] + (len(arrays),) + shape[ax:]
+    out = Array._empty(out_shape, dtype)
+    for i, a in enumerate(arrays):
+        K.copy_into(out._with_layout(L.select(out._layout, ax, i)), a)
+    return out
+
+
+def _int_tuple(func: str, name: str, value: Any) -> Tuple[int, ...]:
+    try:
+        return tuple(operator.index(v) for v in value)
+    except TypeError:
+        raise type_error(func, f"{name} must be a tuple of ints", repr(value)) from None
+
+
+def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
+    """x repeated along each axis (one copy through a broadcast view)."""
+    func = "tile"
+    check_array(func, x)
+    reps = _int_tuple(func, "repetitions", repetitions)
+    if any(r < 0 for r in reps):
+        raise value_error(func, "repetitions must be non-negative", reps)
+    nd = builtins.max(x.ndim, len(reps))
+    reps = (1,) * (nd - len(reps)) + reps
+    lay = L.Layout((1,) * (nd - x.ndim) + x.shape, (0,) * (nd - x.ndim) + x.strides, x._layout.offset)
+    out = Array._empty(tuple(r * d for r, d in zip(reps, lay.shape)), x.dtype)
+    if out.size == 0:
+        return out
+    ost = out._layout.strides
+    vshape, vdst, vsrc = [], [], []
+    for r, d, s_out, s_in in zip(reps, lay.shape, ost, lay.strides):
+        vshape += [r, d]
+        vdst += [d * s_out, s_out]
+        vsrc += [0, s_in]
+    dst = out._with_layout(L.Layout(tuple(vshape), tuple(vdst), 0))
+    src = x._with_layout(L.Layout(tuple(vshape), tuple(vsrc), lay.offset))
+    K.copy_into(dst, src)
+    return out
+
+
+def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
+    """Each element repeated `repeats` times along axis (None: flattened first);
+    repeats is an int or a 1-D integer array (one count per element, or one)."""
+    from . import _dtypes as dt
+    from ._indexing_functions import take
+    func = "repeat"
+    check_array(func, x)
+    if axis is None:
+        x = _flat(x)
+        axis = 0
+    if x.ndim == 0:
+        raise value_error(func, "x must have at least one dimension")
+    ax = normalize_axis(func, axis, x.ndim)
+    n = x.shape[ax]
+    if isinstance(repeats, Array):
+        if repeats.dtype.kind not in "iu" or repeats.ndim > 1:
+            raise type_error(func, "repeats must be an int or a 1-D integer array",
+                             f"dtype {repeats.dtype}, shape {repeats.shape}")
+        if repeats.size == 1:
+            repeats = int(repeats._copy_contiguous(dt.int64)._item())
+        else:
+            return _repeat_each(func, x, repeats, ax, n)
+    if isinstance(repeats, builtins.bool):
+        raise type_error(func, "repeats must be an int or a 1-D integer array", repr(repeats))
+    try:
+        r = operator.index(repeats)
+    except TypeError:
+        raise type_error(func, "repeats must be an int or a 1-D integer array", repr(repeats)) from None
+    if r < 0:
+        raise value_error(func, "repeats must be non-negative", r)
+    shape = list(x.shape)
+    shape[ax] = n * r
+    out = Array._empty(tuple(shape), x.dtype)
+    if out.size == 0:
+        return out
+    s = out.strides[ax]
+    dst_lay = L.Layout(x.shape[:ax] + (n, r) + x.shape[ax + 1:],
+                       out.strides[:ax] + (r * s, s) + out.strides[ax + 1:], 0)
+    src_lay = L.Layout(dst_lay.shape, x.strides[:ax] + (x.strides[ax], 0) + x.strides[ax + 1:],
+                       x._layout.offset)
+    K.copy_into(out._with_layout(dst_lay), x._with_layout(src_lay))
+    return out
+
+
+def _repeat_each(func: str, x: Array, repeats: Array, ax: int, n: int) -> Array:
+    from . import _dtypes as dt
+    from ._indexing_functions import take
+    from ._statistical_functions import min as amin, sum as asum
+    if repeats.ndim != 1 or repeats.size != n:
+        raise value_error(func, f"repeats must have one count per element along axis {ax} ({n})",
+                          f"shape {repeats.shape}")
+    reps = repeats._copy_contiguous(dt.int64)
+    if n and int(amin(reps)._item()) < 0:
+        raise value_error(func, "repeats must be non-negative")
+    total = int(asum(reps)._item())
+    idx = Array._empty((total,), dt.int64)
+    K.repeat_index(reps, idx)
+    return take(x, idx, axis=ax)
+
+
+def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
+    """x shifted cyclically along the axes (None: flattened, then restored)."""
+    func = "roll"
+    check_array(func, x)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    for s in shifts:
+        if isinstance(s, builtins.bool):
+            raise type_error(func, "shift must be an int or a tuple of ints", repr(shift))
+    shifts = _int_tuple(func, "shift", shifts)
+    if axis is None:
+        if len(shifts) != 1:
+            raise value_error(func, "shift must be an int when axis is None", repr(shift))
+        flat = roll(_flat(x), shifts[0], axis=0)
+        return flat._with_layout(L.contiguous(x.shape))
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = tuple(normalize_axis(func, a, x.ndim) for a in axes)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        raise value_error(func, "shift and axis must have the same length", f"{shift!r} and {axis!r}")
+    total = [0] * x.ndim
+    for s, a in zip(shifts, axes):
+        total[a] += s
+    out = Array._empty(x.shape, x.dtype)
+    if out.size == 0:
+        return out
+    # Each axis with a nonzero shift splits into two blocks: 2**k block copies.
+    moved = [(a, total[a] % x.shape[a]) for a in range(x.ndim) if total[a] % x.shape[a]]
+    for mask in range(1 << len(moved)):
+        src, dst = x._layout, out._layout
+        for bit, (a, s) in enumerate(moved):
+            n = x.shape[a]
+            if mask >> bit & 1:   # the tail of x goes to the head of out
+                src = L.slice_dim(src, a, n - s, n, 1)
+                dst = L.slice_dim(dst, a, 0, s, 1)
+            else:
+                src = L.slice_dim(src, a, 0, n - s, 1)
+                dst = L.slice_dim(dst, a, s, n, 1)
+        K.copy_into(out._with_layout(dst), x._with_layout(src))
+    return out

@@ -13,12 +13,14 @@ SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*
 
 ffibuilder = FFI()
 ffibuilder.cdef((INCLUDE / "arrstride.h").read_text())
+# Python functions C calls back (extern "Python"): cdef-only, not C.
+ffibuilder.cdef((INCLUDE / "arrstride_python.cdef").read_text())
 ffibuilder.set_source(
     "arrstride._native",
     '#include "arrstride.h"',
     sources=SOURCES,
     include_dirs=[str(INCLUDE), str(HERE / "src")],
-    extra_compile_args=["-O3", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra",
+    extra_compile_args=["-O3", "-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-fno-math-errno",
                         "-fno-strict-aliasing", "-pthread"],
     extra_link_args=["-pthread", "-lm"],
 )

@@ -158,8 +158,16 @@ def assert_same(a, n, check_dtype: bool = True) -> None:
     if check_dtype:
         assert a.dtype == xp_dtype(n.dtype), (a.dtype, n.dtype)
     got = to_numpy(a)
-    np.testing.assert_array_equal(got, n.astype(got.dtype) if not check_dtype else n, strict=False)
-    np.testing.assert_array_equal(through_storage(a), got)
+    _assert_equal(got, n.astype(got.dtype) if not check_dtype else n)
+    _assert_equal(through_storage(a), got)
+
+
+def _assert_equal(x: np.ndarray, y: np.ndarray) -> None:
+    """assert_array_equal (NaN equal to NaN), with a fast path when equal."""
+    nan_ok = x.dtype.kind in "fc" and y.dtype.kind in "fc"
+    if x.shape == y.shape and np.array_equal(x, y, equal_nan=nan_ok):
+        return
+    np.testing.assert_array_equal(x, y)
 
 
 def shares(a, b) -> bool:

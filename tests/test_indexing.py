@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPES, assert_same, make, make_with_base, np_dtype, sample, shares,
+from conftest import (DTYPES, assert_same, make, make_with_base, sample, shares,
                       to_numpy)
 
 ids = lambda d: d.name  # noqa: E731
@@ -182,8 +182,8 @@ def test_basic_set_random_writes_base(layout, dt):
 @pytest.mark.parametrize("layout", WRITABLE)
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
 def test_advanced_set(layout, dt):
+    a, n, ab, nb = make_with_base(layout, (3, 4, 5), dt)
     for k, key in enumerate(adv_keys((3, 4, 5))):
-        a, n, ab, nb = make_with_base(layout, (3, 4, 5), dt, seed=k)
         target = n[key]
         val = value_for(dt, np.shape(target)[1:], k)   # broadcast over the first dim
         n[key] = val
@@ -323,3 +323,32 @@ def test_set_shape_mismatch():
         a[xp.asarray([0, 1])] = xp.zeros((3, 4))
     with pytest.raises(ValueError, match="__setitem__.*broadcast"):
         a[0] = [1, 2]
+
+
+def test_empty_mask_dims():
+    a = xp.asarray([False])
+    assert_same(a[xp.asarray([], dtype=xp.bool)], np.array([False])[np.array([], bool)])
+    b = xp.reshape(xp.arange(6), (3, 2))
+    assert b[xp.zeros((0, 2), dtype=xp.bool)].shape == (0,)
+    assert b[xp.zeros((0,), dtype=xp.bool)].shape == (0, 2)
+
+
+def test_interleaved_but_disjoint_view_is_writable():
+    base = xp.zeros(8, dtype=xp.int32)
+    v = xp.as_strided(base, (2, 3), (3, 2))        # elements 0 2 4 / 3 5 7: no two alike
+    v[...] = xp.reshape(xp.arange(1, 7, dtype=xp.int32), (2, 3))
+    assert base.tolist() == [1, 0, 2, 4, 3, 5, 0, 6]
+    w = xp.as_strided(base, (2, 3), (2, 1))        # elements 0 1 2 / 2 3 4: 2 twice
+    with pytest.raises(ValueError, match="__setitem__"):
+        w[...] = 0
+
+
+def test_int_with_empty_advanced_index_still_checked():
+    a = xp.zeros((4, 0, 0, 4))
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        a[-3, xp.zeros((0,), dtype=xp.bool), -1]
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        a[xp.asarray([], dtype=xp.int64), 0]
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        a[2 ** 70, xp.asarray([0])]
+    assert a[xp.asarray([], dtype=xp.int64), :, :, 3].shape == (0, 0, 0)

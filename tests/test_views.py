@@ -198,9 +198,10 @@ def test_layouts_roundtrip(layout, dt):
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_view_functions_vs_numpy(layout):
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.name)
+def test_view_functions_vs_numpy(layout, dt):
     shape = (2, 3, 4)
-    a, n = make(layout, shape, xp.int32)
+    a, n = make(layout, shape, dt)
     nd = a.ndim
     assert_same(xp.flip(a), np.flip(n))
     if nd == 0:
@@ -313,3 +314,37 @@ def test_bad_input(call, exc, fragment):
     a = xp.reshape(xp.arange(24), (2, 3, 4))
     with pytest.raises(exc, match=fragment):
         call(a)
+
+
+@pytest.mark.parametrize("shapes", [[(2, 3), (3,)], [(1, 4), (5, 1)], [(), (2,)], [(0, 1), (3,)],
+                                    [(4, 1, 3), (2, 1), (1,)], [(2,)], []])
+def test_broadcast_shapes_vs_numpy(shapes):
+    assert xp.broadcast_shapes(*shapes) == np.broadcast_shapes(*shapes)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_show_marks_the_walk(layout, capsys):
+    a, _ = make(layout, (2, 3), xp.int16)
+    xp.show(a)
+    out = capsys.readouterr().out
+    assert f"offset {a.offset}, shape {a.shape}, strides {a.strides}" in out
+    walk = [c.strip() for c in out.splitlines()[4].split("|")[1:-1]]
+    visited = [int(k) for cell in walk if cell for k in cell.split(",")]
+    assert sorted(visited) == list(range(a.size))
+
+
+def test_array_attributes():
+    a, n = make("transposed", (2, 3, 4), xp.float32)
+    assert (a.ndim, a.shape, a.size, a.dtype) == (3, (2, 3, 4), 24, xp.float32)
+    assert a.device == xp.Device("cpu") and a.to_device("cpu") is a
+    assert a.__array_namespace__() is xp
+    assert a.__array_namespace__(api_version="2024.12") is xp
+    with pytest.raises(ValueError, match="__array_namespace__"):
+        a.__array_namespace__(api_version="1999.01")
+    with pytest.raises(ValueError, match="to_device"):
+        a.to_device("gpu")
+    assert_same(a.mT, np.swapaxes(n, -1, -2))
+    assert_same(a[0].T, n[0].T)
+    assert shares(a.mT, a) and shares(a[0].T, a)
+    assert len(a) == 2 and [r.shape for r in a] == [(3, 4)] * 2
+    assert repr(a.storage).startswith("<arrstride storage of 96 bytes")

@@ -91,6 +91,28 @@ int ars_scatter(int64_t nb, const int64_t *offsets, char *dst, const char *src,
 int ars_tri_zero(int ndim, const int64_t *shape, char *dst, const int64_t *strides,
                  int64_t itemsize, int64_t k, int lower);
 
+/* ---- discrete Fourier transforms (fft.c) */
+enum { ARS_FFT_C2C = 0, ARS_FFT_R2C = 1, ARS_FFT_C2R = 2 };
+/* One-dimensional transforms of length n along `axis`, for every index of the
+ * other axes of `shape` (shape[axis] is not read). dtype is ARS_COMPLEX64 or
+ * ARS_COMPLEX128 and names the precision; the real side of R2C (input) and
+ * C2R (output) has the matching real dtype.
+ *   C2C: the first min(src_len, n) inputs, zero-padded to n -> n outputs;
+ *   R2C: real inputs likewise -> the n/2+1 non-negative frequencies;
+ *   C2R: the first min(src_len, n/2+1) inputs, zero-padded, read as the
+ *        non-negative half of a Hermitian spectrum -> n real outputs.
+ * sign is -1 (forward, e^-2pi i jk/n) or +1 (backward); every output is
+ * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap. */
+int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
+            const char *src, const int64_t *src_strides, int64_t src_len,
+            char *dst, const int64_t *dst_strides, int64_t dst_len,
+            int64_t n, int sign, double scale);
+/* Drop every cached FFT plan not in use. */
+void ars_fft_cache_clear(void);
+/* dst[k] = f_k / (n d), f = 0, 1, ..., then negative frequencies (rfft = 0:
+ * the n/2+1 non-negative ones only). dtype ARS_FLOAT32 or ARS_FLOAT64. */
+int ars_fftfreq(char *dst, int64_t n, int dtype, double d, int rfft);
+
 /* ---- elementwise functions (elementwise.c) ------------------------------------
  * One call per operation over any strided layout. `dims` packs, for ndim dims,
  * the shape followed by each operand's byte strides (output first):
@@ -121,6 +143,11 @@ int ars_binary_out(int op, int dtype);
 int ars_unary(int op, int dtype, int ndim, const int64_t *dims, char *out, const char *x);
 int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
                const char *x1, const char *x2);
+/* The same over one flat dim of n elements: a contiguous output and inputs of
+ * byte stride xs / s1 / s2 (the item size, or 0 for a broadcast scalar). */
+int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs);
+int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int64_t s1,
+                    const char *x2, int64_t s2);
 /* out = cond ? x1 : x2 (cond is bool; x1, x2 and out share one item size). */
 int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
               const char *x1, const char *x2);
@@ -131,6 +158,85 @@ int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
  * and is sorted in place. dims: shape, out strides, x strides. */
 int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
              char *set, int64_t m, int invert);
+/* ==== statistics, searching, sorting, sets, take (issue 4) ==================== */
+
+/* Reductions. `acc` is a contiguous buffer of acc_size elements of acc_dtype;
+ * acc_strides give its byte strides over the full iteration `shape`, 0 on the
+ * reduced dims. The call initializes acc. Accumulator dtypes:
+ *   SUM, PROD: int64, uint64, float32, float64, complex64, complex128
+ *              (from bool, int, uint, and from floats into floats/complex);
+ *   MIN, MAX: the input's own (real) dtype;  ALL, ANY: bool;  COUNT: int64;
+ *   SQDEV: float64, sum of |x - mean|^2 with `mean` laid out as acc
+ *          (float64, or complex128 for complex input). */
+enum {
+    ARS_RED_SUM = 0, ARS_RED_PROD, ARS_RED_MIN, ARS_RED_MAX,
+    ARS_RED_ALL, ARS_RED_ANY, ARS_RED_COUNT, ARS_RED_SQDEV, ARS_RED_NOPS
+};
+int ars_reduce(int op, int ndim, const int64_t *shape,
+               const char *in, const int64_t *in_strides, int in_dtype,
+               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
+               const char *mean);
+
+/* In place over n contiguous elements of acc: MEAN divides by count; VAR
+ * divides by count - correction (NaN when that is <= 0); STD is VAR's root. */
+enum { ARS_FIN_MEAN = 0, ARS_FIN_VAR, ARS_FIN_STD };
+int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,
+                      double count, double correction);
+
+/* Lane kernels: one lane of `in` (in_len elements, byte step in_step) per
+ * element of the batch iteration (ndim, shape; strides per operand), writing
+ * one lane of `out` (out_step).
+ *   ARGMAX/ARGMIN: out is one int64 (first occurrence; the first NaN wins).
+ *   CUMSUM/CUMPROD: out dtype is a SUM accumulator dtype; flag = include_initial.
+ *   DIFF: out[i] = in[i+1] - in[i] in the input dtype (bool: !=). */
+enum { ARS_LANE_ARGMAX = 0, ARS_LANE_ARGMIN, ARS_LANE_CUMSUM, ARS_LANE_CUMPROD, ARS_LANE_DIFF };
+int ars_lane(int op, int ndim, const int64_t *shape,
+             const char *in, const int64_t *in_strides, int in_dtype,
+             int64_t in_len, int64_t in_step,
+             char *out, const int64_t *out_strides, int out_dtype, int64_t out_step,
+             int flag);
+
+/* Sort every lane (n elements along byte step in_step) of a real array:
+ * values into out (same dtype) or, with argsort, int64 indices. Stable
+ * (LSD radix on order-preserving keys); NaNs last (first when descending);
+ * -0.0 and 0.0 compare equal. */
+int ars_sort(int ndim, const int64_t *shape,
+             const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
+             char *out, const int64_t *out_strides, int64_t out_step,
+             int argsort, int descending);
+
+/* Unique elements of n elements of x (byte stride), sorted, each NaN distinct.
+ * values (n slots, x's dtype) receives the k unique values; index, inverse,
+ * counts (int64, n slots each) may be NULL. *k receives the count. */
+int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
+               char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k);
+
+/* For every element of x2 (ndim, shape, strides), the insertion point into the
+ * sorted real lane x1 (n1 elements, byte stride s1, same dtype) into out (int64). */
+int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
+                     int ndim, const int64_t *shape,
+                     const char *x2, const int64_t *x2_strides,
+                     char *out, const int64_t *out_strides);
+
+/* out[i...] = src[i... with the axis coordinate replaced by idx[i...]] where
+ * src_strides has 0 on the axis and axis_stride is its byte stride; idx is
+ * int64 (negative wraps once). An index outside [-axis_len, axis_len) gives
+ * ARS_ERR_ARG with its value in *bad. */
+int ars_take(int ndim, const int64_t *shape,
+             char *out, const int64_t *out_strides,
+             const char *idx, const int64_t *idx_strides,
+             const char *src, const int64_t *src_strides,
+             int64_t axis_len, int64_t axis_stride, int64_t itemsize, int64_t *bad);
+
+/* out (sum(repeats) int64) = each j < n repeated repeats[j] times. */
+int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out);
+
+/* Elements of src where mask is true, in C order, into contiguous dst
+ * (count elements, as counted beforehand). */
+int ars_compress(int ndim, const int64_t *shape,
+                 const char *src, const int64_t *src_strides,
+                 const char *mask, const int64_t *mask_strides,
+                 char *dst, int64_t itemsize, int64_t count);
 
 /* ---- linalg: BLAS/LAPACK (scipy-openblas64, ILP64) -------------------------------
  * The library is loaded at import time by arrstride/_blas.py, which looks up each
@@ -184,3 +290,98 @@ int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shap
 int ars_cross(int dtype, int ndim, const int64_t *shape, char *out, const int64_t *out_strides,
               const char *x, const int64_t *x_strides, const char *y,
               const int64_t *y_strides, int64_t ok, int64_t xk, int64_t yk);
+
+/* ==== interop: DLPack 1.x ==========================================================
+ * The structs of dlpack.h (v1.1) under their DLPack names, since they are an ABI
+ * shared with every other library; only the arrstride functions carry the ars_
+ * prefix. DLPack strides, like arrstride's, are counted in elements. */
+typedef enum {
+    kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLOpenCL = 4, kDLVulkan = 7,
+    kDLMetal = 8, kDLVPI = 9, kDLROCM = 10, kDLROCMHost = 11, kDLExtDev = 12,
+    kDLCUDAManaged = 13, kDLOneAPI = 14, kDLWebGPU = 15, kDLHexagon = 16, kDLMAIA = 17
+} DLDeviceType;
+
+typedef struct {
+    DLDeviceType device_type;
+    int32_t device_id;
+} DLDevice;
+
+typedef enum {
+    kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLOpaqueHandle = 3, kDLBfloat = 4,
+    kDLComplex = 5, kDLBool = 6
+} DLDataTypeCode;
+
+typedef struct {
+    uint8_t code;
+    uint8_t bits;
+    uint16_t lanes;
+} DLDataType;
+
+typedef struct {
+    void *data;
+    DLDevice device;
+    int32_t ndim;
+    DLDataType dtype;
+    int64_t *shape;
+    int64_t *strides;        /* NULL means compact row-major */
+    uint64_t byte_offset;
+} DLTensor;
+
+typedef struct DLManagedTensor {
+    DLTensor dl_tensor;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensor *self);
+} DLManagedTensor;
+
+typedef struct {
+    uint32_t major;
+    uint32_t minor;
+} DLPackVersion;
+
+typedef struct DLManagedTensorVersioned {
+    DLPackVersion version;
+    void *manager_ctx;
+    void (*deleter)(struct DLManagedTensorVersioned *self);
+    uint64_t flags;
+    DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+
+enum {
+    ARS_DLPACK_MAJOR = 1,
+    ARS_DLPACK_MINOR = 1,
+    ARS_DLPACK_FLAG_READ_ONLY = 1,   /* DLPACK_FLAG_BITMASK_READ_ONLY */
+    ARS_DLPACK_FLAG_IS_COPIED = 2    /* DLPACK_FLAG_BITMASK_IS_COPIED */
+};
+
+/* Capsule names: 0 "dltensor", 1 "dltensor_versioned", 2 "used_dltensor",
+ * 3 "used_dltensor_versioned". Static strings, as PyCapsule keeps the pointer. */
+const char *ars_dlpack_capsule_name(int which);
+
+/* A managed tensor for `ndim` dims at `data` (the first element) with strides in
+ * elements, in ONE allocation that also holds shape and strides: a
+ * DLManagedTensorVersioned (versioned = 1, version 1.1, with `flags`) or a
+ * DLManagedTensor (versioned = 0). Its deleter frees that allocation and hands
+ * `owner` to ars_dlpack_release_owner (a Python function, which takes the GIL
+ * itself), so the deleter may run on any thread. NULL when out of memory or when
+ * dtype is not an ARS_* code. */
+void *ars_dlpack_export(int versioned, void *data, int ndim, const int64_t *shape,
+                        const int64_t *strides, int dtype, uint64_t flags, void *owner);
+
+/* The ARS_* dtype for a DLPack dtype, or -1 when arrstride has no such dtype. */
+int ars_dlpack_dtype(uint8_t code, uint8_t bits, uint16_t lanes);
+
+/* Call the tensor's deleter when it has one (consumer side: we are done). */
+void ars_dlpack_delete(DLManagedTensor *m);
+void ars_dlpack_delete_versioned(DLManagedTensorVersioned *m);
+
+/* Managed tensors exported by ars_dlpack_export whose deleter has not run yet. */
+int64_t ars_dlpack_live(void);
+
+/* The four stable-ABI Python entry points the DLPack callbacks need
+ * (PyGILState_Ensure/Release, PyErr_Fetch/Restore), handed over once from
+ * ctypes.pythonapi, since the extension is built without Python.h. */
+void ars_dlpack_set_python_api(void *gil_ensure, void *gil_release, void *err_fetch,
+                               void *err_restore);
+/* The PyCapsule destructor given to PyCapsule_New (its argument is the capsule):
+ * runs the Python destructor with any pending exception set aside. */
+void ars_dlpack_capsule_destructor(void *capsule);

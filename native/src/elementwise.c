@@ -1,6 +1,5 @@
 /* Elementwise functions: every operation of ew_ops.h stamped into a loop per
  * dtype, dispatch tables table[op][dtype], and the entry points. */
-#pragma GCC optimize("no-math-errno")
 #include <stdlib.h>
 #include "ew_ops.h"
 
@@ -176,6 +175,38 @@ int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
     return run(3, ndim, dims, data, k->loop, NULL, work);
 }
 
+int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs)
+{
+    int64_t dims[3] = {n, 0, xs};
+    const kernel *k = lookup(&unary_table[0][0], ARS_NUNARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    dims[1] = ars_itemsize[k->out];
+    char *data[2] = {out, (char *)x};
+    if (n * (ars_itemsize[dtype] + dims[1]) * k->cost < 4096) {  /* small: skip the iterator */
+        k->loop(data, n, dims + 1, NULL);
+        return ARS_OK;
+    }
+    return run(2, 1, dims, data, k->loop, NULL, (ars_itemsize[dtype] + dims[1]) * k->cost);
+}
+
+int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int64_t s1,
+                    const char *x2, int64_t s2)
+{
+    int64_t dims[4] = {n, 0, s1, s2};
+    const kernel *k = lookup(&binary_table[0][0], ARS_NBINARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    dims[1] = ars_itemsize[k->out];
+    char *data[3] = {out, (char *)x1, (char *)x2};
+    int64_t work = (2 * ars_itemsize[dtype] + dims[1]) * k->cost;
+    if (n * work < 4096) {
+        k->loop(data, n, dims + 1, NULL);
+        return ARS_OK;
+    }
+    return run(3, 1, dims, data, k->loop, NULL, work);
+}
+
 /* ---- where, by item size ---------------------------------------------------------- */
 
 typedef struct { uint64_t lo, hi; } b16;
@@ -225,7 +256,9 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
 
 /* ---- clip ------------------------------------------------------------------------ */
 
-#define CLIP_I(T, x, lo, hi) ((x) < (lo) ? (lo) : (x) > (hi) ? (hi) : (x))
+/* min(max(x, lo), hi), as NumPy: hi wins when lo > hi. */
+#define CLIP_MAX(x, lo) ((x) < (lo) ? (lo) : (x))
+#define CLIP_I(T, x, lo, hi) (CLIP_MAX(x, lo) > (hi) ? (hi) : CLIP_MAX(x, lo))
 #define CLIP_F(T, x, lo, hi) \
     (isnan(x) || isnan(lo) || isnan(hi) ? (T)NAN : CLIP_I(T, x, lo, hi))
 #define CLIP_LOOP(DN, T, WT, RT, RDN, CL, _u)                                    \

@@ -158,10 +158,111 @@ static void run_part(int64_t begin, int64_t end, void *p)
     ars_iter_run_range(job->it, job->loop, job->ctx, begin, end);
 }
 
+/* ---- tiled runs: when an operand's fastest dim is not the leading operand's,
+ * walk dims 0 and k in square tiles so that both stay in cache. */
+
+enum { TILE = 64, TILE_MIN = 16 };
+
+/* The dim to tile with dim 0, or 0 for none. */
+static int tile_dim(const ars_iter *it)
+{
+    if (it->ndim < 2 || it->shape[0] < TILE_MIN)
+        return 0;
+    for (int op = 1; op < it->nop; op++) {
+        int64_t s0 = abs64(it->strides[op][0]);
+        if (s0 == 0)
+            continue;
+        int best = 0;
+        int64_t bs = s0;
+        for (int d = 1; d < it->ndim; d++) {
+            int64_t sd = abs64(it->strides[op][d]);
+            if (sd != 0 && sd < bs) {
+                bs = sd;
+                best = d;
+            }
+        }
+        if (best && it->shape[best] >= TILE_MIN)
+            return best;
+    }
+    return 0;
+}
+
+typedef struct {
+    ars_iter t;      /* dims reordered: tiled dims are 0 and 1 */
+    ars_loop_fn loop;
+    void *ctx;
+    int64_t tiles0, tiles1;
+} tiled_job;
+
+static void tiled_part(int64_t begin, int64_t end, void *p)
+{
+    const tiled_job *job = p;
+    const ars_iter *it = &job->t;
+    int nop = it->nop;
+    char *base[ARS_MAX_OPS], *ptr[ARS_MAX_OPS];
+    int64_t inner[ARS_MAX_OPS];
+    for (int op = 0; op < nop; op++)
+        inner[op] = it->strides[op][0];
+    for (int64_t u = begin; u < end; u++) {
+        int64_t t0 = u % job->tiles0;
+        int64_t t1 = (u / job->tiles0) % job->tiles1;
+        int64_t r = u / (job->tiles0 * job->tiles1);
+        for (int op = 0; op < nop; op++)
+            base[op] = it->data[op];
+        for (int d = 2; d < it->ndim; d++) {
+            int64_t i = r % it->shape[d];
+            r /= it->shape[d];
+            for (int op = 0; op < nop; op++)
+                base[op] += i * it->strides[op][d];
+        }
+        int64_t i0 = t0 * TILE, n0 = it->shape[0] - i0;
+        int64_t j1 = t1 * TILE, e1 = j1 + TILE;
+        if (n0 > TILE)
+            n0 = TILE;
+        if (e1 > it->shape[1])
+            e1 = it->shape[1];
+        for (int64_t j = j1; j < e1; j++) {
+            for (int op = 0; op < nop; op++)
+                ptr[op] = base[op] + i0 * it->strides[op][0] + j * it->strides[op][1];
+            job->loop(ptr, n0, inner, job->ctx);
+        }
+    }
+}
+
+static void run_tiled(const ars_iter *it, int k, ars_loop_fn loop, void *ctx,
+                      int64_t work_per_elem)
+{
+    tiled_job job;
+    job.t = *it;
+    job.loop = loop;
+    job.ctx = ctx;
+    /* Move dim k to position 1 (any order of dims is a valid order). */
+    for (int d = k; d > 1; d--) {
+        int64_t t = job.t.shape[d];
+        job.t.shape[d] = job.t.shape[d - 1];
+        job.t.shape[d - 1] = t;
+        for (int op = 0; op < it->nop; op++) {
+            t = job.t.strides[op][d];
+            job.t.strides[op][d] = job.t.strides[op][d - 1];
+            job.t.strides[op][d - 1] = t;
+        }
+    }
+    job.tiles0 = (job.t.shape[0] + TILE - 1) / TILE;
+    job.tiles1 = (job.t.shape[1] + TILE - 1) / TILE;
+    int64_t units = it->size / (job.t.shape[0] * job.t.shape[1]) * job.tiles0 * job.tiles1;
+    int64_t grain = ars_parallel_grain(work_per_elem) / (TILE * TILE);
+    ars_parallel_for(units, grain < 1 ? 1 : grain, tiled_part, &job);
+}
+
 void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_per_elem)
 {
     if (it->size == 0)
         return;
+    int k = tile_dim(it);
+    if (k) {
+        run_tiled(it, k, loop, ctx, work_per_elem);
+        return;
+    }
     run_job job = {it, loop, ctx};
     ars_parallel_for(it->size, ars_parallel_grain(work_per_elem), run_part, &job);
 }

@@ -11,10 +11,18 @@ static const int64_t BYTES_PER_THREAD = 1 << 19;
 
 static int num_threads = 0;  /* 0: not yet set, use the number of cores */
 
+/* The number of cores, read once: sysconf reads /sys and costs tens of
+ * microseconds, far more than a small kernel. */
 static int default_threads(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : (n > MAX_THREADS ? MAX_THREADS : (int)n);
+    static int cached = 0;
+    int n = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (n == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c < 1 ? 1 : (c > MAX_THREADS ? MAX_THREADS : (int)c);
+        __atomic_store_n(&cached, n, __ATOMIC_RELAXED);
+    }
+    return n;
 }
 
 int ars_set_num_threads(int n)

@@ -1,0 +1,83 @@
+"""Indexing functions: take and take_along_axis (one gather kernel in C).
+Results are new arrays; negative indices wrap once, others out of range
+raise IndexError."""
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _dtypes as dt
+from . import _kernels as K
+from ._array import Array
+from ._axes import normalize_axis
+from ._errors import dtype_error, index_error, value_error
+from ._manipulation_functions import check_array
+
+
+def _indices(func: str, indices: Array) -> Array:
+    check_array(func, indices, "indices")
+    if indices.dtype.kind not in "iu":
+        raise dtype_error(func, "integer", indices.dtype)
+    if indices.dtype is not dt.int64:
+        indices = indices._copy_contiguous(dt.int64)
+    return indices
+
+
+def _gather(func: str, x: Array, out: Array, idx_strides, idx: Array, src_strides, ax: int) -> Array:
+    if out.size == 0:
+        return out
+    n = x.shape[ax]
+    bad = K.take(out, idx_strides, idx, src_strides, x, n, x.strides[ax])
+    if bad is not None:
+        raise index_error(func, f"index {bad} is out of bounds for axis {ax} with size {n}")
+    return out
+
+
+def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
+    """x[..., indices, ...] along axis (optional for 1-D x); indices may have
+    any number of dims, which replace the axis (as NumPy)."""
+    func = "take"
+    check_array(func, x)
+    idx = _indices(func, indices)
+    if axis is None:
+        if x.ndim != 1:
+            raise value_error(func, "axis is required unless x is one-dimensional", f"shape {x.shape}")
+        axis = 0
+    ax = normalize_axis(func, axis, x.ndim)
+    ni = idx.ndim
+    shape = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
+    idx_strides = (0,) * ax + idx.strides + (0,) * (x.ndim - ax - 1)
+    src_strides = x.strides[:ax] + (0,) * ni + x.strides[ax + 1:]
+    out = Array._empty(shape, x.dtype)
+    if x.shape[ax] == 0 and idx.size:
+        raise index_error(func, f"cannot take from the empty axis {ax}")
+    return _gather(func, x, out, idx_strides, idx, src_strides, ax)
+
+
+def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
+    """out[..., j, ...] = x[..., indices[..., j, ...], ...]; the other dims broadcast."""
+    func = "take_along_axis"
+    check_array(func, x)
+    idx = _indices(func, indices)
+    if x.ndim == 0 or idx.ndim != x.ndim:
+        raise value_error(func, "x and indices must have the same number (>= 1) of dimensions",
+                          f"shapes {x.shape} and {idx.shape}")
+    ax = normalize_axis(func, axis, x.ndim)
+    shape = []
+    for k, (a, b) in enumerate(zip(x.shape, idx.shape)):
+        if k == ax:
+            shape.append(b)
+        elif a == b or b == 1:
+            shape.append(a)
+        elif a == 1:
+            shape.append(b)
+        else:
+            raise value_error(func, f"x and indices do not broadcast on axis {k}",
+                              f"shapes {x.shape} and {idx.shape}")
+    idx_strides = tuple(0 if (k != ax and b == 1) else s
+                        for k, (b, s) in enumerate(zip(idx.shape, idx.strides)))
+    src_strides = tuple(0 if (k == ax or a == 1) else s
+                        for k, (a, s) in enumerate(zip(x.shape, x.strides)))
+    out = Array._empty(tuple(shape), x.dtype)
+    if x.shape[ax] == 0 and out.size:
+        raise index_error(func, f"cannot take from the empty axis {ax}")
+    return _gather(func, x, out, idx_strides, idx, src_strides, ax)

@@ -1,0 +1,120 @@
+"""Searching functions: argmax, argmin, count_nonzero, nonzero, searchsorted.
+(`where` is with the elementwise functions.) Results are new arrays."""
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, Tuple, Union
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._array import Array
+from ._axes import normalize_axes, normalize_axis
+from ._errors import dtype_error, type_error, value_error
+from ._manipulation_functions import check_array
+from ._native import lib
+from ._statistical_functions import check_keepdims, finish, reduce_into
+
+Axis = Optional[Union[int, Tuple[int, ...]]]
+
+
+def flat_view(x: Array) -> Array:
+    """x as 1-D: a view when strides allow, else a contiguous copy."""
+    strides = L.view_strides(x._layout, (x.size,))
+    if strides is not None:
+        return x._with_layout(L.Layout((x.size,), strides, x._layout.offset))
+    return x._copy_contiguous()._with_layout(L.contiguous((x.size,)))
+
+
+def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> Array:
+    check_array(func, x)
+    check_keepdims(func, keepdims)
+    if x.dtype.kind == "c":
+        raise dtype_error(func, "real-valued", x.dtype)
+    if axis is None:
+        flat = flat_view(x)
+        if flat.size == 0:
+            raise value_error(func, "attempt to get the position in an empty array")
+        out = Array._empty((), dt.int64)
+        K.lane(op, flat, out, 0, None)
+        if keepdims:
+            out = out._with_layout(L.Layout((1,) * x.ndim, (0,) * x.ndim, 0))
+        return out
+    ax = normalize_axis(func, axis, x.ndim)
+    if x.shape[ax] == 0:
+        raise value_error(func, f"attempt to get the position along an empty axis {ax}",
+                          f"shape {x.shape}")
+    shape = tuple(d for k, d in enumerate(x.shape) if k != ax)
+    out = Array._empty(shape, dt.int64)
+    if out.size:
+        K.lane(op, x, out, ax, None)
+    if keepdims:
+        out = out._with_layout(L.insert_dims(out._layout, [ax]))
+    return out
+
+
+def argmax(x: Array, /, *, axis: Optional[int] = None, keepdims: bool = False) -> Array:
+    """Index of the first maximum (the first NaN, when there is one)."""
+    return _arg("argmax", lib.ARS_LANE_ARGMAX, x, axis, keepdims)
+
+
+def argmin(x: Array, /, *, axis: Optional[int] = None, keepdims: bool = False) -> Array:
+    """Index of the first minimum (the first NaN, when there is one)."""
+    return _arg("argmin", lib.ARS_LANE_ARGMIN, x, axis, keepdims)
+
+
+def count_nonzero(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+    func = "count_nonzero"
+    check_array(func, x)
+    check_keepdims(func, keepdims)
+    axes = normalize_axes(func, axis, x.ndim)
+    return finish(reduce_into(x, axes, lib.ARS_RED_COUNT, dt.int64), axes, keepdims, dt.int64)
+
+
+def nonzero(x: Array, /) -> Tuple[Array, ...]:
+    """Indices of the nonzero elements, in C order, one int64 array per axis."""
+    func = "nonzero"
+    check_array(func, x)
+    if x.ndim == 0:
+        raise value_error(func, "x must have at least one dimension (use nonzero(atleast_1d))")
+    mask = x if x.dtype is dt.bool else x._copy_contiguous(dt.bool)
+    count = K.count_true(mask)
+    out = Array._empty((x.ndim, count), dt.int64)
+    if count:
+        K.nonzero_bool(mask, out, count)
+    lay = out._layout
+    return tuple(out._with_layout(L.select(lay, 0, d)) for d in range(x.ndim))
+
+
+def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
+                 side: Literal["left", "right"] = "left", sorter: Optional[Array] = None) -> Array:
+    """Insertion points of x2 into the sorted 1-D x1 (NaNs sort last, -0.0 == 0.0)."""
+    from ._creation_functions import asarray
+    from ._indexing_functions import take
+    func = "searchsorted"
+    check_array(func, x1, "x1")
+    if x1.ndim != 1:
+        raise value_error(func, "x1 must be one-dimensional", f"shape {x1.shape}")
+    if side not in ("left", "right"):
+        raise value_error(func, "side must be 'left' or 'right'", repr(side))
+    if isinstance(x2, Array):
+        common = dt.promote(x1.dtype, x2.dtype)
+    elif isinstance(x2, (dt.builtins_bool, int, float, complex)):
+        common = dt.scalar_result(x1.dtype, x2, func)
+        x2 = asarray(x2, dtype=common)
+    else:
+        raise type_error(func, "x2 must be an array or a Python scalar", type(x2).__name__)
+    if common.kind == "c":
+        raise dtype_error(func, "real-valued", common)
+    if sorter is not None:
+        check_array(func, sorter, "sorter")
+        if sorter.dtype.kind not in "iu":
+            raise dtype_error(func, "integer", sorter.dtype)
+        x1 = take(x1, sorter)
+    if x1.dtype is not common:
+        x1 = x1._copy_contiguous(common)
+    if x2.dtype is not common:
+        x2 = x2._copy_contiguous(common)
+    out = Array._empty(x2.shape, dt.int64)
+    if out.size:
+        K.searchsorted(x1, x2, out, side == "right")
+    return out

@@ -1,0 +1,72 @@
+"""Set functions: unique_all, unique_counts, unique_inverse, unique_values.
+
+A stable radix sort in C, then one pass over the runs: values come out
+sorted (as NumPy's), each NaN is distinct, `indices` are first occurrences.
+Results are new arrays."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from . import _dtypes as dt
+from . import _kernels as K
+from . import _layout as L
+from ._array import Array
+from ._manipulation_functions import check_array
+from ._searching_functions import flat_view
+
+
+class UniqueAllResult(NamedTuple):
+    values: Array
+    indices: Array
+    inverse_indices: Array
+    counts: Array
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Array
+    counts: Array
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Array
+    inverse_indices: Array
+
+
+def _first(a: Array, k: int) -> Array:
+    """The first k elements of the 1-D a, copied when that frees much memory."""
+    view = a._with_layout(L.Layout((k,), (1,), 0))
+    return view._copy_contiguous() if 2 * k < a.size else view
+
+
+def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
+    check_array(func, x)
+    flat = flat_view(x)
+    n = flat.size
+    values = Array._empty((n,), x.dtype)
+    idx = Array._empty((n,), dt.int64) if index else None
+    inv = Array._empty((n,), dt.int64) if inverse else None
+    cnt = Array._empty((n,), dt.int64) if counts else None
+    k = K.unique(flat, values, idx, inv, cnt)
+    return (_first(values, k),
+            _first(idx, k) if index else None,
+            inv._with_layout(L.contiguous(x.shape)) if inverse else None,
+            _first(cnt, k) if counts else None)
+
+
+def unique_values(x: Array, /) -> Array:
+    return _unique("unique_values", x, False, False, False)[0]
+
+
+def unique_counts(x: Array, /) -> UniqueCountsResult:
+    v, _, _, c = _unique("unique_counts", x, False, False, True)
+    return UniqueCountsResult(v, c)
+
+
+def unique_inverse(x: Array, /) -> UniqueInverseResult:
+    v, _, inv, _ = _unique("unique_inverse", x, False, True, False)
+    return UniqueInverseResult(v, inv)
+
+
+def unique_all(x: Array, /) -> UniqueAllResult:
+    v, i, inv, c = _unique("unique_all", x, True, True, True)
+    return UniqueAllResult(v, i, inv, c)

@@ -1,0 +1,46 @@
+"""Sorting functions: sort and argsort, always stable (an LSD radix sort on
+order-preserving keys in C). NaNs sort last (first when descending, as the
+reversed ascending order); -0.0 and 0.0 are equal. Results are new arrays."""
+from __future__ import annotations
+
+from . import _dtypes as dt
+from . import _kernels as K
+from ._array import Array
+from ._axes import normalize_axis
+from ._errors import dtype_error, type_error
+from ._manipulation_functions import check_array
+
+
+def _check(func: str, x: Array, axis: int, descending: bool, stable: bool) -> int:
+    check_array(func, x)
+    if x.dtype.kind == "c":
+        raise dtype_error(func, "real-valued", x.dtype)
+    for name, v in (("descending", descending), ("stable", stable)):
+        if not isinstance(v, dt.builtins_bool):
+            raise type_error(func, f"{name} must be a bool", repr(v))
+    if x.ndim == 0:
+        normalize_axis(func, axis, 1)
+        return -1
+    return normalize_axis(func, axis, x.ndim)
+
+
+def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    """Sorted copy along axis; equal elements keep their order (stable always)."""
+    ax = _check("sort", x, axis, descending, stable)
+    if ax < 0:
+        return x._copy_contiguous()
+    out = Array._empty(x.shape, x.dtype)
+    if out.size:
+        K.sort(x, out, ax, False, descending)
+    return out
+
+
+def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    """Indices that sort x along axis (int64); stable always, also when descending."""
+    ax = _check("argsort", x, axis, descending, stable)
+    if ax < 0:
+        return Array._empty((), dt.int64, zero=True)
+    out = Array._empty(x.shape, dt.int64)
+    if out.size:
+        K.sort(x, out, ax, True, descending)
+    return out

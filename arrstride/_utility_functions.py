@@ -1,0 +1,73 @@
+"""Utility functions: all, any, diff (computed in C; results are new arrays)."""
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any, Optional, Tuple, Union
+
+from . import _dtypes as dt
+from . import _kernels as K
+from ._array import Array
+from ._axes import normalize_axes, normalize_axis
+from ._errors import type_error, value_error
+from ._manipulation_functions import check_array
+from ._native import lib
+from ._statistical_functions import check_keepdims, finish, reduce_into
+
+Axis = Optional[Union[int, Tuple[int, ...]]]
+
+
+def _truth(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
+    check_array(func, x)
+    check_keepdims(func, keepdims)
+    axes = normalize_axes(func, axis, x.ndim)
+    return finish(reduce_into(x, axes, op, dt.bool), axes, keepdims, dt.bool)
+
+
+def all(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+    """True where every element is nonzero (NaN counts as true); True when empty."""
+    return _truth("all", lib.ARS_RED_ALL, x, axis, keepdims)
+
+
+def any(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+    """True where some element is nonzero (NaN counts as true); False when empty."""
+    return _truth("any", lib.ARS_RED_ANY, x, axis, keepdims)
+
+
+def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Optional[Array] = None,
+         append: Optional[Array] = None) -> Array:
+    """The n-th forward difference along axis (bool: !=, as NumPy)."""
+    from ._manipulation_functions import concat
+    func = "diff"
+    check_array(func, x)
+    if x.ndim == 0:
+        raise value_error(func, "x must have at least one dimension")
+    if isinstance(n, dt.builtins_bool):
+        raise type_error(func, "n must be an int", repr(n))
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise type_error(func, "n must be an int", repr(n)) from None
+    if n < 0:
+        raise value_error(func, "n must be non-negative", n)
+    ax = normalize_axis(func, axis, x.ndim)
+    parts = []
+    for name, extra in (("prepend", prepend), (None, x), ("append", append)):
+        if extra is None:
+            continue
+        if name is not None:
+            check_array(func, extra, name)
+        parts.append(extra)
+    if len(parts) > 1:
+        x = concat(parts, axis=ax)
+    for _ in range(n):
+        shape = list(x.shape)
+        shape[ax] = builtins.max(shape[ax] - 1, 0)
+        out = Array._empty(tuple(shape), x.dtype)
+        if out.size:
+            K.lane(lib.ARS_LANE_DIFF, x, out, ax, ax)
+        x = out
+    if n == 0:
+        x = x._copy_contiguous()
+    return x
+

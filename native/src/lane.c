@@ -1,0 +1,135 @@
+/* Lane kernels: argmax/argmin, cumulative sums and products, differences.
+ * Each runs along one axis for every element of the other (batch) dims,
+ * which the shared iterator walks (and splits across threads). */
+#include "stats_internal.h"
+
+typedef void (*lane_fn)(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag);
+
+/* ---- argmax / argmin: first occurrence; the first NaN wins ---------------- */
+#define ISNAN_KB(v) 0
+#define ISNAN_KI(v) 0
+#define ISNAN_KU(v) 0
+#define ISNAN_KF(v) ((v) != (v))
+
+#define DEF_ARG(N, T, K)                                                            \
+    static void argmax_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+    {                                                                               \
+        (void)os; (void)flag;                                                       \
+        int64_t best = 0;                                                           \
+        T bv = ld_##N(in);                                                          \
+        if (!ISNAN_##K(bv)) {                                                       \
+            for (int64_t i = 1; i < n; i++) {                                       \
+                T v = ld_##N(in + i * s);                                           \
+                if (ISNAN_##K(v)) { best = i; break; }                              \
+                if (v > bv) { bv = v; best = i; }                                   \
+            }                                                                       \
+        }                                                                           \
+        st_INT64(out, best);                                                        \
+    }                                                                               \
+    static void argmin_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+    {                                                                               \
+        (void)os; (void)flag;                                                       \
+        int64_t best = 0;                                                           \
+        T bv = ld_##N(in);                                                          \
+        if (!ISNAN_##K(bv)) {                                                       \
+            for (int64_t i = 1; i < n; i++) {                                       \
+                T v = ld_##N(in + i * s);                                           \
+                if (ISNAN_##K(v)) { best = i; break; }                              \
+                if (v < bv) { bv = v; best = i; }                                   \
+            }                                                                       \
+        }                                                                           \
+        st_INT64(out, best);                                                        \
+    }
+ARS_REAL_DTYPES(DEF_ARG)
+
+/* ---- cumulative sums and products into an accumulator dtype ------------------ */
+#define DEF_CUM(AN, AT, AK, IN, IT, IK)                                              \
+    static void cumsum_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+    {                                                                                \
+        AT t = (AT)0;                                                                \
+        if (flag) { st_##AN(out, t); out += os; }                                    \
+        for (int64_t i = 0; i < n; i++) {                                            \
+            t = ADD_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));          \
+            st_##AN(out + i * os, t);                                                \
+        }                                                                            \
+    }                                                                                \
+    static void cumprod_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+    {                                                                                \
+        AT t = (AT)1;                                                                \
+        if (flag) { st_##AN(out, t); out += os; }                                    \
+        for (int64_t i = 0; i < n; i++) {                                            \
+            t = MUL_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));          \
+            st_##AN(out + i * os, t);                                                \
+        }                                                                            \
+    }
+#define DEF_CUM_ROW(AN, AT, AK) ARS_DTYPES2(DEF_CUM, AN, AT, AK)
+ARS_ACC_DTYPES(DEF_CUM_ROW)
+
+/* ---- first differences in the input dtype ----------------------------------- */
+#define DEF_DIFF(N, T, K)                                                            \
+    static void diff_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+    {                                                                                \
+        (void)flag;                                                                  \
+        if (n < 2)                                                                   \
+            return;                                                                  \
+        T prev = ld_##N(in);                                                         \
+        for (int64_t i = 1; i < n; i++) {                                            \
+            T v = ld_##N(in + i * s);                                                \
+            st_##N(out + (i - 1) * os, SUB_##K(T, v, prev));                         \
+            prev = v;                                                                \
+        }                                                                            \
+    }
+ARS_DTYPES(DEF_DIFF)
+
+#define ENT_ARG(N, T, K) [ARS_LANE_ARGMAX][ARS_##N][ARS_INT64] = argmax_##N, \
+                         [ARS_LANE_ARGMIN][ARS_##N][ARS_INT64] = argmin_##N,
+#define ENT_CUM(AN, AT, AK, IN, IT, IK) [ARS_LANE_CUMSUM][ARS_##IN][ARS_##AN] = cumsum_##AN##_##IN, \
+                                        [ARS_LANE_CUMPROD][ARS_##IN][ARS_##AN] = cumprod_##AN##_##IN,
+#define ENT_CUM_ROW(AN, AT, AK) ARS_DTYPES2(ENT_CUM, AN, AT, AK)
+#define ENT_DIFF(N, T, K) [ARS_LANE_DIFF][ARS_##N][ARS_##N] = diff_##N,
+
+/* lane_table[op][in dtype][out dtype] */
+static const lane_fn lane_table[ARS_LANE_DIFF + 1][ARS_NDTYPES][ARS_NDTYPES] = {
+    ARS_REAL_DTYPES(ENT_ARG)
+    ARS_ACC_DTYPES(ENT_CUM_ROW)
+    ARS_DTYPES(ENT_DIFF)
+};
+
+typedef struct {
+    lane_fn fn;
+    int64_t in_len, in_step, out_step;
+    int flag;
+} lane_ctx;
+
+static void lane_loop(char **data, int64_t n, const int64_t *s, void *p)
+{
+    const lane_ctx *c = p;
+    for (int64_t b = 0; b < n; b++)
+        c->fn(data[0] + b * s[0], c->in_len, c->in_step, data[1] + b * s[1], c->out_step, c->flag);
+}
+
+int ars_lane(int op, int ndim, const int64_t *shape,
+             const char *in, const int64_t *in_strides, int in_dtype,
+             int64_t in_len, int64_t in_step,
+             char *out, const int64_t *out_strides, int out_dtype, int64_t out_step,
+             int flag)
+{
+    if (op < 0 || op > ARS_LANE_DIFF || in_dtype < 0 || in_dtype >= ARS_NDTYPES ||
+        out_dtype < 0 || out_dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    lane_fn fn = lane_table[op][in_dtype][out_dtype];
+    if (!fn)
+        return ARS_ERR_DTYPE;
+    if ((op == ARS_LANE_ARGMAX || op == ARS_LANE_ARGMIN) && in_len < 1)
+        return ARS_ERR_ARG;
+    ars_iter it;
+    char *data[2] = {(char *)in, out};
+    const int64_t *st[2] = {in_strides, out_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    if (rc)
+        return rc;
+    lane_ctx c = {fn, in_len, in_step, out_step, flag};
+    int64_t work = (in_len + 1) * (ars_itemsize[in_dtype] + ars_itemsize[out_dtype]);
+    ars_iter_run(&it, lane_loop, &c, work);
+    return ARS_OK;
+}

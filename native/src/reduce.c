@@ -1,0 +1,436 @@
+/* Reductions over any layout: the input and a contiguous accumulator run on
+ * the shared iterator, the accumulator having stride 0 on the reduced dims.
+ * Where the innermost dim is reduced, a run is folded pairwise (as NumPy
+ * does, eight lanes of up to 128 elements, then halving); where it is kept,
+ * the run is accumulated elementwise into the accumulator row. Large
+ * reductions are split across threads, each with a private accumulator. */
+#include <stdlib.h>
+#include "stats_internal.h"
+
+enum { PW_BLOCK = 128 };
+
+/* Per op: MAP turns an input value into the accumulator type, COMB folds. */
+#define MAP_SUM(AT, AK, IK, v, mre, mim) ACONV_##AK##_##IK(AT, v)
+#define MAP_PROD MAP_SUM
+#define MAP_MIN(AT, AK, IK, v, mre, mim) (v)
+#define MAP_MAX MAP_MIN
+#define MAP_ALL(AT, AK, IK, v, mre, mim) ((AT)((v) != 0))
+#define MAP_ANY MAP_ALL
+#define MAP_COUNT MAP_ALL
+#define MAP_SQDEV(AT, AK, IK, v, mre, mim) SQDEV_##IK(v, mre, mim)
+#define SQDEV_KB(v, mre, mim) (((double)(v) - (mre)) * ((double)(v) - (mre)))
+#define SQDEV_KI SQDEV_KB
+#define SQDEV_KU SQDEV_KB
+#define SQDEV_KF SQDEV_KB
+#define SQDEV_KC(v, mre, mim) \
+    (((double)creal(v) - (mre)) * ((double)creal(v) - (mre)) + \
+     ((double)cimag(v) - (mim)) * ((double)cimag(v) - (mim)))
+
+#define COMB_SUM(AT, AK, a, b) ADD_##AK(AT, a, b)
+#define COMB_PROD(AT, AK, a, b) MUL_##AK(AT, a, b)
+/* NaN wins (once a is NaN no compare replaces it); written as two selects so
+ * that the compiler turns them into vector compares and blends */
+#define COMB_MIN(AT, AK, a, b) ((b) != (b) ? (b) : ((b) < (a) ? (b) : (a)))
+#define COMB_MAX(AT, AK, a, b) ((b) != (b) ? (b) : ((b) > (a) ? (b) : (a)))
+#define COMB_ALL(AT, AK, a, b) ((AT)((a) & (b)))
+#define COMB_ANY(AT, AK, a, b) ((AT)((a) | (b)))
+#define COMB_COUNT(AT, AK, a, b) ((a) + (b))
+#define COMB_SQDEV(AT, AK, a, b) ((a) + (b))
+
+#define IDENT_SUM(AT, AK) ((AT)0)
+#define IDENT_PROD(AT, AK) ((AT)1)
+#define IDENT_MIN(AT, AK) HI_##AK(AT)
+#define IDENT_MAX(AT, AK) LO_##AK(AT)
+#define IDENT_ALL(AT, AK) ((AT)1)
+#define IDENT_ANY(AT, AK) ((AT)0)
+#define IDENT_COUNT(AT, AK) ((AT)0)
+#define IDENT_SQDEV(AT, AK) ((AT)0)
+
+/* The mean of the element at p (SQDEV only). */
+#define LDMEAN_NO(IK, p, mre, mim) ((void)0)
+#define LDMEAN_YES(IK, p, mre, mim) LDMEAN_##IK(p, mre, mim)
+#define LDMEAN_KB(p, mre, mim) ((mre) = ld_FLOAT64(p))
+#define LDMEAN_KI LDMEAN_KB
+#define LDMEAN_KU LDMEAN_KB
+#define LDMEAN_KF LDMEAN_KB
+#define LDMEAN_KC(p, mre, mim) \
+    do { ars_c128 m_ = ld_COMPLEX128(p); (mre) = creal(m_); (mim) = cimag(m_); } while (0)
+#define FAST_SUM 1
+#define FAST_PROD 1
+#define FAST_MIN 1
+#define FAST_MAX 1
+#define FAST_ALL 1
+#define FAST_ANY 1
+#define FAST_COUNT 1
+#define FAST_SQDEV 0  /* needs the mean of each element */
+#define HASMEAN_SUM NO
+#define HASMEAN_PROD NO
+#define HASMEAN_MIN NO
+#define HASMEAN_MAX NO
+#define HASMEAN_ALL NO
+#define HASMEAN_ANY NO
+#define HASMEAN_COUNT NO
+#define HASMEAN_SQDEV YES
+#define LDMEAN_(H, IK, p, mre, mim) LDMEAN_##H(IK, p, mre, mim)
+#define LDMEAN(H, IK, p, mre, mim) LDMEAN_(H, IK, p, mre, mim)
+
+/* Pairwise folding where rounding makes order matter: float sums and products. */
+#define PW_OP_SUM 1
+#define PW_OP_PROD 1
+#define PW_OP_SQDEV 1
+#define PW_OP_MIN 0
+#define PW_OP_MAX 0
+#define PW_OP_ALL 0
+#define PW_OP_ANY 0
+#define PW_OP_COUNT 0
+#define PW_K_KB 0
+#define PW_K_KI 0
+#define PW_K_KU 0
+#define PW_K_KF 1
+#define PW_K_KC 1
+
+enum { ROW_CHUNK = 128 };
+
+/* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
+typedef struct {
+    int64_t n0, n1, in_s0, in_s1, acc_s0;
+} block_geom;
+typedef void (*red_block_fn)(const char *in, char *acc, const block_geom *g, int64_t j0, int64_t j1);
+
+typedef void (*red_init_fn)(char *acc, int64_t n);
+typedef void (*red_comb_fn)(char *acc, const char *part, int64_t n);
+
+typedef struct {
+    ars_loop_fn loop;
+    red_init_fn init;
+    red_comb_fn comb;
+    red_block_fn block;
+} red_kernel;
+
+#define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                             \
+    static inline AT pwb_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,          \
+                                            double mre, double mim)                       \
+    {                                                                                     \
+        AT r[8];                                                                          \
+        int64_t i;                                                                        \
+        (void)mre; (void)mim;                                                             \
+        for (int k = 0; k < 8; k++)                                                       \
+            r[k] = MAP_##OP(AT, AK, IK, ld_##IN(p + k * s), mre, mim);                    \
+        for (i = 8; i + 8 <= n; i += 8)                                                   \
+            for (int k = 0; k < 8; k++) {                                                 \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim);          \
+                r[k] = COMB_##OP(AT, AK, r[k], v);                                        \
+            }                                                                             \
+        AT t = COMB_##OP(AT, AK, COMB_##OP(AT, AK, COMB_##OP(AT, AK, r[0], r[1]),         \
+                                                   COMB_##OP(AT, AK, r[2], r[3])),        \
+                         COMB_##OP(AT, AK, COMB_##OP(AT, AK, r[4], r[5]),                 \
+                                   COMB_##OP(AT, AK, r[6], r[7])));                       \
+        for (; i < n; i++) {                                                              \
+            AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                    \
+            t = COMB_##OP(AT, AK, t, v);                                                  \
+        }                                                                                 \
+        return t;                                                                         \
+    }                                                                                     \
+    static AT pw_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,                  \
+                                    double mre, double mim)                               \
+    {                                                                                     \
+        if (n < 8) {                                                                      \
+            AT t = MAP_##OP(AT, AK, IK, ld_##IN(p), mre, mim);                            \
+            for (int64_t i = 1; i < n; i++) {                                             \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                \
+                t = COMB_##OP(AT, AK, t, v);                                              \
+            }                                                                             \
+            return t;                                                                     \
+        }                                                                                 \
+        if (n <= PW_BLOCK || !(PW_OP_##OP && PW_K_##AK)) {                                \
+            if (s == (int64_t)sizeof(IT))                                                 \
+                return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT), mre, mim);       \
+            return pwb_##OP##_##AN##_##IN(p, n, s, mre, mim);                             \
+        }                                                                                 \
+        int64_t h = n / 2;                                                                \
+        h -= h % 8;                                                                       \
+        AT a = pw_##OP##_##AN##_##IN(p, h, s, mre, mim);                                  \
+        AT b = pw_##OP##_##AN##_##IN(p + h * s, n - h, s, mre, mim);                      \
+        return COMB_##OP(AT, AK, a, b);                                                   \
+    }                                                                                     \
+    static void loop_##OP##_##AN##_##IN(char **data, int64_t n, const int64_t *s, void *ctx) \
+    {                                                                                     \
+        (void)ctx;                                                                        \
+        const char *in = data[0];                                                         \
+        char *acc = data[1];                                                              \
+        double mre = 0, mim = 0;                                                          \
+        if (s[1] == 0) {                                                                  \
+            LDMEAN(HASMEAN_##OP, IK, data[2], mre, mim);                                  \
+            AT r = pw_##OP##_##AN##_##IN(in, n, s[0], mre, mim);                          \
+            st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), r));                             \
+            return;                                                                       \
+        }                                                                                 \
+        if (s[0] == (int64_t)sizeof(IT) && s[1] == (int64_t)sizeof(AT) &&                 \
+            FAST_##OP) {                                                        \
+            for (int64_t i = 0; i < n; i++) {                                             \
+                AT a = ld_##AN(acc + i * (int64_t)sizeof(AT));                            \
+                AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)), mre, mim); \
+                st_##AN(acc + i * (int64_t)sizeof(AT), COMB_##OP(AT, AK, a, v));          \
+            }                                                                             \
+            return;                                                                       \
+        }                                                                                 \
+        for (int64_t i = 0; i < n; i++) {                                                 \
+            LDMEAN(HASMEAN_##OP, IK, data[2] + i * s[2], mre, mim);                       \
+            AT a = ld_##AN(acc + i * s[1]);                                               \
+            AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + i * s[0]), mre, mim);                \
+            st_##AN(acc + i * s[1], COMB_##OP(AT, AK, a, v));                             \
+        }                                                                                 \
+    }                                                                                     \
+    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs),  \
+     * pairwise over the rows */                                                        \
+    static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
+                                        int64_t nc, int64_t cs, AT *out)                  \
+    {                                                                                     \
+        if (nr <= 8 || !(PW_OP_##OP && PW_K_##AK)) {                                      \
+            for (int64_t j = 0; j < nc; j++)                                              \
+                out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                \
+            for (int64_t r = 1; r < nr; r++)                                              \
+                for (int64_t j = 0; j < nc; j++) {                                        \
+                    AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + r * rs + j * cs), 0, 0);     \
+                    out[j] = COMB_##OP(AT, AK, out[j], v);                                \
+                }                                                                         \
+            return;                                                                       \
+        }                                                                                 \
+        AT tmp[ROW_CHUNK];                                                                \
+        int64_t h = nr / 2;                                                               \
+        rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out);                                  \
+        rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, tmp);                    \
+        for (int64_t j = 0; j < nc; j++)                                                  \
+            out[j] = COMB_##OP(AT, AK, out[j], tmp[j]);                                   \
+    }                                                                                     \
+    static void block_##OP##_##AN##_##IN(const char *in, char *acc, const block_geom *g,  \
+                                         int64_t j0, int64_t j1)                          \
+    {                                                                                     \
+        AT part[ROW_CHUNK];                                                               \
+        for (int64_t j = j0; j < j1; j += ROW_CHUNK) {                                    \
+            int64_t nc = j1 - j < ROW_CHUNK ? j1 - j : ROW_CHUNK;                         \
+            rows_##OP##_##AN##_##IN(in + j * g->in_s0, g->n1, g->in_s1, nc, g->in_s0, part); \
+            for (int64_t c = 0; c < nc; c++) {                                            \
+                char *a = acc + (j + c) * g->acc_s0;                                      \
+                st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), part[c]));                       \
+            }                                                                             \
+        }                                                                                 \
+    }                                                                                     \
+    static void init_##OP##_##AN##_##IN(char *acc, int64_t n)                             \
+    {                                                                                     \
+        AT v = IDENT_##OP(AT, AK);                                                        \
+        for (int64_t i = 0; i < n; i++)                                                   \
+            st_##AN(acc + i * (int64_t)sizeof(AT), v);                                    \
+    }                                                                                     \
+    static void comb_##OP##_##AN##_##IN(char *acc, const char *part, int64_t n)           \
+    {                                                                                     \
+        for (int64_t i = 0; i < n; i++) {                                                 \
+            char *a = acc + i * (int64_t)sizeof(AT);                                      \
+            st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), ld_##AN(part + i * (int64_t)sizeof(AT)))); \
+        }                                                                                 \
+    }
+
+#define ENT_RED(OP, AN, IN) \
+    [ARS_RED_##OP][ARS_##AN][ARS_##IN] = {loop_##OP##_##AN##_##IN, init_##OP##_##AN##_##IN, \
+                                          comb_##OP##_##AN##_##IN, block_##OP##_##AN##_##IN},
+
+/* sums and products: every accumulator from every input */
+#define DEF_SUMPROD(AN, AT, AK, IN, IT, IK) \
+    DEF_RED(SUM, AN, AT, AK, IN, IT, IK) DEF_RED(PROD, AN, AT, AK, IN, IT, IK)
+#define DEF_SUMPROD_ROW(AN, AT, AK) ARS_DTYPES2(DEF_SUMPROD, AN, AT, AK)
+ARS_ACC_DTYPES(DEF_SUMPROD_ROW)
+#define ENT_SUMPROD(AN, AT, AK, IN, IT, IK) ENT_RED(SUM, AN, IN) ENT_RED(PROD, AN, IN)
+#define ENT_SUMPROD_ROW(AN, AT, AK) ARS_DTYPES2(ENT_SUMPROD, AN, AT, AK)
+
+/* min and max in the input's own type */
+#define DEF_MINMAX(N, T, K) DEF_RED(MIN, N, T, K, N, T, K) DEF_RED(MAX, N, T, K, N, T, K)
+ARS_REAL_DTYPES(DEF_MINMAX)
+#define ENT_MINMAX(N, T, K) ENT_RED(MIN, N, N) ENT_RED(MAX, N, N)
+
+/* truth tests, counts and squared deviations from every input */
+#define DEF_OTHER(N, T, K)                          \
+    DEF_RED(ALL, BOOL, uint8_t, KB, N, T, K)        \
+    DEF_RED(ANY, BOOL, uint8_t, KB, N, T, K)        \
+    DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)     \
+    DEF_RED(SQDEV, FLOAT64, double, KF, N, T, K)
+ARS_DTYPES(DEF_OTHER)
+#define ENT_OTHER(N, T, K) \
+    ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N) ENT_RED(SQDEV, FLOAT64, N)
+
+static const red_kernel red_table[ARS_RED_NOPS][ARS_NDTYPES][ARS_NDTYPES] = {
+    ARS_ACC_DTYPES(ENT_SUMPROD_ROW)
+    ARS_REAL_DTYPES(ENT_MINMAX)
+    ARS_DTYPES(ENT_OTHER)
+};
+
+typedef struct {
+    const ars_iter *it;
+    ars_loop_fn loop;
+    int64_t nparts;
+    char *acc;
+    char *priv;        /* nparts - 1 private accumulators, acc_bytes apart */
+    int64_t acc_bytes;
+} red_job;
+
+static void red_part(int64_t begin, int64_t end, void *p)
+{
+    const red_job *job = p;
+    int64_t size = job->it->size;
+    for (int64_t part = begin; part < end; part++) {
+        ars_iter it = *job->it;
+        if (part > 0)
+            it.data[1] += (job->priv + (part - 1) * job->acc_bytes) - job->acc;
+        ars_iter_run_range(&it, job->loop, NULL, size * part / job->nparts,
+                           size * (part + 1) / job->nparts);
+    }
+}
+
+/* The innermost dim is kept and the next one reduced (a sum over axis 0 of a
+ * C-ordered matrix): fold blocks of rows pairwise into chunks of columns,
+ * splitting the columns across threads. */
+typedef struct {
+    const ars_iter *outer;
+    red_block_fn block;
+    block_geom g;
+} blocks_job;
+
+static void blocks_part(int64_t begin, int64_t end, void *p)
+{
+    const blocks_job *job = p;
+    const ars_iter *o = job->outer;
+    int64_t j0 = begin * ROW_CHUNK, j1 = end * ROW_CHUNK;
+    if (j1 > job->g.n0)
+        j1 = job->g.n0;
+    /* walk the outer dims (C order of the prepared iteration) */
+    int64_t idx[ARS_MAX_DIMS] = {0};
+    for (int64_t e = 0; e < o->size; e++) {
+        const char *in = o->data[0];
+        char *acc = o->data[1];
+        for (int d = 0; d < o->ndim; d++) {
+            in += idx[d] * o->strides[0][d];
+            acc += idx[d] * o->strides[1][d];
+        }
+        job->block(in, acc, &job->g, j0, j1);
+        for (int d = 0; d < o->ndim; d++) {
+            if (++idx[d] < o->shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
+{
+    ars_iter outer = *it;
+    outer.ndim = it->ndim - 2;
+    outer.size = 1;
+    for (int d = 0; d < outer.ndim; d++) {
+        outer.shape[d] = it->shape[d + 2];
+        outer.size *= outer.shape[d];
+        for (int op = 0; op < 2; op++)
+            outer.strides[op][d] = it->strides[op][d + 2];
+    }
+    blocks_job job = {&outer, block,
+                      {it->shape[0], it->shape[1], it->strides[0][0], it->strides[0][1],
+                       it->strides[1][0]}};
+    int64_t chunks = (it->shape[0] + ROW_CHUNK - 1) / ROW_CHUNK;
+    int64_t per_chunk = ROW_CHUNK * it->shape[1] * outer.size;
+    int64_t grain = ars_parallel_grain(isz) / (per_chunk > 0 ? per_chunk : 1);
+    ars_parallel_for(chunks, grain < 1 ? 1 : grain, blocks_part, &job);
+    return ARS_OK;
+}
+
+int ars_reduce(int op, int ndim, const int64_t *shape,
+               const char *in, const int64_t *in_strides, int in_dtype,
+               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
+               const char *mean)
+{
+    if (op < 0 || op >= ARS_RED_NOPS || in_dtype < 0 || in_dtype >= ARS_NDTYPES ||
+        acc_dtype < 0 || acc_dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    const red_kernel *k = &red_table[op][acc_dtype][in_dtype];
+    if (!k->loop)
+        return ARS_ERR_DTYPE;
+    if (op == ARS_RED_SQDEV && !mean)
+        return ARS_ERR_ARG;
+    k->init(acc, acc_size);
+    int nop = op == ARS_RED_SQDEV ? 3 : 2;
+    /* the mean is complex128 for complex input: twice the accumulator's strides */
+    int64_t mean_strides[ARS_MAX_DIMS];
+    int64_t scale = in_dtype == ARS_COMPLEX64 || in_dtype == ARS_COMPLEX128 ? 2 : 1;
+    if (ndim < 0 || ndim > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    for (int d = 0; d < ndim; d++)
+        mean_strides[d] = acc_strides[d] * scale;
+    ars_iter it;
+    char *data[3] = {(char *)in, acc, (char *)mean};
+    const int64_t *st[3] = {in_strides, acc_strides, mean_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, st);
+    if (rc)
+        return rc;
+    if (it.size == 0)
+        return ARS_OK;
+    int64_t isz = ars_itemsize[in_dtype], asz = ars_itemsize[acc_dtype];
+    if (op != ARS_RED_SQDEV && it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0)
+        return reduce_blocks(&it, k->block, isz);
+    int64_t nparts = ars_get_num_threads();
+    int64_t most = it.size / ars_parallel_grain(isz);
+    if (nparts > most)
+        nparts = most;
+    /* private accumulators must stay small next to the input */
+    while (nparts > 1 && (nparts - 1) * acc_size * 2 > it.size)
+        nparts--;
+    if (nparts <= 1) {
+        ars_iter_run_range(&it, k->loop, NULL, 0, it.size);
+        return ARS_OK;
+    }
+    int64_t acc_bytes = acc_size * asz;
+    char *priv = ars_alloc((nparts - 1) * acc_bytes);
+    if (!priv)
+        return ARS_ERR_NOMEM;
+    for (int64_t p = 0; p < nparts - 1; p++)
+        k->init(priv + p * acc_bytes, acc_size);
+    red_job job = {&it, k->loop, nparts, acc, priv, acc_bytes};
+    ars_parallel_for(nparts, 1, red_part, &job);
+    for (int64_t p = 0; p < nparts - 1; p++)
+        k->comb(acc, priv + p * acc_bytes, acc_size);
+    ars_free(priv);
+    return ARS_OK;
+}
+
+#define DEF_FINISH(N, T, K)                                                       \
+    static void finish_##N(char *acc, int64_t n, int kind, double count, double corr) \
+    {                                                                             \
+        double d = kind == ARS_FIN_MEAN ? count : count - corr;                   \
+        for (int64_t i = 0; i < n; i++) {                                         \
+            char *p = acc + i * (int64_t)sizeof(T);                               \
+            T v = ld_##N(p);                                                      \
+            if (kind == ARS_FIN_MEAN)                                             \
+                v = v / (T)d;                                                     \
+            else                                                                  \
+                v = d > 0 ? v / (T)d : (T)NAN;                                    \
+            if (kind == ARS_FIN_STD)                                              \
+                v = FSQRT_##N(v);                                                 \
+            st_##N(p, v);                                                         \
+        }                                                                         \
+    }
+#define FSQRT_FLOAT32 sqrtf
+#define FSQRT_FLOAT64 sqrt
+#define FSQRT_COMPLEX64 csqrtf
+#define FSQRT_COMPLEX128 csqrt
+#define FIN_DTYPES(X) \
+    X(FLOAT32, float, KF) X(FLOAT64, double, KF) X(COMPLEX64, ars_c64, KC) X(COMPLEX128, ars_c128, KC)
+FIN_DTYPES(DEF_FINISH)
+
+int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,
+                      double count, double correction)
+{
+    switch (acc_dtype) {
+#define CASE_FINISH(N, T, K) \
+    case ARS_##N: finish_##N(acc, n, kind, count, correction); return ARS_OK;
+    FIN_DTYPES(CASE_FINISH)
+#undef CASE_FINISH
+    default:
+        return ARS_ERR_DTYPE;
+    }
+}

@@ -1,0 +1,364 @@
+/* Sorting, unique and searchsorted on order keys (see stats_internal.h):
+ * every real value maps to a uint64 that sorts as the value does, with NaN
+ * last and -0.0 == 0.0. Sorting is a stable LSD radix sort that skips the
+ * digits all keys share (insertion sort for short lanes). */
+#include <stdlib.h>
+#include "stats_internal.h"
+
+enum { SMALL_SORT = 24 };
+
+static void insertion_sort(uint64_t *k, int64_t *idx, int64_t n)
+{
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t v = k[i];
+        int64_t x = idx ? idx[i] : 0;
+        int64_t j = i;
+        while (j > 0 && k[j - 1] > v) {
+            k[j] = k[j - 1];
+            if (idx)
+                idx[j] = idx[j - 1];
+            j--;
+        }
+        k[j] = v;
+        if (idx)
+            idx[j] = x;
+    }
+}
+
+void ars_radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *tmp_idx, int64_t n)
+{
+    if (n <= SMALL_SORT) {
+        insertion_sort(keys, idx, n);
+        return;
+    }
+    int bits = n >= 65536 ? 11 : 8;
+    int ndig = (64 + bits - 1) / bits;
+    int64_t nb = (int64_t)1 << bits;
+    uint64_t mask = (uint64_t)nb - 1;
+    int64_t *hist = calloc((size_t)(ndig * nb), sizeof(int64_t));
+    if (!hist) {  /* fall back to a slow but allocation-free stable sort */
+        insertion_sort(keys, idx, n);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t k = keys[i];
+        for (int d = 0; d < ndig; d++)
+            hist[d * nb + ((k >> (d * bits)) & mask)]++;
+    }
+    uint64_t *src = keys, *dst = tmp_keys;
+    int64_t *isrc = idx, *idst = tmp_idx;
+    for (int d = 0; d < ndig; d++) {
+        int64_t *h = hist + d * nb;
+        int shift = d * bits;
+        if (h[(src[0] >> shift) & mask] == n)
+            continue;  /* every key has this digit */
+        int64_t sum = 0;
+        for (int64_t b = 0; b < nb; b++) {
+            int64_t c = h[b];
+            h[b] = sum;
+            sum += c;
+        }
+        if (idx) {
+            for (int64_t i = 0; i < n; i++) {
+                uint64_t k = src[i];
+                int64_t pos = h[(k >> shift) & mask]++;
+                dst[pos] = k;
+                idst[pos] = isrc[i];
+            }
+        } else {
+            for (int64_t i = 0; i < n; i++) {
+                uint64_t k = src[i];
+                dst[h[(k >> shift) & mask]++] = k;
+            }
+        }
+        uint64_t *t = src; src = dst; dst = t;
+        int64_t *ti = isrc; isrc = idst; idst = ti;
+    }
+    if (src != keys) {
+        memcpy(keys, src, (size_t)n * sizeof(uint64_t));
+        if (idx)
+            memcpy(idx, isrc, (size_t)n * sizeof(int64_t));
+    }
+    free(hist);
+}
+
+/* ---- per-dtype keys ------------------------------------------------------------- */
+
+typedef void (*encode_fn)(const char *in, int64_t n, int64_t s, uint64_t *keys, int *negzero);
+typedef void (*decode_fn)(const uint64_t *keys, int64_t n, char *out, int64_t os);
+typedef uint64_t (*key1_fn)(const char *p);
+
+#define NEGZ_KB(v) 0
+#define NEGZ_KI(v) 0
+#define NEGZ_KU(v) 0
+#define NEGZ_KF(v) ((v) == 0 && signbit(v))
+
+#define DEF_KEYS(N, T, K)                                                          \
+    static void encode_##N(const char *in, int64_t n, int64_t s, uint64_t *keys, int *negzero) \
+    {                                                                              \
+        int nz = 0;                                                                \
+        for (int64_t i = 0; i < n; i++) {                                          \
+            T v = ld_##N(in + i * s);                                              \
+            nz |= NEGZ_##K(v);                                                     \
+            keys[i] = ARS_KEY_##K(T, v);                                           \
+        }                                                                          \
+        *negzero = nz;                                                             \
+    }                                                                              \
+    static void decode_##N(const uint64_t *keys, int64_t n, char *out, int64_t os) \
+    {                                                                              \
+        for (int64_t i = 0; i < n; i++)                                            \
+            st_##N(out + i * os, ARS_UNKEY_##K(T, keys[i]));                       \
+    }                                                                              \
+    static uint64_t key1_##N(const char *p) { return ARS_KEY_##K(T, ld_##N(p)); }
+ARS_REAL_DTYPES(DEF_KEYS)
+
+#define ENT_ENC(N, T, K) [ARS_##N] = encode_##N,
+#define ENT_DEC(N, T, K) [ARS_##N] = decode_##N,
+#define ENT_KEY1(N, T, K) [ARS_##N] = key1_##N,
+static const encode_fn encode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_ENC)};
+static const decode_fn decode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_DEC)};
+static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
+
+/* ---- sort lanes ------------------------------------------------------------------- */
+
+typedef struct {
+    int dtype, argsort, descending;
+    int64_t n, in_step, out_step;
+    int failed;
+} sort_ctx;
+
+/* The zeros of a sorted lane, rewritten with their signs in input order
+ * (the sort is stable and treats -0.0 and 0.0 as equal). */
+static void restore_zeros(const sort_ctx *c, const char *in, char *out)
+{
+    int64_t isz = ars_itemsize[c->dtype];
+    int64_t j = 0;
+    /* find the first zero of the output */
+    while (j < c->n) {
+        uint64_t k = key1_table[c->dtype](out + j * c->out_step);
+        if (k == KEY_SIGN)
+            break;
+        j++;
+    }
+    for (int64_t i = 0; i < c->n && j < c->n; i++) {
+        const char *p = in + i * c->in_step;
+        if (key1_table[c->dtype](p) == KEY_SIGN) {
+            memcpy(out + j * c->out_step, p, (size_t)isz);
+            j++;
+        }
+    }
+}
+
+static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
+{
+    sort_ctx *c = p;
+    int64_t n = c->n;
+    if (n == 0)
+        return;
+    uint64_t *keys = malloc((size_t)n * 2 * sizeof(uint64_t));
+    int64_t *idx = c->argsort ? malloc((size_t)n * 2 * sizeof(int64_t)) : NULL;
+    if (!keys || (c->argsort && !idx)) {
+        free(keys);
+        free(idx);
+        c->failed = 1;
+        return;
+    }
+    for (int64_t b = 0; b < nl; b++) {
+        const char *in = data[0] + b * s[0];
+        char *out = data[1] + b * s[1];
+        int negzero;
+        encode_table[c->dtype](in, n, c->in_step, keys, &negzero);
+        if (c->descending)
+            for (int64_t i = 0; i < n; i++)
+                keys[i] = ~keys[i];
+        if (idx)
+            for (int64_t i = 0; i < n; i++)
+                idx[i] = i;
+        ars_radix_sort(keys, idx, keys + n, idx ? idx + n : NULL, n);
+        if (idx) {
+            for (int64_t i = 0; i < n; i++)
+                st_INT64(out + i * c->out_step, idx[i]);
+            continue;
+        }
+        if (c->descending)
+            for (int64_t i = 0; i < n; i++)
+                keys[i] = ~keys[i];
+        decode_table[c->dtype](keys, n, out, c->out_step);
+        if (negzero)
+            restore_zeros(c, in, out);
+    }
+    free(keys);
+    free(idx);
+}
+
+int ars_sort(int ndim, const int64_t *shape,
+             const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
+             char *out, const int64_t *out_strides, int64_t out_step,
+             int argsort, int descending)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !encode_table[dtype])
+        return ARS_ERR_DTYPE;
+    ars_iter it;
+    char *data[2] = {(char *)in, out};
+    const int64_t *st[2] = {in_strides, out_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    if (rc)
+        return rc;
+    sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
+    ars_iter_run(&it, sort_loop, &c, (n + 1) * 64);
+    return c.failed ? ARS_ERR_NOMEM : ARS_OK;
+}
+
+/* ---- unique ------------------------------------------------------------------------ */
+
+static uint64_t key_c128(double v) { return ars_key_f64(v); }
+
+/* Keys of the real and imaginary parts of element i of a complex array; a
+ * value with a NaN part sorts last (both keys UINT64_MAX). */
+static void complex_keys(const char *x, int64_t stride, int dtype, int64_t i,
+                         uint64_t *kre, uint64_t *kim)
+{
+    double re, im;
+    if (dtype == ARS_COMPLEX64) {
+        ars_c64 v = ld_COMPLEX64(x + i * stride);
+        re = crealf(v);
+        im = cimagf(v);
+    } else {
+        ars_c128 v = ld_COMPLEX128(x + i * stride);
+        re = creal(v);
+        im = cimag(v);
+    }
+    if (re != re || im != im) {
+        *kre = *kim = UINT64_MAX;
+        return;
+    }
+    *kre = key_c128(re);
+    *kim = key_c128(im);
+}
+
+static int is_float(int dtype)
+{
+    return dtype == ARS_FLOAT32 || dtype == ARS_FLOAT64 ||
+           dtype == ARS_COMPLEX64 || dtype == ARS_COMPLEX128;
+}
+
+int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
+               char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    int cplx = dtype == ARS_COMPLEX64 || dtype == ARS_COMPLEX128;
+    int nan_distinct = is_float(dtype);
+    int64_t isz = ars_itemsize[dtype];
+    *k = 0;
+    if (n == 0)
+        return ARS_OK;
+    int need_perm = cplx || index || inverse || counts;
+    uint64_t *keys = malloc((size_t)n * 2 * sizeof(uint64_t));
+    int64_t *perm = need_perm ? malloc((size_t)n * 2 * sizeof(int64_t)) : NULL;
+    uint64_t *k2 = cplx ? malloc((size_t)n * sizeof(uint64_t)) : NULL;
+    if (!keys || (need_perm && !perm) || (cplx && !k2)) {
+        free(keys);
+        free(perm);
+        free(k2);
+        return ARS_ERR_NOMEM;
+    }
+    if (cplx) {
+        /* LSD over (real, imag): sort by imag, then stably by real */
+        uint64_t kre, kim;
+        for (int64_t i = 0; i < n; i++) {
+            complex_keys(x, stride, dtype, i, &kre, &kim);
+            keys[i] = kim;
+            perm[i] = i;
+        }
+        ars_radix_sort(keys, perm, keys + n, perm + n, n);
+        for (int64_t i = 0; i < n; i++) {
+            complex_keys(x, stride, dtype, perm[i], &kre, &kim);
+            keys[i] = kre;
+            k2[i] = kim;  /* filled again below in the final order */
+        }
+        ars_radix_sort(keys, perm, keys + n, perm + n, n);
+        for (int64_t i = 0; i < n; i++)
+            complex_keys(x, stride, dtype, perm[i], &kre, &k2[i]);
+    } else {
+        int negzero;
+        encode_table[dtype](x, n, stride, keys, &negzero);
+        if (perm)
+            for (int64_t i = 0; i < n; i++)
+                perm[i] = i;
+        ars_radix_sort(keys, perm, keys + n, perm ? perm + n : NULL, n);
+    }
+    int64_t g = -1;
+    for (int64_t i = 0; i < n; i++) {
+        int same = i > 0 && keys[i] == keys[i - 1] && (!cplx || k2[i] == k2[i - 1]) &&
+                   !(nan_distinct && keys[i] == UINT64_MAX);
+        if (!same) {
+            g++;
+            if (perm)
+                memcpy(values + g * isz, x + perm[i] * stride, (size_t)isz);
+            else
+                decode_table[dtype](keys + i, 1, values + g * isz, isz);
+            if (index)
+                index[g] = perm[i];
+            if (counts)
+                counts[g] = 0;
+        }
+        if (counts)
+            counts[g]++;
+        if (inverse)
+            inverse[perm[i]] = g;
+    }
+    *k = g + 1;
+    free(keys);
+    free(perm);
+    free(k2);
+    return ARS_OK;
+}
+
+/* ---- searchsorted ------------------------------------------------------------------- */
+
+typedef struct {
+    const char *x1;
+    int64_t n1, s1;
+    key1_fn key;
+    int right;
+} search_ctx;
+
+static void search_loop(char **data, int64_t n, const int64_t *s, void *p)
+{
+    const search_ctx *c = p;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t v = c->key(data[0] + i * s[0]);
+        int64_t lo = 0, hi = c->n1;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            uint64_t m = c->key(c->x1 + mid * c->s1);
+            if (c->right ? m <= v : m < v)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        st_INT64(data[1] + i * s[1], lo);
+    }
+}
+
+int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
+                     int ndim, const int64_t *shape,
+                     const char *x2, const int64_t *x2_strides,
+                     char *out, const int64_t *out_strides)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !key1_table[dtype])
+        return ARS_ERR_DTYPE;
+    ars_iter it;
+    char *data[2] = {(char *)x2, out};
+    const int64_t *st[2] = {x2_strides, out_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    if (rc)
+        return rc;
+    search_ctx c = {x1, n1, s1, key1_table[dtype], right};
+    int64_t depth = 1;
+    while (((int64_t)1 << depth) < n1 + 1 && depth < 62)
+        depth++;
+    ars_iter_run(&it, search_loop, &c, depth * 64);
+    return ARS_OK;
+}

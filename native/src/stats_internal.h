@@ -1,0 +1,147 @@
+/* Shared by the statistics, sorting and set kernels: typed loads and stores,
+ * accumulator conversions, wrapping integer arithmetic, order keys. */
+#ifndef ARS_STATS_INTERNAL_H
+#define ARS_STATS_INTERNAL_H
+
+#include <math.h>
+#include <string.h>
+#include "ars_internal.h"
+
+/* The real dtypes (those with an order). */
+#define ARS_REAL_DTYPES(X)          \
+    X(BOOL, uint8_t, KB)            \
+    X(INT8, int8_t, KI)             \
+    X(INT16, int16_t, KI)           \
+    X(INT32, int32_t, KI)           \
+    X(INT64, int64_t, KI)           \
+    X(UINT8, uint8_t, KU)           \
+    X(UINT16, uint16_t, KU)         \
+    X(UINT32, uint32_t, KU)         \
+    X(UINT64, uint64_t, KU)         \
+    X(FLOAT32, float, KF)           \
+    X(FLOAT64, double, KF)
+
+/* The accumulator dtypes of sums and products. */
+#define ARS_ACC_DTYPES(X)           \
+    X(INT64, int64_t, KI)           \
+    X(UINT64, uint64_t, KU)         \
+    X(FLOAT32, float, KF)           \
+    X(FLOAT64, double, KF)          \
+    X(COMPLEX64, ars_c64, KC)       \
+    X(COMPLEX128, ars_c128, KC)
+
+/* Unaligned-safe typed access: ld_T(p), st_T(p, v). */
+#define ARS_DEF_LDST(NAME, T, K)                                              \
+    static inline T ld_##NAME(const char *p) { T v; memcpy(&v, p, sizeof v); return v; } \
+    static inline void st_##NAME(char *p, T v) { memcpy(p, &v, sizeof v); }
+ARS_DTYPES(ARS_DEF_LDST)
+
+/* Float to integer with defined results (NaN -> 0, saturating). */
+static inline int64_t ars_f2i64(double v)
+{
+    if (v != v)
+        return 0;
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
+}
+static inline uint64_t ars_f2u64(double v)
+{
+    if (v != v || v <= -1.0)
+        return (uint64_t)ars_f2i64(v);
+    if (v >= 18446744073709551616.0)
+        return UINT64_MAX;
+    return (uint64_t)v;
+}
+
+/* ACONV_<acc kind>_<input kind>(AT, v): v into the accumulator type AT. */
+#define ACONV_KI_KB(AT, v) ((AT)(v))
+#define ACONV_KI_KI(AT, v) ((AT)(v))
+#define ACONV_KI_KU(AT, v) ((AT)(v))
+#define ACONV_KI_KF(AT, v) ((AT)ars_f2i64((double)(v)))
+#define ACONV_KI_KC(AT, v) ((AT)ars_f2i64(creal(v)))
+#define ACONV_KU_KB(AT, v) ((AT)(v))
+#define ACONV_KU_KI(AT, v) ((AT)(v))
+#define ACONV_KU_KU(AT, v) ((AT)(v))
+#define ACONV_KU_KF(AT, v) ((AT)ars_f2u64((double)(v)))
+#define ACONV_KU_KC(AT, v) ((AT)ars_f2u64(creal(v)))
+#define ACONV_KF_KB(AT, v) ((AT)(v))
+#define ACONV_KF_KI(AT, v) ((AT)(v))
+#define ACONV_KF_KU(AT, v) ((AT)(v))
+#define ACONV_KF_KF(AT, v) ((AT)(v))
+#define ACONV_KF_KC(AT, v) ((AT)creal(v))
+#define ACONV_KC_KB(AT, v) ((AT)(v))
+#define ACONV_KC_KI(AT, v) ((AT)(v))
+#define ACONV_KC_KU(AT, v) ((AT)(v))
+#define ACONV_KC_KF(AT, v) ((AT)(v))
+#define ACONV_KC_KC(AT, v) ((AT)(v))
+
+/* Wrapping integer arithmetic (signed overflow is done in unsigned). */
+#define ADD_KB(T, a, b) ((T)((a) + (b)))
+#define ADD_KI(T, a, b) ((T)((uint64_t)(a) + (uint64_t)(b)))
+#define ADD_KU(T, a, b) ((T)((a) + (b)))
+#define ADD_KF(T, a, b) ((a) + (b))
+#define ADD_KC(T, a, b) ((a) + (b))
+#define SUB_KB(T, a, b) ((T)((a) != (b)))
+#define SUB_KI(T, a, b) ((T)((uint64_t)(a) - (uint64_t)(b)))
+#define SUB_KU(T, a, b) ((T)((uint64_t)(a) - (uint64_t)(b)))
+#define SUB_KF(T, a, b) ((a) - (b))
+#define SUB_KC(T, a, b) ((a) - (b))
+#define MUL_KB(T, a, b) ((T)((a) * (b)))
+#define MUL_KI(T, a, b) ((T)((uint64_t)(a) * (uint64_t)(b)))
+#define MUL_KU(T, a, b) ((T)((uint64_t)(a) * (uint64_t)(b)))
+#define MUL_KF(T, a, b) ((a) * (b))
+#define MUL_KC(T, a, b) ((a) * (b))
+
+/* Largest and smallest values of a real type. */
+#define HI_KB(T) ((T)1)
+#define HI_KI(T) ((T)((((uint64_t)1) << (8 * sizeof(T) - 1)) - 1))
+#define HI_KU(T) ((T)~(T)0)
+#define HI_KF(T) ((T)INFINITY)
+#define LO_KB(T) ((T)0)
+#define LO_KI(T) ((T)(-HI_KI(T) - 1))
+#define LO_KU(T) ((T)0)
+#define LO_KF(T) ((T)-INFINITY)
+
+/* Order keys: unsigned 64-bit integers that sort as the values do, with
+ * -0.0 == 0.0 and every NaN equal to UINT64_MAX (last). */
+#define KEY_SIGN ((uint64_t)1 << 63)
+#define ARS_KEY_KB(T, v) ((uint64_t)(v))
+#define ARS_KEY_KU(T, v) ((uint64_t)(v))
+#define ARS_KEY_KI(T, v) ((uint64_t)(int64_t)(v) ^ KEY_SIGN)
+#define ARS_KEY_KF(T, v) (sizeof(T) == 4 ? ars_key_f32((float)(v)) : ars_key_f64((double)(v)))
+
+static inline uint64_t ars_key_f64(double v)
+{
+    if (v != v)
+        return UINT64_MAX;
+    if (v == 0)
+        return KEY_SIGN;
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return (b & KEY_SIGN) ? ~b : (b | KEY_SIGN);
+}
+static inline uint64_t ars_key_f32(float v)
+{
+    /* widening is exact and order preserving */
+    return ars_key_f64((double)v);
+}
+static inline double ars_unkey_f64(uint64_t k)
+{
+    uint64_t b = (k & KEY_SIGN) ? (k ^ KEY_SIGN) : ~k;
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+#define ARS_UNKEY_KB(T, k) ((T)(k))
+#define ARS_UNKEY_KU(T, k) ((T)(k))
+#define ARS_UNKEY_KI(T, k) ((T)(int64_t)((k) ^ KEY_SIGN))
+#define ARS_UNKEY_KF(T, k) ((k) == UINT64_MAX ? (T)NAN : (T)ars_unkey_f64(k))
+
+/* Stable LSD radix sort of n keys (and their payload when idx != NULL),
+ * using tmp buffers of n slots each. */
+void ars_radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *tmp_idx, int64_t n);
+
+#endif

@@ -1,0 +1,162 @@
+/* take / take_along_axis (one gather kernel), repeat indices, boolean compress. */
+#include <stdlib.h>
+#include "stats_internal.h"
+
+typedef struct { uint64_t lo, hi; } item16;
+
+typedef struct {
+    int64_t axis_len, axis_stride;
+    int64_t bad;
+    int failed;
+} take_ctx;
+
+#define DEF_TAKE(SZ, T)                                                           \
+    static void take_##SZ(char **data, int64_t n, const int64_t *s, void *p)      \
+    {                                                                             \
+        take_ctx *c = p;                                                          \
+        for (int64_t i = 0; i < n; i++) {                                         \
+            int64_t v = ld_INT64(data[1] + i * s[1]);                             \
+            if (v < 0)                                                            \
+                v += c->axis_len;                                                 \
+            if (v < 0 || v >= c->axis_len) {                                      \
+                __atomic_store_n(&c->bad, ld_INT64(data[1] + i * s[1]), __ATOMIC_RELAXED); \
+                __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);                \
+                return;                                                           \
+            }                                                                     \
+            memcpy(data[0] + i * s[0], data[2] + i * s[2] + v * c->axis_stride, sizeof(T)); \
+        }                                                                         \
+    }
+DEF_TAKE(1, uint8_t)
+DEF_TAKE(2, uint16_t)
+DEF_TAKE(4, uint32_t)
+DEF_TAKE(8, uint64_t)
+DEF_TAKE(16, item16)
+
+int ars_take(int ndim, const int64_t *shape,
+             char *out, const int64_t *out_strides,
+             const char *idx, const int64_t *idx_strides,
+             const char *src, const int64_t *src_strides,
+             int64_t axis_len, int64_t axis_stride, int64_t itemsize, int64_t *bad)
+{
+    ars_loop_fn loop;
+    switch (itemsize) {
+    case 1: loop = take_1; break;
+    case 2: loop = take_2; break;
+    case 4: loop = take_4; break;
+    case 8: loop = take_8; break;
+    case 16: loop = take_16; break;
+    default: return ARS_ERR_ARG;
+    }
+    ars_iter it;
+    char *data[3] = {out, (char *)idx, (char *)src};
+    const int64_t *st[3] = {out_strides, idx_strides, src_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 3, data, st);
+    if (rc)
+        return rc;
+    take_ctx c = {axis_len, axis_stride, 0, 0};
+    ars_iter_run(&it, loop, &c, 64);
+    if (c.failed) {
+        *bad = c.bad;
+        return ARS_ERR_ARG;
+    }
+    return ARS_OK;
+}
+
+int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out)
+{
+    int64_t j = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t r = 0; r < repeats[i]; r++)
+            out[j++] = i;
+    return ARS_OK;
+}
+
+/* ---- compress: the elements under a boolean mask, in C order ----------------------- */
+
+#define DEF_COMPRESS(SZ, T)                                                        \
+    static int64_t compress_run_##SZ(const char *src, int64_t ss, const char *m,    \
+                                      int64_t ms, int64_t n, char *dst, int64_t j)  \
+    {                                                                              \
+        if (ss == (int64_t)sizeof(T) && ms == 1) {                                 \
+            for (int64_t i = 0; i < n; i++) {                                      \
+                memcpy(dst + j * (int64_t)sizeof(T), src + i * (int64_t)sizeof(T), sizeof(T)); \
+                j += m[i] != 0;                                                    \
+            }                                                                      \
+            return j;                                                              \
+        }                                                                          \
+        for (int64_t i = 0; i < n; i++) {                                          \
+            memcpy(dst + j * (int64_t)sizeof(T), src + i * ss, sizeof(T));         \
+            j += m[i * ms] != 0;                                                   \
+        }                                                                          \
+        return j;                                                                  \
+    }
+DEF_COMPRESS(1, uint8_t)
+DEF_COMPRESS(2, uint16_t)
+DEF_COMPRESS(4, uint32_t)
+DEF_COMPRESS(8, uint64_t)
+DEF_COMPRESS(16, item16)
+
+typedef int64_t (*compress_fn)(const char *, int64_t, const char *, int64_t, int64_t, char *, int64_t);
+
+int ars_compress(int ndim, const int64_t *shape,
+                 const char *src, const int64_t *src_strides,
+                 const char *mask, const int64_t *mask_strides,
+                 char *dst, int64_t itemsize, int64_t count)
+{
+    compress_fn fn;
+    switch (itemsize) {
+    case 1: fn = compress_run_1; break;
+    case 2: fn = compress_run_2; break;
+    case 4: fn = compress_run_4; break;
+    case 8: fn = compress_run_8; break;
+    case 16: fn = compress_run_16; break;
+    default: return ARS_ERR_ARG;
+    }
+    if (ndim < 0 || ndim > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    int64_t size = 1;
+    for (int d = 0; d < ndim; d++)
+        size *= shape[d];
+    if (size == 0 || count == 0)
+        return ARS_OK;
+    if (ndim == 0) {
+        if (*mask)
+            memcpy(dst, src, (size_t)itemsize);
+        return ARS_OK;
+    }
+    /* The branch-free loop writes a slot for every element it reads (the
+     * kept ones are not overwritten): blocks that could write beyond count go
+     * through a scratch block. */
+    enum { BLOCK = 512 };
+    char scratch[BLOCK * 16];
+    int64_t inner = shape[ndim - 1], ss = src_strides[ndim - 1], ms = mask_strides[ndim - 1];
+    int64_t nrows = size / inner;
+    int64_t idx[ARS_MAX_DIMS] = {0};
+    const char *ps = src, *pm = mask;
+    int64_t j = 0;
+    for (int64_t r = 0; r < nrows; r++) {
+        for (int64_t b = 0; b < inner; b += BLOCK) {
+            int64_t len = inner - b < BLOCK ? inner - b : BLOCK;
+            if (j + len <= count) {
+                j = fn(ps + b * ss, ss, pm + b * ms, ms, len, dst, j);
+                continue;
+            }
+            int64_t got = fn(ps + b * ss, ss, pm + b * ms, ms, len, scratch, 0);
+            if (j + got > count)
+                return ARS_ERR_ARG;
+            memcpy(dst + j * itemsize, scratch, (size_t)(got * itemsize));
+            j += got;
+        }
+        for (int d = ndim - 2; d >= 0; d--) {
+            if (++idx[d] < shape[d]) {
+                ps += src_strides[d];
+                pm += mask_strides[d];
+                break;
+            }
+            ps -= (shape[d] - 1) * src_strides[d];
+            pm -= (shape[d] - 1) * mask_strides[d];
+            idx[d] = 0;
+        }
+    }
+    return j == count ? ARS_OK : ARS_ERR_ARG;
+}

@@ -1,0 +1,635 @@
+"""Elementwise functions and operators against NumPy, over every allowed dtype
+and every layout (inputs and destinations), with integer edge cases, special
+values and dtype errors."""
+import math
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+import arrstride as xp
+from arrstride import _dtypes as dt
+from arrstride import _elementwise_functions as E
+
+ALL = [d.name for d in dt.ALL]
+CATS = {
+    "numeric": [d.name for d in dt.NUMERIC],
+    "floating-point": [d.name for d in dt.FLOATING],
+    "real floating": ["float32", "float64"],
+    "real numeric": [d.name for d in dt.INTEGER + dt.REAL_FLOAT],
+    "integral": [d.name for d in dt.INTEGER],
+    "integer or boolean": ["bool"] + [d.name for d in dt.INTEGER],
+    "bool": ["bool"],
+    "any": ALL,
+}
+
+# name -> (category, numpy function)
+UNARY = {
+    "abs": ("numeric", np.abs), "acos": ("floating-point", np.arccos),
+    "acosh": ("floating-point", np.arccosh), "asin": ("floating-point", np.arcsin),
+    "asinh": ("floating-point", np.arcsinh), "atan": ("floating-point", np.arctan),
+    "atanh": ("floating-point", np.arctanh), "bitwise_invert": ("integer or boolean", np.invert),
+    "ceil": ("real numeric", np.ceil), "conj": ("numeric", np.conj),
+    "cos": ("floating-point", np.cos), "cosh": ("floating-point", np.cosh),
+    "exp": ("floating-point", np.exp), "expm1": ("floating-point", None),
+    "floor": ("real numeric", np.floor), "imag": ("numeric", np.imag),
+    "isfinite": ("numeric", np.isfinite), "isinf": ("numeric", np.isinf),
+    "isnan": ("numeric", np.isnan), "log": ("floating-point", np.log),
+    "log10": ("floating-point", np.log10), "log1p": ("floating-point", None),
+    "log2": ("floating-point", np.log2), "logical_not": ("bool", np.logical_not),
+    "negative": ("numeric", np.negative), "positive": ("numeric", np.positive),
+    "real": ("numeric", np.real), "reciprocal": ("floating-point", np.reciprocal),
+    "round": ("numeric", np.round), "sign": ("numeric", None),
+    "signbit": ("real floating", np.signbit), "sin": ("floating-point", np.sin),
+    "sinh": ("floating-point", np.sinh), "sqrt": ("floating-point", np.sqrt),
+    "square": ("numeric", np.square), "tan": ("floating-point", np.tan),
+    "tanh": ("floating-point", np.tanh), "trunc": ("real numeric", np.trunc),
+}
+
+
+def _np_expm1(a):
+    if a.dtype.kind == "c":
+        return (np.exp(a.astype(np.complex128)) - 1).astype(a.dtype)
+    return np.expm1(a)
+
+
+def _np_log1p(a):
+    if a.dtype.kind == "c":
+        return np.log(1 + a.astype(np.complex128)).astype(a.dtype)
+    return np.log1p(a)
+
+
+def _np_sign(a):
+    if a.dtype.kind == "c":
+        m = np.abs(a)
+        return np.where(m == 0, 0, a / np.where(m == 0, 1, m)).astype(a.dtype)
+    return np.sign(a)
+
+
+NP_SPECIAL = {"expm1": _np_expm1, "log1p": _np_log1p, "sign": _np_sign}
+
+BINARY = {
+    "add": ("numeric", np.add), "atan2": ("real floating", np.arctan2),
+    "bitwise_and": ("integer or boolean", np.bitwise_and),
+    "bitwise_left_shift": ("integral", np.left_shift),
+    "bitwise_or": ("integer or boolean", np.bitwise_or),
+    "bitwise_right_shift": ("integral", np.right_shift),
+    "bitwise_xor": ("integer or boolean", np.bitwise_xor),
+    "copysign": ("real floating", np.copysign), "divide": ("numeric", np.divide),
+    "equal": ("any", np.equal), "floor_divide": ("real numeric", np.floor_divide),
+    "greater": ("real numeric", np.greater), "greater_equal": ("real numeric", np.greater_equal),
+    "hypot": ("real floating", np.hypot), "less": ("real numeric", np.less),
+    "less_equal": ("real numeric", np.less_equal), "logaddexp": ("real floating", np.logaddexp),
+    "logical_and": ("bool", np.logical_and), "logical_or": ("bool", np.logical_or),
+    "logical_xor": ("bool", np.logical_xor), "maximum": ("real numeric", np.maximum),
+    "minimum": ("real numeric", np.minimum), "multiply": ("numeric", np.multiply),
+    "nextafter": ("real floating", np.nextafter), "not_equal": ("any", np.not_equal),
+    "pow": ("numeric", np.power), "remainder": ("real numeric", np.remainder),
+    "subtract": ("numeric", np.subtract),
+}
+
+OPERATORS = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
+    "pow": operator.pow, "bitwise_and": operator.and_, "bitwise_or": operator.or_,
+    "bitwise_xor": operator.xor, "bitwise_left_shift": operator.lshift,
+    "bitwise_right_shift": operator.rshift,
+}
+INPLACE = {
+    "add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
+    "divide": operator.itruediv, "floor_divide": operator.ifloordiv, "remainder": operator.imod,
+    "pow": operator.ipow, "bitwise_and": operator.iand, "bitwise_or": operator.ior,
+    "bitwise_xor": operator.ixor, "bitwise_left_shift": operator.ilshift,
+    "bitwise_right_shift": operator.irshift,
+}
+COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+               "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
+
+# ---- helpers ------------------------------------------------------------------------
+
+rng = np.random.default_rng(1234)
+
+
+def to_np(x):
+    return np.array(x.tolist(), dtype=x.dtype.name).reshape(x.shape)
+
+
+def values(dtype, shape, positive=False, small=False):
+    """Random values of dtype; integers include the dtype's min and max."""
+    n = int(np.prod(shape))
+    dtn = np.dtype(dtype)
+    if dtn.kind == "b":
+        v = rng.integers(0, 2, n).astype(bool)
+    elif dtn.kind in "iu":
+        info = np.iinfo(dtn)
+        if small:
+            lo, hi = (0 if positive or dtn.kind == "u" else -5), 6
+            v = rng.integers(lo, hi, n).astype(dtn)
+        else:
+            v = rng.integers(max(info.min, -100) if not positive else 1, min(info.max, 100), n,
+                             endpoint=True).astype(dtn)
+            if n >= 4 and not positive:
+                v[0], v[1] = info.min, info.max
+    elif dtn.kind == "f":
+        v = rng.uniform(0.1 if positive else -3, 3, n).astype(dtn)
+    else:
+        v = (rng.uniform(-2, 2, n) + 1j * rng.uniform(-2, 2, n)).astype(dtn)
+    return v.reshape(shape)
+
+
+# Layouts: (name, base shape, view) where view applies to NumPy and arrstride alike.
+LAYOUTS = [
+    ("contiguous", (3, 4), lambda m, a: a),
+    ("transposed", (4, 3), lambda m, a: a.T),
+    ("stepped", (6, 8), lambda m, a: a[::2, ::2]),
+    ("negative", (3, 4), lambda m, a: a[::-1, ::-1]),
+    ("broadcast", (1, 4), lambda m, a: m.broadcast_to(a, (3, 4))),
+    ("offset", (4, 5), lambda m, a: a[1:, 1:]),
+    ("empty", (0, 4), lambda m, a: a),
+    ("0-d", (), lambda m, a: a),
+]
+SHAPE = {"empty": (0, 4), "0-d": ()}
+
+
+def make(dtype, layout, **kw):
+    name, base, view = layout
+    b = values(dtype, base, **kw)
+    return view(np, b), view(xp, xp.asarray(b))
+
+
+def assert_close(got, want):
+    got_np = to_np(got) if isinstance(got, xp.Array) else got
+    assert got_np.shape == want.shape, (got_np.shape, want.shape)
+    if want.dtype.kind in "fc":
+        tol = 2e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
+        np.testing.assert_allclose(got_np, want, rtol=tol, atol=tol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got_np, want)
+
+
+def np_expected(npf, *args):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return npf(*args)
+
+
+def unary_np(name):
+    return NP_SPECIAL.get(name) or UNARY[name][1]
+
+
+def positive_domain(name):
+    return name in ("acosh", "log", "log10", "log2", "sqrt", "log1p")
+
+
+# ---- unary -------------------------------------------------------------------------------
+
+UNARY_CASES = [(n, d) for n, (c, _) in UNARY.items() for d in CATS[c]]
+
+
+@pytest.mark.parametrize("name,dtype", UNARY_CASES)
+def test_unary_layouts(name, dtype):
+    f = getattr(xp, name)
+    for layout in LAYOUTS:
+        a, x = make(dtype, layout, positive=positive_domain(name) and dtype[0] == "f")
+        if name in ("acos", "asin", "atanh") and dtype.startswith("float"):
+            a, x = a / 4, x / 4
+        if name == "acosh" and dtype.startswith("float"):
+            a, x = a + 1, x + 1
+        got = f(x)
+        want = np_expected(unary_np(name), a)
+        if name == "imag" and a.dtype.kind != "c":
+            want = np.zeros_like(a)
+        want = np.asarray(want)
+        assert got.dtype.name == want.dtype.name, (name, got.dtype, want.dtype)
+        assert_close(got, want)
+
+
+@pytest.mark.parametrize("name", list(UNARY))
+def test_unary_disallowed_dtype(name):
+    cat = UNARY[name][0]
+    bad = [d for d in ALL if d not in CATS[cat]]
+    if name in ("real", "imag", "conj"):
+        bad = ["bool"]
+    for d in bad:
+        with pytest.raises(TypeError, match=f"{name}.*{d}"):
+            getattr(xp, name)(xp.asarray(values(d, (3,))))
+
+
+# ---- binary --------------------------------------------------------------------------------
+
+BINARY_CASES = [(n, d) for n, (c, _) in BINARY.items() for d in CATS[c]]
+
+
+def binary_inputs(name, dtype, layout1, layout2):
+    kw = {}
+    if name in ("bitwise_left_shift", "bitwise_right_shift", "pow"):
+        kw = {"small": True, "positive": name == "pow" and dtype[0] in "iu"}
+    a, x = make(dtype, layout1)
+    b, y = make(dtype, layout2, **kw)
+    if name == "pow" and dtype[0] in "iu":
+        a, x = make(dtype, layout1, small=True)
+    return a, x, b, y
+
+
+@pytest.mark.parametrize("name,dtype", BINARY_CASES)
+def test_binary_layouts(name, dtype):
+    f = getattr(xp, name)
+    contiguous = LAYOUTS[0]
+    pairs = [(lay, contiguous) for lay in LAYOUTS] + [(contiguous, lay) for lay in LAYOUTS[1:]]
+    pairs += [(LAYOUTS[1], LAYOUTS[2]), (LAYOUTS[3], LAYOUTS[4])]
+    for l1, l2 in pairs:
+        a, x, b, y = binary_inputs(name, dtype, l1, l2)
+        if "empty" in (l1[0], l2[0]):
+            e = LAYOUTS[6]
+            a, x, b, y = binary_inputs(name, dtype, e, e)
+        got = f(x, y)
+        want = np.asarray(np_expected(BINARY[name][1], a, b))
+        if name == "divide" and dtype[0] in "iu":
+            want = want.astype(np.float64)
+        assert got.dtype.name == want.dtype.name, (name, got.dtype, want.dtype)
+        assert_close(got, want)
+
+
+def test_broadcast_shapes_and_no_copy():
+    a = values("float64", (3, 1))
+    b = values("float64", (1, 4))
+    assert_close(xp.asarray(a) + xp.asarray(b), a + b)
+    assert_close(xp.asarray(b[0]) * xp.asarray(a), b[0] * a)
+    with pytest.raises(ValueError, match="add.*broadcast"):
+        xp.add(xp.asarray(values("float64", (3,))), xp.asarray(values("float64", (4,))))
+
+
+@pytest.mark.parametrize("name", list(BINARY))
+def test_binary_disallowed_dtype(name):
+    cat = BINARY[name][0]
+    for d in [d for d in ALL if d not in CATS[cat]]:
+        x = xp.asarray(values(d, (3,)))
+        with pytest.raises(TypeError, match=f"{name}.*{d}"):
+            getattr(xp, name)(x, x)
+
+
+def test_promotion_and_scalars():
+    i8 = xp.asarray(np.array([1, 2, 3], np.int8))
+    f32 = xp.asarray(np.array([1, 2, 3], np.float32))
+    assert (i8 + xp.asarray(np.array([1], np.int16))).dtype == xp.int16
+    assert (i8 + xp.asarray(np.array([1], np.uint8))).dtype == xp.int16
+    assert (f32 + xp.asarray(np.array([1], np.float64))).dtype == xp.float64
+    assert (f32 + xp.asarray(np.array([1j], np.complex64))).dtype == xp.complex64
+    assert (i8 + 1).dtype == xp.int8 and (1 + i8).dtype == xp.int8
+    assert (f32 * 2.5).dtype == xp.float32 and (f32 + 1j).dtype == xp.complex64
+    assert (i8 / i8).dtype == xp.float64
+    with pytest.raises(TypeError, match="add.*bool"):
+        xp.asarray([True, False]) + 1
+    assert_close(2.0 ** f32, 2.0 ** np.array([1, 2, 3], np.float32))
+    assert_close(10 - i8, 10 - np.array([1, 2, 3], np.int8))
+    assert_close(7 // i8, 7 // np.array([1, 2, 3], np.int8))
+    with pytest.raises(OverflowError):
+        i8 + 1000
+    assert xp.add.__name__ == "add"
+
+
+@pytest.mark.parametrize("name", list(OPERATORS))
+def test_operators_forward_reflected(name):
+    dtype = "int16" if name.startswith("bitwise") else "float64"
+    a = values(dtype, (3, 4), small=True, positive=True)
+    x = xp.asarray(a)
+    op = OPERATORS[name]
+    assert_close(op(x, x), np_expected(op, a, a))
+    assert_close(op(x, 2), np_expected(op, a, np.array(2, a.dtype)))
+    assert_close(op(3, x), np_expected(op, np.array(3, a.dtype), a))
+    assert op.__call__ and op(x, object()) if False else True
+    with pytest.raises(TypeError):
+        op(x, "a")
+
+
+def test_comparison_operators_and_unary_operators():
+    a = values("float64", (5,))
+    x = xp.asarray(a)
+    for name, op in COMPARISONS.items():
+        assert_close(op(x, x[::-1]), op(a, a[::-1]))
+        assert_close(op(x, 0.5), op(a, 0.5))
+        assert_close(op(0.5, x), op(0.5, a))
+    assert (x == None) is False  # noqa: E711
+    assert Array_hash_is_none()
+    assert_close(abs(x), abs(a))
+    assert_close(-x, -a)
+    assert_close(+x, +a)
+    i = values("int32", (5,))
+    assert_close(~xp.asarray(i), ~i)
+
+
+def Array_hash_is_none():
+    return xp.Array.__hash__ is None
+
+
+# ---- in-place: every layout of destination ---------------------------------------------------
+
+@pytest.mark.parametrize("name", list(INPLACE))
+def test_inplace_into_views(name):
+    dtype = "int32" if name.startswith("bitwise") or name in ("floor_divide", "remainder") else "float64"
+    op = INPLACE[name]
+    for lname, base_shape, view in LAYOUTS:
+        if lname == "broadcast":
+            continue
+        base = values(dtype, base_shape, small=True, positive=True)
+        xb = xp.asarray(base.copy())
+        nb = base.copy()
+        xv = view(xp, xb)
+        nv = view(np, nb)
+        other = values(dtype, nv.shape, small=True, positive=True)
+        r = op(xv, xp.asarray(other))
+        assert r is xv
+        nv[...] = np_expected(OPERATORS[name], nv, other)
+        assert_close(xb, nb)
+        # scalar on the right
+        r = op(xv, 2)
+        nv[...] = np_expected(OPERATORS[name], nv, np.array(2, nv.dtype))
+        assert_close(xb, nb)
+
+
+def test_inplace_rules():
+    x = xp.asarray(np.arange(6, dtype=np.int32))
+    with pytest.raises(TypeError):
+        x /= 2
+    with pytest.raises(TypeError):
+        x += 1.5
+    with pytest.raises(TypeError):
+        x += xp.asarray(np.ones(6, np.int64))
+    with pytest.raises(ValueError):
+        x += xp.asarray(np.ones((2, 6), np.int32))
+    b = xp.broadcast_to(xp.asarray(np.ones(1, np.int32)), (4,))
+    with pytest.raises(ValueError):
+        b += 1
+    # broadcasting the right operand is fine; overlap with the destination is exact
+    m = np.arange(12, dtype=np.float64).reshape(3, 4)
+    xm = xp.asarray(m.copy())
+    xm += xp.asarray(m[0])
+    want = m + m[0]
+    assert_close(xm, want)
+    sq = np.arange(9, dtype=np.float64).reshape(3, 3)
+    xs = xp.asarray(sq.copy())
+    xs += xs.T
+    assert_close(xs, sq + sq.T)
+    v = np.arange(8, dtype=np.float64)
+    xv = xp.asarray(v.copy())
+    xv[1:] += xv[:-1]
+    v[1:] += v[:-1].copy()
+    assert_close(xv, v)
+
+
+def test_setitem_destination_from_elementwise_result():
+    base = np.zeros((6, 8))
+    xb = xp.asarray(base.copy())
+    a = values("float64", (3, 4))
+    xb[::2, ::2] = xp.exp(xp.asarray(a))
+    base[::2, ::2] = np.exp(a)
+    assert_close(xb, base)
+
+
+# ---- integer edge cases ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", CATS["integral"])
+def test_integer_edges(dtype):
+    info = np.iinfo(dtype)
+    vals = [int(info.min), int(info.min) + 1, -7, -1, 0, 1, 7, int(info.max) - 1, int(info.max)]
+    vals = np.unique(np.array([v for v in vals if info.min <= v <= info.max], dtype=dtype))
+    a, b = np.meshgrid(vals, vals)
+    x, y = xp.asarray(a), xp.asarray(b)
+    for name in ("add", "subtract", "multiply", "floor_divide", "remainder", "negative",
+                 "abs", "square", "sign"):
+        f = getattr(xp, name)
+        if name in UNARY:
+            got, want = f(x), np_expected(unary_np(name), a)
+        else:
+            got, want = f(x, y), np_expected(BINARY[name][1], a, b)
+        if name in ("floor_divide", "remainder"):
+            want = np.where(b == 0, 0, want)  # by zero: 0, as NumPy
+        assert_close(got, np.asarray(want).astype(dtype))
+    shifts = [-70, -1, 0, 1, 3, 7, 8, 15, 16, 31, 32, 63, 64, 65, 200]
+    shifts = np.array([v for v in shifts if info.min <= v <= info.max], dtype=dtype)
+    a, s = np.meshgrid(vals, shifts)
+    bits = np.dtype(dtype).itemsize * 8
+    out_left = xp.bitwise_left_shift(xp.asarray(a), xp.asarray(s))
+    out_right = xp.bitwise_right_shift(xp.asarray(a), xp.asarray(s))
+    sh = s.astype(np.int64) if dtype[0] == "i" else s.astype(np.uint64)
+    ok = (sh >= 0) & (sh < bits)
+    with np.errstate(all="ignore"):
+        safe = np.where(ok, sh, 0).astype(dtype)
+        want_l = np.where(ok, np.left_shift(a, safe), 0).astype(dtype)
+        want_r = np.where(ok, np.right_shift(a, safe), np.where(a < 0, -1, 0) if dtype[0] == "i" else 0).astype(dtype)
+    assert_close(out_left, want_l)
+    assert_close(out_right, want_r)
+
+
+def test_integer_pow():
+    a = np.array([-3, -1, 0, 1, 2, 3, 5], np.int64)
+    b = np.array([0, 1, 2, 3, 5, 62, 63], np.int64)
+    x, y = np.meshgrid(a, b)
+    with np.errstate(all="ignore"):
+        want = np.power(x, y)
+    assert_close(xp.pow(xp.asarray(x), xp.asarray(y)), want)
+    got = xp.pow(xp.asarray(np.array([1, -1, -1, 2], np.int8)), xp.asarray(np.array([-3, -3, -2, -1], np.int8)))
+    assert got.tolist() == [1, -1, 1, 0]
+
+
+# ---- special values -----------------------------------------------------------------------------
+
+SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, -2.5, math.inf, -math.inf, math.nan, 1e308, 5e-324]
+
+
+def py_floordiv(a, b):
+    """The standard's floor_divide special cases."""
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if math.isinf(a) and math.isinf(b):
+        return math.nan
+    if a == 0 and b == 0:
+        return math.nan
+    if b == 0:
+        return math.copysign(math.inf, a) * math.copysign(1, b)
+    if math.isinf(a):
+        return a * math.copysign(1, b)
+    if math.isinf(b):
+        return math.copysign(0.0, a) * math.copysign(1, b)
+    if a == 0:
+        return math.copysign(0.0, a) * math.copysign(1, b)
+    r = math.floor(a / b) if abs(a / b) < 2 ** 52 else a / b
+    return float(np.floor_divide(a, b)) if not math.isinf(a / b) else a / b if r else r
+
+
+def py_remainder(a, b):
+    if math.isnan(a) or math.isnan(b) or math.isinf(a) or b == 0:
+        return math.nan
+    return a % b
+
+
+def same(x, y):
+    if math.isnan(x) or math.isnan(y):
+        return math.isnan(x) and math.isnan(y)
+    return x == y and math.copysign(1, x) == math.copysign(1, y)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_floor_divide_remainder_specials(dtype):
+    a, b = np.meshgrid(np.array(SPECIAL), np.array(SPECIAL))
+    a, b = a.astype(dtype).ravel(), b.astype(dtype).ravel()
+    fd = xp.floor_divide(xp.asarray(a), xp.asarray(b)).tolist()
+    rm = xp.remainder(xp.asarray(a), xp.asarray(b)).tolist()
+    for i, (u, v) in enumerate(zip(a.tolist(), b.tolist())):
+        with np.errstate(all="ignore"):
+            want_fd = py_floordiv(u, v)
+            if dtype == "float32" and not math.isnan(want_fd) and not math.isinf(want_fd) and u and v:
+                want_fd = float(np.floor_divide(np.float32(u), np.float32(v)))
+                if math.isinf(v) or math.isinf(u):
+                    want_fd = py_floordiv(u, v)
+        assert same(fd[i], want_fd), (u, v, fd[i], want_fd)
+        want_rm = py_remainder(u, v)
+        if dtype == "float32" and not math.isnan(want_rm) and not math.isinf(v):
+            with np.errstate(all="ignore"):
+                want_rm = float(np.remainder(np.float32(u), np.float32(v)))
+        assert same(rm[i], want_rm), (u, v, rm[i], want_rm)
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sinh",
+                                  "cosh", "asinh", "atan", "expm1", "log1p", "floor", "ceil",
+                                  "trunc", "round", "sign", "abs", "signbit", "isnan", "isinf",
+                                  "isfinite"])
+def test_real_special_values(name):
+    a = np.array(SPECIAL + [0.5, -0.5, 1.5, -1.5])
+    got = to_np(getattr(xp, name)(xp.asarray(a)))
+    want = np.asarray(np_expected(unary_np(name), a))
+    if name == "sign":
+        want = np.where(a == 0, 0.0, want)
+    np.testing.assert_array_equal(np.signbit(got[got == 0]) if got.dtype.kind == "f" else got[got == 0],
+                                  np.signbit(want[got == 0]) if want.dtype.kind == "f" else want[got == 0])
+    np.testing.assert_allclose(got, want, rtol=1e-15, equal_nan=True)
+
+
+def test_complex_special_values():
+    inf, nan = math.inf, math.nan
+
+    def c(f, z):
+        return complex(f(xp.asarray(np.array([z], np.complex128))).tolist()[0])
+
+    def eq(z, w):
+        return same(z.real, w.real) and same(z.imag, w.imag)
+
+    assert eq(c(xp.expm1, complex(0.0, 0.0)), complex(0.0, 0.0))
+    assert eq(c(xp.expm1, complex(-inf, 0.0)), complex(-1.0, 0.0))
+    assert eq(c(xp.expm1, complex(inf, 0.0)), complex(inf, 0.0))
+    assert math.isnan(c(xp.expm1, complex(1.0, inf)).real)
+    z = complex(1e-10, 1e-10)
+    assert abs(c(xp.expm1, z) - (z + z * z / 2)) < 1e-25
+    assert eq(c(xp.tanh, complex(0.0, inf)), complex(0.0, nan))
+    assert eq(c(xp.tanh, complex(0.0, nan)), complex(0.0, nan))
+    assert eq(c(xp.tanh, complex(inf, 1.0)), complex(1.0, 0.0))
+    assert eq(c(xp.sign, complex(0.0, 0.0)), complex(0.0, 0.0))
+    assert eq(c(xp.sign, complex(3.0, -4.0)), complex(0.6, -0.8))
+    assert math.isnan(c(xp.sign, complex(nan, 1.0)).real)
+    assert eq(c(xp.sqrt, complex(-4.0, 0.0)), complex(0.0, 2.0))
+    assert eq(c(xp.sqrt, complex(-4.0, -0.0)), complex(0.0, -2.0))
+    assert eq(c(xp.log, complex(-0.0, 0.0)), complex(-inf, math.pi))
+    assert eq(c(xp.log1p, complex(-1.0, 0.0)), complex(-inf, 0.0))
+    assert abs(c(xp.log1p, complex(1e-12, 1e-12)) - complex(1e-12, 1e-12)) < 1e-23
+    assert eq(c(xp.abs, complex(inf, nan)), complex(inf, 0.0))
+
+
+# ---- where, clip, isin, real/imag ------------------------------------------------------------------
+
+def test_where_layouts_and_scalars():
+    for layout in LAYOUTS:
+        a, x = make("float32", layout)
+        cond = a > 0
+        got = xp.where(xp.asarray(cond) if cond.ndim == 0 else x > 0, x, -x)
+        assert_close(got, np.where(cond, a, -a))
+    a = values("int16", (3, 4))
+    x = xp.asarray(a)
+    assert_close(xp.where(x > 0, x, 0), np.where(a > 0, a, np.int16(0)))
+    assert xp.where(x > 0, x, 0).dtype == xp.int16
+    assert_close(xp.where(x > 0, 1.5, x), np.where(a > 0, 1.5, a))
+    assert_close(xp.where(xp.asarray(np.array([True, False])), 1, 2), np.array([1, 2]))
+    c = values("complex128", (2, 3))
+    assert_close(xp.where(xp.asarray(c.real > 0), xp.asarray(c), 0j), np.where(c.real > 0, c, 0))
+    with pytest.raises(TypeError, match="where"):
+        xp.where(x, x, x)
+
+
+def test_clip():
+    a = values("float64", (3, 4))
+    x = xp.asarray(a)
+    assert_close(xp.clip(x, -1.0, 1.0), np.clip(a, -1, 1))
+    assert_close(xp.clip(x, min=0.0), np.clip(a, 0, None))
+    assert_close(xp.clip(x, max=0.0), np.clip(a, None, 0))
+    assert_close(xp.clip(x), a)
+    lo = values("float64", (4,))
+    assert_close(xp.clip(x.T, xp.asarray(lo[:3]), 2.0), np.clip(a.T, lo[:3], 2.0))
+    assert_close(xp.clip(x, 1.0, -1.0), np.clip(a, 1.0, -1.0))  # min > max: max wins
+    n = np.array([np.nan, 1.0, 5.0])
+    assert_close(xp.clip(xp.asarray(n), 0.0, 2.0), np.clip(n, 0, 2))
+    i = values("int8", (10,))
+    assert_close(xp.clip(xp.asarray(i), -1000, 5), np.clip(i, -128, 5))
+    assert xp.clip(xp.asarray(i), -1000, 5).dtype == xp.int8
+    with pytest.raises(TypeError, match="clip"):
+        xp.clip(xp.asarray(values("complex64", (2,))), 0, 1)
+
+
+def test_isin():
+    a = np.array([[1, 5, 7], [2, 2, 9]], np.int32)
+    b = np.array([9, 2, 3, 2])
+    assert_close(xp.isin(xp.asarray(a), xp.asarray(b)), np.isin(a, b))
+    assert_close(xp.isin(xp.asarray(a).T, xp.asarray(b), invert=True), np.isin(a.T, b, invert=True))
+    f = np.array([np.nan, 0.0, -0.0, 1.5])
+    assert_close(xp.isin(xp.asarray(f), xp.asarray(np.array([np.nan, 0.0]))),
+                 np.isin(f, [np.nan, 0.0]))
+    assert xp.isin(3, xp.asarray(b)).tolist() is True
+    assert xp.isin(xp.asarray(a), 7).tolist() == [[False, False, True], [False, False, False]]
+
+
+def test_real_imag_views():
+    c = values("complex128", (3, 4))
+    z = xp.asarray(c)
+    r, i = xp.real(z.T), xp.imag(z[::2])
+    assert_close(r, c.T.real)
+    assert_close(i, c[::2].imag)
+    assert r.dtype == xp.float64 and xp.real(xp.asarray(c.astype(np.complex64))).dtype == xp.float32
+    assert r.storage is z.storage  # a view
+    f = xp.asarray(values("float32", (3,)))
+    assert xp.real(f) is f and xp.imag(f).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_large_threaded_and_tiled():
+    a = values("float64", (600, 700))
+    b = values("float64", (700, 600))
+    x, y = xp.asarray(a), xp.asarray(b)
+    assert_close(x + y.T, a + b.T)
+    assert_close(x.T * y, a.T * b)
+    assert_close(xp.exp(x[::3, ::-2]), np.exp(a[::3, ::-2]))
+    assert_close(x[:, :1] - y.T[:1, :], a[:, :1] - b.T[:1, :])
+    big = values("float32", (300000,))
+    assert_close(xp.sqrt(xp.abs(xp.asarray(big))), np.sqrt(np.abs(big)))
+
+
+def test_permuted_copy_and_astype_tiled():
+    a = values("float64", (20, 24, 18, 16))
+    x = xp.permute_dims(xp.asarray(a), (3, 1, 2, 0))
+    want = a.transpose(3, 1, 2, 0)
+    c = xp.asarray(x, copy=True)
+    assert c.is_contiguous()
+    assert_close(c, want)
+    f = xp.astype(x, xp.float32)
+    assert_close(f, want.astype(np.float32))
+    i = xp.astype(xp.asarray(a)[::2, :, ::-1].mT, xp.int16)
+    assert_close(i, a[::2, :, ::-1].swapaxes(-1, -2).astype(np.int16))
+
+
+def test_threads_setting_gives_same_results():
+    a = values("float64", (400, 500))
+    x = xp.asarray(a)
+    n = xp.get_num_threads()
+    try:
+        for k in (1, 2, 3):
+            xp.set_num_threads(k)
+            assert_close(xp.exp(x.T) + x.T, np.exp(a.T) + a.T)
+    finally:
+        xp.set_num_threads(n)

@@ -1,0 +1,143 @@
+"""NumPy interop: numpy.asarray(x) and arrstride.asarray(ndarray) share memory
+for every layout; __array__ honours copy= and dtype=; __array_interface__."""
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+import arrstride as xp
+from interop_layouts import DTYPE_NAMES, LAYOUTS, address, make, writable_layout
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_numpy_asarray_is_zero_copy(layout, name):
+    a, expected = make(layout, name)
+    n = np.asarray(a)
+    assert n.dtype == expected.dtype and n.shape == a.shape
+    np.testing.assert_array_equal(n, expected)
+    if a.size:
+        assert n.ctypes.data == address(a)
+        assert n.strides == tuple(s * a.dtype.itemsize for s in a.strides)
+    assert n.flags.writeable
+    if a.size and writable_layout(layout):
+        n[(-1,) * n.ndim] = n[(0,) * n.ndim]  # one memory: the write shows in a
+        assert a[(-1,) * a.ndim].tolist() == n[(0,) * n.ndim].tolist()
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_arrstride_asarray_is_zero_copy(layout, name):
+    _, n = make(layout, name)
+    a = xp.asarray(n)
+    assert a.dtype.name == n.dtype.name and a.shape == n.shape
+    assert a.tolist() == n.tolist()
+    if n.size:
+        assert address(a) == n.ctypes.data
+        assert tuple(s * a.dtype.itemsize for s in a.strides) == n.strides or n.ndim == 0
+    assert a.storage.readonly == (not n.flags.writeable)
+    c = xp.asarray(n, copy=True)
+    assert c.tolist() == n.tolist()
+    if n.size:
+        assert address(c) != n.ctypes.data
+
+
+def test_array_interface_fields():
+    a = xp.reshape(xp.arange(12, dtype=xp.int16), (3, 4))
+    iface = a.__array_interface__
+    assert iface["version"] == 3 and iface["shape"] == (3, 4) and iface["typestr"] == "<i2"
+    assert iface["data"] == (address(a), False) and iface["strides"] is None
+    v = a[::-1, 1::2]
+    assert v.__array_interface__["strides"] == (-8, 4)
+    assert v.__array_interface__["data"][0] == address(v)
+    assert xp.ones(2, dtype=xp.bool).__array_interface__["typestr"] == "|b1"
+    assert xp.ones(2, dtype=xp.complex128).__array_interface__["typestr"] == "<c16"
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "negative", "broadcast", "zerod", "empty"])
+def test_dunder_array_copy_keyword(layout):
+    a, expected = make(layout, "float32")
+    shared = a.__array__()
+    np.testing.assert_array_equal(shared, expected)
+    if a.size:
+        assert shared.ctypes.data == address(a)
+    assert a.__array__(copy=False).ctypes.data == shared.ctypes.data
+    copied = a.__array__(copy=True)
+    np.testing.assert_array_equal(copied, expected)
+    assert not np.shares_memory(copied, shared)
+    converted = a.__array__(dtype=np.float64)
+    assert converted.dtype == np.float64
+    np.testing.assert_array_equal(converted, expected.astype(np.float64))
+    with pytest.raises(ValueError):
+        a.__array__(dtype=np.float64, copy=False)
+    same = a.__array__(dtype=np.float32, copy=False)
+    assert same.dtype == np.float32
+
+
+def test_numpy_array_and_asarray_copy_semantics():
+    a = xp.reshape(xp.arange(6.0), (2, 3)).mT
+    assert not np.shares_memory(np.array(a), np.asarray(a))  # np.array copies by default
+    assert np.shares_memory(np.array(a, copy=False), np.asarray(a))
+    assert np.asarray(a, dtype=np.int64).tolist() == a.tolist()
+
+
+def test_read_only_round_trip():
+    n = np.arange(5.0)
+    n.flags.writeable = False
+    a = xp.asarray(n)
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 2.0
+    back = np.asarray(a)
+    assert not back.flags.writeable and back.ctypes.data == n.ctypes.data
+
+
+def test_lifetimes():
+    a = xp.reshape(xp.arange(20, dtype=xp.int32), (4, 5))[1:, ::-2]
+    expected = a.tolist()
+    n = np.asarray(a)
+    del a
+    gc.collect()
+    junk = [xp.full((4, 5), -1, dtype=xp.int32) for _ in range(10)]
+    assert n.tolist() == expected
+    m = np.arange(10.0)[::3]
+    b = xp.asarray(m)
+    del m
+    gc.collect()
+    junk += [np.full(10, -1.0) for _ in range(10)]
+    assert b.tolist() == [0.0, 3.0, 6.0, 9.0]
+
+
+def test_numpy_scalars_and_buffers():
+    a = xp.asarray(np.float32(2.5))
+    assert a.shape == () and a.dtype == xp.float32 and a.tolist() == 2.5
+    b = xp.asarray(bytearray(b"\x01\x02"))
+    assert b.dtype == xp.uint8 and b.tolist() == [1, 2]
+
+
+def test_asarray_takes_dlpack_producers():
+    class Producer:
+        """Exports an arrstride array through DLPack only."""
+
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kw):
+            return self.a.__dlpack__(**kw)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    src = xp.reshape(xp.arange(6, dtype=xp.uint16), (2, 3))[:, ::-1]
+    a = xp.asarray(Producer(src))
+    assert a.tolist() == src.tolist() and address(a) == address(src) and a.strides == src.strides
+    b = xp.asarray(Producer(src), dtype=xp.int32)
+    assert b.dtype == xp.int32 and b.tolist() == src.tolist()
+    with pytest.raises(ValueError):
+        xp.asarray(Producer(src), dtype=xp.int32, copy=False)
+
+
+def test_unsupported_numpy_dtype():
+    with pytest.raises(TypeError, match="asarray"):
+        xp.asarray(np.ones(2, dtype=np.float16))

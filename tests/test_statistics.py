@@ -1,0 +1,206 @@
+import math
+
+import numpy as np
+import pytest
+
+import arrstride as xp
+from _stats_layouts import DTYPES, NUMERIC, REAL, layouts, to_np, values
+
+AXES = [None, 0, 1, -1, (0, 2), ()]
+
+
+def close(got, want, dtype):
+    got = to_np(got)
+    assert got.shape == want.shape
+    kind = np.dtype(dtype).kind
+    if kind in "fc":
+        tol = 1e-4 if dtype in ("float32", "complex64") else 1e-10
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("func", ["sum", "prod"])
+def test_sum_prod(func, dtype):
+    rng = np.random.default_rng(1)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-3, hi=4):
+        for axis in AXES:
+            for keepdims in (False, True):
+                got = getattr(xp, func)(xa, axis=axis, keepdims=keepdims)
+                want = getattr(np, func)(na, axis=axis, keepdims=keepdims)
+                assert got.dtype.name == want.dtype.name, (name, axis)
+                close(got, want, dtype)
+
+
+def test_sum_dtype_argument():
+    a = np.arange(200, dtype=np.int8)
+    x = xp.asarray(a)
+    assert xp.sum(x, dtype=xp.int8)._item() == a.sum(dtype=np.int8)
+    assert xp.sum(x, dtype=xp.float32).dtype == xp.float32
+    assert xp.sum(xp.asarray([1.5, 2.5]), dtype=xp.complex128).dtype == xp.complex128
+    assert xp.sum(xp.asarray(np.arange(5, dtype=np.uint8))).dtype == xp.uint64
+    assert xp.sum(xp.asarray([True, True])).dtype == xp.int64
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("func", ["min", "max"])
+def test_min_max(func, dtype):
+    rng = np.random.default_rng(2)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng):
+        for axis in AXES:
+            got = getattr(xp, func)(xa, axis=axis, keepdims=True)
+            close(got, getattr(np, func)(na, axis=axis, keepdims=True), dtype)
+
+
+def test_min_max_nan_and_empty():
+    a = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, -np.inf]])
+    x = xp.asarray(a)
+    for f in ("min", "max"):
+        np.testing.assert_array_equal(to_np(getattr(xp, f)(x, axis=1)), getattr(np, f)(a, axis=1))
+        assert math.isnan(getattr(xp, f)(x)._item())
+        with pytest.raises(ValueError, match=f"{f}: zero-size"):
+            getattr(xp, f)(xp.zeros((0, 3)), axis=0)
+        assert getattr(xp, f)(xp.zeros((0, 3)), axis=1).shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int32"])
+def test_mean_var_std(dtype):
+    rng = np.random.default_rng(3)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng):
+        for axis in AXES:
+            for corr in (0, 1, 1.5):
+                got = xp.var(xa, axis=axis, correction=corr)
+                n = na.size if axis is None else int(np.prod([na.shape[a] for a in np.atleast_1d(axis)]))
+                if n - corr <= 0:
+                    assert np.all(np.isnan(to_np(got)))
+                    continue
+                want = np.var(na, axis=axis, ddof=corr)
+                if dtype == "int32":
+                    want = want.astype(np.float64)
+                close(got, want.astype(got.dtype.name), dtype if dtype != "int32" else "float64")
+                close(xp.std(xa, axis=axis, correction=corr),
+                      np.std(na, axis=axis, ddof=corr).astype(got.dtype.name),
+                      dtype if dtype != "int32" else "float64")
+            want = np.mean(na, axis=axis, keepdims=True)
+            got = xp.mean(xa, axis=axis, keepdims=True)
+            assert got.dtype.name == (want.dtype.name if dtype != "int32" else "float64")
+            close(got, want, dtype if dtype != "int32" else "float64")
+
+
+def test_var_correction_at_least_n_is_nan():
+    x = xp.asarray([1.0, 2.0, 3.0])
+    assert math.isnan(xp.var(x, correction=3)._item())
+    assert math.isnan(xp.std(x, correction=4)._item())
+    assert math.isnan(xp.mean(xp.zeros((0,)))._item())
+
+
+def test_var_is_stable():
+    a = 1e9 + np.random.default_rng(4).standard_normal(10001)
+    got = xp.var(xp.asarray(a))._item()
+    want = np.var(a - 1e9)
+    assert abs(got - want) / want < 1e-6
+
+
+def test_ill_conditioned_sum():
+    rng = np.random.default_rng(5)
+    for n in (10**5, 10**6 + 3):
+        a = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)
+        exact = math.fsum(a)
+        err_np = abs(np.sum(a) - exact)
+        err = abs(xp.sum(xp.asarray(a))._item() - exact)
+        assert err <= max(4 * err_np, 1e-6 * abs(exact) * 1e-9 + 1e-300) or err <= 2 * err_np + 1e-3
+    a = np.ones(10**6 + 1, dtype=np.float32)
+    assert xp.sum(xp.asarray(a))._item() == a.size  # naive float32 summation stalls at 2**24
+    # along axis 0 as well
+    b = np.full((2**12 + 3, 3), 0.1, dtype=np.float32)
+    np.testing.assert_allclose(to_np(xp.sum(xp.asarray(b), axis=0)), b.astype(np.float64).sum(0), rtol=1e-5)
+
+
+def test_large_threaded_reductions():
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((700, 900))
+    x = xp.asarray(a)
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(to_np(xp.sum(x, axis=axis)), a.sum(axis=axis), rtol=1e-10, atol=1e-9)
+        np.testing.assert_allclose(to_np(xp.std(x, axis=axis)), a.std(axis=axis), rtol=1e-10)
+        np.testing.assert_array_equal(to_np(xp.max(x, axis=axis)), a.max(axis=axis))
+    i = rng.integers(-100, 100, 10**6)
+    assert xp.sum(xp.asarray(i))._item() == i.sum()
+    assert xp.count_nonzero(xp.asarray(i))._item() == np.count_nonzero(i)
+
+
+def test_zero_d_and_empty():
+    x = xp.asarray(3.5)
+    assert xp.sum(x)._item() == 3.5 and xp.sum(x).shape == ()
+    assert xp.max(x, axis=()).shape == ()
+    e = xp.zeros((0, 4))
+    assert xp.sum(e, axis=0).tolist() == [0.0] * 4
+    assert xp.prod(e, axis=0).tolist() == [1.0] * 4
+    assert xp.sum(e, axis=1).shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("func", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative(func, dtype):
+    rng = np.random.default_rng(7)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-2, hi=3):
+        for axis in (0, 1, 2, -1):
+            for init in (False, True):
+                got = getattr(xp, func)(xa, axis=axis, include_initial=init)
+                want = getattr(np, func)(na, axis=axis, include_initial=init)
+                assert got.dtype.name == want.dtype.name
+                close(got, want, dtype)
+    one = values((6,), dtype, rng, lo=-2, hi=3)
+    close(getattr(xp, func)(xp.asarray(one)), getattr(np, func)(one), dtype)
+    with pytest.raises(ValueError):
+        getattr(xp, func)(xp.zeros((2, 2)))
+
+
+def test_cumulative_dtype_and_empty():
+    x = xp.asarray(np.arange(1, 6, dtype=np.int8))
+    assert xp.cumulative_sum(x, dtype=xp.float64).tolist() == [1.0, 3.0, 6.0, 10.0, 15.0]
+    assert xp.cumulative_sum(xp.zeros((0,)), include_initial=True).tolist() == [0.0]
+    assert xp.cumulative_prod(xp.zeros((2, 0)), axis=1).shape == (2, 0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_all_any_count(dtype):
+    rng = np.random.default_rng(8)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=0, hi=3):
+        for axis in AXES:
+            for keepdims in (False, True):
+                close(xp.all(xa, axis=axis, keepdims=keepdims), np.all(na, axis=axis, keepdims=keepdims), "bool")
+                close(xp.any(xa, axis=axis, keepdims=keepdims), np.any(na, axis=axis, keepdims=keepdims), "bool")
+                c = xp.count_nonzero(xa, axis=axis, keepdims=keepdims)
+                close(c, np.asarray(np.count_nonzero(na, axis=axis, keepdims=keepdims), dtype=np.int64), "int64")
+    assert xp.all(xp.asarray([np.nan]))._item() is True
+    assert xp.any(xp.zeros((0,)))._item() is False
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_diff(dtype):
+    rng = np.random.default_rng(9)
+    for name, xa, na in layouts((3, 4, 5), dtype, rng):
+        for axis in (0, -1):
+            for n in (0, 1, 2, 6):
+                got = xp.diff(xa, axis=axis, n=n)
+                want = np.diff(na, axis=axis, n=n)
+                assert got.dtype.name == want.dtype.name
+                close(got, want, dtype)
+    a = values((3, 4), dtype, rng)
+    p = values((3, 1), dtype, rng)
+    q = values((3, 2), dtype, rng)
+    got = xp.diff(xp.asarray(a), prepend=xp.asarray(p), append=xp.asarray(q))
+    close(got, np.diff(a, prepend=p, append=q), dtype)
+
+
+def test_errors():
+    with pytest.raises(TypeError, match="max: expected an array of real-valued"):
+        xp.max(xp.asarray([1j]))
+    with pytest.raises(IndexError):
+        xp.sum(xp.zeros((2, 2)), axis=2)
+    with pytest.raises(ValueError, match="repeated axis"):
+        xp.sum(xp.zeros((2, 2)), axis=(0, 0))
+    with pytest.raises(TypeError, match="sum: dtype"):
+        xp.sum(xp.zeros(2), dtype="float64")
