@@ -149,6 +149,12 @@ class Array:
         K.copy_into(out, self)
         return out
 
+    def __reduce__(self):
+        """Pickle as (dtype, shape, bytes): the data travels contiguous; views
+        do not stay views across a pickle."""
+        src = self.contiguous()
+        return (_rebuild, (self._dtype.name, self.shape, K.read_bytes(src, self.size * self._dtype.itemsize)))
+
     # ---- conversions ----------------------------------------------------------
 
     def _item(self) -> Any:
@@ -403,3 +409,10 @@ Array.__neg__ = lambda self: _ew.negative(self)
 Array.__pos__ = lambda self: _ew.positive(self)
 Array.__invert__ = lambda self: _ew.bitwise_invert(self)
 del _name, _func, _f, _r, _i
+
+
+def _rebuild(dtype_name: str, shape: Tuple[int, ...], data: bytes) -> Array:
+    out = Array._empty(tuple(shape), dt.BY_NAME[dtype_name])
+    if data:
+        K.write_bytes(out, data)
+    return out

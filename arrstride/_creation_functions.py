@@ -36,9 +36,7 @@ def normalize_shape(func: str, shape: Any) -> Tuple[int, ...]:
 
 
 def check_dtype(func: str, dtype: Any) -> Optional[dt.DType]:
-    if dtype is None or isinstance(dtype, dt.DType):
-        return dtype
-    raise type_error(func, "dtype must be an arrstride dtype such as arrstride.float64", repr(dtype))
+    return dt.as_dtype(func, dtype)
 
 
 # ---- asarray ----------------------------------------------------------------------

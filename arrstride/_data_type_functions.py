@@ -9,11 +9,9 @@ from ._errors import type_error, value_error
 
 
 def _dtype_arg(func: str, x: Any) -> dt.DType:
-    if isinstance(x, dt.DType):
-        return x
     if isinstance(x, Array):
         return x.dtype
-    raise type_error(func, "expected an arrstride dtype or array", repr(x))
+    return dt.as_dtype(func, x, allow_none=False)
 
 
 def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = None) -> Array:
@@ -22,8 +20,7 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     func = "astype"
     if not isinstance(x, Array):
         raise type_error(func, "x must be an arrstride array", type(x).__name__)
-    if not isinstance(dtype, dt.DType):
-        raise type_error(func, "dtype must be an arrstride dtype", repr(dtype))
+    dtype = dt.as_dtype(func, dtype, allow_none=False)
     check_device(func, device)
     if dtype is x.dtype and not copy:
         return x
@@ -39,8 +36,7 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
 def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:
     """True when promotion of from_ with to gives to (bool casts to anything)."""
     a = _dtype_arg("can_cast", from_)
-    if not isinstance(to, dt.DType):
-        raise type_error("can_cast", "to must be an arrstride dtype", repr(to))
+    to = dt.as_dtype("can_cast", to, allow_none=False)
     return a is to or a is dt.bool or dt.promote(a, to) is to
 
 
@@ -85,12 +81,11 @@ def iinfo(type: Union[dt.DType, Array], /) -> iinfo_object:
 
 def isdtype(dtype: dt.DType, kind: Union[dt.DType, str, tuple]) -> bool:
     func = "isdtype"
-    if not isinstance(dtype, dt.DType):
-        raise type_error(func, "dtype must be an arrstride dtype", repr(dtype))
+    dtype = dt.as_dtype(func, dtype, allow_none=False)
     kinds = kind if isinstance(kind, tuple) else (kind,)
     for k in kinds:
-        if isinstance(k, dt.DType):
-            if k is dtype:
+        if isinstance(k, dt.DType) or dt.foreign_name(k) is not None:
+            if k == dtype:
                 return True
         elif isinstance(k, str) and k in _KINDS:
             if dtype in dt.CATEGORIES[k]:

@@ -33,7 +33,11 @@ class DType:
     __str__ = __repr__
 
     def __eq__(self, other: object) -> bool:
-        return self is other
+        if self is other:
+            return True
+        if isinstance(other, DType):
+            return False
+        return foreign_name(other) == self.name
 
     def __hash__(self) -> int:
         return hash(self.name)
@@ -71,6 +75,38 @@ BY_CODE = {d.code: d for d in ALL}
 
 
 def _by_name(name: str) -> DType:
+    return BY_NAME[name]
+
+
+def foreign_name(obj: Any):
+    """The dtype name another library's dtype object stands for (a NumPy dtype
+    or scalar type such as numpy.float64), or None. Only the standard's 13
+    names count; strings do not."""
+    if isinstance(obj, str):
+        return None
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str):
+        name = getattr(obj, "__name__", None)
+    if not isinstance(name, str):
+        return None
+    if name == "bool_":
+        name = "bool"
+    if name not in BY_NAME:
+        return None
+    byteorder = getattr(obj, "byteorder", "=")
+    return name if byteorder in ("=", "<", "|") else None
+
+
+def as_dtype(func: str, obj: Any, allow_none: bool = True):
+    """obj as an arrstride dtype: a DType, or (interop, e.g. Cubed) a NumPy dtype
+    or scalar type of one of the standard's 13 dtypes. None passes when allowed."""
+    if isinstance(obj, DType):
+        return obj
+    if obj is None and allow_none:
+        return None
+    name = foreign_name(obj)
+    if name is None:
+        raise type_error(func, "dtype must be an arrstride dtype such as arrstride.float64", repr(obj))
     return BY_NAME[name]
 
 

@@ -26,9 +26,7 @@ Axis = Optional[Union[int, Tuple[int, ...]]]
 # ---- helpers shared with the utility and searching functions --------------------------
 
 def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
-    if dtype is not None and not isinstance(dtype, dt.DType):
-        raise type_error(func, "dtype must be an arrstride dtype or None", repr(dtype))
-    return dtype
+    return dt.as_dtype(func, dtype)
 
 
 def check_keepdims(func: str, keepdims: Any) -> bool:
@@ -63,7 +61,7 @@ def reduced_count(x: Array, axes: Tuple[int, ...]) -> int:
 
 def sum_dtypes(func: str, x: Array, dtype: Optional[dt.DType]) -> Tuple[dt.DType, dt.DType]:
     """(result dtype, accumulator dtype) of sum, prod and the cumulative ones."""
-    check_dtype_arg(func, dtype)
+    dtype = check_dtype_arg(func, dtype)
     if dtype is None:
         k = x.dtype.kind
         dtype = dt.int64 if k in "bi" else dt.uint64 if k == "u" else x.dtype

@@ -277,6 +277,7 @@ CUBED_SCRIPT = r"""
 import numpy as np, cubed, cubed.array_api as cxp
 from cubed.backend_array_api import namespace as nxp
 assert nxp.__name__ == "arrstride", nxp
+from cubed.runtime.create import create_executor
 spec = cubed.Spec(work_dir={work_dir!r}, allowed_mem="200MB")
 r = np.random.default_rng(4)
 A, B = r.standard_normal((8, 6)), r.standard_normal((6, 5))
@@ -290,7 +291,7 @@ results = {{
     "matmul": (cxp.matmul(a, b), A @ B),
 }}
 for name, (lazy, expected) in results.items():
-    got = lazy.compute(executor={executor!r})
+    got = lazy.compute(executor=create_executor({executor!r}))
     np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12, atol=1e-12, err_msg=name)
 print("cubed ok")
 """
@@ -298,8 +299,8 @@ print("cubed ok")
 
 # Cubed normalizes every dtype to a NumPy dtype and hands those back to the
 # backend (nxp.asarray(x, dtype=numpy.float64), scalar promotion compares
-# numpy dtypes with nxp.float64): this needs arrstride to accept NumPy dtypes in
-# dtype= arguments, which it does not yet, so this test fails until it does.
+# numpy dtypes with nxp.float64): arrstride accepts NumPy dtypes of the
+# standard's 13 in dtype= arguments and compares equal to them for this.
 @pytest.mark.parametrize("executor", ["threads", "processes"])
 def test_cubed_backend(executor, tmp_path):
     need("cubed")
