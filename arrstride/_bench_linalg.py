@@ -65,13 +65,15 @@ WORKLOADS = [
 ]
 
 
-def _best(fn, args, repeat):
+def _best(fn, args, repeat, budget=0.5):
+    """Best time of at least `repeat` runs, and of as many more as fit in `budget` seconds."""
     fn(*args)
-    best = float("inf")
-    for _ in range(repeat):
+    best, spent, count = float("inf"), 0.0, 0
+    while count < repeat or spent < budget:
         t = time.perf_counter()
         fn(*args)
-        best = min(best, time.perf_counter() - t)
+        dt = time.perf_counter() - t
+        best, spent, count = min(best, dt), spent + dt, count + 1
     return best
 
 

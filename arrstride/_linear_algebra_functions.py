@@ -14,7 +14,7 @@ from . import _kernels as K
 from . import _layout as L
 from ._array import Array
 from ._axes import normalize_axis
-from ._errors import msg, shapes_error, type_error, value_error
+from ._errors import shapes_error, type_error, value_error
 from ._manipulation_functions import check_array, reshape
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, NamedTuple, Optional, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K

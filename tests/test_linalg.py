@@ -387,3 +387,17 @@ def test_matmul_batch_layouts(dtype):
     close(A @ xp.asarray(b[1:3]), big[1:3] @ b[1:3], dtype, 10)
     At = xp.asarray(np.ascontiguousarray(np.swapaxes(big, -1, -2))).mT
     close(At @ xp.asarray(b), big @ b, dtype, 10)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_inf_input_does_not_hang(dtype):
+    """gesdd/geev loop forever on Inf: non-finite input gives NaN results."""
+    a = np.eye(3, dtype=dtype)
+    a[0, 1] = np.inf
+    A = xp.asarray(a)
+    assert np.isnan(to_np(LA.svdvals(A))).all()
+    assert np.isnan(to_np(LA.svd(A)[0])).all()
+    assert np.isnan(to_np(LA.eigvals(A))).all()
+    close(LA.eigvalsh(A), np.linalg.eigvalsh(a), dtype)   # reads the lower triangle only
+    assert np.isnan(to_np(LA.eigvalsh(A.mT))).all()
+    assert np.isnan(to_np(LA.pinv(A))).all()

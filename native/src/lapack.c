@@ -62,6 +62,34 @@ static void fill_nan_real(char *p, int64_t count, int f)
         st_real(p + i * RSZ[f], f, NAN);
 }
 
+/* Iterative drivers (SVD, eigenvalues) can loop forever on Inf: they get
+ * finite input only, and report non-finite input like LAPACKE reports NaN. */
+static int all_finite(const char *p, int64_t count, int f)
+{
+    int64_t nreal = count * (is_cplx(f) ? 2 : 1);
+    if (RSZ[f] == 4) {
+        const float *v = (const float *)p;
+        for (int64_t i = 0; i < nreal; i++)
+            if (!isfinite(v[i]))
+                return 0;
+    } else {
+        const double *v = (const double *)p;
+        for (int64_t i = 0; i < nreal; i++)
+            if (!isfinite(v[i]))
+                return 0;
+    }
+    return 1;
+}
+
+/* The lower triangle of an n x n column-major matrix is finite. */
+static int lower_finite(const char *a, int64_t n, int f)
+{
+    for (int64_t c = 0; c < n; c++)
+        if (!all_finite(a + (c + c * n) * ISZ[f], n - c, f))
+            return 0;
+    return 1;
+}
+
 static void set_identity(char *p, int64_t rows, int64_t cols, int f)
 {
     memset(p, 0, (size_t)(rows * cols * ISZ[f]));
@@ -240,8 +268,8 @@ static void eigh_range(int64_t b0, int64_t b1, void *ctx)
     int64_t n = j->n, isz = ISZ[f];
     for (int64_t bi = b0; bi < b1; bi++) {
         char *a = j->a + bi * n * n * isz, *w = j->b + bi * n * RSZ[f];
-        li info = 0;
-        if (n > 0)
+        li info = lower_finite(a, n, f) ? 0 : -1;
+        if (n > 0 && info == 0)
             info = BLAS(LAPACKE_ssyevd, f, syevd_t)(LAPACK_COL, j->flag ? 'V' : 'N', 'L', n, a,
                                                     n, w);
         j->info[bi] = info;
@@ -283,12 +311,12 @@ static void eig_range(int64_t b0, int64_t b1, void *ctx)
     for (int64_t bi = b0; bi < b1; bi++) {
         char *a = j->a + bi * n * n * isz, *w = j->b + bi * n * csz;
         char *v = want_v ? j->c + bi * n * n * csz : NULL;
-        li info = 0;
+        li info = all_finite(a, n * n, f) ? 0 : -1;
         char jobv = want_v ? 'V' : 'N';
-        if (n > 0 && is_cplx(f))
+        if (n > 0 && info == 0 && is_cplx(f))
             info = BLAS(LAPACKE_sgeev, f, geev_cplx_t)(LAPACK_COL, 'N', jobv, n, a, n, w, dummy, 1,
                                                        want_v ? v : dummy, want_v ? n : 1);
-        else if (n > 0)
+        else if (n > 0 && info == 0)
             info = BLAS(LAPACKE_sgeev, f, geev_real_t)(LAPACK_COL, 'N', jobv, n, a, n, wr, wi,
                                                        dummy, 1, want_v ? vr : dummy,
                                                        want_v ? n : 1);
@@ -346,7 +374,9 @@ static li svd_one(int f, char jobz, int64_t m, int64_t n, char *a, char *s, char
         return 0;
     }
     char dummy[16];
-    li info = BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, m, n, a, m, s,
+    li info = all_finite(a, m * n, f) ? 0 : -1;
+    if (info == 0)
+        info = BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, m, n, a, m, s,
                                               jobz == 'N' ? dummy : u, jobz == 'N' ? 1 : m,
                                               jobz == 'N' ? dummy : vt,
                                               jobz == 'N' ? 1 : imax1(vtrows));
