@@ -39,8 +39,10 @@ class DType:
             return False
         return foreign_name(other) == self.name
 
-    # Equality is identity (one object per dtype), so the identity hash is
-    # consistent, and runs in C: dtype-keyed tables sit on every op's hot path.
+    # Among arrstride dtypes equality is identity (one object per dtype), so the
+    # identity hash is consistent, and runs in C: dtype-keyed tables sit on every
+    # op's hot path. A NumPy dtype compares equal by name but hashes apart: do not
+    # mix the two as keys of one dict.
     __hash__ = object.__hash__
 
     def __reduce__(self):
