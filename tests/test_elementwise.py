@@ -654,3 +654,13 @@ def test_large_outputs_streamed_at_any_alignment(dtype):
         want = a.copy()
         want[k:k + n] *= b[:n]
         assert_close(x, want)
+
+
+def test_thread_count_from_environment():
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, ARRSTRIDE_NUM_THREADS="3")
+    out = subprocess.run([sys.executable, "-c", "import arrstride; print(arrstride.get_num_threads())"],
+                         env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "3"
