@@ -664,3 +664,19 @@ def test_thread_count_from_environment():
     out = subprocess.run([sys.executable, "-c", "import arrstride; print(arrstride.get_num_threads())"],
                          env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "3"
+
+
+def _child_sum(_):
+    a = xp.asarray(np.arange(200000, dtype=np.float64))
+    return float(to_np(xp.sqrt(a * a + 1.0)).sum())
+
+
+def test_threads_safe_across_fork():
+    import multiprocessing
+    big = xp.asarray(np.ones(400000)) + 1.0  # threads and the block cache in use
+    assert to_np(big)[0] == 2.0
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        got = pool.map(_child_sum, range(2))
+    a = np.arange(200000, dtype=np.float64)
+    want = float(np.sqrt(a * a + 1.0).sum())
+    assert got == pytest.approx([want, want])
