@@ -473,7 +473,8 @@ def same(x, y):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_floor_divide_remainder_specials(dtype):
     a, b = np.meshgrid(np.array(SPECIAL), np.array(SPECIAL))
-    a, b = a.astype(dtype).ravel(), b.astype(dtype).ravel()
+    with np.errstate(over="ignore"):  # 1e308 becomes inf in float32
+        a, b = a.astype(dtype).ravel(), b.astype(dtype).ravel()
     fd = xp.floor_divide(xp.asarray(a), xp.asarray(b)).tolist()
     rm = xp.remainder(xp.asarray(a), xp.asarray(b)).tolist()
     for i, (u, v) in enumerate(zip(a.tolist(), b.tolist())):
