@@ -2,6 +2,7 @@
  * call returns, so no thread or lock outlives a kernel: the library stays
  * safe across fork without any atfork handling. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "ars_internal.h"
 
@@ -11,14 +12,19 @@ static const int64_t BYTES_PER_THREAD = 1 << 19;
 
 static int num_threads = 0;  /* 0: not yet set, use the number of cores */
 
-/* The number of cores, read once: sysconf reads /sys and costs tens of
- * microseconds, far more than a small kernel. */
+/* The default thread count, read once: $ARRSTRIDE_NUM_THREADS or the number of
+ * cores (sysconf reads /sys and costs tens of microseconds, far more than a
+ * small kernel). */
 static int default_threads(void)
 {
     static int cached = 0;
     int n = __atomic_load_n(&cached, __ATOMIC_RELAXED);
     if (n == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        /* ARRSTRIDE_NUM_THREADS overrides the core count. */
+        const char *env = getenv("ARRSTRIDE_NUM_THREADS");
+        long c = env ? strtol(env, NULL, 10) : 0;
+        if (c < 1)
+            c = sysconf(_SC_NPROCESSORS_ONLN);
         n = c < 1 ? 1 : (c > MAX_THREADS ? MAX_THREADS : (int)c);
         __atomic_store_n(&cached, n, __ATOMIC_RELAXED);
     }
