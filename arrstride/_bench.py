@@ -119,6 +119,11 @@ register(Workload("call: reshape, 8 elements", "call", _small,
                   repeat=2000))
 
 
+# ---- the linalg workloads (registered by their module) ---------------------------------
+
+from . import _bench_linalg  # noqa: E402,F401
+
+
 # ---- running -------------------------------------------------------------------------------
 
 def _time(fn: Callable[[], Any], repeat: int) -> float:
