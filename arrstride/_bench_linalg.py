@@ -1,93 +1,48 @@
-"""Benchmark workloads of the linalg branch, for `python -m arrstride bench`.
-
-WORKLOADS: (name, setup() -> (args_arrstride, args_numpy), arrstride_fn, numpy_fn).
-NumPy is imported only here, as the reference the ratios are taken against.
-"""
+"""linalg workloads for `python -m arrstride bench` (registered into _bench's
+registry when _bench is imported). NumPy only builds the inputs and is the
+yardstick; it is never used by arrstride itself."""
 from __future__ import annotations
 
-import time
+from ._bench import TARGETS, Workload, register
+
+# Targets from the issue: matmul 1024^2, svd/eigh/solve 500^2 at most 1.1; a
+# batch of small matmuls at most 0.7.
+TARGETS.setdefault("linalg", 1.1)
+TARGETS.setdefault("batched", 0.7)
 
 
-def _pair(*shape, dtype="float64", seed=0, spd=False):
-    import numpy as np
-    import arrstride as xp
-    rng = np.random.default_rng(seed)
-    a = rng.standard_normal(shape).astype(dtype)
-    if spd:
-        a = a @ a.swapaxes(-1, -2) + shape[-1] * np.eye(shape[-1], dtype=dtype)
-    return xp.asarray(a), a
+def _pair(shape_a, shape_b, dtype):
+    def make(np):
+        rng = np.random.default_rng(1)
+        return (rng.standard_normal(shape_a).astype(dtype),
+                rng.standard_normal(shape_b).astype(dtype))
+    return make
 
 
-def _matmul_setup(shape_a, shape_b, dtype):
-    def setup():
-        xa, na = _pair(*shape_a, dtype=dtype, seed=1)
-        xb, nb = _pair(*shape_b, dtype=dtype, seed=2)
-        return (xa, xb), (na, nb)
-    return setup
+def _square(n, spd=False):
+    def make(np):
+        a = np.random.default_rng(2).standard_normal((n, n))
+        if spd:
+            a = a @ a.T + n * np.eye(n)
+        return (a,)
+    return make
 
 
-def _one(shape, spd=False):
-    def setup():
-        x, a = _pair(*shape, spd=spd)
-        return (x,), (a,)
-    return setup
+def _system(np):
+    rng = np.random.default_rng(3)
+    return rng.standard_normal((500, 500)), rng.standard_normal((500, 10))
 
 
-def _solve_setup():
-    x, a = _pair(500, 500, seed=3)
-    y, b = _pair(500, 10, seed=4)
-    return (x, y), (a, b)
-
-
-def _xp():
-    import arrstride as xp
-    return xp
-
-
-def _np():
-    import numpy as np
-    return np
-
-
-WORKLOADS = [
-    ("matmul 1024x1024 float64", _matmul_setup((1024, 1024), (1024, 1024), "float64"),
-     lambda a, b: a @ b, lambda a, b: a @ b),
-    ("matmul 1024x1024 float32", _matmul_setup((1024, 1024), (1024, 1024), "float32"),
-     lambda a, b: a @ b, lambda a, b: a @ b),
-    ("batched matmul 256x64x64 float64", _matmul_setup((256, 64, 64), (256, 64, 64), "float64"),
-     lambda a, b: a @ b, lambda a, b: a @ b),
-    ("svd 500x500 float64", _one((500, 500)),
-     lambda a: _xp().linalg.svd(a), lambda a: _np().linalg.svd(a)),
-    ("eigh 500x500 float64", _one((500, 500), spd=True),
-     lambda a: _xp().linalg.eigh(a), lambda a: _np().linalg.eigh(a)),
-    ("solve 500x500 float64", _solve_setup,
-     lambda a, b: _xp().linalg.solve(a, b), lambda a, b: _np().linalg.solve(a, b)),
-]
-
-
-def _best(fn, args, repeat, budget=0.5):
-    """Best time of at least `repeat` runs, and of as many more as fit in `budget` seconds."""
-    fn(*args)
-    best, spent, count = float("inf"), 0.0, 0
-    while count < repeat or spent < budget:
-        t = time.perf_counter()
-        fn(*args)
-        dt = time.perf_counter() - t
-        best, spent, count = min(best, dt), spent + dt, count + 1
-    return best
-
-
-def run(repeat: int = 5) -> list:
-    """[(name, arrstride seconds, numpy seconds, ratio)], both in the same run."""
-    rows = []
-    for name, setup, xfn, nfn in WORKLOADS:
-        xargs, nargs = setup()
-        tx = _best(xfn, xargs, repeat)
-        tn = _best(nfn, nargs, repeat)
-        rows.append((name, tx, tn, tx / tn))
-    return rows
-
-
-if __name__ == "__main__":
-    for name, tx, tn, r in run():
-        print(f"{name:36s} arrstride {tx * 1e3:9.3f} ms  numpy {tn * 1e3:9.3f} ms  ratio {r:5.2f}")
+for _dt in ("float64", "float32"):
+    register(Workload(f"matmul 1024^2 {_dt}", "linalg", _pair((1024, 1024), (1024, 1024), _dt),
+                      lambda xp, a: a[0] @ a[1], lambda np, a: a[0] @ a[1]))
+register(Workload("batched matmul 256x64x64 float64", "batched",
+                  _pair((256, 64, 64), (256, 64, 64), "float64"),
+                  lambda xp, a: a[0] @ a[1], lambda np, a: a[0] @ a[1]))
+register(Workload("svd 500^2 float64", "linalg", _square(500),
+                  lambda xp, a: xp.linalg.svd(a[0]), lambda np, a: np.linalg.svd(a[0])))
+register(Workload("eigh 500^2 float64", "linalg", _square(500, spd=True),
+                  lambda xp, a: xp.linalg.eigh(a[0]), lambda np, a: np.linalg.eigh(a[0])))
+register(Workload("solve 500^2 (10 rhs) float64", "linalg", _system,
+                  lambda xp, a: xp.linalg.solve(a[0], a[1]),
+                  lambda np, a: np.linalg.solve(a[0], a[1])))

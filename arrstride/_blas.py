@@ -69,7 +69,5 @@ def ensure() -> None:
                 lib.ars_blas_set(i, ffi.cast("void *", addr))
                 break
             else:
-                if lib.ars_blas_optional(i):
-                    continue
                 raise ImportError(f"arrstride: {path} has no routine {name!r}")
         _dll = dll

@@ -244,7 +244,6 @@ int ars_compress(int ndim, const int64_t *shape,
  * "LAPACKE_dgesdd") and hands its address to ars_blas_set(i, fn). */
 int ars_blas_nsyms(void);
 const char *ars_blas_symbol(int i);
-int ars_blas_optional(int i);   /* 1: may be missing from the library */
 int ars_blas_set(int i, void *fn);
 int ars_blas_ready(void);
 

@@ -21,16 +21,9 @@
     X(LAPACKE_sgeqrf) X(LAPACKE_dgeqrf) X(LAPACKE_cgeqrf) X(LAPACKE_zgeqrf)       \
     X(LAPACKE_sorgqr) X(LAPACKE_dorgqr) X(LAPACKE_cungqr) X(LAPACKE_zungqr)
 
-/* Routines used when the library has them (OpenBLAS >= 0.3.30), after the required ones. */
-#define ARS_BLAS_OPTIONAL_SYMS(X)                                                \
-    X(cblas_sgemm_batch_strided) X(cblas_dgemm_batch_strided)
-
 enum {
 #define X(name) SYM_##name,
     ARS_BLAS_SYMS(X)
-    ARS_NREQUIRED,
-    SYM_placeholder_ = ARS_NREQUIRED - 1,
-    ARS_BLAS_OPTIONAL_SYMS(X)
 #undef X
     ARS_NSYMS
 };
@@ -48,10 +41,6 @@ typedef void (*dgemm_t)(int, int, int, li, li, li, double, const void *, li,
                         const void *, li, double, void *, li);
 typedef void (*cgemm_t)(int, int, int, li, li, li, const void *, const void *, li,
                         const void *, li, const void *, void *, li);
-typedef void (*sgemm_bs_t)(int, int, int, li, li, li, float, const void *, li, li,
-                           const void *, li, li, float, void *, li, li, li);
-typedef void (*dgemm_bs_t)(int, int, int, li, li, li, double, const void *, li, li,
-                           const void *, li, li, double, void *, li, li, li);
 typedef li (*getrf_t)(int, li, li, void *, li, li *);
 typedef li (*gesv_t)(int, li, li, void *, li, li *, void *, li);
 typedef li (*potrf_t)(int, char, li, void *, li);

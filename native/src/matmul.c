@@ -1,7 +1,9 @@
 /* Batched matrix multiplication: BLAS gemm for floating dtypes (strides passed
  * straight through when one of a matrix's two strides is the item size, a
  * contiguous tile otherwise), a blocked kernel of our own for integers and
- * bool. Small matrices in a batch run on several threads, one gemm each. */
+ * bool. Small matrices in a batch run on several threads, one gemm each,
+ * handed out dynamically. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ars_internal.h"
@@ -12,7 +14,6 @@ void *ars_blas_fn[ARS_NSYMS];
 static const char *const blas_names[ARS_NSYMS] = {
 #define X(name) [SYM_##name] = #name,
     ARS_BLAS_SYMS(X)
-    ARS_BLAS_OPTIONAL_SYMS(X)
 #undef X
 };
 
@@ -21,11 +22,6 @@ int ars_blas_nsyms(void) { return ARS_NSYMS; }
 const char *ars_blas_symbol(int i)
 {
     return (i >= 0 && i < ARS_NSYMS) ? blas_names[i] : NULL;
-}
-
-int ars_blas_optional(int i)
-{
-    return i >= ARS_NREQUIRED && i < ARS_NSYMS;
 }
 
 int ars_blas_set(int i, void *fn)
@@ -38,7 +34,7 @@ int ars_blas_set(int i, void *fn)
 
 int ars_blas_ready(void)
 {
-    for (int i = 0; i < ARS_NREQUIRED; i++)
+    for (int i = 0; i < ARS_NSYMS; i++)
         if (ars_blas_fn[i] == NULL)
             return 0;
     return 1;
@@ -109,6 +105,8 @@ typedef struct {
     const int64_t *as, *bs;   /* nbatch batch strides, then row and column strides */
     int64_t rows_per_unit, units_per_batch;
     int status;
+    atomic_llong next;        /* the next batch element a gemm worker takes */
+    int64_t nbatch_total;
 } mm_job;
 
 static void batch_ptrs(const mm_job *job, int64_t idx, const char **a, const char **b, char **c)
@@ -199,6 +197,27 @@ static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, ti
     return ARS_OK;
 }
 
+/* A worker of the small-gemm batch: takes batch elements one at a time from a
+ * shared counter, so a thread the OS leaves waiting delays nobody. */
+static void gemm_worker(int64_t begin, int64_t end, void *ctx)
+{
+    (void)begin, (void)end;
+    mm_job *job = ctx;
+    tiles t = {NULL, NULL, 0, 0};
+    for (;;) {
+        int64_t i = atomic_fetch_add(&job->next, 1);
+        if (i >= job->nbatch_total)
+            break;
+        const char *a, *b;
+        char *c;
+        batch_ptrs(job, i, &a, &b, &c);
+        if (gemm_one(job, a, b, c, &t) != ARS_OK)
+            job->status = ARS_ERR_NOMEM;
+    }
+    free(t.ta);
+    free(t.tb);
+}
+
 static void gemm_range(int64_t begin, int64_t end, void *ctx)
 {
     mm_job *job = ctx;
@@ -212,54 +231,6 @@ static void gemm_range(int64_t begin, int64_t end, void *ctx)
     }
     free(t.ta);
     free(t.tb);
-}
-
-/* One stride (bytes, >= 0) that walks every batch dim in C order, if there is one. */
-static int uniform_stride(int nbatch, const int64_t *shape, const int64_t *strides, int64_t *out)
-{
-    int64_t s = -1, span = 0;  /* span: the stride the next outer dim must have */
-    for (int d = nbatch - 1; d >= 0; d--) {
-        if (shape[d] == 1)
-            continue;
-        if (s < 0)
-            s = strides[d];
-        else if (strides[d] != span)
-            return 0;
-        span = strides[d] * shape[d];
-    }
-    *out = s < 0 ? 0 : s;
-    return *out >= 0;
-}
-
-/* The whole batch in one OpenBLAS call (its own threads split the batch) when
- * the library has gemm_batch_strided and the layouts allow it. */
-static int gemm_batched(const mm_job *job, int64_t nb)
-{
-    int f = job->dtype - ARS_FLOAT32;
-    /* Real dtypes only: OpenBLAS 0.3.34's complex variants count the batch
-     * strides in real units, which a later release may well change. */
-    if (f > 1)
-        return 0;
-    void *fn = ars_blas_fn[SYM_cblas_sgemm_batch_strided + f];
-    int64_t m = job->m, n = job->n, k = job->k, isz = job->isz, sa, sb;
-    const int64_t *as = job->as + job->nbatch, *bs = job->bs + job->nbatch;
-    int ta, tb;
-    int64_t lda, ldb;
-    if (fn == NULL || !uniform_stride(job->nbatch, job->bshape, job->as, &sa) ||
-        !uniform_stride(job->nbatch, job->bshape, job->bs, &sb) || sa % isz || sb % isz ||
-        !blas_layout(m, k, as[0], as[1], isz, &ta, &lda) ||
-        !blas_layout(k, n, bs[0], bs[1], isz, &tb, &ldb))
-        return 0;
-    int opa = ta ? CBLAS_T : CBLAS_N, opb = tb ? CBLAS_T : CBLAS_N;
-    sa /= isz;
-    sb /= isz;
-    if (f == 0)
-        ((sgemm_bs_t)fn)(CBLAS_ROW, opa, opb, m, n, k, 1.0f, job->a, lda, sa, job->b, ldb, sb,
-                         0.0f, job->c, n, m * n, nb);
-    else
-        ((dgemm_bs_t)fn)(CBLAS_ROW, opa, opb, m, n, k, 1.0, job->a, lda, sa, job->b, ldb, sb,
-                         0.0, job->c, n, m * n, nb);
-    return 1;
 }
 
 /* ---- integers and bool: our own blocked kernel --------------------------------
@@ -376,7 +347,7 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
     if (nb == 0 || m == 0 || n == 0)
         return ARS_OK;
     mm_job job = {dtype, nbatch, batch_shape, m, n, k, ars_itemsize[dtype],
-                  a, b, c, a_strides, b_strides, m, 1, ARS_OK};
+                  a, b, c, a_strides, b_strides, m, 1, ARS_OK, 0, 0};
     int64_t work = m * n * (k > 0 ? k : 1);
     if (dtype >= ARS_FLOAT32) {
         if (!ars_blas_ready())
@@ -385,13 +356,16 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
             memset(c, 0, (size_t)(nb * m * n * job.isz));
             return ARS_OK;
         }
-        /* OpenBLAS threads a single large gemm itself; a batch of small ones
-         * runs one gemm per thread. */
-        if (nb > 1 && gemm_batched(&job, nb))
-            return ARS_OK;
+        /* OpenBLAS threads a single large gemm itself; in a batch of small
+         * ones, each of our threads runs whole single-threaded gemms, taking
+         * the next matrix from a shared counter. */
         if (nb > 1 && work <= (int64_t)1 << 21) {
-            int64_t grain = ((int64_t)1 << 16) / work;
-            ars_parallel_for(nb, grain < 1 ? 1 : grain, gemm_range, &job);
+            int64_t nt = ars_get_num_threads(), per = ((int64_t)1 << 16) / work + 1;
+            if (nt > nb / per)
+                nt = nb / per > 1 ? nb / per : 1;
+            atomic_init(&job.next, 0);
+            job.nbatch_total = nb;
+            ars_parallel_for(nt, 1, gemm_worker, &job);
         } else {
             gemm_range(0, nb, &job);
         }
