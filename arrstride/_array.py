@@ -219,12 +219,10 @@ class Array:
     # ---- indexing --------------------------------------------------------------
 
     def __getitem__(self, key) -> "Array":
-        from ._indexing import getitem
-        return getitem(self, key)
+        return _getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
-        from ._indexing import setitem
-        setitem(self, key, value)
+        _setitem(self, key, value)
 
     # ---- namespace, device -------------------------------------------------------
 
@@ -416,3 +414,7 @@ def _rebuild(dtype_name: str, shape: Tuple[int, ...], data: bytes) -> Array:
     if data:
         K.write_bytes(out, data)
     return out
+
+
+# Indexing lives in _indexing, which imports Array: bound here, after the class.
+from ._indexing import getitem as _getitem, setitem as _setitem  # noqa: E402

@@ -106,6 +106,19 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
 
 
 def getitem(x: Array, key: Any) -> Array:
+    kt = type(key)
+    if kt is slice or kt is int:  # the common basic keys, without normalizing
+        lay = x._layout
+        if not lay.shape:
+            raise index_error(GET, "too many indices: the array is 0-dimensional", "1 indexed")
+        n = lay.shape[0]
+        if kt is int:
+            if not -n <= key < n:
+                raise index_error(GET, f"index {key} is out of bounds for axis 0 with size {n}")
+            return x._with_layout(L.select(lay, 0, key + n if key < 0 else key))
+        if key.step == 0:
+            raise value_error(GET, "slice step cannot be zero")
+        return x._with_layout(L.slice_dim(lay, 0, *key.indices(n)))
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)
     items, advanced = _expand_key(x, key, GET)

@@ -191,12 +191,10 @@ def slice_dim(lay: Layout, axis: int, start: int, stop: int, step: int) -> Layou
     """x[start:stop:step] along axis, with start/stop already clamped as
     slice.indices() gives them."""
     n = len(range(start, stop, step))
-    shape = list(lay.shape)
-    strides = list(lay.strides)
-    offset = lay.offset + (start * strides[axis] if n > 0 else 0)
-    shape[axis] = n
-    strides[axis] = strides[axis] * step
-    return Layout(tuple(shape), tuple(strides), offset)
+    s = lay.strides[axis]
+    return Layout(lay.shape[:axis] + (n,) + lay.shape[axis + 1:],
+                  lay.strides[:axis] + (s * step,) + lay.strides[axis + 1:],
+                  lay.offset + start * s if n > 0 else lay.offset)
 
 
 def select(lay: Layout, axis: int, index: int) -> Layout:

@@ -50,6 +50,16 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None)
     (copy=False then raises ValueError)."""
     func = "reshape"
     check_array(func, x)
+    lay = x._layout
+    if type(shape) is tuple and copy is None and -1 not in shape and L.is_contiguous(lay):
+        n = 1  # the common case: a contiguous array to a fully given shape
+        for d in shape:
+            if type(d) is not int or d < 0:
+                break
+            n *= d
+        else:
+            if n == lay.size:
+                return x._with_layout(L.contiguous(shape, lay.offset))
     new_shape = _resolve_shape(func, shape, x.size)
     if copy:
         return x._copy_contiguous()._with_layout(L.contiguous(new_shape))
