@@ -35,5 +35,17 @@ def normalize_axes(func: str, axes: Any, ndim: int, allow_none: bool = True) -> 
     return out
 
 
+def shape_ints(func: str, shape: Any) -> Tuple[int, ...]:
+    """An int or a sequence of ints as a tuple of ints (signs not yet checked)."""
+    try:
+        return (operator.index(shape),)
+    except TypeError:
+        pass
+    try:
+        return tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise type_error(func, "shape must be an int or a tuple of ints", repr(shape)) from None
+
+
 def normalize_optional_axis(func: str, axis: Any, ndim: int) -> Optional[int]:
     return None if axis is None else normalize_axis(func, axis, ndim)

@@ -12,7 +12,8 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array, check_device
-from ._errors import msg, type_error, value_error
+from ._axes import shape_ints
+from ._errors import type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
 
@@ -22,13 +23,7 @@ ShapeLike = Union[int, Sequence[int]]
 def normalize_shape(func: str, shape: Any) -> Tuple[int, ...]:
     if isinstance(shape, Array):
         raise type_error(func, "shape must be an int or a tuple of ints", "an array")
-    try:
-        dims = (operator.index(shape),)
-    except TypeError:
-        try:
-            dims = tuple(operator.index(d) for d in shape)
-        except TypeError:
-            raise type_error(func, "shape must be an int or a tuple of ints", repr(shape)) from None
+    dims = shape_ints(func, shape)
     for d in dims:
         if d < 0:
             raise value_error(func, "negative dimensions are not allowed", f"shape {dims}")

@@ -15,7 +15,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._errors import dtype_error, msg, shapes_error, type_error, value_error
+from ._errors import dtype_error, shapes_error, type_error, value_error
 
 _SCALARS = (builtins.bool, int, float, complex)
 _FAST_SCALARS = frozenset(_SCALARS)

@@ -528,7 +528,7 @@ def _f(dtype) -> int:
     return dtype.code - lib.ARS_FLOAT32
 
 
-def _ptr(a):
+def _ptr_or_null(a):
     return ffi.NULL if a is None else data_ptr(a)
 
 
@@ -544,7 +544,7 @@ def lapack(routine: str, a, *args) -> list:
     fn = getattr(lib, "ars_la_" + routine)
     # the trailing parameters (after f, nb, sizes, a) in C order, for pointer casts
     ctypes_ = ffi.typeof(fn).args[-1 - len(args):-1]
-    conv = [ffi.cast(ct, _ptr(x)) if x is None or hasattr(x, "_layout") else x
+    conv = [ffi.cast(ct, _ptr_or_null(x)) if x is None or hasattr(x, "_layout") else x
             for x, ct in zip(args, ctypes_)]
     if routine in ("svd", "pinv", "qr"):
         m, n = a.shape[-1], a.shape[-2]     # column-major: the stored shape is (n, m)

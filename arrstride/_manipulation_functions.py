@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import builtins
 import operator
-from typing import Any, Optional, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._axes import normalize_axes, normalize_axis
+from ._axes import normalize_axes, normalize_axis, shape_ints
 from ._errors import msg, no_view_error, shapes_error, type_error, value_error
 
 
@@ -22,13 +22,7 @@ def check_array(func: str, x: Any, name: str = "x") -> Array:
 
 def _resolve_shape(func: str, shape: Any, size: int) -> Tuple[int, ...]:
     """A target shape with at most one -1, which is inferred from size."""
-    try:
-        dims = (operator.index(shape),)
-    except TypeError:
-        try:
-            dims = tuple(operator.index(d) for d in shape)
-        except TypeError:
-            raise type_error(func, "shape must be an int or a tuple of ints", repr(shape)) from None
+    dims = shape_ints(func, shape)
     unknown = [k for k, d in enumerate(dims) if d == -1]
     if len(unknown) > 1 or any(d < -1 for d in dims):
         raise value_error(func, "shape may hold one -1 and otherwise non-negative sizes", f"{dims}")
