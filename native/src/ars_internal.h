@@ -103,6 +103,19 @@ void ars_iter_run_range(const ars_iter *it, ars_loop_fn loop, void *ctx,
  * `work_per_elem` is a rough cost in bytes touched per element. */
 void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_per_elem);
 
+/* Prepare and run in one call: ars_iter_prepare's status, else ARS_OK. */
+static inline int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
+                              const int64_t *const *strides, ars_loop_fn loop, void *ctx,
+                              int64_t work_per_elem)
+{
+    ars_iter it;
+    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, strides);
+    if (rc)
+        return rc;
+    ars_iter_run(&it, loop, ctx, work_per_elem);
+    return ARS_OK;
+}
+
 /* ---- threads ------------------------------------------------------------- */
 
 typedef void (*ars_range_fn)(int64_t begin, int64_t end, void *ctx);

@@ -122,14 +122,9 @@ int ars_lane(int op, int ndim, const int64_t *shape,
         return ARS_ERR_DTYPE;
     if ((op == ARS_LANE_ARGMAX || op == ARS_LANE_ARGMIN) && in_len < 1)
         return ARS_ERR_ARG;
-    ars_iter it;
     char *data[2] = {(char *)in, out};
     const int64_t *st[2] = {in_strides, out_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
-    if (rc)
-        return rc;
     lane_ctx c = {fn, in_len, in_step, out_step, flag};
     int64_t work = (in_len + 1) * (ars_itemsize[in_dtype] + ars_itemsize[out_dtype]);
-    ars_iter_run(&it, lane_loop, &c, work);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 2, data, st, lane_loop, &c, work);
 }

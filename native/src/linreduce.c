@@ -82,14 +82,9 @@ static int run3(int ndim, const int64_t *shape, char *out, const int64_t *os, co
                 const int64_t *xs, const char *y, const int64_t *ys, ars_loop_fn loop,
                 red_ctx *ctx, int64_t work)
 {
-    ars_iter it;
     char *data[3] = {out, (char *)x, (char *)y};
     const int64_t *st[3] = {os, xs, ys};
-    int rc = ars_iter_prepare(&it, ndim, shape, 3, data, st);
-    if (rc)
-        return rc;
-    ars_iter_run(&it, loop, ctx, work);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 3, data, st, loop, ctx, work);
 }
 
 int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *out,
