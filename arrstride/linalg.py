@@ -13,14 +13,13 @@ factorization that does not converge raise LinAlgError (a ValueError).
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, NamedTuple, Optional, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._axes import normalize_axes, normalize_axis
+from ._axes import int_arg, normalize_axes, normalize_axis
 from ._errors import msg, shapes_error, type_error, value_error
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import check_array, matrix_transpose, reshape
@@ -326,12 +325,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     check_array(func, x)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise value_error(func, "x must be a stack of square matrices", f"shape {x.shape}")
-    if isinstance(n, bool):
-        raise type_error(func, "n must be an int", repr(n))
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise type_error(func, "n must be an int", repr(n)) from None
+    n = int_arg(func, n, "n must be an int")
     if n == 0:
         out = Array._empty(x.shape, x.dtype, zero=True)
         size = x.shape[-1]
