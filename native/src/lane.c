@@ -11,8 +11,9 @@ typedef void (*lane_fn)(const char *in, int64_t n, int64_t s, char *out, int64_t
 #define ISNAN_KU(v) 0
 #define ISNAN_KF(v) ((v) != (v))
 
-#define DEF_ARG(N, T, K)                                                            \
-    static void argmax_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+/* FN_N: the index of the first element that no later one beats under CMP. */
+#define DEF_ARGBEST(FN, CMP, N, T, K)                                               \
+    static void FN##_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
     {                                                                               \
         (void)os; (void)flag;                                                       \
         int64_t best = 0;                                                           \
@@ -21,25 +22,12 @@ typedef void (*lane_fn)(const char *in, int64_t n, int64_t s, char *out, int64_t
             for (int64_t i = 1; i < n; i++) {                                       \
                 T v = ld_##N(in + i * s);                                           \
                 if (ISNAN_##K(v)) { best = i; break; }                              \
-                if (v > bv) { bv = v; best = i; }                                   \
-            }                                                                       \
-        }                                                                           \
-        st_INT64(out, best);                                                        \
-    }                                                                               \
-    static void argmin_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
-    {                                                                               \
-        (void)os; (void)flag;                                                       \
-        int64_t best = 0;                                                           \
-        T bv = ld_##N(in);                                                          \
-        if (!ISNAN_##K(bv)) {                                                       \
-            for (int64_t i = 1; i < n; i++) {                                       \
-                T v = ld_##N(in + i * s);                                           \
-                if (ISNAN_##K(v)) { best = i; break; }                              \
-                if (v < bv) { bv = v; best = i; }                                   \
+                if (v CMP bv) { bv = v; best = i; }                                 \
             }                                                                       \
         }                                                                           \
         st_INT64(out, best);                                                        \
     }
+#define DEF_ARG(N, T, K) DEF_ARGBEST(argmax, >, N, T, K) DEF_ARGBEST(argmin, <, N, T, K)
 ARS_REAL_DTYPES(DEF_ARG)
 
 /* ---- cumulative sums and products into an accumulator dtype ------------------ */
