@@ -31,25 +31,20 @@ typedef void (*lane_fn)(const char *in, int64_t n, int64_t s, char *out, int64_t
 ARS_REAL_DTYPES(DEF_ARG)
 
 /* ---- cumulative sums and products into an accumulator dtype ------------------ */
-#define DEF_CUM(AN, AT, AK, IN, IT, IK)                                              \
-    static void cumsum_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+/* FN_AN_IN: running OP from INIT (with `flag`, INIT itself is written first). */
+#define DEF_SCAN(FN, INIT, OP, AN, AT, AK, IN, IK)                                     \
+    static void FN##_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
     {                                                                                \
-        AT t = (AT)0;                                                                \
+        AT t = (AT)INIT;                                                             \
         if (flag) { st_##AN(out, t); out += os; }                                    \
         for (int64_t i = 0; i < n; i++) {                                            \
-            t = ADD_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));          \
-            st_##AN(out + i * os, t);                                                \
-        }                                                                            \
-    }                                                                                \
-    static void cumprod_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
-    {                                                                                \
-        AT t = (AT)1;                                                                \
-        if (flag) { st_##AN(out, t); out += os; }                                    \
-        for (int64_t i = 0; i < n; i++) {                                            \
-            t = MUL_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));          \
+            t = OP##_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));         \
             st_##AN(out + i * os, t);                                                \
         }                                                                            \
     }
+#define DEF_CUM(AN, AT, AK, IN, IT, IK)                                              \
+    DEF_SCAN(cumsum, 0, ADD, AN, AT, AK, IN, IK)                                     \
+    DEF_SCAN(cumprod, 1, MUL, AN, AT, AK, IN, IK)
 #define DEF_CUM_ROW(AN, AT, AK) ARS_DTYPES2(DEF_CUM, AN, AT, AK)
 ARS_ACC_DTYPES(DEF_CUM_ROW)
 
