@@ -7,14 +7,19 @@ from typing import Any, Optional, Tuple
 from ._errors import axis_error, type_error, value_error
 
 
+def int_arg(func: str, value: Any, rule: str) -> int:
+    """value as an int (anything with __index__ but bool), else TypeError(rule)."""
+    if isinstance(value, bool):
+        raise type_error(func, rule, repr(value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise type_error(func, rule, repr(value)) from None
+
+
 def normalize_axis(func: str, axis: Any, ndim: int) -> int:
     """An axis in [-ndim, ndim) as a non-negative int."""
-    if isinstance(axis, bool):
-        raise type_error(func, "axis must be an int", repr(axis))
-    try:
-        a = operator.index(axis)
-    except TypeError:
-        raise type_error(func, "axis must be an int", repr(axis)) from None
+    a = int_arg(func, axis, "axis must be an int")
     if not -ndim <= a < ndim:
         raise axis_error(func, a, ndim)
     return a + ndim if a < 0 else a

@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._axes import normalize_axes, normalize_axis, shape_ints
+from ._axes import int_arg, normalize_axes, normalize_axis, shape_ints
 from ._errors import msg, no_view_error, shapes_error, type_error, value_error
 
 
@@ -290,12 +290,7 @@ def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
             repeats = int(repeats._copy_contiguous(dt.int64)._item())
         else:
             return _repeat_each(func, x, repeats, ax, n)
-    if isinstance(repeats, builtins.bool):
-        raise type_error(func, "repeats must be an int or a 1-D integer array", repr(repeats))
-    try:
-        r = operator.index(repeats)
-    except TypeError:
-        raise type_error(func, "repeats must be an int or a 1-D integer array", repr(repeats)) from None
+    r = int_arg(func, repeats, "repeats must be an int or a 1-D integer array")
     if r < 0:
         raise value_error(func, "repeats must be non-negative", r)
     shape = list(x.shape)

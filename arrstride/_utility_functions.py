@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import builtins
-import operator
 from typing import Any, Optional, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K
 from ._array import Array
-from ._axes import normalize_axes, normalize_axis
-from ._errors import type_error, value_error
+from ._axes import int_arg, normalize_axes, normalize_axis
+from ._errors import value_error
 from ._manipulation_functions import check_array
 from ._native import lib
 from ._statistical_functions import check_keepdims, finish, reduce_into
@@ -42,12 +41,7 @@ def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Optional[Array] = 
     check_array(func, x)
     if x.ndim == 0:
         raise value_error(func, "x must have at least one dimension")
-    if isinstance(n, dt.builtins_bool):
-        raise type_error(func, "n must be an int", repr(n))
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise type_error(func, "n must be an int", repr(n)) from None
+    n = int_arg(func, n, "n must be an int")
     if n < 0:
         raise value_error(func, "n must be non-negative", n)
     ax = normalize_axis(func, axis, x.ndim)

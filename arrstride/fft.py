@@ -17,7 +17,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array, check_device
-from ._axes import normalize_axes, normalize_axis
+from ._axes import int_arg, normalize_axes, normalize_axis
 from ._errors import dtype_error, type_error, value_error
 
 __all__ = [
@@ -65,12 +65,7 @@ def _scale(norm: str, n: int, sign: int) -> float:
 
 
 def _check_n(func: str, n: Any, name: str = "n") -> int:
-    if isinstance(n, bool):
-        raise type_error(func, f"{name} must be an int", repr(n))
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise type_error(func, f"{name} must be an int", repr(n)) from None
+    n = int_arg(func, n, f"{name} must be an int")
     if n < 1:
         raise value_error(func, f"{name} must be a positive number of points", n)
     return n

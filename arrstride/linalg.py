@@ -13,14 +13,13 @@ factorization that does not converge raise LinAlgError (a ValueError).
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, NamedTuple, Optional, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._axes import normalize_axes, normalize_axis
+from ._axes import int_arg, normalize_axes, normalize_axis
 from ._errors import msg, shapes_error, type_error, value_error
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import check_array, matrix_transpose, reshape
@@ -199,50 +198,50 @@ def solve(x1: Array, x2: Array, /) -> Array:
     return out
 
 
-def eigh(x: Array, /) -> EighResult:
-    """Eigenvalues (ascending, real) and eigenvectors (columns) of Hermitian
-    matrices, from the lower triangle."""
-    func = "eigh"
+def _eigh(func: str, x: Array, vectors: bool) -> Tuple[Array, Array]:
+    """Eigenvalues w of Hermitian matrices and, with `vectors`, the column-major
+    stack whose transpose holds the eigenvectors."""
     dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     w = Array._empty(x.shape[:-1], dt.real_of(dtype))
-    info = K.lapack("eigh", a, w, 1)
+    info = K.lapack("eigh", a, w, 1 if vectors else 0)
     _raise_if(func, info, "the eigenvalue algorithm did not converge")
+    return w, a
+
+
+def eigh(x: Array, /) -> EighResult:
+    """Eigenvalues (ascending, real) and eigenvectors (columns) of Hermitian
+    matrices, from the lower triangle."""
+    w, a = _eigh("eigh", x, True)
     return EighResult(w, a.mT)
 
 
 def eigvalsh(x: Array, /) -> Array:
-    func = "eigvalsh"
+    return _eigh("eigvalsh", x, False)[0]
+
+
+def _eig(func: str, x: Array, vectors: bool) -> Tuple[Array, Optional[Array]]:
+    """Complex eigenvalues w of general matrices and, with `vectors`, the
+    column-major stack v whose transpose holds the eigenvectors."""
     dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
-    w = Array._empty(x.shape[:-1], dt.real_of(dtype))
-    info = K.lapack("eigh", a, w, 0)
+    cdt = dt.complex_of(dtype)
+    w = Array._empty(x.shape[:-1], cdt)
+    v = Array._empty(a.shape, cdt) if vectors else None
+    info = K.lapack("eig", a, w, v)
     _raise_if(func, info, "the eigenvalue algorithm did not converge")
-    return w
+    return w, v
 
 
 def eig(x: Array, /) -> EigResult:
     """Eigenvalues and right eigenvectors (columns, unit norm) of general
     matrices; always complex (complex64 for float32 input)."""
-    func = "eig"
-    dtype = _matrices(func, x, square=True)
-    a = _colmajor(x, dtype)
-    cdt = dt.complex_of(dtype)
-    w = Array._empty(x.shape[:-1], cdt)
-    v = Array._empty(a.shape, cdt)
-    info = K.lapack("eig", a, w, v)
-    _raise_if(func, info, "the eigenvalue algorithm did not converge")
+    w, v = _eig("eig", x, True)
     return EigResult(w, v.mT)
 
 
 def eigvals(x: Array, /) -> Array:
-    func = "eigvals"
-    dtype = _matrices(func, x, square=True)
-    a = _colmajor(x, dtype)
-    w = Array._empty(x.shape[:-1], dt.complex_of(dtype))
-    info = K.lapack("eig", a, w, None)
-    _raise_if(func, info, "the eigenvalue algorithm did not converge")
-    return w
+    return _eig("eigvals", x, False)[0]
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
@@ -326,12 +325,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     check_array(func, x)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise value_error(func, "x must be a stack of square matrices", f"shape {x.shape}")
-    if isinstance(n, bool):
-        raise type_error(func, "n must be an int", repr(n))
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise type_error(func, "n must be an int", repr(n)) from None
+    n = int_arg(func, n, "n must be an int")
     if n == 0:
         out = Array._empty(x.shape, x.dtype, zero=True)
         size = x.shape[-1]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
+from conftest import assert_same
 from interop_layouts import DTYPE_NAMES, LAYOUTS, address, make, writable_layout
 
 
@@ -84,11 +85,14 @@ def test_numpy_array_and_asarray_copy_semantics():
 
 
 def test_read_only_round_trip():
+    """asarray of a read-only NumPy array wraps it, refuses writes, and goes
+    back to NumPy as the same read-only memory."""
     n = np.arange(5.0)
     n.flags.writeable = False
     a = xp.asarray(n)
     with pytest.raises(ValueError, match="read-only"):
         a[0] = 2.0
+    assert_same(a, n)
     back = np.asarray(a)
     assert not back.flags.writeable and back.ctypes.data == n.ctypes.data
 

@@ -12,8 +12,9 @@ typedef float _Complex ars_c64;
 typedef double _Complex ars_c128;
 
 /* X(NAME, C type, kind): kind is KB (bool), KI (signed), KU (unsigned),
- * KF (real float) or KC (complex). Bool is stored as one byte holding 0 or 1. */
-#define ARS_DTYPES(X)              \
+ * KF (real float) or KC (complex). Bool is stored as one byte holding 0 or 1.
+ * ARS_REAL_DTYPES: the real dtypes (those with an order); ARS_DTYPES: all. */
+#define ARS_REAL_DTYPES(X)          \
     X(BOOL, uint8_t, KB)            \
     X(INT8, int8_t, KI)             \
     X(INT16, int16_t, KI)           \
@@ -24,7 +25,10 @@ typedef double _Complex ars_c128;
     X(UINT32, uint32_t, KU)         \
     X(UINT64, uint64_t, KU)         \
     X(FLOAT32, float, KF)           \
-    X(FLOAT64, double, KF)          \
+    X(FLOAT64, double, KF)
+
+#define ARS_DTYPES(X)               \
+    ARS_REAL_DTYPES(X)              \
     X(COMPLEX64, ars_c64, KC)       \
     X(COMPLEX128, ars_c128, KC)
 
@@ -98,6 +102,19 @@ void ars_iter_run_range(const ars_iter *it, ars_loop_fn loop, void *ctx,
 /* Run the loop over everything, on several threads when the work is large.
  * `work_per_elem` is a rough cost in bytes touched per element. */
 void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_per_elem);
+
+/* Prepare and run in one call: ars_iter_prepare's status, else ARS_OK. */
+static inline int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
+                              const int64_t *const *strides, ars_loop_fn loop, void *ctx,
+                              int64_t work_per_elem)
+{
+    ars_iter it;
+    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, strides);
+    if (rc)
+        return rc;
+    ars_iter_run(&it, loop, ctx, work_per_elem);
+    return ARS_OK;
+}
 
 /* ---- threads ------------------------------------------------------------- */
 

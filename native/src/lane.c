@@ -11,8 +11,9 @@ typedef void (*lane_fn)(const char *in, int64_t n, int64_t s, char *out, int64_t
 #define ISNAN_KU(v) 0
 #define ISNAN_KF(v) ((v) != (v))
 
-#define DEF_ARG(N, T, K)                                                            \
-    static void argmax_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+/* FN_N: the index of the first element that no later one beats under CMP. */
+#define DEF_ARGBEST(FN, CMP, N, T, K)                                               \
+    static void FN##_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
     {                                                                               \
         (void)os; (void)flag;                                                       \
         int64_t best = 0;                                                           \
@@ -21,47 +22,29 @@ typedef void (*lane_fn)(const char *in, int64_t n, int64_t s, char *out, int64_t
             for (int64_t i = 1; i < n; i++) {                                       \
                 T v = ld_##N(in + i * s);                                           \
                 if (ISNAN_##K(v)) { best = i; break; }                              \
-                if (v > bv) { bv = v; best = i; }                                   \
-            }                                                                       \
-        }                                                                           \
-        st_INT64(out, best);                                                        \
-    }                                                                               \
-    static void argmin_##N(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
-    {                                                                               \
-        (void)os; (void)flag;                                                       \
-        int64_t best = 0;                                                           \
-        T bv = ld_##N(in);                                                          \
-        if (!ISNAN_##K(bv)) {                                                       \
-            for (int64_t i = 1; i < n; i++) {                                       \
-                T v = ld_##N(in + i * s);                                           \
-                if (ISNAN_##K(v)) { best = i; break; }                              \
-                if (v < bv) { bv = v; best = i; }                                   \
+                if (v CMP bv) { bv = v; best = i; }                                 \
             }                                                                       \
         }                                                                           \
         st_INT64(out, best);                                                        \
     }
+#define DEF_ARG(N, T, K) DEF_ARGBEST(argmax, >, N, T, K) DEF_ARGBEST(argmin, <, N, T, K)
 ARS_REAL_DTYPES(DEF_ARG)
 
 /* ---- cumulative sums and products into an accumulator dtype ------------------ */
-#define DEF_CUM(AN, AT, AK, IN, IT, IK)                                              \
-    static void cumsum_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
+/* FN_AN_IN: running OP from INIT (with `flag`, INIT itself is written first). */
+#define DEF_SCAN(FN, INIT, OP, AN, AT, AK, IN, IK)                                     \
+    static void FN##_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
     {                                                                                \
-        AT t = (AT)0;                                                                \
+        AT t = (AT)INIT;                                                             \
         if (flag) { st_##AN(out, t); out += os; }                                    \
         for (int64_t i = 0; i < n; i++) {                                            \
-            t = ADD_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));          \
-            st_##AN(out + i * os, t);                                                \
-        }                                                                            \
-    }                                                                                \
-    static void cumprod_##AN##_##IN(const char *in, int64_t n, int64_t s, char *out, int64_t os, int flag) \
-    {                                                                                \
-        AT t = (AT)1;                                                                \
-        if (flag) { st_##AN(out, t); out += os; }                                    \
-        for (int64_t i = 0; i < n; i++) {                                            \
-            t = MUL_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));          \
+            t = OP##_##AK(AT, t, ACONV_##AK##_##IK(AT, ld_##IN(in + i * s)));         \
             st_##AN(out + i * os, t);                                                \
         }                                                                            \
     }
+#define DEF_CUM(AN, AT, AK, IN, IT, IK)                                              \
+    DEF_SCAN(cumsum, 0, ADD, AN, AT, AK, IN, IK)                                     \
+    DEF_SCAN(cumprod, 1, MUL, AN, AT, AK, IN, IK)
 #define DEF_CUM_ROW(AN, AT, AK) ARS_DTYPES2(DEF_CUM, AN, AT, AK)
 ARS_ACC_DTYPES(DEF_CUM_ROW)
 
@@ -122,14 +105,9 @@ int ars_lane(int op, int ndim, const int64_t *shape,
         return ARS_ERR_DTYPE;
     if ((op == ARS_LANE_ARGMAX || op == ARS_LANE_ARGMIN) && in_len < 1)
         return ARS_ERR_ARG;
-    ars_iter it;
     char *data[2] = {(char *)in, out};
     const int64_t *st[2] = {in_strides, out_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
-    if (rc)
-        return rc;
     lane_ctx c = {fn, in_len, in_step, out_step, flag};
     int64_t work = (in_len + 1) * (ars_itemsize[in_dtype] + ars_itemsize[out_dtype]);
-    ars_iter_run(&it, lane_loop, &c, work);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 2, data, st, lane_loop, &c, work);
 }

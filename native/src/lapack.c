@@ -99,21 +99,6 @@ static void set_identity(char *p, int64_t rows, int64_t cols, int f)
 
 static li imax1(li v) { return v > 1 ? v : 1; }
 
-/* Batch elements run on several threads when each one is small; a large
- * factorization gets OpenBLAS's own threads instead. */
-static void run_batches(int64_t nb, int64_t n, ars_range_fn fn, void *ctx)
-{
-    if (nb <= 0)
-        return;
-    if (nb == 1 || n > 96) {
-        fn(0, nb, ctx);
-        return;
-    }
-    int64_t cost = n * n * n + 64;
-    int64_t grain = ((int64_t)1 << 17) / cost;
-    ars_parallel_for(nb, grain < 1 ? 1 : grain, fn, ctx);
-}
-
 typedef struct {
     int f;
     int64_t m, n, k;
@@ -128,6 +113,23 @@ typedef struct {
 static int ready(int f)
 {
     return f >= 0 && f < 4 && ars_blas_ready();
+}
+
+/* Every driver's entry: check f, run fn over the nb batch elements, return the
+ * job's status. Batch elements run on several threads when each one is small;
+ * a large factorization gets OpenBLAS's own threads instead. */
+static int run_job(la_job j, int64_t nb, ars_range_fn fn)
+{
+    if (!ready(j.f))
+        return ARS_ERR_ARG;
+    int64_t n = j.m > j.n ? j.m : j.n;
+    if (nb == 1 || (nb > 1 && n > 96)) {
+        fn(0, nb, &j);
+    } else if (nb > 1) {
+        int64_t grain = ((int64_t)1 << 17) / (n * n * n + 64);
+        ars_parallel_for(nb, grain < 1 ? 1 : grain, fn, &j);
+    }
+    return j.status;
 }
 
 /* ---- det / slogdet (getrf) ----------------------------------------------------- */
@@ -181,11 +183,8 @@ static void det_range(int64_t b0, int64_t b1, void *ctx)
 int ars_la_det(int f, int64_t nb, int64_t n, char *a, char *sign, char *logabs, char *det,
                int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, n, n, n, a, sign, logabs, det, NULL, info, 0, 0, ARS_OK};
-    run_batches(nb, n, det_range, &j);
-    return j.status;
+    return run_job((la_job){f, n, n, n, a, sign, logabs, det, NULL, info, 0, 0, ARS_OK},
+                   nb, det_range);
 }
 
 /* ---- solve / inv (gesv) ----------------------------------------------------------- */
@@ -219,11 +218,8 @@ static void solve_range(int64_t b0, int64_t b1, void *ctx)
 int ars_la_solve(int f, int64_t nb, int64_t n, int64_t nrhs, char *a, char *b, int identity,
                  int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, n, n, nrhs, a, b, NULL, NULL, NULL, info, identity, 0, ARS_OK};
-    run_batches(nb, n, solve_range, &j);
-    return j.status;
+    return run_job((la_job){f, n, n, nrhs, a, b, NULL, NULL, NULL, info, identity, 0, ARS_OK},
+                   nb, solve_range);
 }
 
 /* ---- cholesky (potrf) ------------------------------------------------------------ */
@@ -252,11 +248,8 @@ static void chol_range(int64_t b0, int64_t b1, void *ctx)
 
 int ars_la_cholesky(int f, int64_t nb, int64_t n, char *a, int upper, int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, n, n, n, a, NULL, NULL, NULL, NULL, info, upper, 0, ARS_OK};
-    run_batches(nb, n, chol_range, &j);
-    return j.status;
+    return run_job((la_job){f, n, n, n, a, NULL, NULL, NULL, NULL, info, upper, 0, ARS_OK},
+                   nb, chol_range);
 }
 
 /* ---- eigh (syevd / heevd, lower triangle) -------------------------------------- */
@@ -282,11 +275,8 @@ static void eigh_range(int64_t b0, int64_t b1, void *ctx)
 
 int ars_la_eigh(int f, int64_t nb, int64_t n, char *a, char *w, int vectors, int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, n, n, n, a, w, NULL, NULL, NULL, info, vectors, 0, ARS_OK};
-    run_batches(nb, n, eigh_range, &j);
-    return j.status;
+    return run_job((la_job){f, n, n, n, a, w, NULL, NULL, NULL, info, vectors, 0, ARS_OK},
+                   nb, eigh_range);
 }
 
 /* ---- eig (geev, right eigenvectors); w and v are complex ------------------------ */
@@ -353,11 +343,8 @@ static void eig_range(int64_t b0, int64_t b1, void *ctx)
 
 int ars_la_eig(int f, int64_t nb, int64_t n, char *a, char *w, char *v, int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, n, n, n, a, w, v, NULL, NULL, info, 0, 0, ARS_OK};
-    run_batches(nb, n, eig_range, &j);
-    return j.status;
+    return run_job((la_job){f, n, n, n, a, w, v, NULL, NULL, info, 0, 0, ARS_OK},
+                   nb, eig_range);
 }
 
 /* ---- svd (gesdd) ------------------------------------------------------------------ */
@@ -406,11 +393,10 @@ static void svd_range(int64_t b0, int64_t b1, void *ctx)
 int ars_la_svd(int f, int64_t nb, int64_t m, int64_t n, char *a, char *s, char *u, char *vt,
                char jobz, int64_t *info)
 {
-    if (!ready(f) || (jobz != 'A' && jobz != 'S' && jobz != 'N'))
+    if (jobz != 'A' && jobz != 'S' && jobz != 'N')
         return ARS_ERR_ARG;
-    la_job j = {f, m, n, m < n ? m : n, a, s, u, vt, NULL, info, 0, jobz, ARS_OK};
-    run_batches(nb, m > n ? m : n, svd_range, &j);
-    return j.status;
+    return run_job((la_job){f, m, n, m < n ? m : n, a, s, u, vt, NULL, info, 0, jobz, ARS_OK},
+                   nb, svd_range);
 }
 
 /* ---- pinv (gesdd, then V diag(1/s) U^H with gemm) ------------------------------- */
@@ -471,11 +457,8 @@ static void pinv_range(int64_t b0, int64_t b1, void *ctx)
 int ars_la_pinv(int f, int64_t nb, int64_t m, int64_t n, char *a, char *out,
                 const double *rtol, int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, m, n, m < n ? m : n, a, out, NULL, NULL, rtol, info, 0, 0, ARS_OK};
-    run_batches(nb, m > n ? m : n, pinv_range, &j);
-    return j.status;
+    return run_job((la_job){f, m, n, m < n ? m : n, a, out, NULL, NULL, rtol, info, 0, 0, ARS_OK},
+                   nb, pinv_range);
 }
 
 /* Number of singular values above rtol[b] * max(s), for nb stacks of k values. */
@@ -540,9 +523,6 @@ static void qr_range(int64_t b0, int64_t b1, void *ctx)
 int ars_la_qr(int f, int64_t nb, int64_t m, int64_t n, char *a, char *q, char *r, int complete,
               int64_t *info)
 {
-    if (!ready(f))
-        return ARS_ERR_ARG;
-    la_job j = {f, m, n, m < n ? m : n, a, q, r, NULL, NULL, info, complete, 0, ARS_OK};
-    run_batches(nb, m > n ? m : n, qr_range, &j);
-    return j.status;
+    return run_job((la_job){f, m, n, m < n ? m : n, a, q, r, NULL, NULL, info, complete, 0, ARS_OK},
+                   nb, qr_range);
 }

@@ -82,14 +82,9 @@ static int run3(int ndim, const int64_t *shape, char *out, const int64_t *os, co
                 const int64_t *xs, const char *y, const int64_t *ys, ars_loop_fn loop,
                 red_ctx *ctx, int64_t work)
 {
-    ars_iter it;
     char *data[3] = {out, (char *)x, (char *)y};
     const int64_t *st[3] = {os, xs, ys};
-    int rc = ars_iter_prepare(&it, ndim, shape, 3, data, st);
-    if (rc)
-        return rc;
-    ars_iter_run(&it, loop, ctx, work);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 3, data, st, loop, ctx, work);
 }
 
 int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *out,
@@ -151,7 +146,11 @@ static double norm_of(const double *v, int64_t K, int kind, double p)
     }
 }
 
-#define NORM_LOOP(NAME, T, ABS)                                                       \
+/* |x| of each element (|z| for complex) into a real scratch row of 256, the
+ * norm of each row, then the rows' norms combined; R is the real output type. */
+#define ABS_REAL(v) fabs(v)
+#define ABS_CPLX(v) cabs((ars_c128)(v))
+#define NORM_LOOP(NAME, T, R, ABS)                                                    \
     static void norm_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)    \
     {                                                                                 \
         const red_ctx *c = vctx;                                                      \
@@ -179,46 +178,13 @@ static double norm_of(const double *v, int64_t K, int kind, double p)
                     total = pow(pow(total, c->p) + pow(part, c->p), 1.0 / c->p);      \
                 first = 0;                                                            \
             }                                                                         \
-            *(T *)(data[0] + i * s[0]) = (T)total;                                    \
-        }                                                                             \
-    }
-NORM_LOOP(f32, float, fabs)
-NORM_LOOP(f64, double, fabs)
-
-#define NORM_LOOP_C(NAME, T, R)                                                       \
-    static void norm_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)    \
-    {                                                                                 \
-        /* |z| of each element first, into a real scratch row, then as above */      \
-        const red_ctx *c = vctx;                                                      \
-        double buf[256];                                                              \
-        for (int64_t i = 0; i < n; i++) {                                             \
-            const char *x = data[1] + i * s[1];                                       \
-            double total = 0.0, part;                                                 \
-            int first = 1;                                                            \
-            for (int64_t k0 = 0; k0 < c->len || first; k0 += 256) {                     \
-                int64_t len = c->len - k0 < 256 ? c->len - k0 : 256;                      \
-                for (int64_t k = 0; k < len; k++)                                     \
-                    buf[k] = cabs((ars_c128) * (const T *)(x + (k0 + k) * c->xk));    \
-                part = norm_of(buf, len, c->kind, c->p);                              \
-                if (first)                                                            \
-                    total = part;                                                     \
-                else if (c->kind == NORM_2)                                           \
-                    total = hypot(total, part);                                       \
-                else if (c->kind == NORM_1 || c->kind == NORM_0)                      \
-                    total += part;                                                    \
-                else if (c->kind == NORM_MAX)                                         \
-                    total = (part > total || isnan(part)) && !isnan(total) ? part : total; \
-                else if (c->kind == NORM_MIN)                                         \
-                    total = (part < total || isnan(part)) && !isnan(total) ? part : total; \
-                else                                                                  \
-                    total = pow(pow(total, c->p) + pow(part, c->p), 1.0 / c->p);      \
-                first = 0;                                                            \
-            }                                                                         \
             *(R *)(data[0] + i * s[0]) = (R)total;                                    \
         }                                                                             \
     }
-NORM_LOOP_C(c64, ars_c64, float)
-NORM_LOOP_C(c128, ars_c128, double)
+NORM_LOOP(f32, float, float, ABS_REAL)
+NORM_LOOP(f64, double, double, ABS_REAL)
+NORM_LOOP(c64, ars_c64, float, ABS_CPLX)
+NORM_LOOP(c128, ars_c128, double, ABS_CPLX)
 
 /* out (real dtype of `dtype`) = the norm of x along its reduced axis.
  * kind: 0 two-norm, 1 one-norm, 2 max |x|, 3 min |x|, 4 count of nonzeros,

@@ -141,6 +141,24 @@ static char *tile_get(char **buf, int64_t *have, int64_t need)
     return *buf;
 }
 
+/* A rows x cols operand (row and column byte strides s[0], s[1]) as BLAS takes
+ * it: in place when its strides allow, else packed row-major into the tile
+ * *buf (of *have bytes, grown as needed). 0 when that allocation fails. */
+static int blas_operand(int64_t rows, int64_t cols, const char **p, const int64_t *s,
+                        int64_t isz, char **buf, int64_t *have, int *trans, int64_t *ld)
+{
+    if (blas_layout(rows, cols, s[0], s[1], isz, trans, ld))
+        return 1;
+    char *tile = tile_get(buf, have, rows * cols * isz);
+    if (!tile)
+        return 0;
+    ars_tile_copy(rows, cols, *p, s[0], s[1], tile, isz);
+    *p = tile;
+    *trans = 0;
+    *ld = cols;
+    return 1;
+}
+
 static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, tiles *t)
 {
     int64_t m = job->m, n = job->n, k = job->k, isz = job->isz;
@@ -153,24 +171,9 @@ static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, ti
     }
     int ta, tb;
     int64_t lda, ldb;
-    if (!blas_layout(m, k, as[0], as[1], isz, &ta, &lda)) {
-        char *buf = tile_get(&t->ta, &t->na, m * k * isz);
-        if (!buf)
-            return ARS_ERR_NOMEM;
-        ars_tile_copy(m, k, a, as[0], as[1], buf, isz);
-        a = buf;
-        ta = 0;
-        lda = k;
-    }
-    if (!blas_layout(k, n, bs[0], bs[1], isz, &tb, &ldb)) {
-        char *buf = tile_get(&t->tb, &t->nb, k * n * isz);
-        if (!buf)
-            return ARS_ERR_NOMEM;
-        ars_tile_copy(k, n, b, bs[0], bs[1], buf, isz);
-        b = buf;
-        tb = 0;
-        ldb = n;
-    }
+    if (!blas_operand(m, k, &a, as, isz, &t->ta, &t->na, &ta, &lda) ||
+        !blas_operand(k, n, &b, bs, isz, &t->tb, &t->nb, &tb, &ldb))
+        return ARS_ERR_NOMEM;
     int opa = ta ? CBLAS_T : CBLAS_N, opb = tb ? CBLAS_T : CBLAS_N;
     switch (job->dtype) {
     case ARS_FLOAT32:

@@ -197,14 +197,12 @@ int ars_sort(int ndim, const int64_t *shape,
 {
     if (dtype < 0 || dtype >= ARS_NDTYPES || !encode_table[dtype])
         return ARS_ERR_DTYPE;
-    ars_iter it;
     char *data[2] = {(char *)in, out};
     const int64_t *st[2] = {in_strides, out_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
+    int rc = ars_iter_go(ndim, shape, 2, data, st, sort_loop, &c, (n + 1) * 64);
     if (rc)
         return rc;
-    sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
-    ars_iter_run(&it, sort_loop, &c, (n + 1) * 64);
     return c.failed ? ARS_ERR_NOMEM : ARS_OK;
 }
 
@@ -356,16 +354,11 @@ int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int righ
 {
     if (dtype < 0 || dtype >= ARS_NDTYPES || !search_table[dtype])
         return ARS_ERR_DTYPE;
-    ars_iter it;
     char *data[2] = {(char *)x2, out};
     const int64_t *st[2] = {x2_strides, out_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
-    if (rc)
-        return rc;
     search_ctx c = {x1, n1, s1, right};
     int64_t depth = 1;
     while (((int64_t)1 << depth) < n1 + 1 && depth < 62)
         depth++;
-    ars_iter_run(&it, search_table[dtype], &c, depth * 64);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 2, data, st, search_table[dtype], &c, depth * 64);
 }

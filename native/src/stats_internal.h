@@ -7,20 +7,6 @@
 #include <string.h>
 #include "ars_internal.h"
 
-/* The real dtypes (those with an order). */
-#define ARS_REAL_DTYPES(X)          \
-    X(BOOL, uint8_t, KB)            \
-    X(INT8, int8_t, KI)             \
-    X(INT16, int16_t, KI)           \
-    X(INT32, int32_t, KI)           \
-    X(INT64, int64_t, KI)           \
-    X(UINT8, uint8_t, KU)           \
-    X(UINT16, uint16_t, KU)         \
-    X(UINT32, uint32_t, KU)         \
-    X(UINT64, uint64_t, KU)         \
-    X(FLOAT32, float, KF)           \
-    X(FLOAT64, double, KF)
-
 /* The accumulator dtypes of sums and products. */
 #define ARS_ACC_DTYPES(X)           \
     X(INT64, int64_t, KI)           \
