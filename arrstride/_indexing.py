@@ -105,6 +105,10 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
     return lay
 
 
+_make_layout = L.make
+_new_object = object.__new__
+
+
 def getitem(x: Array, key: Any) -> Array:
     kt = type(key)
     if kt is slice or kt is int:  # the common basic keys, without normalizing
@@ -118,7 +122,21 @@ def getitem(x: Array, key: Any) -> Array:
             return x._with_layout(L.select(lay, 0, key + n if key < 0 else key))
         if key.step == 0:
             raise value_error(GET, "slice step cannot be zero")
-        return x._with_layout(L.slice_dim(lay, 0, *key.indices(n)))
+        start, stop, step = key.indices(n)
+        m = len(range(start, stop, step))
+        shape, strides = lay.shape, lay.strides
+        s = strides[0]
+        if len(shape) == 1:
+            sub = _make_layout((m,), (s * step,), lay.offset + start * s if m else lay.offset, m)
+        else:
+            sub = _make_layout((m,) + shape[1:], (s * step,) + strides[1:],
+                               lay.offset + start * s if m else lay.offset,
+                               lay.size // n * m if n else 0)
+        out = _new_object(Array)
+        out._storage = x._storage
+        out._layout = sub
+        out._dtype = x._dtype
+        return out
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)
     items, advanced = _expand_key(x, key, GET)
