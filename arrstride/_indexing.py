@@ -119,7 +119,19 @@ def getitem(x: Array, key: Any) -> Array:
         if kt is int:
             if not -n <= key < n:
                 raise index_error(GET, f"index {key} is out of bounds for axis 0 with size {n}")
-            return x._with_layout(L.select(lay, 0, key + n if key < 0 else key))
+            if key < 0:
+                key += n
+            shape, strides = lay.shape, lay.strides
+            if len(shape) == 1:
+                sub = _make_layout((), (), lay.offset + key * strides[0], 1)
+            else:
+                sub = _make_layout(shape[1:], strides[1:], lay.offset + key * strides[0],
+                                   lay.size // n)
+            out = _new_object(Array)
+            out._storage = x._storage
+            out._layout = sub
+            out._dtype = x._dtype
+            return out
         if key.step == 0:
             raise value_error(GET, "slice step cannot be zero")
         start, stop, step = key.indices(n)
