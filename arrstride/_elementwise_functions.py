@@ -37,7 +37,7 @@ _CATEGORY_NAMES = {
 
 unary_flat = K.unary_flat
 binary_flat = K.binary_flat
-Storage = K.Storage
+_new_storage = K.new_storage
 _CONTIG: dict = {}
 
 
@@ -53,7 +53,7 @@ def _contig(shape: tuple) -> L.Layout:
 
 def _empty(shape: tuple, dtype: dt.DType) -> Array:
     lay = _contig(shape)
-    return Array._new(Storage.allocate(lay.size * dtype.itemsize), lay, dtype)
+    return Array._new(_new_storage(lay.size * dtype.itemsize), lay, dtype)
 
 
 def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
@@ -67,7 +67,7 @@ def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
                                for x in inputs)
         lay = _ORDER.get(key)
         if lay is not None:
-            return Array._new(Storage.allocate(lay.size * dtype.itemsize), lay, dtype)
+            return Array._new(_new_storage(lay.size * dtype.itemsize), lay, dtype)
         out = _empty_like_order_new(shape, dtype, inputs)
         if len(_ORDER) > 1024:
             _ORDER.clear()
@@ -96,7 +96,7 @@ def _empty_like_order_new(shape: tuple, dtype: dt.DType, inputs) -> Array:
             strides = [0] * n
             for i, k in enumerate(perm):
                 strides[k] = base.strides[i]
-            return Array._new(Storage.allocate(base.size * dtype.itemsize),
+            return Array._new(_new_storage(base.size * dtype.itemsize),
                               L.Layout(shape, tuple(strides), 0), dtype)
     return _empty(shape, dtype)
 
@@ -109,7 +109,17 @@ def _by_code(table: dict) -> list:
     return out
 
 
-_new = Array._new
+_new_object = object.__new__
+
+
+def _new(storage, layout, dtype) -> Array:
+    """Array._new as a plain function (no classmethod binding per call)."""
+    out = _new_object(Array)
+    out._storage = storage
+    out._layout = layout
+    out._dtype = dtype
+    return out
+
 
 
 def _kernel_table(op: int, allowed, unary: bool) -> dict:
@@ -224,7 +234,7 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
         lay = x._layout
         olay = _CONTIG.get(lay.shape) or _contig(lay.shape)
         if lay.strides == olay.strides:
-            ostore = Storage.allocate(olay.size * out_d.itemsize)
+            ostore = _new_storage(olay.size * out_d.itemsize)
             out = _new(ostore, olay, out_d)
             isz = d.itemsize
             p = x._storage.ptr
@@ -261,7 +271,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                 olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
                 st = olay.strides
                 if l1.strides == st and l2.strides == st:
-                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    ostore = _new_storage(olay.size * out_d.itemsize)
                     out = _new(ostore, olay, out_d)
                     isz = d.itemsize
                     p1 = x1._storage.ptr
@@ -283,7 +293,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                 l1 = x1._layout
                 olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
                 if d is d1 and out_d is not None and l1.strides == olay.strides:
-                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    ostore = _new_storage(olay.size * out_d.itemsize)
                     out = _new(ostore, olay, out_d)
                     p1 = x1._storage.ptr
                     rc = binary_flat(op, d.code, olay.size, ostore.ptr,
@@ -300,7 +310,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                 l2 = x2._layout
                 olay = _CONTIG.get(l2.shape) or _contig(l2.shape)
                 if d is d2 and out_d is not None and l2.strides == olay.strides:
-                    ostore = Storage.allocate(olay.size * out_d.itemsize)
+                    ostore = _new_storage(olay.size * out_d.itemsize)
                     out = _new(ostore, olay, out_d)
                     p2 = x2._storage.ptr
                     rc = binary_flat(op, d.code, olay.size, ostore.ptr, s1._storage.ptr, 0,

@@ -105,6 +105,10 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
     return lay
 
 
+_make_layout = L.make
+_new_object = object.__new__
+
+
 def getitem(x: Array, key: Any) -> Array:
     kt = type(key)
     if kt is slice or kt is int:  # the common basic keys, without normalizing
@@ -115,10 +119,36 @@ def getitem(x: Array, key: Any) -> Array:
         if kt is int:
             if not -n <= key < n:
                 raise index_error(GET, f"index {key} is out of bounds for axis 0 with size {n}")
-            return x._with_layout(L.select(lay, 0, key + n if key < 0 else key))
+            if key < 0:
+                key += n
+            shape, strides = lay.shape, lay.strides
+            if len(shape) == 1:
+                sub = _make_layout((), (), lay.offset + key * strides[0], 1)
+            else:
+                sub = _make_layout(shape[1:], strides[1:], lay.offset + key * strides[0],
+                                   lay.size // n)
+            out = _new_object(Array)
+            out._storage = x._storage
+            out._layout = sub
+            out._dtype = x._dtype
+            return out
         if key.step == 0:
             raise value_error(GET, "slice step cannot be zero")
-        return x._with_layout(L.slice_dim(lay, 0, *key.indices(n)))
+        start, stop, step = key.indices(n)
+        m = len(range(start, stop, step))
+        shape, strides = lay.shape, lay.strides
+        s = strides[0]
+        if len(shape) == 1:
+            sub = _make_layout((m,), (s * step,), lay.offset + start * s if m else lay.offset, m)
+        else:
+            sub = _make_layout((m,) + shape[1:], (s * step,) + strides[1:],
+                               lay.offset + start * s if m else lay.offset,
+                               lay.size // n * m if n else 0)
+        out = _new_object(Array)
+        out._storage = x._storage
+        out._layout = sub
+        out._dtype = x._dtype
+        return out
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)
     items, advanced = _expand_key(x, key, GET)

@@ -66,6 +66,22 @@ class Storage:
         return f"<arrstride storage of {self.nbytes} bytes, {kind}{', read-only' if self.readonly else ''}>"
 
 
+_new_object = object.__new__
+
+
+def new_storage(nbytes: int) -> Storage:
+    """Storage.allocate(nbytes) without zeroing, as one plain function: the
+    per-call hot path of every elementwise result."""
+    buf = (_allocate_small if nbytes < _SMALL_BLOCK else _allocate)("char[]", nbytes or 1)
+    st = _new_object(Storage)
+    st.ptr = buf
+    st.nbytes = nbytes
+    st.owner = None
+    st.readonly = False
+    st._keep = buf
+    return st
+
+
 MAX_BYTES = (1 << 63) - 1
 
 

@@ -3,10 +3,16 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "ars_internal.h"
 
 enum { ALIGN = 64, CACHE_SLOTS = 16 };
 static const int64_t CACHE_MIN_BLOCK = 1 << 20;  /* smaller blocks go straight to free() */
+/* Blocks from this size on are aligned to 2 MiB and asked for transparent huge
+ * pages: a streaming kernel then takes one TLB miss per 2 MiB instead of per
+ * 4 KiB, and a fresh block faults in 512 times less often. */
+static const int64_t HUGE_MIN_BLOCK = (int64_t)4 << 20;
+enum { HUGE_ALIGN = 2 << 20 };
 
 typedef struct {
     int64_t capacity;  /* usable bytes after the header */
@@ -58,8 +64,17 @@ void *ars_alloc(int64_t nbytes)
     int64_t cap = nbytes < 1 ? 1 : nbytes;
     cap = (cap + ALIGN - 1) / ALIGN * ALIGN;
     void *p = NULL;
-    if (posix_memalign(&p, ALIGN, (size_t)(cap + (int64_t)sizeof(header))) != 0)
+    size_t total = (size_t)(cap + (int64_t)sizeof(header));
+    if (cap >= HUGE_MIN_BLOCK) {
+        if (posix_memalign(&p, HUGE_ALIGN, total) != 0)
+            return NULL;
+#ifdef MADV_HUGEPAGE
+        /* Advice only: a kernel without THP ignores it. */
+        (void)madvise(p, total / HUGE_ALIGN * HUGE_ALIGN, MADV_HUGEPAGE);
+#endif
+    } else if (posix_memalign(&p, ALIGN, total) != 0) {
         return NULL;
+    }
     header *h = p;
     h->capacity = cap;
     return h + 1;
