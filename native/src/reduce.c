@@ -94,6 +94,66 @@ enum { PW_BLOCK = 128 };
  * each thread streams long contiguous row segments. */
 enum { ROW_CHUNK = 256, ROW_CHUNK_MAX = 2048, ROW_LEAF = 64 };
 
+/* Contiguous float min/max: MM_LANES lanes of plain compares (vector max
+ * instructions, AVX2 where the CPU has it) while v - v sums to NaN if any
+ * element is NaN or infinite; then the exact NaN-propagating fold redoes the
+ * run. Returns 0 in that case, else stores the result at res. */
+#define RED_CLONES __attribute__((target_clones("default", "avx2")))
+#define GT_MAX(a, b) ((a) > (b))
+#define GT_MIN(a, b) ((a) < (b))
+enum { MM_LANES = 64 };  /* a row of lanes the loop vectorizer takes whole */
+#define DEF_MMFAST(OP, N, T)                                                    \
+    RED_CLONES static int mmfast_##OP##_##N(const char *p, int64_t n, char *res) \
+    {                                                                           \
+        T m[MM_LANES], z[MM_LANES];                                                         \
+        int64_t i;                                                              \
+        if (n < MM_LANES)                                                             \
+            return 0;                                                           \
+        for (int k = 0; k < MM_LANES; k++) {                                          \
+            m[k] = ld_##N(p + k * (int64_t)sizeof(T));                          \
+            z[k] = m[k] - m[k];                                                 \
+        }                                                                       \
+        for (i = MM_LANES; i + MM_LANES <= n; i += MM_LANES)                                      \
+            for (int k = 0; k < MM_LANES; k++) {                                      \
+                T v = ld_##N(p + (i + k) * (int64_t)sizeof(T));                 \
+                m[k] = GT_##OP(v, m[k]) ? v : m[k];                             \
+                z[k] += v - v;                                                  \
+            }                                                                   \
+        T t = m[0], zz = z[0];                                                  \
+        for (int k = 1; k < MM_LANES; k++) {                                          \
+            t = GT_##OP(m[k], t) ? m[k] : t;                                    \
+            zz += z[k];                                                         \
+        }                                                                       \
+        for (; i < n; i++) {                                                    \
+            T v = ld_##N(p + i * (int64_t)sizeof(T));                           \
+            t = GT_##OP(v, t) ? v : t;                                          \
+            zz += v - v;                                                        \
+        }                                                                       \
+        if (zz != zz)                                                           \
+            return 0;                                                           \
+        st_##N(res, t);                                                         \
+        return 1;                                                               \
+    }
+DEF_MMFAST(MAX, FLOAT64, double)
+DEF_MMFAST(MAX, FLOAT32, float)
+DEF_MMFAST(MIN, FLOAT64, double)
+DEF_MMFAST(MIN, FLOAT32, float)
+static int mmfast_none(const char *p, int64_t n, char *res)
+{
+    (void)p; (void)n; (void)res;
+    return 0;
+}
+#define MMFAST_MAX(AT) \
+    _Generic((AT)0, double: mmfast_MAX_FLOAT64, float: mmfast_MAX_FLOAT32, default: mmfast_none)
+#define MMFAST_MIN(AT) \
+    _Generic((AT)0, double: mmfast_MIN_FLOAT64, float: mmfast_MIN_FLOAT32, default: mmfast_none)
+#define MMFAST_SUM(AT) mmfast_none
+#define MMFAST_PROD(AT) mmfast_none
+#define MMFAST_ALL(AT) mmfast_none
+#define MMFAST_ANY(AT) mmfast_none
+#define MMFAST_COUNT(AT) mmfast_none
+#define MMFAST_SQDEV(AT) mmfast_none
+
 /* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
 typedef struct {
     int64_t n0, n1, in_s0, in_s1, acc_s0;
@@ -164,6 +224,12 @@ typedef struct {
         char *acc = data[1];                                                              \
         double mre = 0, mim = 0;                                                          \
         if (s[1] == 0) {                                                                  \
+            char r_[sizeof(AT)];                                                          \
+            if (sizeof(AT) == sizeof(IT) && s[0] == (int64_t)sizeof(IT) &&                \
+                MMFAST_##OP(AT)(in, n, r_)) {                                             \
+                st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), ld_##AN(r_)));               \
+                return;                                                                   \
+            }                                                                             \
             LDMEAN(HASMEAN_##OP, IK, data[2], mre, mim);                                  \
             AT r = pw_##OP##_##AN##_##IN(in, n, s[0], mre, mim);                          \
             st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), r));                             \
