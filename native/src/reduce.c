@@ -89,7 +89,70 @@ enum { PW_BLOCK = 128 };
 #define PW_K_KF 1
 #define PW_K_KC 1
 
-enum { ROW_CHUNK = 256, ROW_LEAF = 64 };
+/* Columns of a block: at least ROW_CHUNK, at most ROW_CHUNK_MAX (so that a
+ * part's partial rows stay in L2), else an equal share per thread, so that
+ * each thread streams long contiguous row segments. */
+enum { ROW_CHUNK = 256, ROW_CHUNK_MAX = 2048, ROW_LEAF = 64 };
+
+/* Contiguous float min/max: MM_LANES lanes of plain compares (vector max
+ * instructions, AVX2 where the CPU has it) while v - v sums to NaN if any
+ * element is NaN or infinite; then the exact NaN-propagating fold redoes the
+ * run. Returns 0 in that case, else stores the result at res. */
+#define RED_CLONES __attribute__((target_clones("default", "avx2")))
+#define GT_MAX(a, b) ((a) > (b))
+#define GT_MIN(a, b) ((a) < (b))
+enum { MM_LANES = 64 };  /* a row of lanes the loop vectorizer takes whole */
+#define DEF_MMFAST(OP, N, T)                                                    \
+    RED_CLONES static int mmfast_##OP##_##N(const char *p, int64_t n, char *res) \
+    {                                                                           \
+        T m[MM_LANES], z[MM_LANES];                                                         \
+        int64_t i;                                                              \
+        if (n < MM_LANES)                                                             \
+            return 0;                                                           \
+        for (int k = 0; k < MM_LANES; k++) {                                          \
+            m[k] = ld_##N(p + k * (int64_t)sizeof(T));                          \
+            z[k] = m[k] - m[k];                                                 \
+        }                                                                       \
+        for (i = MM_LANES; i + MM_LANES <= n; i += MM_LANES)                                      \
+            for (int k = 0; k < MM_LANES; k++) {                                      \
+                T v = ld_##N(p + (i + k) * (int64_t)sizeof(T));                 \
+                m[k] = GT_##OP(v, m[k]) ? v : m[k];                             \
+                z[k] += v - v;                                                  \
+            }                                                                   \
+        T t = m[0], zz = z[0];                                                  \
+        for (int k = 1; k < MM_LANES; k++) {                                          \
+            t = GT_##OP(m[k], t) ? m[k] : t;                                    \
+            zz += z[k];                                                         \
+        }                                                                       \
+        for (; i < n; i++) {                                                    \
+            T v = ld_##N(p + i * (int64_t)sizeof(T));                           \
+            t = GT_##OP(v, t) ? v : t;                                          \
+            zz += v - v;                                                        \
+        }                                                                       \
+        if (zz != zz)                                                           \
+            return 0;                                                           \
+        st_##N(res, t);                                                         \
+        return 1;                                                               \
+    }
+DEF_MMFAST(MAX, FLOAT64, double)
+DEF_MMFAST(MAX, FLOAT32, float)
+DEF_MMFAST(MIN, FLOAT64, double)
+DEF_MMFAST(MIN, FLOAT32, float)
+static int mmfast_none(const char *p, int64_t n, char *res)
+{
+    (void)p; (void)n; (void)res;
+    return 0;
+}
+#define MMFAST_MAX(AT) \
+    _Generic((AT)0, double: mmfast_MAX_FLOAT64, float: mmfast_MAX_FLOAT32, default: mmfast_none)
+#define MMFAST_MIN(AT) \
+    _Generic((AT)0, double: mmfast_MIN_FLOAT64, float: mmfast_MIN_FLOAT32, default: mmfast_none)
+#define MMFAST_SUM(AT) mmfast_none
+#define MMFAST_PROD(AT) mmfast_none
+#define MMFAST_ALL(AT) mmfast_none
+#define MMFAST_ANY(AT) mmfast_none
+#define MMFAST_COUNT(AT) mmfast_none
+#define MMFAST_SQDEV(AT) mmfast_none
 
 /* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
 typedef struct {
@@ -161,6 +224,12 @@ typedef struct {
         char *acc = data[1];                                                              \
         double mre = 0, mim = 0;                                                          \
         if (s[1] == 0) {                                                                  \
+            char r_[sizeof(AT)];                                                          \
+            if (sizeof(AT) == sizeof(IT) && s[0] == (int64_t)sizeof(IT) &&                \
+                MMFAST_##OP(AT)(in, n, r_)) {                                             \
+                st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), ld_##AN(r_)));               \
+                return;                                                                   \
+            }                                                                             \
             LDMEAN(HASMEAN_##OP, IK, data[2], mre, mim);                                  \
             AT r = pw_##OP##_##AN##_##IN(in, n, s[0], mre, mim);                          \
             st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), r));                             \
@@ -184,8 +253,9 @@ typedef struct {
     }                                                                                     \
     /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):  \
      * sequential within leaves of ROW_LEAF rows, pairwise above them */              \
-    static inline void leaf_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,    \
-                                               int64_t nc, int64_t cs, AT *out)           \
+    static inline void leaf_##OP##_##AN##_##IN(const char *restrict in, int64_t nr,       \
+                                               int64_t rs, int64_t nc, int64_t cs,        \
+                                               AT *restrict out)                          \
     {                                                                                     \
         for (int64_t j = 0; j < nc; j++)                                                  \
             out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
@@ -301,6 +371,7 @@ typedef struct {
     const ars_iter *outer;
     red_block_fn block;
     block_geom g;
+    int64_t width;     /* columns per chunk */
     int *failed;
 } blocks_job;
 
@@ -308,7 +379,7 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
 {
     const blocks_job *job = p;
     const ars_iter *o = job->outer;
-    int64_t j0 = begin * ROW_CHUNK, j1 = end * ROW_CHUNK;
+    int64_t j0 = begin * job->width, j1 = end * job->width;
     if (j1 > job->g.n0)
         j1 = job->g.n0;
     /* whole rows of the part's columns stream through memory in order; the
@@ -340,6 +411,74 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
     free(scratch);
 }
 
+/* A 2-D block with a contiguous accumulator row: the rows are split across
+ * threads instead (each streams whole rows, in column chunks that keep its
+ * partial rows in cache), the parts' results folded into the accumulator
+ * at the end. */
+enum { ROWS_MAX_PARTS = 64, ROWS_WIDTH = 4096 };
+typedef struct {
+    const ars_iter *it;
+    const red_kernel *k;
+    int64_t nparts, asz;
+    char *priv;        /* nparts - 1 private result rows */
+    int *failed;
+} rows_job;
+
+static void rows_part(int64_t begin, int64_t end, void *p)
+{
+    const rows_job *job = p;
+    const ars_iter *it = job->it;
+    int64_t n0 = it->shape[0], n1 = it->shape[1];
+    int64_t width = n0 < ROWS_WIDTH ? n0 : ROWS_WIDTH;
+    int64_t levels = 2;
+    for (int64_t r = n1; r > ROW_LEAF; r = (r + 1) / 2)
+        levels++;
+    void *scratch = malloc((size_t)(width * levels * 16));
+    if (!scratch) {
+        __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t part = begin; part < end; part++) {
+        int64_t r0 = n1 * part / job->nparts, r1 = n1 * (part + 1) / job->nparts;
+        char *acc = part == 0 ? it->data[1] : job->priv + (part - 1) * n0 * job->asz;
+        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], job->asz};
+        const char *in = it->data[0] + r0 * it->strides[0][1];
+        for (int64_t j0 = 0; j0 < n0; j0 += width)
+            job->k->block(in, acc, &g, j0, j0 + width < n0 ? j0 + width : n0, scratch);
+    }
+    free(scratch);
+}
+
+static int reduce_rows(const ars_iter *it, const red_kernel *k, int64_t isz, int64_t asz)
+{
+    int64_t n0 = it->shape[0], n1 = it->shape[1];
+    int64_t nparts = ars_get_num_threads();
+    int64_t most = it->size / ars_parallel_grain(isz);
+    if (nparts > most)
+        nparts = most;
+    if (nparts > n1 / ROW_LEAF)
+        nparts = n1 / ROW_LEAF;
+    if (nparts > ROWS_MAX_PARTS)
+        nparts = ROWS_MAX_PARTS;
+    if (nparts < 1)
+        nparts = 1;
+    int failed = 0;
+    char *priv = NULL;
+    if (nparts > 1) {
+        priv = ars_alloc((nparts - 1) * n0 * asz);
+        if (!priv)
+            return ARS_ERR_NOMEM;
+        for (int64_t p = 0; p < nparts - 1; p++)
+            k->init(priv + p * n0 * asz, n0);
+    }
+    rows_job job = {it, k, nparts, asz, priv, &failed};
+    ars_parallel_for(nparts, 1, rows_part, &job);
+    for (int64_t p = 0; p < nparts - 1; p++)
+        k->comb(it->data[1], priv + p * n0 * asz, n0);
+    ars_free(priv);
+    return failed ? ARS_ERR_NOMEM : ARS_OK;
+}
+
 static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
 {
     ars_iter outer = *it;
@@ -352,11 +491,18 @@ static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
             outer.strides[op][d] = it->strides[op][d + 2];
     }
     int failed = 0;
+    int64_t n0 = it->shape[0], nt = ars_get_num_threads();
+    int64_t width = (n0 + nt - 1) / nt;
+    width = (width + 63) / 64 * 64;
+    if (width > ROW_CHUNK_MAX)
+        width = ROW_CHUNK_MAX;
+    if (width < ROW_CHUNK)
+        width = ROW_CHUNK;
     blocks_job job = {&outer, block,
-                      {it->shape[0], it->shape[1], it->strides[0][0], it->strides[0][1],
-                       it->strides[1][0]}, &failed};
-    int64_t chunks = (it->shape[0] + ROW_CHUNK - 1) / ROW_CHUNK;
-    int64_t per_chunk = ROW_CHUNK * it->shape[1] * outer.size;
+                      {n0, it->shape[1], it->strides[0][0], it->strides[0][1],
+                       it->strides[1][0]}, width, &failed};
+    int64_t chunks = (n0 + width - 1) / width;
+    int64_t per_chunk = width * it->shape[1] * outer.size;
     int64_t grain = ars_parallel_grain(isz) / (per_chunk > 0 ? per_chunk : 1);
     ars_parallel_for(chunks, grain < 1 ? 1 : grain, blocks_part, &job);
     return failed ? ARS_ERR_NOMEM : ARS_OK;
@@ -393,8 +539,11 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
     if (it.size == 0)
         return ARS_OK;
     int64_t isz = ars_itemsize[in_dtype], asz = ars_itemsize[acc_dtype];
-    if (op != ARS_RED_SQDEV && it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0)
+    if (op != ARS_RED_SQDEV && it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
+        if (it.ndim == 2 && it.strides[1][0] == asz)
+            return reduce_rows(&it, k, isz, asz);
         return reduce_blocks(&it, k->block, isz);
+    }
     int64_t nparts = ars_get_num_threads();
     int64_t most = it.size / ars_parallel_grain(isz);
     if (nparts > most)
