@@ -204,3 +204,16 @@ def test_errors():
         xp.sum(xp.zeros((2, 2)), axis=(0, 0))
     with pytest.raises(TypeError, match="sum: dtype"):
         xp.sum(xp.zeros(2), dtype="float64")
+
+
+@pytest.mark.parametrize("name", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                  "uint32", "uint64", "float32", "float64"])
+@pytest.mark.parametrize("n", [7, 128, 1031, 1032, 5000, 100003])
+def test_sum_long_contiguous_runs(name, n):
+    """Long runs take the 8-lane fold (a GCC -O3 vectorizer bug once broke it
+    for narrow integers: 1032 int8 ones summed to 65)."""
+    a = np.random.default_rng(n).integers(0, 3, n).astype(name)
+    x = xp.asarray(a)
+    assert float(xp.sum(x)) == float(a.sum(dtype=np.float64 if a.dtype.kind == "f" else None))
+    m = a.reshape(1, n).repeat(3, axis=0)
+    assert xp.sum(xp.asarray(m), axis=1).tolist() == m.sum(axis=1).tolist()
