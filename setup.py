@@ -6,9 +6,10 @@ parallelizes across extensions, and this is one extension whose two largest
 sources take most of the build.
 """
 import os
+import shlex
 from concurrent.futures import ThreadPoolExecutor
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 
@@ -43,4 +44,15 @@ class ParallelBuildExt(build_ext):
         super().build_extension(ext)
 
 
-setup(cffi_modules=["native/build.py:ffibuilder"], cmdclass={"build_ext": ParallelBuildExt})
+# arrstride._core: the C base of Array and the per-call fast paths (CPython's C
+# API; the kernels stay in _native). Extra flags as for _native (native/build.py).
+_core = Extension(
+    "arrstride._core", ["native/core/core.c"],
+    extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
+                        "-Wno-cast-function-type", "-fno-strict-aliasing"]
+    + shlex.split(os.environ.get("ARRSTRIDE_EXTRA_CFLAGS", "")),
+    extra_link_args=shlex.split(os.environ.get("ARRSTRIDE_EXTRA_LDFLAGS", "")),
+)
+
+setup(cffi_modules=["native/build.py:ffibuilder"], ext_modules=[_core],
+      cmdclass={"build_ext": ParallelBuildExt})

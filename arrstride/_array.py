@@ -5,6 +5,12 @@ constructor, as every PyTorch view ends in as_strided. This module is a leaf
 of the namespace: it imports nothing above _kernels. Operators, indexing,
 DLPack export and __array_namespace__ need the modules above it, so
 _operators binds them onto Array; __init__ imports it last.
+
+Array derives from `_core.ArrayBase` (native/core/core.c), which holds the
+three fields and the slots Python calls most (`x[k]`, `x[k] = v`, `float(x)`,
+the operators). Each slot runs a fast path for the simple common case and
+otherwise calls the Python implementation bound to it (the conversions
+below, `_indexing`, `_operators`), which owns every rule and message.
 """
 from __future__ import annotations
 
@@ -15,10 +21,13 @@ from typing import Any, Optional, Tuple
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
+from . import _storage as S
 from ._args import resolve_shape
+from ._core import ArrayBase
+from ._core import empty as _core_empty
+from ._core import new as _core_new
+from ._core import setup as _core_setup
 from ._errors import alloc_error, msg, no_view_error, type_error, value_error
-
-_new_object = object.__new__
 
 
 
@@ -55,38 +64,33 @@ def check_device(func: str, device: object) -> None:
         raise value_error(func, "arrstride has one device, Device('cpu')", repr(device))
 
 
-class Array:
+class Array(ArrayBase):
     """A strided view: x[i...] lives at storage[offset + sum(i*strides)] (elements)."""
 
-    __slots__ = ("_storage", "_layout", "_dtype", "__weakref__")
+    __slots__ = ()  # _storage, _layout, _dtype and __weakref__ live in ArrayBase
     __array_priority__ = 100  # NumPy defers mixed operators to us
 
     def __init__(self, *args, **kwargs):
         raise TypeError("arrstride.Array is not constructed directly; use arrstride.asarray")
 
-    @classmethod
-    def _new(cls, storage: K.Storage, layout: L.Layout, dtype: dt.DType) -> "Array":
-        self = object.__new__(cls)
-        self._storage = storage
-        self._layout = layout
-        self._dtype = dtype
-        return self
+    _new = staticmethod(_core_new)  # (storage, layout, dtype) -> Array
 
     @classmethod
     def _empty(cls, shape: Tuple[int, ...], dtype: dt.DType, zero: bool = False,
                func: str = "arrstride") -> "Array":
+        if not zero:
+            out = _core_empty(shape, dtype)  # None unless a tuple of ints of a size that fits
+            if out is not None:
+                return out
         lay = L.contiguous_of(shape) if type(shape) is tuple else L.contiguous(shape)
         nbytes = lay.size * dtype.itemsize
         if nbytes > K.MAX_ALLOC:  # refused before C sees a size near int64's end
             raise alloc_error(func, shape, dtype, nbytes)
-        self = _new_object(cls)
-        self._storage = K.new_storage(nbytes) if not zero else K.Storage.allocate(nbytes, True)
-        self._layout = lay
-        self._dtype = dtype
-        return self
+        return _core_new(K.new_storage(nbytes) if not zero else K.Storage.allocate(nbytes, True),
+                         lay, dtype)
 
     def _with_layout(self, layout: L.Layout) -> "Array":
-        return Array._new(self._storage, layout, self._dtype)
+        return _core_new(self._storage, layout, self._dtype)
 
     # ---- the standard's attributes ------------------------------------------
 
@@ -193,30 +197,6 @@ class Array:
             flat = [complex(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
         return _nest(flat, self.shape)
 
-    def __bool__(self) -> bool:
-        return builtins_bool(self._scalar("Array.__bool__"))
-
-    def __int__(self) -> int:
-        v = self._scalar("Array.__int__")
-        if isinstance(v, complex):
-            raise type_error("Array.__int__", "cannot convert a complex array to int")
-        return int(v)
-
-    def __float__(self) -> float:
-        v = self._scalar("Array.__float__")
-        if isinstance(v, complex):
-            raise type_error("Array.__float__", "cannot convert a complex array to float")
-        return float(v)
-
-    def __complex__(self) -> complex:
-        return complex(self._scalar("Array.__complex__"))
-
-    def __index__(self) -> int:
-        if self._dtype.kind not in "iu":
-            raise type_error("Array.__index__", "only integer arrays are valid indices",
-                             f"dtype {self._dtype}")
-        return int(self._scalar("Array.__index__"))
-
     def __len__(self) -> int:
         if self.ndim == 0:
             raise TypeError("len() of a 0-d array")
@@ -274,6 +254,42 @@ class Array:
         raise TypeError(msg("Array.__format__", "a format spec needs a 0-d array, as in NumPy",
                             f"{spec!r} for shape {self.shape}"))
 
+# ---- conversions of one-element arrays: ArrayBase's slots convert the common
+# cases in C and call these for the rest (other shapes, errors, complex) ----
+
+def _to_bool(x: Array) -> bool:
+    return builtins_bool(x._scalar("Array.__bool__"))
+
+
+def _to_int(x: Array) -> int:
+    v = x._scalar("Array.__int__")
+    if isinstance(v, complex):
+        raise type_error("Array.__int__", "cannot convert a complex array to int")
+    return int(v)
+
+
+def _to_float(x: Array) -> float:
+    v = x._scalar("Array.__float__")
+    if isinstance(v, complex):
+        raise type_error("Array.__float__", "cannot convert a complex array to float")
+    return float(v)
+
+
+def _to_complex(x: Array) -> complex:
+    return complex(x._scalar("Array.__complex__"))
+
+
+def _to_index(x: Array) -> int:
+    if x._dtype.kind not in "iu":
+        raise type_error("Array.__index__", "only integer arrays are valid indices",
+                         f"dtype {x._dtype}")
+    return int(x._scalar("Array.__index__"))
+
+
+CONVERSIONS = {"bool": _to_bool, "int": _to_int, "float": _to_float, "complex": _to_complex,
+               "index": _to_index}
+
+
 def _typestr(d: dt.DType) -> str:
     """NumPy's typestr of a dtype, e.g. '<f8', '|b1'."""
     order = "|" if d.itemsize == 1 else ("<" if sys.byteorder == "little" else ">")
@@ -311,3 +327,11 @@ def _rebuild(dtype_name: str, shape: Tuple[int, ...], data: bytes) -> Array:
     if data:
         K.write_bytes(out, data)
     return out
+
+
+_probe = S.ffi.cast("char *", 0x5A17E0)  # a known address: _core checks where cdata keeps it
+_core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.code)), _probe, 0x5A17E0,
+            L._CONTIGUOUS, L.contiguous_of, S._allocate_small, S.Storage.allocate, S.SMALL_BLOCK,
+            K.check_status, int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_unary_flat"))),
+            int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_binary_flat"))))
+del _probe

@@ -15,6 +15,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
+from ._core import Elementwise
 from ._errors import dtype_error, read_only_error, shapes_error, type_error, value_error
 
 _SCALARS = (builtins.bool, int, float, complex)
@@ -100,17 +101,13 @@ def _by_code(table: dict) -> list:
     return out
 
 
-_new_object = object.__new__
+_new = Array._new
 
 
-def _new(storage, layout, dtype) -> Array:
-    """Array._new as a plain function (no classmethod binding per call)."""
-    out = _new_object(Array)
-    out._storage = storage
-    out._layout = layout
-    out._dtype = dtype
-    return out
 
+def _out_codes(table: dict) -> list:
+    """The output dtype code per input dtype code (-1: none), for Elementwise."""
+    return [-1 if d is None else d.code for d in _by_code(table)]
 
 
 def _kernel_table(op: int, allowed, unary: bool) -> dict:
@@ -243,7 +240,7 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"Elementwise {name} (a new contiguous array); x of {rule} dtype."
-    return func
+    return Elementwise(name, op, 1, _out_codes(table), func)
 
 
 def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
@@ -335,7 +332,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
     func._ars_table = table
     func._ars_allowed = allowed
     func._ars_category = category
-    return func
+    return Elementwise(name, op, 2, _out_codes(table), func)
 
 
 # ---- unary functions ------------------------------------------------------------
@@ -448,6 +445,7 @@ subtract = _binary("subtract", "numeric", "SUBTRACT")
 def binary_inplace(func, x: Array, y: Any) -> Array:
     """x = func(x, y) written into x's own layout (the in-place operators).
     The result dtype must be x's; y broadcasts to x's shape."""
+    func = getattr(func, "__wrapped__", func)  # the Python implementation holds the tables
     name = "Array.__i" + func.__name__ + "__"
     d, a, b = _operands(func.__name__, x, y, func._ars_allowed, func._ars_category)
     out_d = func._ars_table.get(d)

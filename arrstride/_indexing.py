@@ -109,7 +109,7 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
 
 
 _make_layout = L.make
-_new_object = object.__new__
+_new_array = Array._new
 
 
 def getitem(x: Array, key: Any) -> Array:
@@ -131,11 +131,7 @@ def getitem(x: Array, key: Any) -> Array:
                 sub = _make_layout(shape[1:], strides[1:],  # empty: keep the offset (L.slice_dim)
                                    lay.offset + key * strides[0] if lay.size else lay.offset,
                                    lay.size // n)
-            out = _new_object(Array)
-            out._storage = x._storage
-            out._layout = sub
-            out._dtype = x._dtype
-            return out
+            return _new_array(x._storage, sub, x._dtype)
         if key.step == 0:
             raise value_error(GET, "slice step cannot be zero")
         start, stop, step = key.indices(n)
@@ -151,11 +147,7 @@ def getitem(x: Array, key: Any) -> Array:
             sub = _make_layout((m,) + shape[1:], (s * step,) + strides[1:],
                                lay.offset + start * s if m and lay.size else lay.offset,
                                lay.size // n * m if n else 0)
-        out = _new_object(Array)
-        out._storage = x._storage
-        out._layout = sub
-        out._dtype = x._dtype
-        return out
+        return _new_array(x._storage, sub, x._dtype)
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)
     items, advanced = _expand_key(x, key, GET)

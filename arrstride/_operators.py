@@ -1,7 +1,12 @@
 """Binds onto Array what needs the namespace above it: the operators (from
 the elementwise functions, with NumPy operands on either side), `[]` (from
 _indexing), `@` (from matmul), DLPack export and __array_namespace__.
-Imported last by __init__, so _array stays a leaf."""
+Imported last by __init__, so _array stays a leaf.
+
+`[]`, the conversions and the operators that have an elementwise function
+are slots of `_core.ArrayBase`: they are bound here with `_core.bind` (the
+slot runs its fast path, then the Python implementation given here). The
+rest (`**`, `@`, in-place operators, ...) are plain methods set on Array."""
 from __future__ import annotations
 
 import sys
@@ -12,7 +17,8 @@ from . import _dtypes as dt
 from . import _elementwise_functions as _ew
 from . import _kernels as K
 from . import _layout as L
-from ._array import SUPPORTED_VERSIONS, Array, builtins_bool
+from ._array import CONVERSIONS, SUPPORTED_VERSIONS, Array, builtins_bool
+from ._core import bind as _core_bind
 from ._creation_functions import asarray
 from ._dlpack import DLDeviceType, export
 from ._errors import msg, operand_error
@@ -72,10 +78,6 @@ for _name, _value in list(vars(_Methods).items()):
             and _name not in ("__module__", "__qualname__", "__doc__", "__dict__", "__weakref__"):
         setattr(Array, _name, _value)
 del _name, _value
-
-# [] straight to _indexing (no wrapper frame on the per-call path)
-Array.__getitem__ = _getitem
-Array.__setitem__ = _setitem
 
 
 # ---- operators, bound from the elementwise functions ------------------------------------
@@ -148,32 +150,36 @@ def _pow(self, other, modulo=None):
 
 _BINARY_OPERATORS = {
     "add": _ew.add, "sub": _ew.subtract, "mul": _ew.multiply, "truediv": _ew.divide,
-    "floordiv": _ew.floor_divide, "mod": _ew.remainder, "pow": _ew.pow,
+    "floordiv": _ew.floor_divide, "mod": _ew.remainder,
     "and": _ew.bitwise_and, "or": _ew.bitwise_or, "xor": _ew.bitwise_xor,
     "lshift": _ew.bitwise_left_shift, "rshift": _ew.bitwise_right_shift,
 }
-for _name, _func in _BINARY_OPERATORS.items():
-    _f = _forward(_func)
-    _r = _reflected(_func)
-    _i = _inplace(_func)
-    _f.__name__, _r.__name__, _i.__name__ = f"__{_name}__", f"__r{_name}__", f"__i{_name}__"
-    setattr(Array, _f.__name__, _f)
-    setattr(Array, _r.__name__, _r)
-    setattr(Array, _i.__name__, _i)
-Array.__pow__ = _pow
+_COMPARISONS = {"eq": _ew.equal, "ne": _ew.not_equal, "lt": _ew.less,
+                "le": _ew.less_equal, "gt": _ew.greater, "ge": _ew.greater_equal}
+_UNARY_OPERATORS = {"neg": _ew.negative, "pos": _ew.positive, "abs": _ew.abs,
+                    "invert": _ew.bitwise_invert}
 
-for _name, _func in {"eq": _ew.equal, "ne": _ew.not_equal, "lt": _ew.less,
-                     "le": _ew.less_equal, "gt": _ew.greater, "ge": _ew.greater_equal}.items():
+_operators = {}
+for _name, _func in _BINARY_OPERATORS.items():
+    _f, _r, _i = _forward(_func), _reflected(_func), _inplace(_func)
+    _f.__name__, _r.__name__, _i.__name__ = f"__{_name}__", f"__r{_name}__", f"__i{_name}__"
+    _operators[_name] = (_func, _f, _r)
+    setattr(Array, _i.__name__, _i)  # in-place operators stay Python methods
+for _name, _func in _COMPARISONS.items():
     _f = _forward(_func, refuse=_name in ("eq", "ne"))
     _f.__name__ = f"__{_name}__"
-    setattr(Array, _f.__name__, _f)
-Array.__hash__ = None
-
-Array.__abs__ = lambda self: _ew.abs(self)
-Array.__neg__ = lambda self: _ew.negative(self)
-Array.__pos__ = lambda self: _ew.positive(self)
-Array.__invert__ = lambda self: _ew.bitwise_invert(self)
+    _operators[_name] = (_func, _f)
+for _name, _func in _UNARY_OPERATORS.items():
+    _operators[_name] = (_func,)
+_i = _inplace(_ew.pow)
+_i.__name__ = "__ipow__"
+Array.__ipow__ = _i
+Array.__pow__ = _pow
+Array.__rpow__ = _reflected(_ew.pow)
+Array.__rpow__.__name__ = "__rpow__"
 del _name, _func, _f, _r, _i
+
+_core_bind(dict(CONVERSIONS, getitem=_getitem, setitem=_setitem), _operators)
 
 # NumPy on the left: ndarray.__add__(x) calls numpy.add(ndarray, x), which
 # NumPy hands to Array.__array_ufunc__. The ufuncs behind Python's operators,

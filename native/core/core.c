@@ -1,0 +1,1216 @@
+/* arrstride._core: the Array type's C base and the per-call fast paths.
+ *
+ * The cffi kernels (arrstride._native) do the work on data; this small
+ * CPython extension only makes the *calls* cheap. It holds:
+ *
+ * - ArrayBase, the C base of arrstride.Array: the three fields every array
+ *   has (_storage, _layout, _dtype) and the slots Python calls most:
+ *   x[k], x[k] = v, float/int/bool/complex/index, the arithmetic and
+ *   comparison operators. Each slot takes a fast path for the common simple
+ *   case (an int or slice key, a Python scalar value, one-element arrays,
+ *   two dense arrays of one dtype and shape) and otherwise calls the Python
+ *   implementation registered by setup() (arrstride/_operators.py), which
+ *   owns every rule and every error message. A fast path never decides an
+ *   error: whatever it does not recognise goes to Python.
+ * - Elementwise: the object behind each elementwise function (name, op code,
+ *   the output dtype per input dtype, the Python implementation). Calling it
+ *   takes the dense fast path or calls the Python implementation.
+ * - new/layout/empty: Array, Layout and new-array construction without
+ *   Python frames.
+ *
+ * Layout, Storage and DType stay Python classes with __slots__ (so _layout.py
+ * imports without any compiled module); setup() reads their slot offsets
+ * from the member descriptors, and the address of a Storage's cffi pointer
+ * from the cdata object, at an offset checked against a known pointer.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- state set by setup() ---------------------------------------------------- */
+
+enum { NCODES = 16 };                   /* dtype codes are < NCODES */
+enum { K_BOOL, K_INT, K_UINT, K_FLOAT, K_COMPLEX };
+
+typedef struct {
+    PyObject *dtype;                    /* the DType object (borrowed from DTYPES) */
+    int itemsize, kind, code;
+} dinfo;
+
+static int ready;                        /* setup() ran and every check passed */
+static PyTypeObject *ArrayType;          /* arrstride.Array (a subclass of ArrayBase) */
+static PyTypeObject *LayoutType, *StorageType;
+static PyObject *DTYPES;                 /* tuple of every DType, indexed by code */
+static dinfo DINFO[NCODES];
+static Py_ssize_t off_shape, off_strides, off_offset, off_size;          /* Layout */
+static Py_ssize_t off_ptr, off_nbytes, off_readonly, off_external, off_owner, off_why; /* Storage */
+static Py_ssize_t off_code;                                              /* DType */
+static Py_ssize_t off_cdata;            /* char* inside a cffi cdata object */
+static PyTypeObject *CDataBase;         /* _cffi_backend._CDataBase */
+static PyObject *CONTIG;                /* _layout._CONTIGUOUS: shape -> contiguous Layout */
+static PyObject *contiguous_of;         /* _layout.contiguous_of */
+static PyObject *allocate_small;        /* cffi allocator: ("char[]", n) -> cdata */
+static PyObject *allocate_large;        /* Storage.allocate(nbytes) */
+static PyObject *check_status;          /* _kernels.check_status(rc): raises */
+static PyObject *str_char_array;        /* "char[]" */
+static Py_ssize_t small_block;          /* blocks below this come from allocate_small */
+typedef int (*unary_fn)(int, int, int64_t, char *, const char *, int64_t);
+typedef int (*binary_fn)(int, int, int64_t, char *, const char *, int64_t, const char *, int64_t);
+static unary_fn k_unary_flat;
+static binary_fn k_binary_flat;
+enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without the GIL */
+
+/* Python implementations (fallbacks), by slot. */
+enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_COUNT };
+static PyObject *FALLBACK[F_COUNT];
+static const char *FALLBACK_NAMES[F_COUNT] = {
+    "getitem", "setitem", "float", "int", "bool", "complex", "index"};
+
+#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+/* ---- ArrayBase ------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *storage;
+    PyObject *layout;
+    PyObject *dtype;
+    PyObject *weakrefs;
+} ArrayObject;
+
+static int array_traverse(ArrayObject *self, visitproc visit, void *arg) {
+    Py_VISIT(Py_TYPE(self));
+    Py_VISIT(self->storage);
+    Py_VISIT(self->layout);
+    Py_VISIT(self->dtype);
+    return 0;
+}
+
+static int array_clear(ArrayObject *self) {
+    Py_CLEAR(self->storage);
+    Py_CLEAR(self->layout);
+    Py_CLEAR(self->dtype);
+    return 0;
+}
+
+/* Instances are of the Python subclass Array: its subtype_dealloc calls this
+ * and then drops the reference to the (heap) type itself. */
+static void array_dealloc(ArrayObject *self) {
+    PyObject_GC_UnTrack(self);
+    if (self->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    array_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef array_members[] = {
+    {"_storage", T_OBJECT_EX, offsetof(ArrayObject, storage), 0, NULL},
+    {"_layout", T_OBJECT_EX, offsetof(ArrayObject, layout), 0, NULL},
+    {"_dtype", T_OBJECT_EX, offsetof(ArrayObject, dtype), 0, NULL},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(ArrayObject, weakrefs), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL}};
+
+/* A new Array holding the three references given (stolen). */
+static PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) {
+    ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
+    if (a == NULL) {
+        Py_DECREF(storage);
+        Py_DECREF(layout);
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    a->storage = storage;
+    a->layout = layout;
+    a->dtype = dtype;
+    return (PyObject *)a;
+}
+
+/* A new Layout (references stolen; offset and size are new references too). */
+static PyObject *new_layout_steal(PyObject *shape, PyObject *strides, PyObject *offset, PyObject *size) {
+    PyObject *lay = NULL;
+    if (shape && strides && offset && size)
+        lay = LayoutType->tp_alloc(LayoutType, 0);
+    if (lay == NULL) {
+        Py_XDECREF(shape);
+        Py_XDECREF(strides);
+        Py_XDECREF(offset);
+        Py_XDECREF(size);
+        return NULL;
+    }
+    SLOT(lay, off_shape) = shape;
+    SLOT(lay, off_strides) = strides;
+    SLOT(lay, off_offset) = offset;
+    SLOT(lay, off_size) = size;
+    return lay;
+}
+
+/* The int64 value of a Python int, or 0 with *ok cleared when it is not one
+ * or does not fit (the caller then takes the Python path). */
+static inline int64_t as_i64(PyObject *v, int *ok) {
+    if (v == NULL || !PyLong_CheckExact(v)) {
+        *ok = 0;
+        return 0;
+    }
+    int overflow;
+    long long r = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (r == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        *ok = 0;
+        return 0;
+    }
+    return r;
+}
+
+/* What a fast path needs of an array: base address of its first element,
+ * dims, strides (elements), item size, dtype code. ok=0: take the Python path. */
+enum { FAST_DIMS = 8 };
+typedef struct {
+    char *data;
+    int ndim, code, itemsize, kind, readonly, dense;
+    int64_t offset, size;
+    int64_t shape[FAST_DIMS], strides[FAST_DIMS];
+} view_t;
+
+static inline char *storage_address(PyObject *storage) {
+    PyObject *ptr = SLOT(storage, off_ptr);
+    if (ptr == NULL || !PyObject_TypeCheck(ptr, CDataBase))
+        return NULL;
+    return *(char **)((char *)ptr + off_cdata);
+}
+
+static int dtype_code(PyObject *dtype) {
+    if (dtype == NULL)
+        return -1;
+    PyObject *c = SLOT(dtype, off_code);
+    int ok = 1;
+    int64_t code = as_i64(c, &ok);
+    if (!ok || code < 0 || code >= NCODES || DINFO[code].dtype != dtype)
+        return -1;
+    return (int)code;
+}
+
+static int read_view(PyObject *self, view_t *v) {
+    if (!ready || !PyObject_TypeCheck(self, ArrayType))
+        return 0;
+    ArrayObject *a = (ArrayObject *)self;
+    if (a->storage == NULL || a->layout == NULL || a->dtype == NULL
+        || Py_TYPE(a->storage) != StorageType || Py_TYPE(a->layout) != LayoutType)
+        return 0;
+    int code = dtype_code(a->dtype);
+    if (code < 0)
+        return 0;
+    char *base = storage_address(a->storage);
+    if (base == NULL)
+        return 0;
+    PyObject *shape = SLOT(a->layout, off_shape), *strides = SLOT(a->layout, off_strides);
+    if (shape == NULL || strides == NULL || !PyTuple_CheckExact(shape) || !PyTuple_CheckExact(strides))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(shape);
+    if (n > FAST_DIMS || PyTuple_GET_SIZE(strides) != n)
+        return 0;
+    int ok = 1;
+    v->ndim = (int)n;
+    v->offset = as_i64(SLOT(a->layout, off_offset), &ok);
+    v->size = as_i64(SLOT(a->layout, off_size), &ok);
+    int64_t acc = 1;
+    int dense = 1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        v->shape[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+        v->strides[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+    }
+    if (!ok)
+        return 0;
+    for (Py_ssize_t k = n - 1; k >= 0 && dense; k--) {
+        if (v->shape[k] != 1 && v->strides[k] != acc)
+            dense = 0;
+        else if (__builtin_mul_overflow(acc, v->shape[k] > 0 ? v->shape[k] : 1, &acc))
+            dense = 0;  /* dims past int64 beside an empty one */
+    }
+    v->code = code;
+    v->itemsize = DINFO[code].itemsize;
+    v->kind = DINFO[code].kind;
+    /* bytes to the first element: in range for any element the view reaches */
+    int64_t boff;
+    if (v->size == 0 || __builtin_mul_overflow(v->offset, (int64_t)v->itemsize, &boff))
+        boff = 0;
+    v->data = base + boff;
+    v->readonly = SLOT(a->storage, off_readonly) != Py_False;
+    v->dense = dense || v->size == 0;
+    return 1;
+}
+
+static PyObject *call_fallback(int which, PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *f = FALLBACK[which];
+    if (f == NULL) {
+        PyErr_Format(PyExc_RuntimeError, "arrstride: %s is not bound (arrstride._core.setup)",
+                     FALLBACK_NAMES[which]);
+        return NULL;
+    }
+    return PyObject_Vectorcall(f, args, nargs, NULL);
+}
+
+/* ---- scalars in and out -------------------------------------------------------- */
+
+/* An element of dtype `code` as a Python scalar. */
+static PyObject *read_scalar(const char *p, int code) {
+    switch (code) {
+#define R(C, T, MAKE) case C: { T v; memcpy(&v, p, sizeof v); return MAKE; }
+    R(0, uint8_t, PyBool_FromLong(v != 0))
+    R(1, int8_t, PyLong_FromLong(v))
+    R(2, int16_t, PyLong_FromLong(v))
+    R(3, int32_t, PyLong_FromLong(v))
+    R(4, int64_t, PyLong_FromLongLong(v))
+    R(5, uint8_t, PyLong_FromLong(v))
+    R(6, uint16_t, PyLong_FromLong(v))
+    R(7, uint32_t, PyLong_FromUnsignedLong(v))
+    R(8, uint64_t, PyLong_FromUnsignedLongLong(v))
+    R(9, float, PyFloat_FromDouble(v))
+    R(10, double, PyFloat_FromDouble(v))
+    case 11: { float v[2]; memcpy(v, p, sizeof v); return PyComplex_FromDoubles(v[0], v[1]); }
+    case 12: { double v[2]; memcpy(v, p, sizeof v); return PyComplex_FromDoubles(v[0], v[1]); }
+#undef R
+    }
+    PyErr_SetString(PyExc_SystemError, "arrstride: unknown dtype code");
+    return NULL;
+}
+
+/* A real value written as one element of a floating dtype (float32 rounds
+ * as Python's struct does: past its range to infinity) or complex (imag 0). */
+static int pack_real(double d, int code, char *out) {
+    switch (code) {
+    case 9: { float w = (float)d; memcpy(out, &w, 4); return 1; }
+    case 10: memcpy(out, &d, 8); return 1;
+    case 11: { float w[2] = {(float)d, 0.0f}; memcpy(out, w, 8); return 1; }
+    case 12: { double w[2] = {d, 0.0}; memcpy(out, w, 16); return 1; }
+    }
+    return 0;
+}
+
+/* The Python scalar `value` packed as one element of dtype `code` into out
+ * (16 bytes): 1 done, 0 not a fast case. Fast cases are an exact bool, int,
+ * float or complex whose kind the dtype takes as it is, and ints in range;
+ * the Python path decides (and words the errors of) everything else. */
+static int pack_scalar(PyObject *value, int code, char *out) {
+    int kind = DINFO[code].kind;
+    PyTypeObject *t = Py_TYPE(value);
+    if (t == &PyBool_Type) {
+        if (kind != K_BOOL)
+            return 0;
+        out[0] = value == Py_True;
+        return 1;
+    }
+    if (t == &PyFloat_Type)
+        return (kind == K_FLOAT || kind == K_COMPLEX) && pack_real(PyFloat_AS_DOUBLE(value), code, out);
+    if (t == &PyComplex_Type) {
+        if (kind != K_COMPLEX)
+            return 0;
+        Py_complex c = PyComplex_AsCComplex(value);
+        if (code == 11) {
+            float w[2] = {(float)c.real, (float)c.imag};
+            memcpy(out, w, 8);
+        } else {
+            double w[2] = {c.real, c.imag};
+            memcpy(out, w, 16);
+        }
+        return 1;
+    }
+    if (t != &PyLong_Type)
+        return 0;
+    if (kind == K_FLOAT || kind == K_COMPLEX) {
+        double d = PyLong_AsDouble(value);
+        if (d == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        return pack_real(d, code, out);
+    }
+    int overflow;
+    long long s = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (s == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (kind == K_INT && !overflow) {
+        switch (DINFO[code].itemsize) {
+        case 1: if (s < INT8_MIN || s > INT8_MAX) return 0; { int8_t w = (int8_t)s; memcpy(out, &w, 1); } return 1;
+        case 2: if (s < INT16_MIN || s > INT16_MAX) return 0; { int16_t w = (int16_t)s; memcpy(out, &w, 2); } return 1;
+        case 4: if (s < INT32_MIN || s > INT32_MAX) return 0; { int32_t w = (int32_t)s; memcpy(out, &w, 4); } return 1;
+        default: { int64_t w = s; memcpy(out, &w, 8); } return 1;
+        }
+    }
+    if (kind == K_UINT && overflow >= 0) {
+        uint64_t v;
+        if (overflow) {
+            v = PyLong_AsUnsignedLongLong(value);
+            if (v == (uint64_t)-1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;
+            }
+        } else if (s < 0) {
+            return 0;
+        } else {
+            v = (uint64_t)s;
+        }
+        switch (DINFO[code].itemsize) {
+        case 1: if (v > UINT8_MAX) return 0; { uint8_t w = (uint8_t)v; memcpy(out, &w, 1); } return 1;
+        case 2: if (v > UINT16_MAX) return 0; { uint16_t w = (uint16_t)v; memcpy(out, &w, 2); } return 1;
+        case 4: if (v > UINT32_MAX) return 0; { uint32_t w = (uint32_t)v; memcpy(out, &w, 4); } return 1;
+        default: memcpy(out, &v, 8); return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- construction ---------------------------------------------------------------- */
+
+/* A new writable Storage of nbytes (unzeroed). */
+static PyObject *new_storage(Py_ssize_t nbytes) {
+    if (nbytes >= small_block) {
+        PyObject *n = PyLong_FromSsize_t(nbytes);
+        if (n == NULL)
+            return NULL;
+        PyObject *st = PyObject_CallOneArg(allocate_large, n);
+        Py_DECREF(n);
+        return st;
+    }
+    PyObject *args[2] = {str_char_array, PyLong_FromSsize_t(nbytes ? nbytes : 1)};
+    if (args[1] == NULL)
+        return NULL;
+    PyObject *buf = PyObject_Vectorcall(allocate_small, args, 2, NULL);
+    Py_DECREF(args[1]);
+    if (buf == NULL)
+        return NULL;
+    PyObject *st = StorageType->tp_alloc(StorageType, 0);
+    PyObject *nb = PyLong_FromSsize_t(nbytes);
+    if (st == NULL || nb == NULL) {
+        Py_XDECREF(st);
+        Py_XDECREF(nb);
+        Py_DECREF(buf);
+        return NULL;
+    }
+    Py_INCREF(buf);
+    SLOT(st, off_ptr) = buf;
+    SLOT(st, off_owner) = buf;
+    SLOT(st, off_nbytes) = nb;
+    Py_INCREF(Py_False);
+    SLOT(st, off_readonly) = Py_False;
+    Py_INCREF(Py_False);
+    SLOT(st, off_external) = Py_False;
+    Py_INCREF(Py_None);
+    SLOT(st, off_why) = Py_None;
+    return st;
+}
+
+/* The contiguous Layout of shape (a tuple), from _layout's cache. New reference. */
+static PyObject *contiguous_layout(PyObject *shape) {
+    PyObject *lay = PyDict_GetItemWithError(CONTIG, shape);
+    if (lay != NULL) {
+        Py_INCREF(lay);
+        return lay;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return PyObject_CallOneArg(contiguous_of, shape);
+}
+
+/* A new contiguous array of shape and dtype code, or NULL with ok = 0 when
+ * its size is not a fast case (then nothing is raised). */
+static PyObject *empty_array(PyObject *shape, int code, int64_t size) {
+    int64_t nbytes;
+    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62)) {
+        PyErr_SetString(PyExc_MemoryError, "arrstride: array too large");
+        return NULL;
+    }
+    PyObject *lay = contiguous_layout(shape);
+    if (lay == NULL)
+        return NULL;
+    PyObject *st = new_storage((Py_ssize_t)nbytes);
+    if (st == NULL) {
+        Py_DECREF(lay);
+        return NULL;
+    }
+    Py_INCREF(DINFO[code].dtype);
+    return new_array_steal(st, lay, DINFO[code].dtype);
+}
+
+/* new(storage, layout, dtype) -> Array */
+static PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 3 || ArrayType == NULL) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.new(storage, layout, dtype)");
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    Py_INCREF(args[1]);
+    Py_INCREF(args[2]);
+    return new_array_steal(args[0], args[1], args[2]);
+}
+
+/* layout(shape, strides, offset, size) -> Layout, trusting the caller (L.make) */
+static PyObject *core_layout(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 4 || LayoutType == NULL) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.layout(shape, strides, offset, size)");
+        return NULL;
+    }
+    for (int k = 0; k < 4; k++)
+        Py_INCREF(args[k]);
+    return new_layout_steal(args[0], args[1], args[2], args[3]);
+}
+
+/* empty(shape, dtype) -> a new contiguous unzeroed Array, or None when shape
+ * is not a tuple of ints whose element and byte counts fit (the caller's
+ * Python path then checks it and words the error). */
+static PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 2 || !ready) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.empty(shape, dtype)");
+        return NULL;
+    }
+    int code = dtype_code(args[1]);
+    if (code < 0 || !PyTuple_CheckExact(args[0]))
+        Py_RETURN_NONE;
+    int64_t size = 1, nbytes;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args[0]); k++) {
+        int ok = 1;
+        int64_t d = as_i64(PyTuple_GET_ITEM(args[0], k), &ok);
+        if (!ok || d < 0 || __builtin_mul_overflow(size, d, &size))
+            Py_RETURN_NONE;
+    }
+    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62))
+        Py_RETURN_NONE;
+    return empty_array(args[0], code, size);
+}
+
+/* ---- x[key] ------------------------------------------------------------------------ */
+
+static PyObject *tuple_i64(const int64_t *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (int k = 0; k < n; k++) {
+        PyObject *x = PyLong_FromLongLong(v[k]);
+        if (x == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, k, x);
+    }
+    return t;
+}
+
+/* A view of `self` (described by v) with the given layout values. */
+static PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
+                         int64_t offset, int64_t size) {
+    ArrayObject *a = (ArrayObject *)self;
+    PyObject *lay = new_layout_steal(tuple_i64(shape, ndim), tuple_i64(strides, ndim),
+                                     PyLong_FromLongLong(offset), PyLong_FromLongLong(size));
+    if (lay == NULL)
+        return NULL;
+    Py_INCREF(a->storage);
+    Py_INCREF(a->dtype);
+    return new_array_steal(a->storage, lay, a->dtype);
+}
+
+/* The first dim of v narrowed by key (an int or a slice): 1 with the view's
+ * layout in out, 0 not a fast case. */
+static int index_first(const view_t *v, PyObject *key, view_t *out) {
+    if (v->ndim == 0)
+        return 0;
+    int64_t n = v->shape[0], s = v->strides[0];
+    if (PyLong_CheckExact(key)) {
+        int ok = 1;
+        int64_t i = as_i64(key, &ok);
+        if (!ok || i < -n || i >= n)
+            return 0;
+        if (i < 0)
+            i += n;
+        int64_t step;
+        if (__builtin_mul_overflow(i, s, &step) || __builtin_add_overflow(v->offset, step, &out->offset))
+            return 0;
+        out->ndim = v->ndim - 1;
+        memcpy(out->shape, v->shape + 1, sizeof(int64_t) * out->ndim);
+        memcpy(out->strides, v->strides + 1, sizeof(int64_t) * out->ndim);
+        out->size = v->size / n;
+        if (v->size == 0)
+            out->offset = v->offset;
+        return 1;
+    }
+    if (PySlice_Check(key)) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(key, &start, &stop, &step) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+        PyObject *kstep = ((PySliceObject *)key)->step;
+        if (kstep != Py_None && !PyLong_CheckExact(kstep))
+            return 0;
+        if (step == 0 || step == PY_SSIZE_T_MAX || step <= -PY_SSIZE_T_MAX)
+            return 0;  /* zero, or a step PySlice_Unpack clamped: the Python path takes it */
+        Py_ssize_t m = PySlice_AdjustIndices((Py_ssize_t)n, &start, &stop, step);
+        int64_t nstride, shift;
+        if (__builtin_mul_overflow(s, (int64_t)step, &nstride)
+            || __builtin_mul_overflow((int64_t)start, s, &shift))
+            return 0;
+        out->ndim = v->ndim;
+        memcpy(out->shape, v->shape, sizeof(int64_t) * v->ndim);
+        memcpy(out->strides, v->strides, sizeof(int64_t) * v->ndim);
+        out->shape[0] = m;
+        out->strides[0] = nstride;
+        if (m && v->size) {
+            if (__builtin_add_overflow(v->offset, shift, &out->offset))
+                return 0;
+        } else {
+            out->offset = v->offset;
+        }
+        out->size = n ? v->size / n * m : 0;
+        return 1;
+    }
+    return 0;
+}
+
+static PyObject *array_subscript(PyObject *self, PyObject *key) {
+    view_t v, w;
+    if (read_view(self, &v) && index_first(&v, key, &w))
+        return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *args[2] = {self, key};
+    return call_fallback(F_GETITEM, args, 2);
+}
+
+/* ---- x[key] = value ------------------------------------------------------------------ */
+
+static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
+    view_t v, w;
+    char item[16];
+    if (value != NULL && read_view(self, &v) && !v.readonly && v.ndim == 1
+        && pack_scalar(value, v.code, item) && index_first(&v, key, &w)) {
+        int64_t m = w.ndim ? w.shape[0] : 1;
+        if (m > 1 && w.strides[0] == 0)
+            goto slow;  /* one element reached twice: the Python path refuses it */
+        if (m == 0)
+            return 0;
+        char *base = storage_address(((ArrayObject *)self)->storage);
+        int isz = v.itemsize;
+        /* every element written lies inside the storage, so these products do not overflow */
+        char *p = base + w.offset * isz;
+        if (m == 1) {
+            memcpy(p, item, isz);
+            return 0;
+        }
+        int64_t step = w.strides[0] * isz;
+        for (int64_t i = 0; i < m; i++, p += step)
+            memcpy(p, item, isz);
+        return 0;
+    }
+slow:
+    if (PyErr_Occurred())
+        return -1;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "Array.__delitem__: arrstride arrays do not support deleting elements");
+        return -1;
+    }
+    PyObject *args[3] = {self, key, value};
+    PyObject *r = call_fallback(F_SETITEM, args, 3);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* ---- float(x), int(x), bool(x), complex(x), operator.index(x) -------------------------- */
+
+/* The one element of a one-element array as a Python scalar, or NULL without
+ * an exception when the Python path must decide. */
+static PyObject *one_element(PyObject *self, int *code) {
+    view_t v;
+    if (!read_view(self, &v) || v.size != 1)
+        return NULL;
+    *code = v.code;
+    return read_scalar(v.data, v.code);
+}
+
+static PyObject *array_float(PyObject *self) {
+    int code;
+    PyObject *s = one_element(self, &code);
+    if (s != NULL && DINFO[code].kind != K_COMPLEX) {
+        PyObject *r = PyNumber_Float(s);
+        Py_DECREF(s);
+        return r;
+    }
+    Py_XDECREF(s);
+    if (PyErr_Occurred())
+        return NULL;
+    return call_fallback(F_FLOAT, &self, 1);
+}
+
+static PyObject *array_int(PyObject *self) {
+    int code;
+    PyObject *s = one_element(self, &code);
+    if (s != NULL && DINFO[code].kind != K_COMPLEX) {
+        PyObject *r = PyNumber_Long(s);
+        Py_DECREF(s);
+        return r;
+    }
+    Py_XDECREF(s);
+    if (PyErr_Occurred())
+        return NULL;
+    return call_fallback(F_INT, &self, 1);
+}
+
+static PyObject *array_index(PyObject *self) {
+    int code;
+    PyObject *s = one_element(self, &code);
+    if (s != NULL && (DINFO[code].kind == K_INT || DINFO[code].kind == K_UINT))
+        return s;
+    Py_XDECREF(s);
+    if (PyErr_Occurred())
+        return NULL;
+    return call_fallback(F_INDEX, &self, 1);
+}
+
+static int array_bool(PyObject *self) {
+    int code;
+    PyObject *s = one_element(self, &code);
+    if (s != NULL) {
+        int r = PyObject_IsTrue(s);
+        Py_DECREF(s);
+        return r;
+    }
+    if (PyErr_Occurred())
+        return -1;
+    PyObject *r = call_fallback(F_BOOL, &self, 1);
+    if (r == NULL)
+        return -1;
+    int t = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return t;
+}
+
+static PyObject *array_complex(PyObject *self, PyObject *unused) {
+    (void)unused;
+    int code;
+    PyObject *s = one_element(self, &code);
+    if (s != NULL) {
+        Py_complex c = PyComplex_AsCComplex(s);
+        Py_DECREF(s);
+        if (c.real == -1.0 && PyErr_Occurred())
+            return NULL;
+        return PyComplex_FromCComplex(c);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return call_fallback(F_COMPLEX, &self, 1);
+}
+
+/* ---- Elementwise: the object behind each elementwise function ------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *name;          /* str */
+    PyObject *impl;          /* the Python implementation: every rule and message */
+    int op, nargs;           /* kernel op code; 1 or 2 operands */
+    signed char out[NCODES]; /* output dtype code per input dtype code, -1: no kernel */
+    vectorcallfunc vectorcall;
+} ElementwiseObject;
+
+static PyTypeObject ElementwiseType;
+
+static int run_status(int rc) {
+    if (rc == 0)
+        return 0;
+    PyObject *code = PyLong_FromLong(rc);
+    if (code != NULL) {
+        PyObject *r = PyObject_CallOneArg(check_status, code);
+        Py_DECREF(code);
+        Py_XDECREF(r);
+        if (r != NULL && !PyErr_Occurred())
+            PyErr_Format(PyExc_RuntimeError, "arrstride: kernel status %d", rc);
+    }
+    return -1;
+}
+
+/* A new contiguous array like v (its shape tuple taken from self's layout)
+ * of dtype code `code`; its data pointer in *data. */
+static PyObject *empty_like(PyObject *self, const view_t *v, int code, char **data) {
+    PyObject *shape = SLOT(((ArrayObject *)self)->layout, off_shape);
+    PyObject *out = empty_array(shape, code, v->size);
+    if (out != NULL)
+        *data = storage_address(((ArrayObject *)out)->storage);
+    return out;
+}
+
+/* The dense fast path of e on (a) or (a, b); NULL without an exception when
+ * the call is not a fast case. */
+static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
+    view_t va, vb;
+    char item[16];
+    char *out_data;
+    PyObject *out;
+    int rc;
+    if (b == NULL) {
+        if (!read_view(a, &va) || !va.dense || e->out[va.code] < 0)
+            return NULL;
+        out = empty_like(a, &va, e->out[va.code], &out_data);
+        if (out == NULL)
+            return NULL;
+        if (va.size >= GIL_FREE_ELEMENTS) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize);
+            Py_END_ALLOW_THREADS
+        } else {
+            rc = k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize);
+        }
+        if (run_status(rc) < 0)
+            Py_CLEAR(out);
+        return out;
+    }
+    int fa = read_view(a, &va), fb = read_view(b, &vb);
+    const char *pa, *pb;
+    int64_t sa, sb;
+    PyObject *like;
+    view_t *v;
+    if (fa && fb) {
+        if (va.code != vb.code || va.ndim != vb.ndim || !va.dense || !vb.dense
+            || memcmp(va.shape, vb.shape, sizeof(int64_t) * va.ndim) != 0)
+            return NULL;
+        pa = va.data, sa = va.itemsize, pb = vb.data, sb = vb.itemsize, like = a, v = &va;
+    } else if (fa) {
+        if (!va.dense || !pack_scalar(b, va.code, item))
+            return NULL;
+        pa = va.data, sa = va.itemsize, pb = item, sb = 0, like = a, v = &va;
+    } else if (fb) {
+        if (!vb.dense || !pack_scalar(a, vb.code, item))
+            return NULL;
+        pa = item, sa = 0, pb = vb.data, sb = vb.itemsize, like = b, v = &vb;
+    } else {
+        return NULL;
+    }
+    int oc = e->out[v->code];
+    if (oc < 0)
+        return NULL;
+    out = empty_like(like, v, oc, &out_data);
+    if (out == NULL)
+        return NULL;
+    if (v->size >= GIL_FREE_ELEMENTS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb);
+    }
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+static PyObject *ew_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    ElementwiseObject *e = (ElementwiseObject *)self;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (kwnames == NULL && n == e->nargs && ready) {
+        PyObject *r = ew_fast(e, args[0], n == 2 ? args[1] : NULL);
+        if (r != NULL || PyErr_Occurred())
+            return r;
+    }
+    return PyObject_Vectorcall(e->impl, args, nargsf, kwnames);
+}
+
+static PyObject *ew_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"name", "op", "nargs", "table", "impl", NULL};
+    PyObject *name, *table, *impl;
+    int op, nargs;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiiOO:Elementwise", kwlist, &name, &op, &nargs,
+                                     &table, &impl))
+        return NULL;
+    if (nargs != 1 && nargs != 2) {
+        PyErr_SetString(PyExc_ValueError, "Elementwise: nargs is 1 or 2");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(table, "Elementwise: table is a sequence of output codes");
+    if (seq == NULL)
+        return NULL;
+    ElementwiseObject *e = (ElementwiseObject *)type->tp_alloc(type, 0);
+    if (e == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (int k = 0; k < NCODES; k++) {
+        long c = -1;
+        if (k < PySequence_Fast_GET_SIZE(seq)) {
+            c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+            if (c == -1 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                Py_DECREF(e);
+                return NULL;
+            }
+        }
+        e->out[k] = (signed char)(c >= 0 && c < NCODES ? c : -1);
+    }
+    Py_DECREF(seq);
+    Py_INCREF(name);
+    Py_INCREF(impl);
+    e->name = name;
+    e->impl = impl;
+    e->op = op;
+    e->nargs = nargs;
+    e->vectorcall = ew_vectorcall;
+    return (PyObject *)e;
+}
+
+static int ew_traverse(ElementwiseObject *e, visitproc visit, void *arg) {
+    Py_VISIT(e->impl);
+    return 0;
+}
+
+static int ew_clear(ElementwiseObject *e) {
+    Py_CLEAR(e->impl);
+    return 0;
+}
+
+static void ew_dealloc(ElementwiseObject *e) {
+    PyObject_GC_UnTrack(e);
+    ew_clear(e);
+    Py_CLEAR(e->name);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static PyObject *ew_repr(ElementwiseObject *e) {
+    return PyUnicode_FromFormat("<arrstride function %U>", e->name);
+}
+
+static PyObject *ew_get_doc(ElementwiseObject *e, void *c) {
+    (void)c;
+    return PyObject_GetAttrString(e->impl, "__doc__");
+}
+
+static PyObject *ew_get_module(ElementwiseObject *e, void *c) {
+    (void)e;
+    (void)c;
+    return PyUnicode_FromString("arrstride");
+}
+
+static PyObject *ew_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
+    (void)type;  /* bound like a function, so that it serves as a method too */
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+/* Pickled by name, as a function is: arrstride.<name>. */
+static PyObject *ew_reduce(ElementwiseObject *e, PyObject *unused) {
+    (void)unused;
+    Py_INCREF(e->name);
+    return e->name;
+}
+
+static PyMethodDef ew_methods[] = {
+    {"__reduce__", (PyCFunction)ew_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PyMemberDef ew_members[] = {
+    {"__name__", T_OBJECT, offsetof(ElementwiseObject, name), READONLY, NULL},
+    {"__qualname__", T_OBJECT, offsetof(ElementwiseObject, name), READONLY, NULL},
+    {"__wrapped__", T_OBJECT, offsetof(ElementwiseObject, impl), READONLY,
+     "the Python implementation (inspect.signature reads its signature)"},
+    {"op", T_INT, offsetof(ElementwiseObject, op), READONLY, "the kernel's op code"},
+    {"nargs", T_INT, offsetof(ElementwiseObject, nargs), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL}};
+
+static PyGetSetDef ew_getset[] = {
+    {"__doc__", (getter)ew_get_doc, NULL, NULL, NULL},
+    {"__module__", (getter)ew_get_module, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject ElementwiseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "arrstride._core.Elementwise",
+    .tp_basicsize = sizeof(ElementwiseObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
+                | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "Elementwise(name, op, nargs, table, impl): an elementwise function. A call on "
+              "dense arrays of one dtype and shape (or one array and a Python scalar of its "
+              "kind) runs the kernel directly; any other call goes to impl.",
+    .tp_new = ew_new,
+    .tp_dealloc = (destructor)ew_dealloc,
+    .tp_traverse = (traverseproc)ew_traverse,
+    .tp_clear = (inquiry)ew_clear,
+    .tp_repr = (reprfunc)ew_repr,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(ElementwiseObject, vectorcall),
+    .tp_members = ew_members,
+    .tp_methods = ew_methods,
+    .tp_getset = ew_getset,
+    .tp_descr_get = ew_descr_get,
+};
+
+/* ---- operators --------------------------------------------------------------------- */
+
+/* Binary operators, in the order of OPERATOR_NAMES; each has the Elementwise
+ * object of its fast path and the Python implementations of `x op y`
+ * (forward, called as (x, y)) and `y op x` (reflected, called as (x, y)). */
+enum { O_ADD, O_SUB, O_MUL, O_TRUEDIV, O_FLOORDIV, O_MOD, O_AND, O_OR, O_XOR, O_LSHIFT, O_RSHIFT,
+       O_LT, O_LE, O_EQ, O_NE, O_GT, O_GE, O_NEG, O_POS, O_ABS, O_INVERT, O_COUNT };
+static const char *OPERATOR_NAMES[O_COUNT] = {
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "and", "or", "xor", "lshift", "rshift",
+    "lt", "le", "eq", "ne", "gt", "ge", "neg", "pos", "abs", "invert"};
+static struct { PyObject *ew, *forward, *reflected; } OPS[O_COUNT];
+
+static PyObject *binary_slot(int which, PyObject *a, PyObject *b) {
+    if (OPS[which].ew != NULL && ready) {
+        PyObject *r = ew_fast((ElementwiseObject *)OPS[which].ew, a, b);
+        if (r != NULL || PyErr_Occurred())
+            return r;
+    }
+    int forward = PyObject_TypeCheck(a, ArrayType);
+    PyObject *f = forward ? OPS[which].forward : OPS[which].reflected;
+    if (f == NULL)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *args[2] = {forward ? a : b, forward ? b : a};
+    return PyObject_Vectorcall(f, args, 2, NULL);
+}
+
+static PyObject *unary_slot(int which, PyObject *a) {
+    if (OPS[which].ew == NULL) {
+        PyErr_Format(PyExc_RuntimeError, "arrstride: operator %s is not bound", OPERATOR_NAMES[which]);
+        return NULL;
+    }
+    return PyObject_CallOneArg(OPS[which].ew, a);
+}
+
+#define BINARY_SLOT(name, which) \
+    static PyObject *nb_##name(PyObject *a, PyObject *b) { return binary_slot(which, a, b); }
+BINARY_SLOT(add, O_ADD)
+BINARY_SLOT(sub, O_SUB)
+BINARY_SLOT(mul, O_MUL)
+BINARY_SLOT(truediv, O_TRUEDIV)
+BINARY_SLOT(floordiv, O_FLOORDIV)
+BINARY_SLOT(mod, O_MOD)
+BINARY_SLOT(and, O_AND)
+BINARY_SLOT(or, O_OR)
+BINARY_SLOT(xor, O_XOR)
+BINARY_SLOT(lshift, O_LSHIFT)
+BINARY_SLOT(rshift, O_RSHIFT)
+#define UNARY_SLOT(name, which) \
+    static PyObject *nb_##name(PyObject *a) { return unary_slot(which, a); }
+UNARY_SLOT(neg, O_NEG)
+UNARY_SLOT(pos, O_POS)
+UNARY_SLOT(abs, O_ABS)
+UNARY_SLOT(invert, O_INVERT)
+
+static PyObject *array_richcompare(PyObject *a, PyObject *b, int op) {
+    static const int which[] = {[Py_LT] = O_LT, [Py_LE] = O_LE, [Py_EQ] = O_EQ,
+                                [Py_NE] = O_NE, [Py_GT] = O_GT, [Py_GE] = O_GE};
+    return binary_slot(which[op], a, b);
+}
+
+static PyNumberMethods array_as_number = {
+    .nb_add = nb_add, .nb_subtract = nb_sub, .nb_multiply = nb_mul,
+    .nb_true_divide = nb_truediv, .nb_floor_divide = nb_floordiv, .nb_remainder = nb_mod,
+    .nb_and = nb_and, .nb_or = nb_or, .nb_xor = nb_xor,
+    .nb_lshift = nb_lshift, .nb_rshift = nb_rshift,
+    .nb_negative = nb_neg, .nb_positive = nb_pos, .nb_absolute = nb_abs, .nb_invert = nb_invert,
+    .nb_float = array_float, .nb_int = array_int, .nb_index = array_index, .nb_bool = array_bool,
+};
+
+static PyMappingMethods array_as_mapping = {
+    .mp_subscript = array_subscript,
+    .mp_ass_subscript = array_ass_subscript,
+};
+
+static PyMethodDef array_methods[] = {
+    {"__complex__", array_complex, METH_NOARGS, "complex(x) of a one-element array"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject ArrayBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "arrstride._core.ArrayBase",
+    .tp_basicsize = sizeof(ArrayObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The C base of arrstride.Array: its fields and its fast slots.",
+    .tp_dealloc = (destructor)array_dealloc,
+    .tp_traverse = (traverseproc)array_traverse,
+    .tp_clear = (inquiry)array_clear,
+    .tp_weaklistoffset = offsetof(ArrayObject, weakrefs),
+    .tp_members = array_members,
+    .tp_methods = array_methods,
+    .tp_as_number = &array_as_number,
+    .tp_as_mapping = &array_as_mapping,
+    .tp_richcompare = array_richcompare,
+    .tp_hash = PyObject_HashNotImplemented,
+};
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
+    PyObject *d = PyDict_GetItemString(type->tp_dict, name);
+    if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+        PyErr_Format(PyExc_TypeError, "arrstride._core.setup: %s.%s is not a slot", type->tp_name, name);
+        return -1;
+    }
+    PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+    if (m->type != T_OBJECT_EX) {
+        PyErr_Format(PyExc_TypeError, "arrstride._core.setup: %s.%s is not an object slot", type->tp_name, name);
+        return -1;
+    }
+    return m->offset;
+}
+
+#define REPLACE(var, value) do { \
+        PyObject *_old = (PyObject *)(var); Py_XINCREF((PyObject *)(value)); \
+        (var) = (value); Py_XDECREF(_old); } while (0)
+
+/* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
+ *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat):
+ * the classes and kernels, bound by _array as soon as Array exists. */
+static PyObject *core_setup(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
+    unsigned long long probe_addr, pu, pb;
+    Py_ssize_t block;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKK:setup", &PyType_Type, &array, &PyType_Type,
+                          &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb))
+        return NULL;
+    ready = 0;
+    if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
+        return NULL;
+    }
+    PyTypeObject *lt = (PyTypeObject *)layout, *stt = (PyTypeObject *)storage;
+    if ((off_shape = slot_offset(lt, "shape")) < 0 || (off_strides = slot_offset(lt, "strides")) < 0
+        || (off_offset = slot_offset(lt, "offset")) < 0 || (off_size = slot_offset(lt, "size")) < 0
+        || (off_ptr = slot_offset(stt, "ptr")) < 0 || (off_nbytes = slot_offset(stt, "nbytes")) < 0
+        || (off_readonly = slot_offset(stt, "readonly")) < 0
+        || (off_external = slot_offset(stt, "external")) < 0
+        || (off_owner = slot_offset(stt, "_owner")) < 0
+        || (off_why = slot_offset(stt, "_readonly_why")) < 0)
+        return NULL;
+    /* the cdata's char*: right after the object header and the ctype pointer */
+    off_cdata = sizeof(PyObject) + sizeof(void *);
+    PyTypeObject *cbase = Py_TYPE(probe);
+    while (cbase->tp_base != NULL && cbase->tp_base != &PyBaseObject_Type)
+        cbase = cbase->tp_base;
+    if ((unsigned long long)(uintptr_t)*(char **)((char *)probe + off_cdata) != probe_addr) {
+        PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup: cffi's cdata layout is not the expected one");
+        return NULL;
+    }
+    Py_ssize_t nd = PyTuple_GET_SIZE(dtypes);
+    if (nd > NCODES) {
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.setup: too many dtypes");
+        return NULL;
+    }
+    REPLACE(DTYPES, dtypes);
+    memset(DINFO, 0, sizeof DINFO);
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        PyObject *d = PyTuple_GET_ITEM(dtypes, k);
+        PyObject *code = PyObject_GetAttrString(d, "code"), *isz = PyObject_GetAttrString(d, "itemsize"),
+                 *kind = PyObject_GetAttrString(d, "kind");
+        int ok = code && isz && kind && PyUnicode_Check(kind) && PyLong_AsLong(code) == k;
+        long itemsize = ok ? PyLong_AsLong(isz) : 0;
+        const char *ks = ok ? PyUnicode_AsUTF8(kind) : NULL;
+        Py_XDECREF(code);
+        Py_XDECREF(isz);
+        Py_XDECREF(kind);
+        if (!ok || ks == NULL || itemsize <= 0 || itemsize > 16) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "arrstride._core.setup: dtypes must be indexed by code");
+            return NULL;
+        }
+        DINFO[k].dtype = d;
+        DINFO[k].itemsize = (int)itemsize;
+        DINFO[k].code = (int)k;
+        DINFO[k].kind = ks[0] == 'b' ? K_BOOL : ks[0] == 'i' ? K_INT : ks[0] == 'u' ? K_UINT
+                      : ks[0] == 'f' ? K_FLOAT : K_COMPLEX;
+    }
+    off_code = slot_offset(Py_TYPE(PyTuple_GET_ITEM(dtypes, 0)), "code");
+    if (off_code < 0)
+        return NULL;
+    REPLACE(ArrayType, (PyTypeObject *)array);
+    REPLACE(LayoutType, lt);
+    REPLACE(StorageType, stt);
+    REPLACE(CDataBase, cbase);
+    REPLACE(CONTIG, contig);
+    REPLACE(contiguous_of, contig_of);
+    REPLACE(allocate_small, small);
+    REPLACE(allocate_large, large);
+    REPLACE(check_status, status);
+    small_block = block;
+    k_unary_flat = (unary_fn)(uintptr_t)pu;
+    k_binary_flat = (binary_fn)(uintptr_t)pb;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* bind(fallbacks: dict, operators: dict): the Python implementations behind
+ * the slots, bound by _operators (imported last). */
+static PyObject *core_bind(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *fallbacks, *operators;
+    if (!PyArg_ParseTuple(args, "O!O!:bind", &PyDict_Type, &fallbacks, &PyDict_Type, &operators))
+        return NULL;
+    for (int k = 0; k < F_COUNT; k++) {
+        PyObject *f = PyDict_GetItemString(fallbacks, FALLBACK_NAMES[k]);
+        if (f == NULL) {
+            PyErr_Format(PyExc_KeyError, "arrstride._core.setup: no fallback for %s", FALLBACK_NAMES[k]);
+            return NULL;
+        }
+        REPLACE(FALLBACK[k], f);
+    }
+    for (int k = 0; k < O_COUNT; k++) {
+        PyObject *t = PyDict_GetItemString(operators, OPERATOR_NAMES[k]);
+        PyObject *ew = NULL, *fw = NULL, *rf = NULL;
+        if (t == NULL || !PyTuple_Check(t) || !PyArg_ParseTuple(t, "O|OO", &ew, &fw, &rf)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_KeyError, "arrstride._core.setup: operator %s needs (elementwise[, forward, reflected])",
+                         OPERATOR_NAMES[k]);
+            return NULL;
+        }
+        if (!PyObject_TypeCheck(ew, &ElementwiseType)) {
+            PyErr_Format(PyExc_TypeError, "arrstride._core.setup: operator %s needs an Elementwise", OPERATOR_NAMES[k]);
+            return NULL;
+        }
+        REPLACE(OPS[k].ew, ew);
+        REPLACE(OPS[k].forward, fw);
+        REPLACE(OPS[k].reflected, rf);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"setup", core_setup, METH_VARARGS, "Bind the Python classes and the kernels."},
+    {"bind", core_bind, METH_VARARGS, "Bind the Python implementations behind the slots."},
+    {"new", (PyCFunction)(void (*)(void))core_new, METH_FASTCALL, "new(storage, layout, dtype) -> Array"},
+    {"layout", (PyCFunction)(void (*)(void))core_layout, METH_FASTCALL,
+     "layout(shape, strides, offset, size) -> Layout (the caller vouches for consistency)"},
+    {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
+     "empty(shape, dtype) -> a new contiguous Array, unzeroed"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "arrstride._core",
+    "The C base of arrstride.Array and the per-call fast paths (see native/core/core.c).",
+    -1, core_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0)
+        return NULL;
+    str_char_array = PyUnicode_InternFromString("char[]");
+    if (str_char_array == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&ArrayBaseType);
+    Py_INCREF(&ElementwiseType);
+    if (PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0
+        || PyModule_AddObject(m, "Elementwise", (PyObject *)&ElementwiseType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
