@@ -18,6 +18,7 @@ import struct
 import sys
 from typing import Any, Optional, Tuple
 
+from . import _blas
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
@@ -78,10 +79,9 @@ class Array(ArrayBase):
     @classmethod
     def _empty(cls, shape: Tuple[int, ...], dtype: dt.DType, zero: bool = False,
                func: str = "arrstride") -> "Array":
-        if not zero:
-            out = _core_empty(shape, dtype)  # None unless a tuple of ints of a size that fits
-            if out is not None:
-                return out
+        out = _core_empty(shape, dtype, zero)  # None unless a tuple of ints of a size that fits
+        if out is not None:
+            return out
         lay = L.contiguous_of(shape) if type(shape) is tuple else L.contiguous(shape)
         nbytes = lay.size * dtype.itemsize
         if nbytes > K.MAX_ALLOC:  # refused before C sees a size near int64's end
@@ -333,5 +333,6 @@ _probe = S.ffi.cast("char *", 0x5A17E0)  # a known address: _core checks where c
 _core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.code)), _probe, 0x5A17E0,
             L._CONTIGUOUS, L.contiguous_of, S._allocate_small, S.Storage.allocate, S.SMALL_BLOCK,
             K.check_status, int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_unary_flat"))),
-            int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_binary_flat"))))
+            *(int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
+              for name in ("ars_binary_flat", "ars_cast", "ars_matmul")), _blas.ensure)
 del _probe

@@ -13,6 +13,7 @@ from . import _layout as L
 from . import _storage as S
 from ._args import shape_ints
 from ._array import Array, check_device
+from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
 from ._errors import number_error, type_error, value_error
 
@@ -62,10 +63,15 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     or asked for), a buffer-protocol or __array_interface__ exporter
     (zero-copy unless copy=True), or Python scalars and nested sequences."""
     t = type(obj)
-    if dtype is None and device is None and copy is not False and (t is float or t is list):
-        fast = _fast_floats(obj, t)  # the per-call path: a float, or a flat list of floats
-        if fast is not None:
-            return fast
+    if dtype is None and device is None and copy is not False:
+        if t is float or t is int or t is complex or t is dt.builtins_bool:
+            fast = _core_scalar(obj)  # None for an int past int64
+            if fast is not None:
+                return fast
+        elif t is list:
+            fast = _fast_floats(obj)  # the per-call path: a flat list of floats
+            if fast is not None:
+                return fast
     func = "asarray"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -87,13 +93,9 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     return _from_python(obj, dtype)
 
 
-def _fast_floats(obj: Any, t: type) -> Optional[Array]:
-    """asarray(obj) for a Python float or a flat list of Python floats (what
-    _from_python gives for them: float64), else None."""
-    if t is float:
-        out = Array._empty((), dt.float64)
-        K.write_element(out, 0, _pack_double(obj))
-        return out
+def _fast_floats(obj: list) -> Optional[Array]:
+    """asarray(obj) for a flat list of Python floats (what _from_python gives
+    for it: float64), else None."""
     n = len(obj)
     if n == 0 or n > 64:
         return None
@@ -105,7 +107,6 @@ def _fast_floats(obj: Any, t: type) -> Optional[Array]:
     return out
 
 
-_pack_double = struct.Struct("d").pack
 
 
 def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Array:

@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 from . import _blas
 from ._errors import alloc_error, too_large_error
 from ._layout import Layout, extent, is_contiguous
+from ._core import copy_dense as _copy_dense
 from ._native import ffi, lib
 from ._storage import MAX_ALLOC, MAX_BYTES, MAX_ELEMENTS, Storage, new_storage  # noqa: F401  (re-exported)
 
@@ -108,21 +109,14 @@ _SMALL_COPY = 1 << 16  # bytes up to which a dense copy or cast skips the stride
 def copy_into(dst, src) -> None:
     """dst[...] = src for arrays of one shape (src may be a broadcast view),
     casting when the dtypes differ. Exact when the two overlap."""
+    if _copy_dense(dst, src):
+        # both dense, one shape: a memmove up to 64 KiB (exact under overlap
+        # too), or one flat cast loop where the two do not overlap (_core)
+        return
     lay = dst._layout
     if lay.size == 0:
         return
     dd, sd = dst._dtype, src._dtype
-    if (lay.size * dd.itemsize <= _SMALL_COPY and src._layout.shape == lay.shape
-            and is_contiguous(lay) and is_contiguous(src._layout)):
-        # a small dense block, no layout setup: a memmove (exact under overlap
-        # too), or one flat cast loop where the two do not overlap
-        if dd is sd:
-            ffi.memmove(data_ptr(dst), data_ptr(src), lay.size * dd.itemsize)
-            return
-        if not may_share_memory(dst, src):
-            _check(lib.ars_cast(1, [lay.size], data_ptr(dst), [dd.itemsize], dd.code, data_ptr(src),
-                                [sd.itemsize], sd.code), "copy")
-            return
     if may_share_memory(dst, src):
         src = src._copy_contiguous()
     dims, dstrides, sstrides = lay.shape, lay.strides, src._layout.strides

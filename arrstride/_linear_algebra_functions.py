@@ -17,6 +17,7 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import normalize_axis
 from ._array import Array, check_array
+from ._core import matmul as _core_matmul
 from ._errors import shapes_error, type_error, value_error
 from ._manipulation_functions import reshape
 
@@ -38,6 +39,9 @@ def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:
 
 def matmul(x1: Array, x2: Array, /) -> Array:
     """The standard's matmul, batched over broadcast leading dims. A new array."""
+    out = _core_matmul(x1, x2)  # 1-D/2-D operands of one dtype, in C; else None
+    if out is not None:
+        return out
     if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype:
         # the common case, kept short: one dtype, no batch dims
         l1 = x1._layout

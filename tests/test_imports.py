@@ -69,9 +69,9 @@ BOTTOM = {"_layout": set(), "_errors": set()}
 LEAVES = {
     # the Array is a leaf: below it only metadata, storage, the C bridge and
     # its C base (_core, compiled: it imports nothing)
-    "_array": {"_args", "_dtypes", "_errors", "_kernels", "_layout", "_storage", "_format", "_native",
-               "_core"},
-    "_kernels": {"_errors", "_layout", "_native", "_storage", "_blas"},
+    "_array": {"_args", "_blas", "_dtypes", "_errors", "_kernels", "_layout", "_storage", "_format",
+               "_native", "_core"},
+    "_kernels": {"_errors", "_layout", "_native", "_storage", "_blas", "_core"},
     "_storage": {"_native"},
 }
 

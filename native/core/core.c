@@ -58,8 +58,16 @@ static PyObject *str_char_array;        /* "char[]" */
 static Py_ssize_t small_block;          /* blocks below this come from allocate_small */
 typedef int (*unary_fn)(int, int, int64_t, char *, const char *, int64_t);
 typedef int (*binary_fn)(int, int, int64_t, char *, const char *, int64_t, const char *, int64_t);
+typedef int (*cast_fn)(int, const int64_t *, char *, const int64_t *, int, const char *,
+                       const int64_t *, int);
+typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, const char *,
+                         const int64_t *, const char *, const int64_t *, char *);
 static unary_fn k_unary_flat;
 static binary_fn k_binary_flat;
+static cast_fn k_cast;
+static matmul_fn k_matmul;
+static PyObject *ensure_blas;           /* _blas.ensure: loads BLAS on first use */
+static int blas_ready;
 enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without the GIL */
 
 /* Python implementations (fallbacks), by slot. */
@@ -365,6 +373,9 @@ static int pack_scalar(PyObject *value, int code, char *out) {
 
 /* ---- construction ---------------------------------------------------------------- */
 
+static int run_status(int rc);
+static PyObject *tuple_i64(const int64_t *v, int n);
+
 /* A new writable Storage of nbytes (unzeroed). */
 static PyObject *new_storage(Py_ssize_t nbytes) {
     if (nbytes >= small_block) {
@@ -460,18 +471,19 @@ static PyObject *core_layout(PyObject *mod, PyObject *const *args, Py_ssize_t na
     return new_layout_steal(args[0], args[1], args[2], args[3]);
 }
 
-/* empty(shape, dtype) -> a new contiguous unzeroed Array, or None when shape
- * is not a tuple of ints whose element and byte counts fit (the caller's
- * Python path then checks it and words the error). */
+/* empty(shape, dtype, zero=False) -> a new contiguous Array, or None when
+ * shape is not a tuple of ints whose element and byte counts fit (the
+ * caller's Python path then checks it and words the error). */
 static PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
-    if (nargs != 2 || !ready) {
-        PyErr_SetString(PyExc_TypeError, "arrstride._core.empty(shape, dtype)");
+    if (nargs < 2 || nargs > 3 || !ready) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.empty(shape, dtype, zero=False)");
         return NULL;
     }
     int code = dtype_code(args[1]);
     if (code < 0 || !PyTuple_CheckExact(args[0]))
         Py_RETURN_NONE;
+    int zero = nargs == 3 && PyObject_IsTrue(args[2]);
     int64_t size = 1, nbytes;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args[0]); k++) {
         int ok = 1;
@@ -479,9 +491,129 @@ static PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nar
         if (!ok || d < 0 || __builtin_mul_overflow(size, d, &size))
             Py_RETURN_NONE;
     }
-    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62))
+    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62)
+        || (zero && nbytes >= small_block))  /* large zeroed blocks: the allocator's zeroing path */
         Py_RETURN_NONE;
-    return empty_array(args[0], code, size);
+    PyObject *out = empty_array(args[0], code, size);
+    if (out != NULL && zero)
+        memset(storage_address(((ArrayObject *)out)->storage), 0, (size_t)nbytes);
+    return out;
+}
+
+/* scalar(value) -> a 0-d array of the default dtype of a Python bool, int
+ * (in int64), float or complex; None for anything else. */
+static PyObject *core_scalar(PyObject *mod, PyObject *value) {
+    (void)mod;
+    PyTypeObject *t = Py_TYPE(value);
+    int code = t == &PyFloat_Type ? 10 : t == &PyLong_Type ? 4 : t == &PyBool_Type ? 0
+             : t == &PyComplex_Type ? 12 : -1;
+    char item[16];
+    if (!ready || code < 0 || !pack_scalar(value, code, item))
+        Py_RETURN_NONE;
+    PyObject *shape = PyTuple_New(0);
+    if (shape == NULL)
+        return NULL;
+    PyObject *out = empty_array(shape, code, 1);
+    Py_DECREF(shape);
+    if (out != NULL)
+        memcpy(storage_address(((ArrayObject *)out)->storage), item, DINFO[code].itemsize);
+    return out;
+}
+
+/* copy_dense(dst, src) -> True when dst[...] = src was done here: both dense
+ * and of one shape, a copy or a cast (a cast only where the two do not
+ * overlap; a copy is a memmove, exact under overlap). False: the caller's
+ * general path. */
+static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t d, s;
+    if (nargs != 2 || !read_view(args[0], &d) || !read_view(args[1], &s) || !d.dense || !s.dense
+        || d.readonly || d.ndim != s.ndim || memcmp(d.shape, s.shape, sizeof(int64_t) * d.ndim) != 0)
+        Py_RETURN_FALSE;
+    if (d.size == 0)
+        Py_RETURN_TRUE;
+    int64_t dbytes = d.size * d.itemsize, sbytes = s.size * s.itemsize;  /* both inside storages */
+    if (d.code == s.code) {
+        if (dbytes > (1 << 16))
+            Py_RETURN_FALSE;  /* large copies: ars_copy, which uses the threads */
+        memmove(d.data, s.data, (size_t)dbytes);
+        Py_RETURN_TRUE;
+    }
+    if (d.data < s.data + sbytes && s.data < d.data + dbytes)
+        Py_RETURN_FALSE;
+    int64_t n = d.size, ds = d.itemsize, ss = s.itemsize;
+    int rc;
+    if (n >= GIL_FREE_ELEMENTS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = k_cast(1, &n, d.data, &ds, d.code, s.data, &ss, s.code);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = k_cast(1, &n, d.data, &ds, d.code, s.data, &ss, s.code);
+    }
+    if (run_status(rc) < 0)
+        return NULL;
+    Py_RETURN_TRUE;
+}
+
+/* matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype with matching
+ * inner dims, or None (the Python path: batches, promotion, errors). */
+static PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t a, b;
+    if (nargs != 2 || !read_view(args[0], &a) || !read_view(args[1], &b) || a.code != b.code
+        || a.ndim < 1 || a.ndim > 2 || b.ndim < 1 || b.ndim > 2 || DINFO[a.code].kind == K_BOOL)
+        Py_RETURN_NONE;
+    int64_t m = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1];
+    int64_t k2 = b.shape[0], n = b.ndim == 2 ? b.shape[1] : 1;
+    int64_t isz = a.itemsize, abytes, bbytes, obytes;
+    if (k != k2 || __builtin_mul_overflow(a.size, isz, &abytes) || __builtin_mul_overflow(b.size, isz, &bbytes)
+        || abytes > ((int64_t)1 << 62) || bbytes > ((int64_t)1 << 62))
+        Py_RETURN_NONE;
+    int64_t as[2] = {a.ndim == 2 ? a.strides[0] : 0, a.strides[a.ndim - 1]};
+    int64_t bs[2] = {b.strides[0], b.ndim == 2 ? b.strides[1] : 0};
+    for (int i = 0; i < 2; i++) {  /* byte strides: 0 for dims C never steps along */
+        if (__builtin_mul_overflow(as[i], isz, &as[i]))
+            as[i] = 0;
+        if (__builtin_mul_overflow(bs[i], isz, &bs[i]))
+            bs[i] = 0;
+    }
+    if (__builtin_mul_overflow(m, n, &obytes) || __builtin_mul_overflow(obytes, isz, &obytes)
+        || obytes > ((int64_t)1 << 62))
+        Py_RETURN_NONE;
+    if (!blas_ready && (DINFO[a.code].kind == K_FLOAT || DINFO[a.code].kind == K_COMPLEX)) {
+        PyObject *r = PyObject_CallNoArgs(ensure_blas);
+        if (r == NULL)
+            return NULL;
+        Py_DECREF(r);
+        blas_ready = 1;
+    }
+    int64_t oshape[2];
+    int ond = 0;
+    if (a.ndim == 2)
+        oshape[ond++] = m;
+    if (b.ndim == 2)
+        oshape[ond++] = n;
+    PyObject *shape = tuple_i64(oshape, ond);
+    if (shape == NULL)
+        return NULL;
+    PyObject *out = empty_array(shape, a.code, m * n);
+    Py_DECREF(shape);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    if (m * n == 0)
+        return out;
+    if (k == 0) {
+        memset(o, 0, (size_t)(m * n * isz));
+        return out;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = k_matmul(a.code, 0, NULL, m, n, k, a.data, as, b.data, bs, o);
+    Py_END_ALLOW_THREADS
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
 }
 
 /* ---- x[key] ------------------------------------------------------------------------ */
@@ -1065,16 +1197,18 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
         (var) = (value); Py_XDECREF(_old); } while (0)
 
 /* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
- *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat):
+ *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
+ *       cast, matmul, ensure_blas):
  * the classes and kernels, bound by _array as soon as Array exists. */
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
     PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
-    unsigned long long probe_addr, pu, pb;
+    unsigned long long probe_addr, pu, pb, pc, pm;
+    PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKK:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKO:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb))
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &blas))
         return NULL;
     ready = 0;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
@@ -1142,6 +1276,10 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     small_block = block;
     k_unary_flat = (unary_fn)(uintptr_t)pu;
     k_binary_flat = (binary_fn)(uintptr_t)pb;
+    k_cast = (cast_fn)(uintptr_t)pc;
+    k_matmul = (matmul_fn)(uintptr_t)pm;
+    REPLACE(ensure_blas, blas);
+    blas_ready = 0;
     ready = 1;
     Py_RETURN_NONE;
 }
@@ -1188,7 +1326,12 @@ static PyMethodDef core_methods[] = {
     {"layout", (PyCFunction)(void (*)(void))core_layout, METH_FASTCALL,
      "layout(shape, strides, offset, size) -> Layout (the caller vouches for consistency)"},
     {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
-     "empty(shape, dtype) -> a new contiguous Array, unzeroed"},
+     "empty(shape, dtype, zero=False) -> a new contiguous Array, or None (not a fast case)"},
+    {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
+    {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
+     "copy_dense(dst, src) -> True when the dense copy or cast was done"},
+    {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
+     "matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype, or None"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
