@@ -13,6 +13,7 @@ from . import _layout as L
 from . import _storage as S
 from ._args import shape_ints
 from ._array import Array, check_device
+from ._core import empty as _core_empty
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
 from ._errors import number_error, type_error, value_error
@@ -310,12 +311,20 @@ def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
 # ---- filled arrays --------------------------------------------------------------------
 
 def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    if device is None:
+        out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
+        if out is not None:  # a tuple of ints (or an int) and an arrstride dtype: done in C
+            return out
     check_device("empty", device)
     dtype = check_dtype("empty", dtype) or dt.default_float
     return Array._empty(normalize_shape("empty", shape), dtype, func="empty")
 
 
 def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    if device is None:
+        out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype, True)
+        if out is not None:  # as in empty
+            return out
     check_device("zeros", device)
     dtype = check_dtype("zeros", dtype) or dt.default_float
     return Array._empty(normalize_shape("zeros", shape), dtype, zero=True, func="zeros")

@@ -7,6 +7,8 @@ from typing import Any, NamedTuple, Union
 from . import _dtypes as dt
 from . import _kernels as K
 from ._array import Array, check_device
+from ._core import copy_dense as _copy_dense
+from ._core import empty as _core_empty
 from ._creation_functions import asarray
 from ._elementwise_functions import _empty_like_order
 from ._errors import type_error, value_error
@@ -22,6 +24,12 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     """x converted to dtype; x itself when copy=False and nothing changes.
     Float to integer casts of NaN give 0 and out-of-range values saturate.
     A NumPy array or scalar x is taken as an arrstride array first."""
+    if type(dtype) is dt.DType and device is None and type(x) is Array:
+        if dtype is x._dtype and not copy:
+            return x
+        out = _core_empty(x._layout.shape, dtype)
+        if out is not None and _copy_dense(out, x):  # a dense x: one flat copy or cast in C
+            return out
     func = "astype"
     if not isinstance(x, Array):
         np = sys.modules.get("numpy")

@@ -16,6 +16,7 @@ from . import _kernels as K
 from . import _layout as L
 from ._array import Array
 from ._core import Elementwise
+from ._core import where as _core_where
 from ._errors import dtype_error, read_only_error, shapes_error, type_error, value_error
 
 _SCALARS = (builtins.bool, int, float, complex)
@@ -486,6 +487,9 @@ def _scalar_kind_dtype(value: Any, func: str) -> dt.DType:
 def where(condition: Array, x1: Union[Array, int, float, complex, bool],
           x2: Union[Array, int, float, complex, bool], /) -> Array:
     """x1 where condition is true, else x2 (broadcast together; a new array)."""
+    out = _core_where(condition, x1, x2)  # dense operands of one shape and dtype, in C
+    if out is not None:
+        return out
     func = "where"
     if not isinstance(condition, Array):
         raise type_error(func, "condition must be an array", type(condition).__name__)

@@ -13,6 +13,7 @@ from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
 from ._args import resolve_shape as _resolve_shape
 from ._array import Array, check_array
+from ._core import concat0 as _core_concat0
 from ._errors import (
     alloc_error,
     msg,
@@ -187,6 +188,10 @@ def _flat(x: Array) -> Array:
 
 def concat(arrays: Any, /, *, axis: Optional[int] = 0) -> Array:
     """A new array joining the arrays along axis (None: flattened first)."""
+    if axis == 0 and type(axis) is int:
+        out = _core_concat0(arrays)  # dense arrays of one dtype, in C
+        if out is not None:
+            return out
     func = "concat"
     arrays = _array_list(func, arrays)
     dtype = _result_dtype(func, arrays)

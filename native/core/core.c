@@ -46,7 +46,6 @@ static PyObject *DTYPES;                 /* tuple of every DType, indexed by cod
 static dinfo DINFO[NCODES];
 static Py_ssize_t off_shape, off_strides, off_offset, off_size;          /* Layout */
 static Py_ssize_t off_ptr, off_nbytes, off_readonly, off_external, off_owner, off_why; /* Storage */
-static Py_ssize_t off_code;                                              /* DType */
 static Py_ssize_t off_cdata;            /* char* inside a cffi cdata object */
 static PyTypeObject *CDataBase;         /* _cffi_backend._CDataBase */
 static PyObject *CONTIG;                /* _layout._CONTIGUOUS: shape -> contiguous Layout */
@@ -64,7 +63,9 @@ typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, c
                          const int64_t *, const char *, const int64_t *, char *);
 static unary_fn k_unary_flat;
 static binary_fn k_binary_flat;
+typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 static cast_fn k_cast;
+static where_fn k_where;
 static matmul_fn k_matmul;
 static PyObject *ensure_blas;           /* _blas.ensure: loads BLAS on first use */
 static int blas_ready;
@@ -188,15 +189,13 @@ static inline char *storage_address(PyObject *storage) {
     return *(char **)((char *)ptr + off_cdata);
 }
 
+/* The code of an arrstride DType object (found by identity: any other object,
+ * NumPy dtypes included, gives -1). */
 static int dtype_code(PyObject *dtype) {
-    if (dtype == NULL)
-        return -1;
-    PyObject *c = SLOT(dtype, off_code);
-    int ok = 1;
-    int64_t code = as_i64(c, &ok);
-    if (!ok || code < 0 || code >= NCODES || DINFO[code].dtype != dtype)
-        return -1;
-    return (int)code;
+    for (int k = 0; k < NCODES; k++)
+        if (DINFO[k].dtype == dtype && dtype != NULL)
+            return k;
+    return -1;
 }
 
 static int read_view(PyObject *self, view_t *v) {
@@ -553,6 +552,103 @@ static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_
     if (run_status(rc) < 0)
         return NULL;
     Py_RETURN_TRUE;
+}
+
+/* where(condition, x1, x2) -> a new array, for a dense bool condition and
+ * dense x1, x2 of one dtype and the condition's shape (either may be a
+ * Python scalar of the other's kind); None otherwise (the Python path). */
+static PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t c, a, b;
+    char ia[16], ib[16];
+    if (nargs != 3 || !read_view(args[0], &c) || c.code != 0 || !c.dense)
+        Py_RETURN_NONE;
+    int fa = read_view(args[1], &a), fb = read_view(args[2], &b);
+    const char *pa = NULL, *pb = NULL;
+    int64_t sa = 0, sb = 0;
+    int code = 0;
+    if (fa) {
+        if (!a.dense || a.ndim != c.ndim || memcmp(a.shape, c.shape, sizeof(int64_t) * c.ndim) != 0)
+            Py_RETURN_NONE;
+        code = a.code, pa = a.data, sa = a.itemsize;
+    }
+    if (fb) {
+        if (!b.dense || b.ndim != c.ndim || memcmp(b.shape, c.shape, sizeof(int64_t) * c.ndim) != 0
+            || (fa && b.code != a.code))
+            Py_RETURN_NONE;
+        code = b.code, pb = b.data, sb = b.itemsize;
+    }
+    if (!fa && !fb)
+        Py_RETURN_NONE;
+    if (!fa) {
+        if (!pack_scalar(args[1], code, ia))
+            Py_RETURN_NONE;
+        pa = ia, sa = 0;
+    }
+    if (!fb) {
+        if (!pack_scalar(args[2], code, ib))
+            Py_RETURN_NONE;
+        pb = ib, sb = 0;
+    }
+    PyObject *out = empty_array(SLOT(((ArrayObject *)args[0])->layout, off_shape), code, c.size);
+    if (out == NULL || c.size == 0)
+        return out;
+    int64_t isz = DINFO[code].itemsize, dims[5] = {c.size, isz, 1, sa, sb};
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int rc;
+    if (c.size >= GIL_FREE_ELEMENTS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = k_where(isz, 1, dims, o, c.data, pa, pb);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = k_where(isz, 1, dims, o, c.data, pa, pb);
+    }
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* concat0(arrays) -> the arrays joined along axis 0, for a list or tuple of
+ * dense arrays of one dtype and ndim >= 1 whose other dims match; None
+ * otherwise (the Python path: promotion, other layouts, errors). */
+static PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
+    (void)mod;
+    if (!PyList_CheckExact(arrays) && !PyTuple_CheckExact(arrays))
+        Py_RETURN_NONE;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(arrays);
+    PyObject **items = PySequence_Fast_ITEMS(arrays);
+    enum { MAX_PARTS = 32 };
+    view_t v[MAX_PARTS];
+    if (count < 1 || count > MAX_PARTS)
+        Py_RETURN_NONE;
+    int64_t total = 0, bytes = 0, nb;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!read_view(items[i], &v[i]) || !v[i].dense || v[i].ndim < 1 || v[i].code != v[0].code
+            || v[i].ndim != v[0].ndim
+            || memcmp(v[i].shape + 1, v[0].shape + 1, sizeof(int64_t) * (v[0].ndim - 1)) != 0
+            || __builtin_add_overflow(total, v[i].shape[0], &total)
+            || __builtin_mul_overflow(v[i].size, (int64_t)v[i].itemsize, &nb)
+            || __builtin_add_overflow(bytes, nb, &bytes) || bytes > ((int64_t)1 << 62))
+            Py_RETURN_NONE;
+    }
+    int64_t shape[FAST_DIMS];
+    memcpy(shape, v[0].shape, sizeof(int64_t) * v[0].ndim);
+    shape[0] = total;
+    PyObject *tshape = tuple_i64(shape, v[0].ndim);
+    if (tshape == NULL)
+        return NULL;
+    PyObject *out = empty_array(tshape, v[0].code, bytes / v[0].itemsize);
+    Py_DECREF(tshape);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        size_t n = (size_t)(v[i].size * v[i].itemsize);
+        if (n)
+            memcpy(o, v[i].data, n);
+        o += n;
+    }
+    return out;
 }
 
 /* matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype with matching
@@ -1198,17 +1294,17 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
 
 /* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
  *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
- *       cast, matmul, ensure_blas):
+ *       cast, matmul, where, ensure_blas):
  * the classes and kernels, bound by _array as soon as Array exists. */
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
     PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
-    unsigned long long probe_addr, pu, pb, pc, pm;
+    unsigned long long probe_addr, pu, pb, pc, pm, pw;
     PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &blas))
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &blas))
         return NULL;
     ready = 0;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
@@ -1261,9 +1357,6 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
         DINFO[k].kind = ks[0] == 'b' ? K_BOOL : ks[0] == 'i' ? K_INT : ks[0] == 'u' ? K_UINT
                       : ks[0] == 'f' ? K_FLOAT : K_COMPLEX;
     }
-    off_code = slot_offset(Py_TYPE(PyTuple_GET_ITEM(dtypes, 0)), "code");
-    if (off_code < 0)
-        return NULL;
     REPLACE(ArrayType, (PyTypeObject *)array);
     REPLACE(LayoutType, lt);
     REPLACE(StorageType, stt);
@@ -1278,6 +1371,7 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     k_binary_flat = (binary_fn)(uintptr_t)pb;
     k_cast = (cast_fn)(uintptr_t)pc;
     k_matmul = (matmul_fn)(uintptr_t)pm;
+    k_where = (where_fn)(uintptr_t)pw;
     REPLACE(ensure_blas, blas);
     blas_ready = 0;
     ready = 1;
@@ -1330,6 +1424,10 @@ static PyMethodDef core_methods[] = {
     {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
      "copy_dense(dst, src) -> True when the dense copy or cast was done"},
+    {"where", (PyCFunction)(void (*)(void))core_where, METH_FASTCALL,
+     "where(condition, x1, x2) -> a new array for dense operands of one shape, or None"},
+    {"concat0", core_concat0, METH_O,
+     "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
      "matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype, or None"},
     {NULL, NULL, 0, NULL}};
