@@ -1306,7 +1306,10 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
                           &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &blas))
         return NULL;
-    ready = 0;
+    if (ready) {
+        PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup runs once, when arrstride is imported");
+        return NULL;
+    }
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
         return NULL;

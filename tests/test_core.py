@@ -1,0 +1,431 @@
+"""arrstride._core, the C base of Array and its per-call fast paths, against
+NumPy and against arrstride's own Python paths: every fast path on every
+dtype and layout (contiguous, transposed, stepped, negative strides, stride 0,
+offset, empty, 0-d), the cases it must hand to Python (errors, promotion,
+overlap, read-only), and the lifetimes of what it builds."""
+import gc
+import inspect
+import pickle
+import weakref
+
+import numpy as np
+import pytest
+
+import arrstride as xp
+from arrstride import _core
+from conftest import DTYPE_NAMES, DTYPES, LAYOUTS, make, np_dtype, to_numpy
+
+SHAPES = [(5,), (3, 4)]
+
+
+def _same(a, n):
+    got = to_numpy(a)
+    assert got.shape == n.shape, (got.shape, n.shape)
+    assert got.dtype == n.dtype, (got.dtype, n.dtype)
+    np.testing.assert_array_equal(got, n)
+
+
+def _writable(layout, shape, dtype):
+    """A writable arrstride array and an equal writable NumPy copy-view pair:
+    (a, n) where writes to a and to n must agree."""
+    a, n = make(layout, shape, dtype)
+    return a, np.array(n, copy=True) if layout == "broadcast" else n.copy() if not n.flags.writeable else n
+
+
+# ---- x[key] -----------------------------------------------------------------------
+
+KEYS = [0, 1, -1, 2, slice(None), slice(1, 3), slice(None, None, -1), slice(None, None, 2),
+        slice(-2, None), slice(5, 1, -2), slice(10, 20), slice(-100, 100), slice(2, 2),
+        slice(None, None, 2 ** 62), slice(-2 ** 70, 2 ** 70), slice(None, None, -2 ** 70)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", ["int16", "float64", "complex64", "bool"])
+def test_getitem_int_and_slice(layout, shape, dtype):
+    a, n = make(layout, shape, getattr(xp, dtype))
+    for key in KEYS:
+        try:
+            want = n[key]
+        except IndexError:
+            with pytest.raises(IndexError, match="out of bounds|0-dimensional"):
+                a[key]
+            continue
+        got = a[key]
+        _same(got, np.asarray(want))
+        if got.size:  # a view: same storage, the element NumPy reaches
+            assert got.storage is a.storage
+
+
+def test_getitem_errors_are_pythons():
+    x = xp.arange(4.0)
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        x[4]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        x[::0]
+    with pytest.raises(IndexError, match="0-dimensional"):
+        xp.asarray(1.0)[0]
+    with pytest.raises(IndexError):
+        x[1.5]
+    with pytest.raises(TypeError):
+        x[1.5:2]
+    assert float(x[np.int64(2)]) == 2.0  # __index__ keys take the Python path
+
+
+# ---- x[key] = value ---------------------------------------------------------------------
+
+def _scalar_for(dtype):
+    return {"b": True, "i": -7, "u": 7, "f": 2.5, "c": 1.5 - 2j}[np.dtype(dtype).kind]
+
+
+@pytest.mark.parametrize("layout", [lay for lay in LAYOUTS if lay != "broadcast"])
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_setitem_scalar_1d(layout, dtype):
+    for key in [0, -1, 2, slice(1, 3), slice(None, None, -2), slice(None), slice(3, 3)]:
+        a, n = make(layout, (5,), getattr(xp, dtype))
+        n = n.copy()
+        if n.ndim != 1 or (isinstance(key, int) and not -n.shape[0] <= key < n.shape[0]):
+            continue
+        for v in {_scalar_for(dtype), 1, 0.0 if np.dtype(dtype).kind in "fc" else 1}:
+            if isinstance(v, float) and np.dtype(dtype).kind in "iub":
+                continue
+            if isinstance(v, int) and not isinstance(v, bool) and np.dtype(dtype).kind == "b":
+                continue
+            a[key] = v
+            n[key] = v
+            _same(a, n)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint64", "int64"])
+def test_setitem_out_of_range_int_is_refused(dtype):
+    x = xp.zeros(3, dtype=getattr(xp, dtype))
+    info = np.iinfo(dtype)
+    for v in (info.max + 1, info.min - 1, 2 ** 64, -(2 ** 64)):
+        with pytest.raises(OverflowError, match="out of bounds"):
+            x[1] = v
+        with pytest.raises(OverflowError, match="out of bounds"):
+            x[0:2] = v
+    x[1] = int(info.max)
+    x[2] = int(info.min)
+    assert x.tolist() == [0, int(info.max), int(info.min)]
+
+
+def test_setitem_kinds_the_fast_path_leaves_to_python():
+    f = xp.zeros(3, dtype=xp.float32)
+    f[0] = 1e300  # past float32: infinity, as NumPy
+    f[1] = 2 ** 80
+    assert f.tolist()[:2] == [np.inf, float(np.float32(2 ** 80))]
+    i = xp.zeros(3, dtype=xp.int16)
+    i[0] = 1.5  # a float into an integer array truncates, as NumPy
+    i[1:3] = -2.7
+    assert i.tolist() == [1, -2, -2]
+    with pytest.raises(TypeError, match="complex"):
+        i[0] = 1j
+    b = xp.zeros(2, dtype=xp.bool)
+    b[1] = True
+    assert b.tolist() == [False, True]
+    c = xp.zeros(2, dtype=xp.complex128)
+    c[0] = 3
+    c[1] = 2.5
+    assert c.tolist() == [3 + 0j, 2.5 + 0j]
+
+
+def test_setitem_read_only_and_overlap():
+    base = xp.ones(3)
+    ro = xp.broadcast_to(base, (3,))
+    with pytest.raises(ValueError, match="read-only"):
+        ro[0] = 2.0
+    with pytest.raises(ValueError, match="read-only"):
+        ro[0:2] = 2.0
+    e = xp.expand(xp.ones(1), (4,)) if hasattr(xp, "expand") else None
+    if e is not None:
+        with pytest.raises(ValueError, match="two indices"):
+            e[0:3] = 5.0
+        e[1] = 5.0  # one element through the stride-0 dim: written once
+        assert e.tolist() == [5.0] * 4
+    assert base.tolist() == [1.0] * 3
+
+
+def test_setitem_2d_keys_take_the_python_path():
+    a, n = make("transposed", (3, 4), xp.float64)
+    n = n.copy()
+    for key, v in [(1, 2.0), (slice(0, 2), -1.0), ((1, 2), 7.0), ((slice(None), 0), 3.0)]:
+        a[key] = v
+        n[key] = v
+        _same(a, n)
+
+
+def test_delitem_is_refused():
+    x = xp.ones(3)
+    with pytest.raises(TypeError, match="deleting"):
+        del x[0]
+
+
+# ---- conversions ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", ["contiguous", "negative", "zerod", "offset"])
+def test_conversions_of_one_element(dtype, layout):
+    a, n = make(layout, (1,) if layout != "zerod" else (3, 4), getattr(xp, dtype))
+    if a.size != 1:
+        a, n = a[..., :1] if a.ndim else a, n[..., :1] if n.ndim else n
+    kind = np.dtype(dtype).kind
+    v = n.reshape(()).item()
+    assert bool(a) == bool(v)
+    assert complex(a) == complex(v)
+    if kind != "c":
+        assert float(a) == float(v) and type(float(a)) is float
+        assert int(a) == int(v) and type(int(a)) is int
+    else:
+        with pytest.raises(TypeError, match="complex"):
+            float(a)
+        with pytest.raises(TypeError, match="complex"):
+            int(a)
+    if kind in "iu":
+        assert a.__index__() == v and type(a.__index__()) is int
+        assert list(range(300))[a] == v if 0 <= v < 300 else list(range(300))[a] == list(range(300))[v]
+    else:
+        with pytest.raises(TypeError):
+            a.__index__()
+
+
+def test_conversions_refuse_many_elements():
+    for f in (float, int, bool, complex):
+        with pytest.raises(TypeError, match="one element"):
+            f(xp.ones(2))
+    with pytest.raises(ValueError):
+        int(xp.asarray(float("nan")))
+    with pytest.raises(OverflowError):
+        int(xp.asarray(float("inf")))
+
+
+# ---- operators and elementwise functions ---------------------------------------------------
+
+BINARY = [("add", "__add__"), ("subtract", "__sub__"), ("multiply", "__mul__"),
+          ("divide", "__truediv__"), ("less", "__lt__"), ("equal", "__eq__"),
+          ("bitwise_and", "__and__"), ("floor_divide", "__floordiv__")]
+
+
+def _np_name(name):
+    return {"divide": "true_divide"}.get(name, name)
+
+
+def _agree(fast, slow, want):
+    """The C fast path gives exactly what the Python implementation gives, and
+    that is NumPy's answer (to rounding for floating dtypes)."""
+    f, s = to_numpy(fast), to_numpy(slow)
+    assert f.dtype == s.dtype and f.shape == s.shape
+    np.testing.assert_array_equal(f, s)
+    if want is not None:
+        assert f.shape == want.shape
+        if f.dtype.kind in "fc":
+            np.testing.assert_allclose(f, want, rtol=2e-6 if f.dtype.itemsize <= 8 else 1e-12)
+        else:
+            np.testing.assert_array_equal(f, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_binary_fast_and_general_paths_agree(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    b, m = make(layout, (3, 4), getattr(xp, dtype), seed=1)
+    for name, op in BINARY:
+        f = getattr(xp, name)
+        try:
+            slow = f.__wrapped__(a, b)
+        except TypeError:
+            with pytest.raises(TypeError):
+                f(a, b)
+            with pytest.raises(TypeError):
+                getattr(a, op)(b)
+            continue
+        with np.errstate(all="ignore"):
+            want = getattr(np, _np_name(name))(n, m)
+        if np.dtype(dtype).kind in "iu" and name == "floor_divide":
+            want = np.where(m == 0, 0, want)  # arrstride: integer division by zero gives 0
+        _agree(f(a, b), slow, want)
+        _agree(getattr(a, op)(b), slow, None)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "float32", "float64", "complex64"])
+def test_array_scalar_operators(dtype):
+    a, n = make("contiguous", (6,), getattr(xp, dtype))
+    scalars = [2, 0, -1] + ([1.5, -0.25] if np.dtype(dtype).kind in "fc" else []) \
+        + ([1 - 2j] if np.dtype(dtype).kind == "c" else [])
+    with np.errstate(all="ignore"):
+        for s in scalars:
+            if np.dtype(dtype).kind == "u" and s < 0:
+                continue
+            _same(a + s, n + s)
+            _same(s + a, s + n)
+            _same(a * s, n * s)
+            _same(s - a, s - n)
+            if np.dtype(dtype).kind != "c":
+                _same(a > s, n > s)
+                _same(s > a, s > n)
+
+
+def test_operator_promotion_and_errors_take_the_python_path():
+    i8 = xp.asarray([1, 2, 3], dtype=xp.int8)
+    with pytest.raises(OverflowError):
+        i8 + 1000
+    assert (xp.ones(3, dtype=xp.float32) + xp.ones(3)).dtype == xp.float64
+    assert (xp.ones((2, 1)) + xp.ones(3)).shape == (2, 3)
+    with pytest.raises(ValueError, match="broadcast"):
+        xp.ones(2) + xp.ones(3)
+    with pytest.raises(TypeError):
+        xp.ones(2) == "a"
+    x = xp.ones(3)
+    assert (x + np.ones(3)).tolist() == [2.0] * 3
+    assert (np.ones(3) + x).tolist() == [2.0] * 3
+    assert (-x).tolist() == [-1.0] * 3 and (+x).tolist() == [1.0] * 3 and abs(-x).tolist() == [1.0] * 3
+    assert (~xp.asarray([True, False])).tolist() == [False, True]
+    with pytest.raises(TypeError):
+        ~xp.ones(2)
+    with pytest.raises(TypeError):
+        hash(x)
+
+
+@pytest.mark.parametrize("name", ["exp", "negative", "abs", "sqrt", "isnan", "logical_not"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_unary_fast_and_general_paths_agree(name, layout):
+    for dtype in ("float32", "float64", "complex128", "int16", "bool"):
+        a, n = make(layout, (3, 4), getattr(xp, dtype))
+        f = getattr(xp, name)
+        try:
+            slow = f.__wrapped__(a)
+        except TypeError:
+            with pytest.raises(TypeError):
+                f(a)
+            continue
+        with np.errstate(all="ignore"):
+            want = getattr(np, {"abs": "absolute"}.get(name, name))(n)
+        _agree(f(a), slow, want)
+
+
+def test_elementwise_objects_look_like_functions():
+    assert xp.add.__name__ == "add" and xp.exp.__name__ == "exp"
+    assert list(inspect.signature(xp.add).parameters) == ["x1", "x2"]
+    assert list(inspect.signature(xp.exp).parameters) == ["x"]
+    assert pickle.loads(pickle.dumps(xp.multiply)) is xp.multiply
+    assert "add" in repr(xp.add) and xp.add.__doc__
+    with pytest.raises(TypeError):
+        xp.add(xp.ones(1))
+    with pytest.raises(TypeError):
+        xp.add(xp.ones(1), xp.ones(1), xp.ones(1))
+
+
+# ---- construction --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_NAMES)
+def test_empty_zeros_scalar(dtype):
+    for shape in [(), (0,), (4,), (2, 3), (2, 0, 5)]:
+        z = xp.zeros(shape, dtype=dtype)
+        _same(z, np.zeros(shape, np_dtype(dtype)))
+        e = xp.empty(shape, dtype=dtype)
+        assert e.shape == shape and e.dtype == dtype and e.is_contiguous()
+    for v, d in [(1.5, "float64"), (-3, "int64"), (True, "bool"), (1 - 1j, "complex128")]:
+        _same(xp.asarray(v), np.asarray(v))
+        assert xp.asarray(v).dtype == getattr(xp, d)
+    with pytest.raises(OverflowError):
+        xp.asarray(2 ** 64)
+
+
+def test_construction_errors_are_pythons():
+    with pytest.raises(ValueError, match="negative"):
+        xp.zeros(-1)
+    with pytest.raises(TypeError, match="dtype"):
+        xp.zeros(3, dtype=0)
+    with pytest.raises(TypeError, match="dtype"):
+        xp.empty((2,), dtype=object())
+    with pytest.raises(MemoryError):
+        xp.empty((2 ** 40, 2 ** 40))
+    with pytest.raises(MemoryError):
+        xp.zeros(2 ** 61)
+    assert xp.zeros(True).shape == (1,)  # NumPy's rule: a bool is an int
+
+
+@pytest.mark.parametrize("src", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_astype_all_layouts(src, layout):
+    a, n = make(layout, (3, 4), getattr(xp, src))
+    for dst in ("bool", "int8", "uint16", "int64", "float32", "float64", "complex128"):
+        if np.dtype(src).kind == "c" and np.dtype(dst).kind != "c":
+            continue
+        with np.errstate(all="ignore"):
+            want = n.astype(dst)
+        if np.dtype(src).kind == "f" and np.dtype(dst).kind in "iu":
+            continue  # saturating casts: tested in test_dtypes
+        _same(xp.astype(a, getattr(xp, dst)), want)
+    assert xp.astype(a, a.dtype, copy=False) is a
+
+
+def test_copies_and_casts_between_overlapping_views():
+    x = xp.arange(10.0)
+    x[1:] = x[:-1]
+    assert x.tolist() == [0.0] + list(range(9))
+    y = xp.arange(8, dtype=xp.int32)
+    v = y[1:5]
+    y[0:4] = v
+    assert y.tolist() == [1, 2, 3, 4, 4, 5, 6, 7]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_concat_and_where(layout):
+    for dtype in ("int8", "float64", "complex64", "bool"):
+        a, n = make(layout, (3, 4), getattr(xp, dtype))
+        b, m = make("contiguous", n.shape, getattr(xp, dtype), seed=2)
+        if n.ndim:
+            _same(xp.concat([a, b]), np.concatenate([n, m]))
+            _same(xp.concat((a, b, a)), np.concatenate((n, m, n)))
+            _same(xp.concat([a, b], axis=-1), np.concatenate([n, m], axis=-1))
+        c, k = make(layout, n.shape, xp.bool, seed=3)
+        _same(xp.where(c, a, b), np.where(k, n, m))
+    x = xp.asarray([1.0, 2.0])
+    _same(xp.where(x > 1, x, 0.0), np.where(np.asarray([1.0, 2.0]) > 1, [1.0, 2.0], 0.0))
+    _same(xp.where(x > 1, -1.0, x), np.asarray([1.0, -1.0]))
+    assert xp.concat([xp.ones(2, dtype=xp.int8), xp.ones(1)]).dtype == xp.float64
+    with pytest.raises(ValueError):
+        xp.concat([xp.ones((2, 2)), xp.ones((2, 3))])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_small_matmul(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    if n.ndim != 2:
+        return
+    b, m = make("transposed", (n.shape[1], 2), getattr(xp, dtype), seed=4)
+    v, w = make("negative", (n.shape[1],), getattr(xp, dtype), seed=5)
+    u, t = make("stepped", (n.shape[0],), getattr(xp, dtype), seed=6)
+    rtol = 1e-5 if dtype in ("float32", "complex64") else 1e-12
+    for got, want in [(a @ b, n @ m), (a @ v, n @ w), (u @ a, t @ n), (v @ v, w @ w),
+                      (xp.matmul(a, b), n @ m)]:
+        np.testing.assert_allclose(to_numpy(got), want, rtol=rtol)
+        assert to_numpy(got).dtype == want.dtype
+    with pytest.raises(ValueError):
+        a @ a if n.shape[0] != n.shape[1] else a @ xp.ones((n.shape[1] + 1,), dtype=a.dtype)
+
+
+# ---- lifetimes ---------------------------------------------------------------------------
+
+def test_arrays_in_cycles_are_collected_and_keep_their_storage():
+    gc.collect()
+    x = xp.arange(1000.0)
+    v = x[10:20]
+    store = weakref.ref(x.storage)
+    holder = [v]
+    holder.append(holder)
+    refs = [weakref.ref(v)]
+    del x, v
+    assert store() is not None and holder[0].tolist() == list(map(float, range(10, 20)))
+    del holder
+    gc.collect()
+    assert refs[0]() is None and store() is None
+
+
+def test_setup_runs_once():
+    with pytest.raises(RuntimeError, match="once"):
+        _core.setup(object, object, object, (), None, 0, {}, None, None, None, 0, None, 0, 0, 0, 0, 0, None)
+    # the module keeps working after a refused setup
+    assert (xp.ones(2) + 1).tolist() == [2.0, 2.0]
