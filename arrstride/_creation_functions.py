@@ -64,6 +64,8 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     or asked for), a buffer-protocol or __array_interface__ exporter
     (zero-copy unless copy=True), or Python scalars and nested sequences."""
     t = type(obj)
+    if t is Array and copy is not True and device is None and (dtype is None or dtype is obj._dtype):
+        return obj  # clients re-wrap their arrays on every call
     if dtype is None and device is None and copy is not False:
         if t is float or t is int or t is complex or t is dt.builtins_bool:
             fast = _core_scalar(obj)  # None for an int past int64

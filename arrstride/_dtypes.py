@@ -15,6 +15,9 @@ from ._errors import type_error
 from ._native import lib
 
 
+_NUMPY_CLASS: dict = {}  # dtype name -> the class of its NumPy twin, once NumPy is imported
+
+
 class DType:
     """An array dtype: a name, a C code, an item size and a kind."""
 
@@ -36,7 +39,7 @@ class DType:
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        if isinstance(other, DType):
+        if type(other) is DType:  # one object per dtype (type(): no __class__ lookup)
             return False
         return foreign_name(other) == self.name
 
@@ -63,10 +66,14 @@ class DType:
     # (type, char, str, byteorder, ...) from that twin. type(d) stays DType.
     @property
     def __class__(self):
+        c = _NUMPY_CLASS.get(self.name)
+        if c is not None:
+            return c
         np = sys.modules.get("numpy")
         if np is None or not hasattr(np, "dtype"):
             return DType
-        return type(np.dtype(self.name))
+        c = _NUMPY_CLASS[self.name] = type(np.dtype(self.name))
+        return c
 
     def __getattr__(self, attr: str):
         if attr.startswith("_") or "numpy" not in sys.modules:

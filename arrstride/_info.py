@@ -49,6 +49,18 @@ class Info:
 
     def dtypes(self, *, device: Optional[Any] = None, kind: Any = None) -> dict:
         check_device("dtypes", device)
+        try:
+            hit = _DTYPES_BY_KIND.get(kind)
+        except TypeError:  # an unhashable kind: worded below
+            hit = None
+        if hit is not None:
+            return dict(hit)  # a fresh dict: callers may change theirs
+        out = self._dtypes(kind)
+        if len(_DTYPES_BY_KIND) < 64:
+            _DTYPES_BY_KIND[kind] = out
+        return dict(out)
+
+    def _dtypes(self, kind: Any) -> dict:
         if kind is None:
             chosen = dt.ALL
         else:
@@ -63,6 +75,9 @@ class Info:
                     raise value_error("dtypes", "unknown kind", repr(k))
                 chosen += [d for d in group if d not in chosen]
         return {d.name: d for d in dt.ALL if d in chosen}
+
+
+_DTYPES_BY_KIND: dict = {}  # kind -> its dtypes (clients ask on every call)
 
 
 def __array_namespace_info__() -> Info:
