@@ -37,8 +37,6 @@ _CATEGORY_NAMES = {
 }
 
 
-unary_flat = K.unary_flat
-binary_flat = K.binary_flat
 _new_storage = K.new_storage
 _CONTIG = L._CONTIGUOUS
 _contig = L.contiguous_of
@@ -223,20 +221,9 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
         out_d = by_code[d.code]
         if out_d is None:
             raise dtype_error(name, rule, d)
-        lay = x._layout
-        olay = _CONTIG.get(lay.shape) or _contig(lay.shape)
-        if lay.strides == olay.strides:
-            ostore = _new_storage(olay.size * out_d.itemsize)
-            out = _new(ostore, olay, out_d)
-            isz = d.itemsize
-            p = x._storage.ptr
-            rc = unary_flat(op, d.code, olay.size, ostore.ptr,
-                            p + lay.offset * isz if lay.offset else p, isz)
-            if rc:
-                K.check_status(rc)
-        else:
-            out = _empty_like_order(lay.shape, out_d, x)
-            K.unary(op, d.code, out, x)
+        # (the dense case never gets here: the Elementwise object runs it in C)
+        out = _empty_like_order(x._layout.shape, out_d, x)
+        K.unary(op, d.code, out, x)
         return out
 
     func.__name__ = func.__qualname__ = name
@@ -250,67 +237,9 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
     table = _kernel_table(op, allowed, unary=False)
     rule = _CATEGORY_NAMES[category]
 
-    by_code = _by_code(table)
-
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
-        if type(x1) is Array and type(x2) is Array:
-            d = x1._dtype
-            l1 = x1._layout
-            l2 = x2._layout
-            out_d = by_code[d.code]
-            if d is x2._dtype and out_d is not None and l1.shape == l2.shape:
-                # the common case, kept short: one dtype, one shape
-                olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
-                st = olay.strides
-                if l1.strides == st and l2.strides == st:
-                    ostore = _new_storage(olay.size * out_d.itemsize)
-                    out = _new(ostore, olay, out_d)
-                    isz = d.itemsize
-                    p1 = x1._storage.ptr
-                    p2 = x2._storage.ptr
-                    rc = binary_flat(op, d.code, olay.size, ostore.ptr,
-                                     p1 + l1.offset * isz if l1.offset else p1, isz,
-                                     p2 + l2.offset * isz if l2.offset else p2, isz)
-                    if rc:
-                        K.check_status(rc)
-                else:
-                    out = _empty_like_order(l1.shape, out_d, x1, x2)
-                    K.binary(op, d.code, out, x1, x2)
-                return out
-        elif type(x1) is Array and type(x2) in _FAST_SCALARS:
-            d1 = x1._dtype
-            if d1 in allowed:
-                d, s2 = _scalar_operand(d1, x2, name)
-                out_d = by_code[d.code]
-                l1 = x1._layout
-                olay = _CONTIG.get(l1.shape) or _contig(l1.shape)
-                if d is d1 and out_d is not None and l1.strides == olay.strides:
-                    ostore = _new_storage(olay.size * out_d.itemsize)
-                    out = _new(ostore, olay, out_d)
-                    p1 = x1._storage.ptr
-                    rc = binary_flat(op, d.code, olay.size, ostore.ptr,
-                                     p1 + l1.offset * d.itemsize if l1.offset else p1,
-                                     d.itemsize, s2._storage.ptr, 0)
-                    if rc:
-                        K.check_status(rc)
-                    return out
-        elif type(x2) is Array and type(x1) in _FAST_SCALARS:
-            d2 = x2._dtype
-            if d2 in allowed:
-                d, s1 = _scalar_operand(d2, x1, name)
-                out_d = by_code[d.code]
-                l2 = x2._layout
-                olay = _CONTIG.get(l2.shape) or _contig(l2.shape)
-                if d is d2 and out_d is not None and l2.strides == olay.strides:
-                    ostore = _new_storage(olay.size * out_d.itemsize)
-                    out = _new(ostore, olay, out_d)
-                    p2 = x2._storage.ptr
-                    rc = binary_flat(op, d.code, olay.size, ostore.ptr, s1._storage.ptr, 0,
-                                     p2 + l2.offset * d.itemsize if l2.offset else p2,
-                                     d.itemsize)
-                    if rc:
-                        K.check_status(rc)
-                    return out
+        # (dense operands of one dtype and shape never get here: the
+        # Elementwise object runs them in C; K.binary picks flat or strided)
         d, x1, x2 = _operands(name, x1, x2, allowed, category)
         if ints_to_float and d.kind in "iub":
             d = dt.default_float

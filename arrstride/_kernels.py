@@ -10,7 +10,7 @@ from typing import Optional, Sequence
 
 from . import _blas
 from ._errors import alloc_error, too_large_error
-from ._layout import Layout, extent, is_contiguous
+from ._layout import Layout, extent
 from ._core import copy_dense as _copy_dense
 from ._native import ffi, lib
 from ._storage import MAX_ALLOC, MAX_BYTES, MAX_ELEMENTS, Storage, new_storage  # noqa: F401  (re-exported)
@@ -104,7 +104,6 @@ def may_share_memory(a, b) -> bool:
 
 # ---- copy, cast, fill ----------------------------------------------------------
 
-_SMALL_COPY = 1 << 16  # bytes up to which a dense copy or cast skips the strided setup
 
 def copy_into(dst, src) -> None:
     """dst[...] = src for arrays of one shape (src may be a broadcast view),
@@ -407,8 +406,6 @@ def binary(op: int, code: int, out, x1, x2, out_contig: bool = True) -> None:
 # The flat entry points, bound directly for the hot path of small arrays:
 # (op, dtype code, n, out char*, x char*, x byte stride[, x2, stride]) -> status,
 # to be checked with check_status.
-unary_flat = lib.ars_unary_flat
-binary_flat = lib.ars_binary_flat
 
 
 def check_status(rc: int) -> None:
