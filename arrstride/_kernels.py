@@ -663,8 +663,14 @@ def rank_from_s(s, rtol, out) -> None:
                            ffi.cast("int64_t *", data_ptr(out))), "matrix_rank")
 
 
+DOT_SUM, DOT_MUL, DOT_CONJ_MUL = lib.ARS_DOT_SUM, lib.ARS_DOT_MUL, lib.ARS_DOT_CONJ_MUL
+NORM_2, NORM_1, NORM_MAX, NORM_MIN, NORM_0, NORM_P = (
+    lib.ARS_NORM_2, lib.ARS_NORM_1, lib.ARS_NORM_MAX, lib.ARS_NORM_MIN, lib.ARS_NORM_0, lib.ARS_NORM_P)
+
+
 def dot_reduce(mode: int, out, x, y) -> None:
-    """out[...] = sum over the last axis of x (mode 0), x*y (1) or conj(x)*y (2);
+    """out[...] = sum over the last axis of x (DOT_SUM), x*y (DOT_MUL) or
+    conj(x)*y (DOT_CONJ_MUL);
     x and y are views of out's shape plus that axis, all of out's dtype."""
     if out._layout.size == 0:
         return
@@ -679,7 +685,8 @@ def dot_reduce(mode: int, out, x, y) -> None:
 
 
 def vector_norm(out, x, kind: int, p: float) -> None:
-    """out[...] = the norm of x along its last axis (out: the real dtype of x)."""
+    """out[...] = the norm `kind` (NORM_2, ..., NORM_P with p) of x along its
+    last axis (out: the real dtype of x)."""
     if out._layout.size == 0:
         return
     check_size("vector_norm", x)

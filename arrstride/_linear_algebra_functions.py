@@ -172,5 +172,5 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     a = a._with_layout(L.permute(a._layout, order))
     b = b._with_layout(L.permute(b._layout, order))
     out = Array._empty(shape[:ax] + shape[ax + 1:], dtype)
-    K.dot_reduce(2 if dtype.kind == "c" else 1, out, a, b)
+    K.dot_reduce(K.DOT_CONJ_MUL if dtype.kind == "c" else K.DOT_MUL, out, a, b)
     return out

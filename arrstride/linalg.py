@@ -369,7 +369,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     a = a._with_layout(L.Layout((n, m, 1), (a.strides[0], 0, 0), a._layout.offset))
     b = b._with_layout(L.Layout((n, m, 1), (0, b.strides[0], 0), b._layout.offset))
     out = Array._empty((n, m), dtype)
-    K.dot_reduce(1, out, a, b)
+    K.dot_reduce(K.DOT_MUL, out, a, b)
     return out
 
 
@@ -437,11 +437,11 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     if d.dtype is not dtype:
         d = d._copy_contiguous(dtype)
     out = Array._empty(d.shape[:-1], dtype)
-    K.dot_reduce(0, out, d, d)
+    K.dot_reduce(K.DOT_SUM, out, d, d)
     return out
 
 
-_ORD_KIND = {2: 0, 1: 1, math.inf: 2, -math.inf: 3, 0: 4}
+_ORD_KIND = {2: K.NORM_2, 1: K.NORM_1, math.inf: K.NORM_MAX, -math.inf: K.NORM_MIN, 0: K.NORM_0}
 
 
 def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = None,
@@ -462,7 +462,7 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     length = _batch_size(tuple(x.shape[d] for d in red))
     if len(red) != 1:
         v = reshape(v, kshape + (length,))
-    kind = _ORD_KIND.get(ord, 5)
+    kind = _ORD_KIND.get(ord, K.NORM_P)
     out = Array._empty(kshape, dt.real_of(dtype))
     K.vector_norm(out, v, kind, float(ord))
     if keepdims:

@@ -313,12 +313,24 @@ int ars_la_qr(int f, int64_t nb, int64_t m, int64_t n, char *a, char *q, char *r
 
 /* Reductions along one axis of length K (byte strides xk, yk) over a batch
  * walked by the shared iterator (ndim/shape: the batch; out, x, y strides
- * per batch dim). mode 0: sum x; 1: sum x*y; 2: sum conj(x)*y. */
+ * per batch dim), of the terms named by mode. */
+enum {
+    ARS_DOT_SUM = 0,      /* sum x */
+    ARS_DOT_MUL = 1,      /* sum x*y */
+    ARS_DOT_CONJ_MUL = 2  /* sum conj(x)*y */
+};
 int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *out,
                    const int64_t *out_strides, const char *x, const int64_t *x_strides,
                    const char *y, const int64_t *y_strides, int64_t K, int64_t xk, int64_t yk);
-/* kind: 0 two-norm, 1 one-norm, 2 max |x|, 3 min |x|, 4 nonzero count,
- * 5 (sum |x|^p)^(1/p); out has the real dtype of x (a floating dtype). */
+/* The norm named by kind; out has the real dtype of x (a floating dtype). */
+enum {
+    ARS_NORM_2 = 0,    /* the two-norm */
+    ARS_NORM_1 = 1,    /* sum |x| */
+    ARS_NORM_MAX = 2,  /* max |x| */
+    ARS_NORM_MIN = 3,  /* min |x| */
+    ARS_NORM_0 = 4,    /* the count of nonzeros */
+    ARS_NORM_P = 5     /* (sum |x|^p)^(1/p) */
+};
 int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shape, char *out,
                     const int64_t *out_strides, const char *x, const int64_t *x_strides,
                     int64_t K, int64_t xk);

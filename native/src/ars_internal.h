@@ -50,6 +50,28 @@ typedef double _Complex ars_c128;
 
 extern const int64_t ars_itemsize[ARS_NDTYPES];
 
+/* ---- kernels that only move elements go by item size ------------------------
+ * One raw item type per size (complex128 is the one 16-byte item), loops
+ * instantiated once per size with ARS_ITEM_TYPES, and picked from a table
+ * indexed by ars_size_class:
+ *     static const ars_loop_fn loops[] = ARS_SIZE_TABLE(copy_);
+ *     int sc = ars_size_class(itemsize);   (-1: not 1, 2, 4, 8 or 16) */
+typedef struct { uint64_t lo, hi; } ars_item16;
+#define ARS_ITEM_TYPES(X) X(uint8_t) X(uint16_t) X(uint32_t) X(uint64_t) X(ars_item16)
+#define ARS_SIZE_TABLE(prefix) \
+    {prefix##uint8_t, prefix##uint16_t, prefix##uint32_t, prefix##uint64_t, prefix##ars_item16}
+static inline int ars_size_class(int64_t itemsize)
+{
+    switch (itemsize) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    case 16: return 4;
+    default: return -1;
+    }
+}
+
 /* The few Python C-API functions the library calls (owner.c, dlpack.c), handed
  * over once from ctypes.pythonapi by ars_set_python_api, since the extension is
  * built without Python.h. Every call but gil_ensure needs the GIL held. */

@@ -11,8 +11,6 @@ const int64_t ars_itemsize[ARS_NDTYPES] = {
 
 /* ---- pure copies go by item size ---------------------------------------- */
 
-typedef struct { uint64_t lo, hi; } ars_b16;
-
 #define COPY_LOOP(T)                                                          \
     static void copy_##T(char **data, int64_t n, const int64_t *s, void *ctx) \
     {                                                                         \
@@ -26,22 +24,13 @@ typedef struct { uint64_t lo, hi; } ars_b16;
         for (int64_t i = 0; i < n; i++)                                       \
             memcpy(d + i * s[0], src + i * s[1], sizeof(T));                  \
     }
-COPY_LOOP(uint8_t)
-COPY_LOOP(uint16_t)
-COPY_LOOP(uint32_t)
-COPY_LOOP(uint64_t)
-COPY_LOOP(ars_b16)
+ARS_ITEM_TYPES(COPY_LOOP)
 
 static ars_loop_fn copy_loop_for(int64_t itemsize)
 {
-    switch (itemsize) {
-    case 1: return copy_uint8_t;
-    case 2: return copy_uint16_t;
-    case 4: return copy_uint32_t;
-    case 8: return copy_uint64_t;
-    case 16: return copy_ars_b16;
-    default: return NULL;
-    }
+    static const ars_loop_fn loops[] = ARS_SIZE_TABLE(copy_);
+    int sc = ars_size_class(itemsize);
+    return sc < 0 ? NULL : loops[sc];
 }
 
 static int run2(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
@@ -160,25 +149,17 @@ int ars_cast(int ndim, const int64_t *shape,
         for (int64_t i = 0; i < n; i++)                                       \
             memcpy(d + i * s[0], &v, sizeof v);                               \
     }
-FILL_LOOP(uint8_t)
-FILL_LOOP(uint16_t)
-FILL_LOOP(uint32_t)
-FILL_LOOP(uint64_t)
-FILL_LOOP(ars_b16)
+ARS_ITEM_TYPES(FILL_LOOP)
 
 int ars_fill(int ndim, const int64_t *shape,
              char *dst, const int64_t *dst_strides, int64_t itemsize,
              const void *value)
 {
-    ars_loop_fn loop;
-    switch (itemsize) {
-    case 1: loop = fill_uint8_t; break;
-    case 2: loop = fill_uint16_t; break;
-    case 4: loop = fill_uint32_t; break;
-    case 8: loop = fill_uint64_t; break;
-    case 16: loop = fill_ars_b16; break;
-    default: return ARS_ERR_ARG;
-    }
+    static const ars_loop_fn loops[] = ARS_SIZE_TABLE(fill_);
+    int sc = ars_size_class(itemsize);
+    if (sc < 0)
+        return ARS_ERR_ARG;
+    ars_loop_fn loop = loops[sc];
     ars_iter it;
     char *data[1] = {dst};
     const int64_t *st[1] = {dst_strides};

@@ -347,8 +347,6 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
 
 /* ---- where, by item size ---------------------------------------------------------- */
 
-typedef struct { uint64_t lo, hi; } b16;
-
 #define WHERE_LOOP(T)                                                            \
     EW_CLONES static void where_c_##T(T *o, const uint8_t *c, const T *a, const T *b, \
                                       int64_t n)                                 \
@@ -370,24 +368,16 @@ typedef struct { uint64_t lo, hi; } b16;
             *(T *)(data[0] + i * s[0]) = *(const T *)src;                        \
         }                                                                        \
     }
-WHERE_LOOP(uint8_t)
-WHERE_LOOP(uint16_t)
-WHERE_LOOP(uint32_t)
-WHERE_LOOP(uint64_t)
-WHERE_LOOP(b16)
+ARS_ITEM_TYPES(WHERE_LOOP)
 
 int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
               const char *x1, const char *x2)
 {
-    ars_loop_fn loop;
-    switch (itemsize) {
-    case 1: loop = where_uint8_t; break;
-    case 2: loop = where_uint16_t; break;
-    case 4: loop = where_uint32_t; break;
-    case 8: loop = where_uint64_t; break;
-    case 16: loop = where_b16; break;
-    default: return ARS_ERR_ARG;
-    }
+    static const ars_loop_fn loops[] = ARS_SIZE_TABLE(where_);
+    int sc = ars_size_class(itemsize);
+    if (sc < 0)
+        return ARS_ERR_ARG;
+    ars_loop_fn loop = loops[sc];
     char *data[4] = {out, (char *)cond, (char *)x1, (char *)x2};
     return run(4, ndim, dims, data, loop, NULL, 3 * itemsize + 1);
 }

@@ -34,7 +34,7 @@ typedef uint64_t acc_int64_t, acc_uint64_t;
 
 typedef struct {
     int64_t len, xk, yk;
-    int mode;          /* 0: sum x, 1: sum x*y, 2: sum conj(x)*y */
+    int mode;          /* ARS_DOT_SUM, ARS_DOT_MUL or ARS_DOT_CONJ_MUL */
     int kind;          /* norms */
     double p;
 } red_ctx;
@@ -42,8 +42,8 @@ typedef struct {
 /* The sum starts from the first term (not from 0), so that a single -0.0
  * stays -0.0 as in NumPy's reductions. */
 #define DOT_TERM(K, acc_t, T, x, y, mode)                                            \
-    ((mode) == 0 ? (acc_t) * (const T *)(x)                                           \
-     : (mode) == 1 ? MUL_##K((acc_t) * (const T *)(x), (acc_t) * (const T *)(y))      \
+    ((mode) == ARS_DOT_SUM ? (acc_t) * (const T *)(x)                                 \
+     : (mode) == ARS_DOT_MUL ? MUL_##K((acc_t) * (const T *)(x), (acc_t) * (const T *)(y))      \
                    : MUL_##K(CONJ_##K((acc_t) * (const T *)(x)), (acc_t) * (const T *)(y)))
 #define DOT_LOOP(NAME, T, K)                                                          \
     static void dot_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)     \
@@ -56,7 +56,7 @@ typedef struct {
             acc_t acc = 0;                                                            \
             if (c->len > 0)                                                           \
                 acc = DOT_TERM(K, acc_t, T, x, y, mode);                              \
-            if (mode == 1) {                                                          \
+            if (mode == ARS_DOT_MUL) {                                                          \
                 for (int64_t k = 1; k < c->len; k++)                                  \
                     acc = ADD_##K(acc, DOT_TERM(K, acc_t, T, x + k * c->xk,           \
                                                 y + k * c->yk, 1));                   \
@@ -91,7 +91,7 @@ int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *ou
                    const int64_t *out_strides, const char *x, const int64_t *x_strides,
                    const char *y, const int64_t *y_strides, int64_t K, int64_t xk, int64_t yk)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || mode < 0 || mode > 2)
+    if (dtype < 0 || dtype >= ARS_NDTYPES || mode < ARS_DOT_SUM || mode > ARS_DOT_CONJ_MUL)
         return ARS_ERR_ARG;
     red_ctx ctx = {K, xk, yk, mode, 0, 0.0};
     return run3(ndim, shape, out, out_strides, x, x_strides, y, y_strides, dot_loops[dtype],
@@ -100,13 +100,12 @@ int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *ou
 
 /* ---- vector norms ------------------------------------------------------------------ */
 
-enum { NORM_2 = 0, NORM_1, NORM_MAX, NORM_MIN, NORM_0, NORM_P };
 
 static double norm_of(const double *v, int64_t K, int kind, double p)
 {
     double acc = 0.0;
     switch (kind) {
-    case NORM_2: {
+    case ARS_NORM_2: {
         double amax = 0.0;
         for (int64_t k = 0; k < K; k++) {
             acc += v[k] * v[k];
@@ -122,20 +121,20 @@ static double norm_of(const double *v, int64_t K, int kind, double p)
         }
         return sqrt(acc);
     }
-    case NORM_1:
+    case ARS_NORM_1:
         for (int64_t k = 0; k < K; k++)
             acc += v[k];
         return acc;
-    case NORM_MAX:
+    case ARS_NORM_MAX:
         for (int64_t k = 0; k < K; k++)
             acc = (v[k] > acc || isnan(v[k])) && !isnan(acc) ? v[k] : acc;
         return acc;
-    case NORM_MIN:
+    case ARS_NORM_MIN:
         acc = K > 0 ? v[0] : 0.0;
         for (int64_t k = 1; k < K; k++)
             acc = (v[k] < acc || isnan(v[k])) && !isnan(acc) ? v[k] : acc;
         return acc;
-    case NORM_0:
+    case ARS_NORM_0:
         for (int64_t k = 0; k < K; k++)
             acc += v[k] != 0.0;
         return acc;
@@ -166,13 +165,13 @@ static double norm_of(const double *v, int64_t K, int kind, double p)
                 part = norm_of(buf, len, c->kind, c->p);                              \
                 if (first)                                                            \
                     total = part;                                                     \
-                else if (c->kind == NORM_2)                                           \
+                else if (c->kind == ARS_NORM_2)                                           \
                     total = hypot(total, part);                                       \
-                else if (c->kind == NORM_1 || c->kind == NORM_0)                      \
+                else if (c->kind == ARS_NORM_1 || c->kind == ARS_NORM_0)                      \
                     total += part;                                                    \
-                else if (c->kind == NORM_MAX)                                         \
+                else if (c->kind == ARS_NORM_MAX)                                         \
                     total = (part > total || isnan(part)) && !isnan(total) ? part : total; \
-                else if (c->kind == NORM_MIN)                                         \
+                else if (c->kind == ARS_NORM_MIN)                                         \
                     total = (part < total || isnan(part)) && !isnan(total) ? part : total; \
                 else                                                                  \
                     total = pow(pow(total, c->p) + pow(part, c->p), 1.0 / c->p);      \
@@ -201,11 +200,11 @@ int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shap
     case ARS_COMPLEX128: loop = norm_c128; break;
     default: return ARS_ERR_DTYPE;
     }
-    if (kind < 0 || kind > NORM_P)
+    if (kind < 0 || kind > ARS_NORM_P)
         return ARS_ERR_ARG;
     red_ctx ctx = {K, xk, 0, 0, kind, p};
     return run3(ndim, shape, out, out_strides, x, x_strides, x, x_strides, loop, &ctx,
-                (K + 1) * ars_itemsize[dtype] * (kind == NORM_P ? 8 : 1));
+                (K + 1) * ars_itemsize[dtype] * (kind == ARS_NORM_P ? 8 : 1));
 }
 
 /* ---- cross product of 3-vectors --------------------------------------------------- */

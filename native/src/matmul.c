@@ -73,24 +73,16 @@ static int blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64
                 memcpy(d + i * cols + j, row + j * cs, sizeof(T));                 \
         }                                                                          \
     }
-typedef struct { uint64_t lo, hi; } b16;
-TILE_COPY(uint8_t)
-TILE_COPY(uint16_t)
-TILE_COPY(uint32_t)
-TILE_COPY(uint64_t)
-TILE_COPY(b16)
+ARS_ITEM_TYPES(TILE_COPY)
 
 /* Copy a strided rows x cols matrix into a contiguous row-major tile. */
 void ars_tile_copy(int64_t rows, int64_t cols, const char *src, int64_t rs, int64_t cs,
                    char *dst, int64_t isz)
 {
-    switch (isz) {
-    case 1: tile_copy_uint8_t(rows, cols, src, rs, cs, dst); break;
-    case 2: tile_copy_uint16_t(rows, cols, src, rs, cs, dst); break;
-    case 4: tile_copy_uint32_t(rows, cols, src, rs, cs, dst); break;
-    case 8: tile_copy_uint64_t(rows, cols, src, rs, cs, dst); break;
-    default: tile_copy_b16(rows, cols, src, rs, cs, dst); break;
-    }
+    typedef void (*tile_fn)(int64_t, int64_t, const char *, int64_t, int64_t, char *);
+    static const tile_fn copies[] = ARS_SIZE_TABLE(tile_copy_);
+    int sc = ars_size_class(isz);
+    copies[sc < 0 ? 4 : sc](rows, cols, src, rs, cs, dst);  /* every dtype's size has a class */
 }
 
 /* ---- the job ---------------------------------------------------------------- */

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include "stats_internal.h"
 
-typedef struct { uint64_t lo, hi; } item16;
 
 typedef struct {
     int64_t axis_len, axis_stride;
@@ -33,8 +32,8 @@ static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
     return ok;
 }
 
-#define DEF_TAKE(SZ, T)                                                           \
-    static void take_##SZ(char **data, int64_t n, const int64_t *s, void *p)      \
+#define DEF_TAKE(T)                                                               \
+    static void take_##T(char **data, int64_t n, const int64_t *s, void *p)      \
     {                                                                             \
         take_ctx *c = p;                                                          \
         const int64_t len = c->axis_len, step = c->axis_stride;                   \
@@ -75,11 +74,7 @@ static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
             memcpy(out + i * so, &item, sizeof(T));                               \
         }                                                                         \
     }
-DEF_TAKE(1, uint8_t)
-DEF_TAKE(2, uint16_t)
-DEF_TAKE(4, uint32_t)
-DEF_TAKE(8, uint64_t)
-DEF_TAKE(16, item16)
+ARS_ITEM_TYPES(DEF_TAKE)
 
 int ars_take(int ndim, const int64_t *shape,
              char *out, const int64_t *out_strides,
@@ -87,15 +82,11 @@ int ars_take(int ndim, const int64_t *shape,
              const char *src, const int64_t *src_strides,
              int64_t axis_len, int64_t axis_stride, int64_t itemsize, int64_t *bad)
 {
-    ars_loop_fn loop;
-    switch (itemsize) {
-    case 1: loop = take_1; break;
-    case 2: loop = take_2; break;
-    case 4: loop = take_4; break;
-    case 8: loop = take_8; break;
-    case 16: loop = take_16; break;
-    default: return ARS_ERR_ARG;
-    }
+    static const ars_loop_fn loops[] = ARS_SIZE_TABLE(take_);
+    int sc = ars_size_class(itemsize);
+    if (sc < 0)
+        return ARS_ERR_ARG;
+    ars_loop_fn loop = loops[sc];
     ars_iter it;
     char *data[3] = {out, (char *)idx, (char *)src};
     const int64_t *st[3] = {out_strides, idx_strides, src_strides};
@@ -122,8 +113,8 @@ int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out)
 
 /* ---- compress: the elements under a boolean mask, in C order ----------------------- */
 
-#define DEF_COMPRESS(SZ, T)                                                        \
-    static int64_t compress_run_##SZ(const char *src, int64_t ss, const char *m,    \
+#define DEF_COMPRESS(T)                                                            \
+    static int64_t compress_run_##T(const char *src, int64_t ss, const char *m,    \
                                       int64_t ms, int64_t n, char *dst, int64_t j)  \
     {                                                                              \
         if (ss == (int64_t)sizeof(T) && ms == 1) {                                 \
@@ -139,11 +130,7 @@ int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out)
         }                                                                          \
         return j;                                                                  \
     }
-DEF_COMPRESS(1, uint8_t)
-DEF_COMPRESS(2, uint16_t)
-DEF_COMPRESS(4, uint32_t)
-DEF_COMPRESS(8, uint64_t)
-DEF_COMPRESS(16, item16)
+ARS_ITEM_TYPES(DEF_COMPRESS)
 
 typedef int64_t (*compress_fn)(const char *, int64_t, const char *, int64_t, int64_t, char *, int64_t);
 
@@ -152,15 +139,11 @@ int ars_compress(int ndim, const int64_t *shape,
                  const char *mask, const int64_t *mask_strides,
                  char *dst, int64_t itemsize, int64_t count)
 {
-    compress_fn fn;
-    switch (itemsize) {
-    case 1: fn = compress_run_1; break;
-    case 2: fn = compress_run_2; break;
-    case 4: fn = compress_run_4; break;
-    case 8: fn = compress_run_8; break;
-    case 16: fn = compress_run_16; break;
-    default: return ARS_ERR_ARG;
-    }
+    static const compress_fn runs[] = ARS_SIZE_TABLE(compress_run_);
+    int sc = ars_size_class(itemsize);
+    if (sc < 0)
+        return ARS_ERR_ARG;
+    compress_fn fn = runs[sc];
     if (ndim < 0 || ndim > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;
     int64_t size = 1;
