@@ -163,8 +163,7 @@ _operators = {}
 for _name, _func in _BINARY_OPERATORS.items():
     _f, _r, _i = _forward(_func), _reflected(_func), _inplace(_func)
     _f.__name__, _r.__name__, _i.__name__ = f"__{_name}__", f"__r{_name}__", f"__i{_name}__"
-    _operators[_name] = (_func, _f, _r)
-    setattr(Array, _i.__name__, _i)  # in-place operators stay Python methods
+    _operators[_name] = (_func, _f, _r, _i)
 for _name, _func in _COMPARISONS.items():
     _f = _forward(_func, refuse=_name in ("eq", "ne"))
     _f.__name__ = f"__{_name}__"

@@ -429,3 +429,60 @@ def test_setup_runs_once():
         _core.setup(object, object, object, (), None, 0, {}, None, None, None, 0, None, 0, 0, 0, 0, 0, None)
     # the module keeps working after a refused setup
     assert (xp.ones(2) + 1).tolist() == [2.0, 2.0]
+
+
+# ---- x op= y -------------------------------------------------------------------------------
+
+INPLACE = [("__iadd__", np.add), ("__isub__", np.subtract), ("__imul__", np.multiply),
+           ("__itruediv__", np.true_divide), ("__iand__", np.bitwise_and), ("__ior__", np.bitwise_or)]
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", [lay for lay in LAYOUTS if lay != "broadcast"])
+def test_inplace_operators(dtype, layout):
+    for op, ufunc in INPLACE:
+        a, n = make(layout, (3, 4), getattr(xp, dtype))
+        b, m = make("contiguous", n.shape, getattr(xp, dtype), seed=7)
+        n = n.copy()
+        try:
+            with np.errstate(all="ignore"):
+                ufunc(n, m, out=n, casting="same_kind")
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(a, op)(b)
+            continue
+        try:
+            r = getattr(a, op)(b)
+        except TypeError:
+            continue  # NumPy allows more in place (bool arithmetic); the standard does not
+        assert r is a
+        got = to_numpy(a)
+        if got.dtype.kind in "fc":
+            np.testing.assert_allclose(got, n, rtol=2e-6)
+        else:
+            np.testing.assert_array_equal(got, n)
+
+
+def test_inplace_aliasing_and_refusals():
+    x = xp.arange(6.0)
+    x += x  # the same view: elementwise in place
+    assert x.tolist() == [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+    y = xp.arange(6.0)
+    y[1:] += y[:-1]  # overlapping, shifted: as if the right side were copied first
+    assert y.tolist() == [0.0, 1.0, 3.0, 5.0, 7.0, 9.0]
+    z = xp.arange(4.0)
+    z *= 2
+    z -= 0.5
+    assert z.tolist() == [-0.5, 1.5, 3.5, 5.5]
+    i = xp.arange(4)
+    with pytest.raises(TypeError, match="dtype"):
+        i += 1.5  # the result would be float
+    with pytest.raises(ValueError, match="read-only"):
+        ro = xp.broadcast_to(xp.ones(2), (2,))
+        ro += 1.0
+    w = xp.ones((2, 3))
+    w += xp.arange(3.0)  # broadcast right side: the Python path
+    assert w.tolist() == [[1.0, 2.0, 3.0]] * 2
+    t = xp.ones((3, 2)).T
+    t += 1
+    assert t.tolist() == [[2.0] * 3] * 2

@@ -1186,7 +1186,7 @@ enum { O_ADD, O_SUB, O_MUL, O_TRUEDIV, O_FLOORDIV, O_MOD, O_AND, O_OR, O_XOR, O_
 static const char *OPERATOR_NAMES[O_COUNT] = {
     "add", "sub", "mul", "truediv", "floordiv", "mod", "and", "or", "xor", "lshift", "rshift",
     "lt", "le", "eq", "ne", "gt", "ge", "neg", "pos", "abs", "invert"};
-static struct { PyObject *ew, *forward, *reflected; } OPS[O_COUNT];
+static struct { PyObject *ew, *forward, *reflected, *inplace; } OPS[O_COUNT];
 
 static PyObject *binary_slot(int which, PyObject *a, PyObject *b) {
     if (OPS[which].ew != NULL && ready) {
@@ -1200,6 +1200,48 @@ static PyObject *binary_slot(int which, PyObject *a, PyObject *b) {
         Py_RETURN_NOTIMPLEMENTED;
     PyObject *args[2] = {forward ? a : b, forward ? b : a};
     return PyObject_Vectorcall(f, args, 2, NULL);
+}
+
+/* x op= y: in C when x is dense and writable, the result keeps x's dtype and
+ * y is a dense array of x's dtype and shape that is x itself or does not
+ * overlap it, or a Python scalar of x's kind; else the Python implementation. */
+static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
+    view_t va, vb;
+    char item[16];
+    ElementwiseObject *e = (ElementwiseObject *)OPS[which].ew;
+    if (e != NULL && ready && read_view(a, &va) && va.dense && !va.readonly && e->out[va.code] == va.code) {
+        const char *pb = NULL;
+        int64_t sb = 0;
+        int64_t bytes = va.size * va.itemsize;  /* inside a's storage */
+        if (read_view(b, &vb)) {
+            if (vb.code == va.code && vb.dense && vb.ndim == va.ndim
+                && memcmp(vb.shape, va.shape, sizeof(int64_t) * va.ndim) == 0
+                && (vb.data == va.data || vb.data >= va.data + bytes || va.data >= vb.data + bytes))
+                pb = vb.data, sb = vb.itemsize;
+        } else if (pack_scalar(b, va.code, item)) {
+            pb = item, sb = 0;
+        }
+        if (pb != NULL) {
+            int rc = 0;
+            if (va.size >= GIL_FREE_ELEMENTS) {
+                Py_BEGIN_ALLOW_THREADS
+                rc = k_binary_flat(e->op, va.code, va.size, va.data, va.data, va.itemsize, pb, sb);
+                Py_END_ALLOW_THREADS
+            } else if (va.size) {
+                rc = k_binary_flat(e->op, va.code, va.size, va.data, va.data, va.itemsize, pb, sb);
+            }
+            if (run_status(rc) < 0)
+                return NULL;
+            Py_INCREF(a);
+            return a;
+        }
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    if (OPS[which].inplace == NULL)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *args[2] = {a, b};
+    return PyObject_Vectorcall(OPS[which].inplace, args, 2, NULL);
 }
 
 static PyObject *unary_slot(int which, PyObject *a) {
@@ -1223,6 +1265,19 @@ BINARY_SLOT(or, O_OR)
 BINARY_SLOT(xor, O_XOR)
 BINARY_SLOT(lshift, O_LSHIFT)
 BINARY_SLOT(rshift, O_RSHIFT)
+#define INPLACE_SLOT(name, which) \
+    static PyObject *nb_i##name(PyObject *a, PyObject *b) { return inplace_slot(which, a, b); }
+INPLACE_SLOT(add, O_ADD)
+INPLACE_SLOT(sub, O_SUB)
+INPLACE_SLOT(mul, O_MUL)
+INPLACE_SLOT(truediv, O_TRUEDIV)
+INPLACE_SLOT(floordiv, O_FLOORDIV)
+INPLACE_SLOT(mod, O_MOD)
+INPLACE_SLOT(and, O_AND)
+INPLACE_SLOT(or, O_OR)
+INPLACE_SLOT(xor, O_XOR)
+INPLACE_SLOT(lshift, O_LSHIFT)
+INPLACE_SLOT(rshift, O_RSHIFT)
 #define UNARY_SLOT(name, which) \
     static PyObject *nb_##name(PyObject *a) { return unary_slot(which, a); }
 UNARY_SLOT(neg, O_NEG)
@@ -1241,6 +1296,10 @@ static PyNumberMethods array_as_number = {
     .nb_true_divide = nb_truediv, .nb_floor_divide = nb_floordiv, .nb_remainder = nb_mod,
     .nb_and = nb_and, .nb_or = nb_or, .nb_xor = nb_xor,
     .nb_lshift = nb_lshift, .nb_rshift = nb_rshift,
+    .nb_inplace_add = nb_iadd, .nb_inplace_subtract = nb_isub, .nb_inplace_multiply = nb_imul,
+    .nb_inplace_true_divide = nb_itruediv, .nb_inplace_floor_divide = nb_ifloordiv,
+    .nb_inplace_remainder = nb_imod, .nb_inplace_and = nb_iand, .nb_inplace_or = nb_ior,
+    .nb_inplace_xor = nb_ixor, .nb_inplace_lshift = nb_ilshift, .nb_inplace_rshift = nb_irshift,
     .nb_negative = nb_neg, .nb_positive = nb_pos, .nb_absolute = nb_abs, .nb_invert = nb_invert,
     .nb_float = array_float, .nb_int = array_int, .nb_index = array_index, .nb_bool = array_bool,
 };
@@ -1398,10 +1457,10 @@ static PyObject *core_bind(PyObject *mod, PyObject *args) {
     }
     for (int k = 0; k < O_COUNT; k++) {
         PyObject *t = PyDict_GetItemString(operators, OPERATOR_NAMES[k]);
-        PyObject *ew = NULL, *fw = NULL, *rf = NULL;
-        if (t == NULL || !PyTuple_Check(t) || !PyArg_ParseTuple(t, "O|OO", &ew, &fw, &rf)) {
+        PyObject *ew = NULL, *fw = NULL, *rf = NULL, *ip = NULL;
+        if (t == NULL || !PyTuple_Check(t) || !PyArg_ParseTuple(t, "O|OOO", &ew, &fw, &rf, &ip)) {
             PyErr_Clear();
-            PyErr_Format(PyExc_KeyError, "arrstride._core.setup: operator %s needs (elementwise[, forward, reflected])",
+            PyErr_Format(PyExc_KeyError, "arrstride._core.setup: operator %s needs (elementwise[, forward, reflected, inplace])",
                          OPERATOR_NAMES[k]);
             return NULL;
         }
@@ -1412,6 +1471,7 @@ static PyObject *core_bind(PyObject *mod, PyObject *args) {
         REPLACE(OPS[k].ew, ew);
         REPLACE(OPS[k].forward, fw);
         REPLACE(OPS[k].reflected, rf);
+        REPLACE(OPS[k].inplace, ip);
     }
     Py_RETURN_NONE;
 }
