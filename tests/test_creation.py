@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPES, LAYOUTS, assert_same, make, np_dtype, sample, shares, xp_dtype,
-                      storage_numpy)
+from conftest import assert_same, np_dtype, shares, storage_numpy, xp_dtype
+from layouts import ALL, CORE, DTYPES, make, params, sample
 
 ids = lambda d: d.name  # noqa: E731
 
@@ -42,7 +42,7 @@ def test_defaults_and_int_shape():
     assert_same(xp.full((2,), 1e300, dtype=xp.float32), np.full((2,), np.inf, np.float32))
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", params(ALL))
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
 def test_like(layout, dt):
     a, n = make(layout, (3, 4), dt)
@@ -139,7 +139,7 @@ def test_meshgrid(indexing, layout, dt):
     assert xp.meshgrid() == ()
 
 
-@pytest.mark.parametrize("layout", LAYOUTS[:-2] + ["empty"])
+@pytest.mark.parametrize("layout", params(CORE[:-2] + ["empty", "mixed", "permuted", "size1"]))
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
 def test_tril_triu(layout, dt):
     a, n = make(layout, (2, 3, 4), dt)
@@ -185,7 +185,7 @@ def test_asarray_nested_arrays():
     assert_same(xp.asarray([xp.asarray(1.5), 2.0]), np.array([1.5, 2.0]))
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", params(ALL))
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
 def test_asarray_array_copy_semantics(layout, dt):
     a, n = make(layout, (3, 4), dt)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import DTYPE_NAMES
+from layouts import DTYPE_NAMES
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 

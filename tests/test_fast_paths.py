@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import from_numpy, to_numpy
+from conftest import to_numpy
+from layouts import from_numpy
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 FLOATS = ["float32", "float64"]

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPES, assert_same, make, make_with_base, sample, shares,
-                      to_numpy)
+from conftest import assert_same, shares, to_numpy
+from layouts import DTYPES, make, make_with_base, sample
 
 ids = lambda d: d.name  # noqa: E731
 WRITABLE = ["contiguous", "transposed", "stepped", "negative", "offset"]
