@@ -70,6 +70,21 @@ def sample(shape, dtype, seed: int = 0) -> np.ndarray:
                        / 8).astype(nd))
 
 
+def random_values(shape, dtype, rng, lo=-20, hi=20) -> np.ndarray:
+    """Values drawn from rng: integers in [lo, hi) (unsigned from 0), normal
+    floats and complex numbers, random bools."""
+    dtype = np.dtype(name_of(dtype))
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    if dtype.kind == "u":
+        return rng.integers(0, hi, shape).astype(dtype)
+    if dtype.kind == "i":
+        return rng.integers(lo, hi, shape).astype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
 def from_numpy(n: np.ndarray):
     """An arrstride array with its own contiguous storage holding n's values."""
     return xp.asarray(np.array(n, order="C"), copy=True)
@@ -215,6 +230,13 @@ def cases(shape, dtype, seed: int = 0, names=None, values=None):
             yield name, a, n
 
 
-def params(names=None):
-    """pytest parameters for the layouts `names`, each with its name as id."""
-    return [pytest.param(name, id=name) for name in (names or ALL)]
+def params(names=None, ndim=None):
+    """pytest parameters for the layouts `names` (those that apply to `ndim`
+    dims, when given), each with its name as id."""
+    return [pytest.param(name, id=name) for name in (names or ALL)
+            if ndim is None or applies(name, (1,) * ndim)]
+
+
+def address(a) -> int:
+    """The address of an arrstride array's first element."""
+    return a.storage.address + a.offset * a.dtype.itemsize

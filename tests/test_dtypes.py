@@ -23,7 +23,7 @@ def np_cast(n: np.ndarray, to) -> np.ndarray:
 
 # ---- astype: every pair, every layout ------------------------------------------
 
-@pytest.mark.parametrize("layout", params(ALL))
+@pytest.mark.parametrize("layout", params(ALL, ndim=2))
 @pytest.mark.parametrize("src", DTYPES, ids=ids)
 def test_astype_all_pairs(layout, src):
     a, n = make(layout, (3, 4), src)

@@ -10,7 +10,7 @@ from conftest import assert_same, shares
 from layouts import ALL, DTYPES, make, params
 
 
-@pytest.mark.parametrize("layout", params(ALL))
+@pytest.mark.parametrize("layout", params(ALL, ndim=2))
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.name)
 def test_pickle_round_trip(layout, dtype):
     a, n = make(layout, (3, 4), dtype)
