@@ -149,14 +149,15 @@ def make(dtype, layout, **kw):
     return n, a
 
 
-def assert_close(got, want):
+def assert_close(got, want, where=""):
     got_np = to_np(got) if isinstance(got, xp.Array) else got
-    assert got_np.shape == want.shape, (got_np.shape, want.shape)
+    assert got_np.shape == want.shape, (got_np.shape, want.shape, where)
     if want.dtype.kind in "fc":
         tol = 2e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
-        np.testing.assert_allclose(got_np, want, rtol=tol, atol=tol, equal_nan=True)
+        np.testing.assert_allclose(got_np, want, rtol=tol, atol=tol, equal_nan=True,
+                                   err_msg=str(where))
     else:
-        np.testing.assert_array_equal(got_np, want)
+        np.testing.assert_array_equal(got_np, want, err_msg=str(where))
 
 
 def np_expected(npf, *args):
@@ -224,23 +225,25 @@ def binary_inputs(name, dtype, layout1, layout2):
 
 
 # each layout with a contiguous partner on either side, and two mixed pairs
-PAIRS = ([(lay, "contiguous") for lay in LAYOUTS] + [("contiguous", lay) for lay in LAYOUTS[1:]]
-         + [("transposed", "stepped"), ("negative", "broadcast")])
+# a layout meets a contiguous partner on either side; two mixed pairs of their own
+PAIRS = [pytest.param([(lay, "contiguous"), ("contiguous", lay)], id=lay) for lay in LAYOUTS]
+PAIRS += [pytest.param([("transposed", "stepped"), ("negative", "broadcast")], id="mixed-pairs")]
 
 
 @pytest.mark.parametrize("name,dtype", BINARY_CASES)
-@pytest.mark.parametrize("l1,l2", [pytest.param(a, b, id=f"{a}-{b}") for a, b in PAIRS])
-def test_binary_layouts(name, dtype, l1, l2):
+@pytest.mark.parametrize("pairs", PAIRS)
+def test_binary_layouts(name, dtype, pairs):
     f = getattr(xp, name)
-    a, x, b, y = binary_inputs(name, dtype, l1, l2)
-    if "empty" in (l1, l2):  # an empty operand meets an empty one
-        a, x, b, y = binary_inputs(name, dtype, "empty", "empty")
-    got = f(x, y)
-    want = np.asarray(np_expected(BINARY[name][1], a, b))
-    if name == "divide" and dtype[0] in "iu":
-        want = want.astype(np.float64)
-    assert got.dtype.name == want.dtype.name, (name, got.dtype, want.dtype)
-    assert_close(got, want)
+    for l1, l2 in pairs:
+        a, x, b, y = binary_inputs(name, dtype, l1, l2)
+        if "empty" in (l1, l2):  # an empty operand meets an empty one
+            a, x, b, y = binary_inputs(name, dtype, "empty", "empty")
+        got = f(x, y)
+        want = np.asarray(np_expected(BINARY[name][1], a, b))
+        if name == "divide" and dtype[0] in "iu":
+            want = want.astype(np.float64)
+        assert got.dtype.name == want.dtype.name, (name, l1, l2, got.dtype, want.dtype)
+        assert_close(got, want, (l1, l2))
 
 
 def test_broadcast_shapes_and_no_copy():

@@ -5,7 +5,7 @@ import pytest
 
 import arrstride as xp
 from conftest import to_numpy as to_np
-from layouts import DTYPE_NAMES as DTYPES, NUMERIC_NAMES as NUMERIC, REAL_NAMES as REAL
+from layouts import DTYPE_NAMES as DTYPES, REAL_NAMES as REAL
 from layouts import EXTRA, SHAPED, params, random_values as values, view_of
 
 AXES = [None, 0, 1, -1, (0, 2), ()]
