@@ -16,7 +16,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._args import resolve_shape
-from ._errors import alloc_error, msg, no_view_error, type_error, value_error
+from ._errors import alloc_error, msg, no_view_error, not_array_error, type_error, value_error
 
 _new_object = object.__new__
 
@@ -46,7 +46,7 @@ CPU = Device("cpu")
 def check_array(func: str, x: Any, name: str = "x") -> "Array":
     """x itself when it is an arrstride array, else TypeError naming func."""
     if not isinstance(x, Array):
-        raise type_error(func, f"{name} must be an arrstride array", type(x).__name__)
+        raise not_array_error(func, x, name)
     return x
 
 

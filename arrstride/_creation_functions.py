@@ -14,7 +14,7 @@ from . import _storage as S
 from ._args import shape_ints
 from ._array import Array, check_device
 from ._elementwise_functions import floor
-from ._errors import number_error, type_error, value_error
+from ._errors import not_array_error, number_error, type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
 builtins_min, builtins_max = min, max
@@ -346,7 +346,7 @@ def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = No
 
 def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DType:
     if not isinstance(x, Array):
-        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+        raise not_array_error(func, x)
     check_device(func, device)
     return check_dtype(func, dtype) or x.dtype
 
@@ -476,7 +476,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
     for a in arrays:
         if not isinstance(a, Array):
-            raise type_error(func, "expected arrstride arrays", type(a).__name__)
+            raise not_array_error(func, a, "every input")
         if a.ndim != 1:
             raise value_error(func, "every input must be 1-D", f"shape {a.shape}")
     if len({a.dtype for a in arrays}) > 1:
@@ -498,7 +498,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
 
 def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
     if not isinstance(x, Array):
-        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+        raise not_array_error(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     k = _int_arg(func, "k", k, allow_negative=True)

@@ -15,7 +15,7 @@ from . import _layout as L
 from ._array import SUPPORTED_VERSIONS, Array, builtins_bool
 from ._creation_functions import asarray
 from ._dlpack import DLDeviceType, export
-from ._errors import msg, operand_error
+from ._errors import msg, operand_error, overlap_error, read_only_error
 from ._indexing import getitem as _getitem
 from ._indexing import setitem as _setitem
 from ._linear_algebra_functions import matmul
@@ -60,9 +60,10 @@ class _Methods:
         if result.shape != self.shape or result.dtype is not self._dtype:
             raise ValueError(msg("Array.__imatmul__", "the product must keep x1's shape and dtype",
                                  f"{result.shape} {result.dtype} for x1 of {self.shape} {self._dtype}"))
+        if self._storage.readonly:
+            raise read_only_error("Array.__imatmul__", self._storage._readonly_why)
         if L.has_internal_overlap(self._layout):
-            raise ValueError(msg("Array.__imatmul__", "cannot write through a layout where "
-                                 "elements overlap (a broadcast or unfold view)"))
+            raise overlap_error("Array.__imatmul__", self.shape, self.strides)
         K.copy_into(self, result)
         return self
 

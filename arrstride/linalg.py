@@ -21,7 +21,8 @@ from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
 from ._array import Array, check_array
 from ._elementwise_functions import isnan as _isnan
-from ._errors import msg, shapes_error, type_error, value_error
+from ._errors import (axis_error, broadcast_error, broadcast_into_error, msg, shapes_error,
+                      type_error, value_error)
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import matrix_transpose, reshape
 from ._utility_functions import any as _any
@@ -119,7 +120,7 @@ def _rtol_array(func: str, rtol: Any, batch: Tuple[int, ...], dtype: dt.DType,
             raise type_error(func, "rtol must have a real dtype", f"dtype {rtol.dtype}")
         lay = L.expand(rtol._layout, batch)
         if lay is None:
-            raise shapes_error(func, "rtol must broadcast to the batch shape", rtol.shape, batch)
+            raise broadcast_into_error(func, rtol.shape, batch, "rtol")
         K.copy_into(out, rtol._with_layout(lay))
         return out
     if isinstance(rtol, bool) or not isinstance(rtol, (int, float)):
@@ -187,7 +188,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
         raise shapes_error(func, "x2 must have as many rows as x1", x1.shape, x2.shape)
     batch = L.broadcast_shapes(x1.shape[:-2], b.shape[:-2])
     if batch is None:
-        raise shapes_error(func, "the batch dims cannot be broadcast together", x1.shape, x2.shape)
+        raise broadcast_error(func, x1.shape, x2.shape, what="the batch dims",
+                              core=(2, 1 if vector else 2))
     dtype = dt.promote(_float_dtype(x1), _float_dtype(x2))
     nrhs = b.shape[-1]
     a = _colmajor(x1._with_layout(L.expand(x1._layout, batch + (n, n))), dtype)
@@ -383,14 +385,13 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
                          f"dtypes {x1.dtype} and {x2.dtype}")
     shape = L.broadcast_shapes(x1.shape, x2.shape)
     if shape is None:
-        raise shapes_error(func, "x1 and x2 cannot be broadcast together", x1.shape, x2.shape)
+        raise broadcast_error(func, x1.shape, x2.shape, what="x1 and x2")
     if len(shape) == 0:
         raise shapes_error(func, "x1 and x2 must have at least one dimension", x1.shape, x2.shape)
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise type_error(func, "axis must be an int", repr(axis))
     if not -min(x1.ndim, x2.ndim) <= axis < 0 and not 0 <= axis < min(x1.ndim, x2.ndim):
-        raise shapes_error(func, f"axis {axis} is out of range for both inputs", x1.shape,
-                           x2.shape)
+        raise axis_error(func, axis, min(x1.ndim, x2.ndim))
     ax = normalize_axis(func, axis, len(shape))
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise shapes_error(func, f"axis {axis} must have size 3 in x1 and x2", x1.shape, x2.shape)

@@ -294,7 +294,7 @@ def test_views_on_external_storage():
     (lambda a: xp.broadcast_to(a, (3, 3, 4)), ValueError, "broadcast_to"),
     (lambda a: xp.broadcast_to(a, 3.5), TypeError, "broadcast_to"),
     (lambda a: xp.broadcast_shapes((2, 3), (3, 2)), ValueError, "broadcast_shapes"),
-    (lambda a: xp.broadcast_arrays(a, a[:, :2, :3]), ValueError, "broadcast_shapes"),
+    (lambda a: xp.broadcast_arrays(a, a[:, :2, :3]), ValueError, "broadcast_arrays"),
     (lambda a: xp.unstack(a, axis=3), IndexError, "unstack"),
     (lambda a: xp.unstack(a[0, 0, 0]), ValueError, "unstack"),
     (lambda a: xp.matrix_transpose(a[0, 0]), ValueError, "matrix_transpose"),
