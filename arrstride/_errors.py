@@ -79,25 +79,29 @@ def _and(items) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def broadcast_mismatch(shapes):
+def broadcast_mismatch(shapes, skip=()):
     """(axis, sizes): the last axis, counted from the end as broadcasting aligns
-    shapes, where sizes other than 1 differ; None when the shapes broadcast."""
+    shapes, where sizes other than 1 differ (axes in `skip` aside); None when
+    the shapes broadcast."""
     nd = max((len(s) for s in shapes), default=0)
     for k in range(1, nd + 1):
+        if -k in skip:
+            continue
         sizes = [s[-k] for s in shapes if len(s) >= k]
         if len({d for d in sizes if d != 1}) > 1:
             return -k, sizes
     return None
 
 
-def broadcast_error(func: str, *shapes: tuple, what: str = "operands", core=0,
+def broadcast_error(func: str, *shapes: tuple, what: str = "operands", core=0, skip=(),
                     cls: type = ValueError) -> Exception:
     """Shapes that do not broadcast together: NumPy's words, every shape, and
     the axis (counted from the end) where they differ. `core`: trailing dims
-    that do not broadcast (2 for matmul's matrices; a tuple gives one per shape)."""
+    that do not broadcast (2 for matmul's matrices; a tuple gives one per shape);
+    `skip`: axes (negative) that need not match (take_along_axis's axis)."""
     rule = f"{what} could not be broadcast together with shapes {_and(tuple(s) for s in shapes)}"
     cores = core if isinstance(core, tuple) else (core,) * len(shapes)
-    found = broadcast_mismatch([tuple(s)[:len(s) - c] for s, c in zip(shapes, cores)])
+    found = broadcast_mismatch([tuple(s)[:len(s) - c] for s, c in zip(shapes, cores)], skip)
     if found is not None:
         axis, sizes = found
         where = f"axis {axis}" if not max(cores) else f"batch axis {axis}"
@@ -126,6 +130,12 @@ def overlap_error(func: str, shape: tuple, strides: tuple) -> ValueError:
                                 "element (a stride 0 over a size > 1, or overlapping windows); "
                                 "write to a copy instead",
                           f"shape {tuple(shape)}, strides {tuple(strides)}"))
+
+
+def not_square_error(func: str, name: str, shape: tuple) -> ValueError:
+    """A linalg function that needs square matrices given another shape."""
+    return ValueError(msg(func, f"{name} must be a stack of square matrices (its last two dims "
+                                "equal)", f"shape {tuple(shape)}"))
 
 
 def no_view_error(func: str, shape: tuple, strides: tuple, new_shape: tuple) -> ValueError:

@@ -17,14 +17,14 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import normalize_axis
 from ._array import Array, check_array
-from ._errors import broadcast_error, shapes_error, type_error, value_error
+from ._errors import broadcast_error, dtype_error, shapes_error, type_error, value_error
 from ._manipulation_functions import reshape
 
 
 def _numeric(func: str, x: Array, name: str) -> None:
     check_array(func, x, name)
     if x.dtype.kind == "b" and func != "matmul":
-        raise type_error(func, f"{name} must have a numeric dtype", f"dtype {x.dtype}")
+        raise dtype_error(func, "numeric", x.dtype)
 
 
 def _as(x: Array, dtype: dt.DType) -> Array:

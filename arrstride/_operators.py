@@ -113,7 +113,9 @@ def _forward(func, refuse: bool = False):
             return func(self, other)
         operand = _as_operand(other)
         if operand is None:
-            if refuse:  # == and != must not fall back to identity (a silent False)
+            # == and != must not fall back to identity (a silent False), nor any
+            # operator to a list's own (x * [1, 2] would repeat the list x times)
+            if refuse or isinstance(other, (list, tuple)):
                 raise operand_error(op.__name__, other)
             return NotImplemented
         return func(self, operand)
@@ -122,9 +124,12 @@ def _forward(func, refuse: bool = False):
 
 def _reflected(func):
     def op(self, other):
-        other = _as_operand(other)
-        if other is None:
+        operand = _as_operand(other)
+        if operand is None:
+            if isinstance(other, (list, tuple)):  # [1, 2] * x would repeat the list
+                raise operand_error(op.__name__, other)
             return NotImplemented
+        other = operand
         return func(other, self)
     return op
 
@@ -141,10 +146,12 @@ def _inplace(func):
 def _pow(self, other, modulo=None):
     if modulo is not None:
         return NotImplemented
-    other = _as_operand(other)
-    if other is None:
+    operand = _as_operand(other)
+    if operand is None:
+        if isinstance(other, (list, tuple)):
+            raise operand_error("__pow__", other)
         return NotImplemented
-    return _ew.pow(self, other)
+    return _ew.pow(self, operand)
 
 
 _BINARY_OPERATORS = {

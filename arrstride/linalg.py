@@ -21,8 +21,9 @@ from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
 from ._array import Array, check_array
 from ._elementwise_functions import isnan as _isnan
-from ._errors import (axis_error, broadcast_error, broadcast_into_error, msg, shapes_error,
-                      type_error, value_error)
+from ._errors import (axis_error, broadcast_error, broadcast_into_error, dtype_error, msg,
+                      not_square_error,
+                      shapes_error, type_error, value_error)
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import matrix_transpose, reshape
 from ._utility_functions import any as _any
@@ -83,7 +84,7 @@ def _matrices(func: str, x: Array, square: bool = False) -> dt.DType:
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
-        raise value_error(func, "the last two dims of x must be square", f"shape {x.shape}")
+        raise not_square_error(func, "x", x.shape)
     return _float_dtype(x)
 
 
@@ -178,7 +179,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     check_array(func, x1, "x1")
     check_array(func, x2, "x2")
     if x1.ndim < 2 or x1.shape[-1] != x1.shape[-2]:
-        raise shapes_error(func, "x1 must be a stack of square matrices", x1.shape, x2.shape)
+        raise not_square_error(func, "x1", x1.shape)
     if x2.ndim == 0:
         raise shapes_error(func, "x2 must have at least one dimension", x1.shape, x2.shape)
     n = x1.shape[-1]
@@ -330,7 +331,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     func = "matrix_power"
     check_array(func, x)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise value_error(func, "x must be a stack of square matrices", f"shape {x.shape}")
+        raise not_square_error(func, "x", x.shape)
     n = int_arg(func, n, "n must be an int")
     if n == 0:
         out = Array._empty(x.shape, x.dtype, zero=True)
@@ -361,8 +362,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.ndim != 1 or x2.ndim != 1:
         raise shapes_error(func, "x1 and x2 must be 1-D", x1.shape, x2.shape)
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
-        raise type_error(func, "x1 and x2 must have numeric dtypes",
-                         f"dtypes {x1.dtype} and {x2.dtype}")
+        raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     dtype = dt.promote(x1.dtype, x2.dtype)
     n, m = x1.shape[0], x2.shape[0]
     a = x1 if x1.dtype is dtype else x1._copy_contiguous(dtype)
@@ -381,8 +381,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     check_array(func, x1, "x1")
     check_array(func, x2, "x2")
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
-        raise type_error(func, "x1 and x2 must have numeric dtypes",
-                         f"dtypes {x1.dtype} and {x2.dtype}")
+        raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     shape = L.broadcast_shapes(x1.shape, x2.shape)
     if shape is None:
         raise broadcast_error(func, x1.shape, x2.shape, what="x1 and x2")
@@ -430,7 +429,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     if dtype is not None and not isinstance(dtype, dt.DType):
         raise type_error(func, "dtype must be an arrstride dtype or None", repr(dtype))
     if x.dtype.kind == "b" and dtype is None:
-        raise type_error(func, "x must have a numeric dtype", f"dtype {x.dtype}")
+        raise dtype_error(func, "numeric", x.dtype)
     if dtype is None:
         kind = x.dtype.kind
         dtype = dt.int64 if kind == "i" else dt.uint64 if kind == "u" else x.dtype
