@@ -56,18 +56,20 @@ def with_nans(n, placement):
 PLACEMENTS = ["none", "scattered", "row", "all", "first", "last"]
 
 
-def check(got, expected, name=None, exact_dtype=True):
+def check(got, expected, name=None, exact_dtype=True, where=""):
+    """got equals expected; `where` (the case within a test) goes into failures."""
     assert isinstance(got, xp.Array)
     expected = np.asarray(expected)
     if exact_dtype:
-        assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    assert got.shape == expected.shape, (got.shape, expected.shape)
+        assert got.dtype == expected.dtype, (got.dtype, expected.dtype, where)
+    assert got.shape == expected.shape, (got.shape, expected.shape, where)
     g = np.asarray(got)
     if got.dtype.kind in "fc":
         tol = 2e-5 if got.dtype in (xp.float32, xp.complex64) else 1e-11
-        np.testing.assert_allclose(g, expected, rtol=tol, atol=tol, equal_nan=True)
+        np.testing.assert_allclose(g, expected, rtol=tol, atol=tol, equal_nan=True,
+                                   err_msg=str(where))
     else:
-        np.testing.assert_array_equal(g, expected)
+        np.testing.assert_array_equal(g, expected, err_msg=str(where))
 
 
 AXES = [None, 0, 1, -1, (0, 1)]
@@ -95,16 +97,16 @@ def _np_nan(fname, n, **kw):
 
 
 @pytest.mark.parametrize("fname, name", NAN_CASES)
-@pytest.mark.parametrize("axis", AXES)
 @pytest.mark.parametrize("layout", params(LAYOUTS))
-def test_nan_reductions(fname, name, axis, layout):
+def test_nan_reductions(fname, name, layout):
     for placement in (PLACEMENTS if name in FLOATS else ["none"]):
         n0 = with_nans(base_values((4, 5), name), placement)
         a, n = view_of(layout, n0)
-        for keepdims in (False, True):
-            expected = _np_nan(fname, n, axis=axis, keepdims=keepdims)
-            got = getattr(xp, fname)(a, axis=axis, keepdims=keepdims)
-            check(got, expected)
+        for axis in AXES:
+            for keepdims in (False, True):
+                expected = _np_nan(fname, n, axis=axis, keepdims=keepdims)
+                got = getattr(xp, fname)(a, axis=axis, keepdims=keepdims)
+                check(got, expected, where=(placement, axis, keepdims))
 
 
 @pytest.mark.parametrize("fname", ["nanvar", "nanstd"])
@@ -193,16 +195,17 @@ QS = [0.5, 0.0, 1.0, 0.3, [0.1, 0.5, 0.93], [0.25]]
 
 @pytest.mark.parametrize("name", REAL_NUMERIC)
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("axis", AXES)
 @pytest.mark.parametrize("layout", params(LAYOUTS))
-def test_quantile(name, method, axis, layout):
+def test_quantile(name, method, layout):
+    a, n = view_of(layout, base_values((4, 5), name))
     for q in QS:
-        a, n = view_of(layout, base_values((4, 5), name))
-        for keepdims in (False, True):
-            expected = np.quantile(n, q, axis=axis, method=method, keepdims=keepdims)
-            got = xp.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
-            # NumPy gives float64 for float32 input with an array q; arrstride keeps float32
-            check(got, expected, exact_dtype=not (isinstance(q, list) and name == "float32"))
+        for axis in AXES:
+            for keepdims in (False, True):
+                expected = np.quantile(n, q, axis=axis, method=method, keepdims=keepdims)
+                got = xp.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
+                # NumPy gives float64 for float32 input with an array q; arrstride keeps float32
+                check(got, expected, exact_dtype=not (isinstance(q, list) and name == "float32"),
+                      where=(q, axis, keepdims))
 
 
 @pytest.mark.parametrize("name", ["float32", "float64"])
