@@ -300,6 +300,12 @@ ROWS = {
     "broadcast_to-fewer-dims": (lambda: xp.broadcast_to(_a(2, 3), (3,)), ValueError,
                                 ["broadcast_to: could not broadcast x from shape (2, 3) into shape (3,) "
                                  "(2 dimensions do not fit in 1)"], "broadcast_into_error"),
+    "expand": (lambda: xp.expand(rect(), (3, -1)), ValueError,
+               ["expand: could not broadcast x from shape (2, 3) into shape (3, 3) "
+                "(axis -2 has size 2, not 1 or 3)"], "broadcast_into_error"),
+    "expand-fewer-dims": (lambda: xp.expand(rect(), (3,)), ValueError,
+                          ["expand: could not broadcast x from shape (2, 3) into shape (3,) "
+                           "(2 dimensions do not fit in 1)"], "broadcast_into_error"),
     "setitem-broadcast": (lambda: _setitem(_a(4, 3), slice(0, 2), _a(3, 3)), ValueError,
                           ["Array.__setitem__: could not broadcast the value from shape (3, 3) into "
                            "shape (2, 3) (axis -2 has size 3, not 1 or 2)"], "broadcast_into_error"),
