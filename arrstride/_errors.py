@@ -46,9 +46,13 @@ def type_name(value: object) -> str:
     return f"{t.__module__.split('.')[0]}.{t.__qualname__}"
 
 
-def not_array_error(func: str, value: object, name: str = "x", scalars: bool = False) -> TypeError:
-    """A non-array where an array (or, with scalars=True, a Python scalar) is required."""
-    kind = "an arrstride array or a Python scalar" if scalars else "an arrstride array"
+def not_array_error(func: str, value: object, name: str = "x", scalars: bool = False,
+                    numpy: bool = False) -> TypeError:
+    """A non-array where an array (or, with scalars=True, a Python scalar; with
+    numpy=True, a NumPy array too) is required."""
+    kind = "an arrstride or NumPy array" if numpy else "an arrstride array"
+    if scalars:
+        kind += " or a Python scalar"
     return TypeError(msg(func, f"{name} must be {kind}", type_name(value)))
 
 

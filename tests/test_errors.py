@@ -14,6 +14,7 @@ import inspect
 import operator
 import pathlib
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -69,11 +70,13 @@ _OTHER_ERROR = {("from_dlpack", "x"): AttributeError}  # NumPy's: no __dlpack__ 
 
 
 @pytest.mark.parametrize("f, args, name, param", _not_array_rows())
-def test_not_an_array(f, args, name, param):
+def test_not_an_array(f, args, name, param, builders_called):
     """A list where an array belongs: TypeError naming the function, the
-    parameter and the Python type given."""
+    parameter and the Python type given (worded by not_array_error)."""
     with pytest.raises(_OTHER_ERROR.get((name, param), TypeError)) as info:
         f(*args)
+    if (name, param) not in _OTHER_ERROR:
+        assert builders_called[-1:] == ["not_array_error"], builders_called
     text = str(info.value)
     assert text.startswith(f"{name}:"), text
     assert re.search(f"{param} must (be an arrstride|support DLPack)", text), text
@@ -90,7 +93,7 @@ _OPERATORS = ["__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "_
 
 
 @pytest.mark.parametrize("op", _OPERATORS)
-def test_operator_with_a_list(op):
+def test_operator_with_a_list(op, builders_called):
     """x op [..] and [..] op x: NumPy would convert the list; arrstride refuses
     it by name, never falling back to the list's own operator (x * [1, 2]
     repeating the list) or to identity (a silent False for ==)."""
@@ -104,6 +107,7 @@ def test_operator_with_a_list(op):
     if not op.startswith("__i"):
         with pytest.raises(TypeError, match=pattern):
             _PY_OPS[op]([1, 2, 3], one)
+    assert set(builders_called) == {"operand_error"}, builders_called
 
 
 _PY_OPS = {
@@ -467,7 +471,7 @@ ROWS = {
                                                               "got 0"], "value_error"),
     "fft.ifft-n-negative": (lambda: xp.fft.ifft(c(), n=-2), ValueError, ["ifft: n must be a positive"],
                             "value_error"),
-    "fft.rfft-n-float": (lambda: xp.fft.rfft(v(), n=2.5), TypeError, ["rfft: n must be"], "number_error"),
+    "fft.rfft-n-float": (lambda: xp.fft.rfft(v(), n=2.5), TypeError, ["rfft: n must be"], "type_error"),
     "fft.fft-norm": (lambda: xp.fft.fft(c(), norm="unitary"), ValueError,
                      ['fft: norm must be "backward", "ortho" or "forward"; got \'unitary\''], "value_error"),
     "fft.irfftn-norm": (lambda: xp.fft.irfftn(c(), norm=None), ValueError, ["irfftn: norm must be"],
@@ -547,9 +551,27 @@ ROWS = {
 _EXC = {"axis": _errors.AxisError}
 
 
+@pytest.fixture
+def builders_called(monkeypatch):
+    """The names of the _errors builders called (through every module's own
+    binding of them) while the test runs."""
+    called = []
+    for mod in list(sys.modules.values()):
+        if not getattr(mod, "__name__", "").startswith("arrstride.") or mod is _errors:
+            continue
+        for attr, value in list(vars(mod).items()):
+            if inspect.isfunction(value) and value.__module__ == _errors.__name__:
+                def wrapper(*args, __f=value, **kwargs):
+                    called.append(__f.__name__)
+                    return __f(*args, **kwargs)
+                monkeypatch.setattr(mod, attr, wrapper)
+    return called
+
+
 @pytest.mark.parametrize("row", list(ROWS))
-def test_mistake(row):
-    call, exc, fragments, _ = ROWS[row]
+def test_mistake(row, builders_called):
+    """The exception type, the message fragments, and the builder that worded it."""
+    call, exc, fragments, builder = ROWS[row]
     exc = _EXC.get(exc, exc)
     with pytest.raises(exc) as info:
         call()
@@ -557,6 +579,7 @@ def test_mistake(row):
     text = str(info.value)
     for fragment in fragments:
         assert fragment in text, f"{fragment!r} not in {text!r}"
+    assert builders_called and builders_called[-1] == builder, (builders_called, builder)
 
 
 def test_axis_errors_are_index_and_value_errors():
@@ -587,7 +610,7 @@ _PHRASES = [
      "broadcast_error"),
     (r"reach(es)? one element|elements overlap", "overlap_error"),
     (r"assignment destination is read-only", "read_only_error"),
-    (r"must be an arrstride array|expected an array;|expected an array\"|expected arrstride arrays",
+    (r"must be an arrstride (or NumPy )?array|expected an array;|expected an array\"|expected arrstride arrays",
      "not_array_error"),
     (r"expected an array of", "dtype_error"),
 ]
