@@ -6,9 +6,10 @@ dtype category (`dtype_error`), an axis out of range (`axis_error`), an index
 out of range (`index_bounds_error`), shapes that do not broadcast
 (`broadcast_error`, `broadcast_into_error`), a write through a layout that
 reaches one element twice (`overlap_error`) or into read-only memory
-(`read_only_error`). NumPy's words are kept where users search for them."""
+(`read_only_error`), a linalg function given matrices that are not square
+(`not_square_error`). NumPy's words are kept where users search for them;
+tests/test_errors.py has a row for each."""
 from __future__ import annotations
-
 
 
 def msg(func: str, rule: str, got: object = None) -> str:
@@ -59,7 +60,7 @@ def not_array_error(func: str, value: object, name: str = "x", scalars: bool = F
 def operand_error(op: str, other: object) -> TypeError:
     """An operator given something that is neither an array nor a scalar."""
     return TypeError(msg(f"Array.{op}", "operands must be arrstride or NumPy arrays, or Python or "
-                         "NumPy scalars (convert sequences with asarray first)", type(other).__name__))
+                         "NumPy scalars (convert sequences with asarray first)", type_name(other)))
 
 
 def number_error(func: str, name: str, kind: str, value: object) -> TypeError:
@@ -158,11 +159,10 @@ def read_only_error(func: str, why: object = None) -> ValueError:
 
 def describe_operand(x: object) -> str:
     """An operand for a dtype message: "an array of dtype int8", "a Python float"."""
-    dtype = getattr(x, "dtype", None)
-    if dtype is not None and hasattr(x, "shape"):
-        return f"an array of dtype {dtype}"
-    return ("a " if type(x).__module__ != "builtins" or type(x).__name__[0] not in "aeiou"
-            else "an ") + type_name(x)
+    if type(x).__module__.startswith("arrstride"):
+        return f"an array of dtype {x.dtype}"
+    name = type_name(x)
+    return ("an " if name[0] in "aeiou" else "a ") + name
 
 
 def dtype_error(func: str, allowed: str, dtype: object, operands: tuple = ()) -> TypeError:
