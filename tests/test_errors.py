@@ -41,7 +41,8 @@ _ARRAY_PARAMS = ("x", "x1", "x2", "condition", "indices")
 
 
 def _not_array_rows():
-    """(id, function, args with a list where an array belongs, its name in messages)."""
+    """pytest params (function, args with a list where an array belongs, the
+    function's name in messages, the parameter's name), one per array parameter."""
     rows = []
     spaces = [("", xp, xp.__all__), ("linalg.", xp.linalg, xp.linalg.__all__),
               ("fft.", xp.fft, xp.fft.__all__)]
@@ -65,11 +66,20 @@ def _not_array_rows():
     return rows
 
 
+# functions taking a sequence of arrays (or *arrays): the same mistake inside it
+_MANY = [
+    pytest.param(xp.concat, ([xp.ones(2), [1.0, 2.0]],), "concat", "every element of arrays", id="concat"),
+    pytest.param(xp.stack, ([[1.0, 2.0], xp.ones(2)],), "stack", "every element of arrays", id="stack"),
+    pytest.param(xp.meshgrid, (xp.ones(2), [1.0, 2.0]), "meshgrid", "every input", id="meshgrid"),
+    pytest.param(xp.broadcast_arrays, (xp.ones(2), [1.0, 2.0]), "broadcast_arrays", "every argument",
+                 id="broadcast_arrays"),
+]
+
 # (function, parameter) -> the exception when it is not that of the sweep
 _OTHER_ERROR = {("from_dlpack", "x"): AttributeError}  # NumPy's: no __dlpack__ attribute
 
 
-@pytest.mark.parametrize("f, args, name, param", _not_array_rows())
+@pytest.mark.parametrize("f, args, name, param", _not_array_rows() + _MANY)
 def test_not_an_array(f, args, name, param, builders_called):
     """A list where an array belongs: TypeError naming the function, the
     parameter and the Python type given (worded by not_array_error)."""
