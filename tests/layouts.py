@@ -105,12 +105,10 @@ def shape_of(name: str, shape) -> tuple:
 def applies(name: str, shape) -> bool:
     """False where a layout would only repeat another one (or cannot exist)."""
     nd = len(tuple(shape))
-    if name in ("transposed", "mixed"):
-        return nd >= 1
-    if name == "permuted":
+    if name == "permuted":  # a rotation of 2 axes is the transpose
         return nd >= 3
-    if name in ("stepped", "negative", "offset", "broadcast"):
-        return nd >= 1
+    if name in ("transposed", "mixed", "stepped", "negative", "offset", "broadcast"):
+        return nd >= 1  # a 0-d array has one layout
     return True
 
 
@@ -126,7 +124,7 @@ def _rot(nd):
 
 def _embed(v: np.ndarray, base_shape, key, filler, seed):
     """A base of filler values with v written where base[key] reads."""
-    base = np.array(filler(base_shape, v.dtype, seed + 7))
+    base = np.array(filler(base_shape, v.dtype.name, seed + 7))
     base[key] = v
     return base
 
