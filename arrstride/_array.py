@@ -28,7 +28,7 @@ from ._core import ArrayBase
 from ._core import empty as _core_empty
 from ._core import new as _core_new
 from ._core import setup as _core_setup
-from ._errors import alloc_error, msg, no_view_error, type_error, value_error
+from ._errors import alloc_error, msg, no_view_error, not_array_error, type_error, value_error
 
 
 
@@ -56,7 +56,7 @@ CPU = Device("cpu")
 def check_array(func: str, x: Any, name: str = "x") -> "Array":
     """x itself when it is an arrstride array, else TypeError naming func."""
     if not isinstance(x, Array):
-        raise type_error(func, f"{name} must be an arrstride array", type(x).__name__)
+        raise not_array_error(func, x, name)
     return x
 
 

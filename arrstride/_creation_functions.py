@@ -16,7 +16,7 @@ from ._array import Array, check_device
 from ._core import empty as _core_empty
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
-from ._errors import number_error, type_error, value_error
+from ._errors import not_array_error, number_error, type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
 builtins_min, builtins_max = min, max
@@ -64,7 +64,7 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     or asked for), a buffer-protocol or __array_interface__ exporter
     (zero-copy unless copy=True), or Python scalars and nested sequences."""
     t = type(obj)
-    if t is Array and copy is not True and device is None and (dtype is None or dtype is obj._dtype):
+    if t is Array and (copy is None or copy is False) and device is None and (dtype is None or dtype is obj._dtype):
         return obj  # clients re-wrap their arrays on every call
     if dtype is None and device is None and copy is not False:
         if t is float or t is int or t is complex or t is dt.builtins_bool:
@@ -358,7 +358,7 @@ def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = No
 
 def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DType:
     if not isinstance(x, Array):
-        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+        raise not_array_error(func, x)
     check_device(func, device)
     return check_dtype(func, dtype) or x.dtype
 
@@ -488,7 +488,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
     for a in arrays:
         if not isinstance(a, Array):
-            raise type_error(func, "expected arrstride arrays", type(a).__name__)
+            raise not_array_error(func, a, "every input")
         if a.ndim != 1:
             raise value_error(func, "every input must be 1-D", f"shape {a.shape}")
     if len({a.dtype for a in arrays}) > 1:
@@ -510,7 +510,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
 
 def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
     if not isinstance(x, Array):
-        raise type_error(func, "x must be an arrstride array", type(x).__name__)
+        raise not_array_error(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     k = _int_arg(func, "k", k, allow_negative=True)

@@ -11,7 +11,7 @@ from ._core import copy_dense as _copy_dense
 from ._core import empty as _core_empty
 from ._creation_functions import asarray
 from ._elementwise_functions import _empty_like_order
-from ._errors import type_error, value_error
+from ._errors import not_array_error, type_error, value_error
 
 
 def _dtype_arg(func: str, x: Any) -> dt.DType:
@@ -34,7 +34,7 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     if not isinstance(x, Array):
         np = sys.modules.get("numpy")
         if np is None or not isinstance(x, (np.ndarray, np.generic)):
-            raise type_error(func, "x must be an arrstride or NumPy array", type(x).__name__)
+            raise not_array_error(func, x, numpy=True)
         x = asarray(x)  # NumPy data (xarray hands over NumPy fill scalars): zero-copy
     dtype = dt.as_dtype(func, dtype, allow_none=False)
     check_device(func, device)

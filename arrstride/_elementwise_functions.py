@@ -17,7 +17,8 @@ from . import _layout as L
 from ._array import Array
 from ._core import Elementwise
 from ._core import where as _core_where
-from ._errors import dtype_error, read_only_error, shapes_error, type_error, value_error
+from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_array_error,
+                      overlap_error, read_only_error, type_error)
 
 _SCALARS = (builtins.bool, int, float, complex)
 _FAST_SCALARS = frozenset(_SCALARS)
@@ -173,25 +174,25 @@ def _broadcast_shape(func: str, a: tuple, b: tuple) -> tuple:
         return a
     shape = L.broadcast_shapes(a, b)
     if shape is None:
-        raise shapes_error(func, "operands could not be broadcast together", a, b)
+        raise broadcast_error(func, a, b)
     return shape
 
 
 _REAL_NUMERIC = frozenset(dt.CATEGORIES["real numeric"])
 
 
-def _check_arg(func: str, x: Any, allowed, category: str) -> None:
+def _check_arg(func: str, x: Any, allowed, category: str, name: str) -> None:
     if isinstance(x, Array):
         if x._dtype not in allowed:
             raise dtype_error(func, _CATEGORY_NAMES[category], x._dtype)
     elif not isinstance(x, _SCALARS):
-        raise type_error(func, "expected an array or a Python scalar", type(x).__name__)
+        raise not_array_error(func, x, name, scalars=True)
 
 
 def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
     """(promoted dtype, x1, x2) with both as arrays of that dtype (not yet broadcast)."""
-    _check_arg(func, x1, allowed, category)
-    _check_arg(func, x2, allowed, category)
+    _check_arg(func, x1, allowed, category, "x1")
+    _check_arg(func, x2, allowed, category, "x2")
     a1 = isinstance(x1, Array)
     a2 = isinstance(x2, Array)
     if a1 and a2:
@@ -216,7 +217,7 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
 
     def func(x: Array, /) -> Array:
         if not isinstance(x, Array):
-            raise type_error(name, "expected an array", type(x).__name__)
+            raise not_array_error(name, x)
         d = x._dtype
         out_d = by_code[d.code]
         if out_d is None:
@@ -240,12 +241,13 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
         # (dense operands of one dtype and shape never get here: the
         # Elementwise object runs them in C; K.binary picks flat or strided)
+        given = (x1, x2)
         d, x1, x2 = _operands(name, x1, x2, allowed, category)
         if ints_to_float and d.kind in "iub":
             d = dt.default_float
         out_d = table.get(d)
         if out_d is None:
-            raise dtype_error(name, rule, d)
+            raise dtype_error(name, rule, d, given)
         if x1._dtype is not d:
             x1 = x1._copy_contiguous(d)
         if x2._dtype is not d:
@@ -311,12 +313,14 @@ def conj(x: Array, /) -> Array:
         return _conj_complex(x)
     if isinstance(x, Array) and x._dtype.kind in "iuf":
         return positive(x)
-    raise dtype_error("conj", "numeric", x._dtype if isinstance(x, Array) else type(x).__name__)
+    if not isinstance(x, Array):
+        raise not_array_error("conj", x)
+    raise dtype_error("conj", "numeric", x._dtype)
 
 
 def _component(func: str, x: Any, part: int) -> Array:
     if not isinstance(x, Array):
-        raise type_error(func, "expected an array", type(x).__name__)
+        raise not_array_error(func, x)
     d = x._dtype
     if d.kind == "c":
         lay = x._layout
@@ -380,7 +384,7 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     d, a, b = _operands(func.__name__, x, y, func._ars_allowed, func._ars_category)
     out_d = func._ars_table.get(d)
     if out_d is None:
-        raise dtype_error(func.__name__, _CATEGORY_NAMES[func._ars_category], d)
+        raise dtype_error(func.__name__, _CATEGORY_NAMES[func._ars_category], d, (x, y))
     if out_d is not x._dtype:
         raise type_error(name, f"the result dtype {out_d} differs from the array's dtype "
                                f"{x._dtype}; use x = x op y instead")
@@ -390,13 +394,11 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     shape = lay.shape
     contig = lay.strides == (_CONTIG.get(shape) or _contig(shape)).strides
     if not contig and L.has_internal_overlap(lay):
-        raise value_error(name, "the array reaches one element through two indices "
-                                "(a stride 0 or overlapping windows)", f"strides {lay.strides}")
+        raise overlap_error(name, shape, lay.strides)
     if b._layout.shape != shape:
         bshape = L.broadcast_shapes(shape, b._layout.shape)
         if bshape != shape:
-            raise shapes_error(name, "the operand does not broadcast to the array's shape",
-                               shape, b._layout.shape)
+            raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
     if b._dtype is not d:
         b = b._copy_contiguous(d)
     elif b is not x and K.may_share_memory(x, b) and not (
@@ -421,12 +423,12 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool],
         return out
     func = "where"
     if not isinstance(condition, Array):
-        raise type_error(func, "condition must be an array", type(condition).__name__)
+        raise not_array_error(func, condition, "condition")
     if condition._dtype is not dt.bool:
         raise dtype_error(func, "boolean", condition._dtype)
     if not isinstance(x1, Array) and not isinstance(x2, Array):
-        _check_arg(func, x1, dt.ALL_SET, "any")
-        _check_arg(func, x2, dt.ALL_SET, "any")
+        _check_arg(func, x1, dt.ALL_SET, "any", "x1")
+        _check_arg(func, x2, dt.ALL_SET, "any", "x2")
         d = dt.promote(_scalar_kind_dtype(x1, func), _scalar_kind_dtype(x2, func))
         x1 = _scalar_array(x1, d, func)
         x2 = _scalar_array(x2, d, func)
@@ -471,7 +473,7 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     any operand gives NaN."""
     func = "clip"
     if not isinstance(x, Array):
-        raise type_error(func, "x must be an array", type(x).__name__)
+        raise not_array_error(func, x)
     d = x._dtype
     if d not in _REAL_NUMERIC:
         raise dtype_error(func, "real-valued", d)

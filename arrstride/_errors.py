@@ -1,4 +1,14 @@
-"""Message wording, in one place: "<func>: <rule>; got <actual>"."""
+"""Message wording, in one place: "<func>: <rule>; got <actual>".
+
+One builder per kind of mistake, so the same mistake reads the same in every
+function: a non-array where an array is required (`not_array_error`), a wrong
+dtype category (`dtype_error`), an axis out of range (`axis_error`), an index
+out of range (`index_bounds_error`), shapes that do not broadcast
+(`broadcast_error`, `broadcast_into_error`), a write through a layout that
+reaches one element twice (`overlap_error`) or into read-only memory
+(`read_only_error`), a linalg function given matrices that are not square
+(`not_square_error`). NumPy's words are kept where users search for them;
+tests/test_errors.py has a row for each."""
 from __future__ import annotations
 
 
@@ -29,10 +39,28 @@ def axis_error(func: str, axis: object, ndim: int) -> AxisError:
     return AxisError(msg(func, f"axis {axis} is out of bounds for array of dimension {ndim}"))
 
 
+def type_name(value: object) -> str:
+    """What a value is, for a message: "Python int", "list", "numpy.ndarray"."""
+    t = type(value)
+    if t.__module__ == "builtins":
+        return f"Python {t.__name__}" if isinstance(value, (int, float, complex)) else t.__name__
+    return f"{t.__module__.split('.')[0]}.{t.__qualname__}"
+
+
+def not_array_error(func: str, value: object, name: str = "x", scalars: bool = False,
+                    numpy: bool = False) -> TypeError:
+    """A non-array where an array (or, with scalars=True, a Python scalar; with
+    numpy=True, a NumPy array too) is required."""
+    kind = "an arrstride or NumPy array" if numpy else "an arrstride array"
+    if scalars:
+        kind += " or a Python scalar"
+    return TypeError(msg(func, f"{name} must be {kind}", type_name(value)))
+
+
 def operand_error(op: str, other: object) -> TypeError:
     """An operator given something that is neither an array nor a scalar."""
     return TypeError(msg(f"Array.{op}", "operands must be arrstride or NumPy arrays, or Python or "
-                         "NumPy scalars (convert sequences with asarray first)", type(other).__name__))
+                         "NumPy scalars (convert sequences with asarray first)", type_name(other)))
 
 
 def number_error(func: str, name: str, kind: str, value: object) -> TypeError:
@@ -47,7 +75,72 @@ def index_bounds_error(func: str, index: object, axis: int, size: int) -> IndexE
 
 
 def shapes_error(func: str, rule: str, a: tuple, b: tuple) -> ValueError:
+    """Two shapes that break a rule other than broadcasting (matmul's inner dims, concat)."""
     return ValueError(msg(func, rule, f"shapes {tuple(a)} and {tuple(b)}"))
+
+
+def _and(items) -> str:
+    items = [str(i) for i in items]
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def broadcast_mismatch(shapes, skip=()):
+    """(axis, sizes): the last axis, counted from the end as broadcasting aligns
+    shapes, where sizes other than 1 differ (axes in `skip` aside); None when
+    the shapes broadcast."""
+    nd = max((len(s) for s in shapes), default=0)
+    for k in range(1, nd + 1):
+        if -k in skip:
+            continue
+        sizes = [s[-k] for s in shapes if len(s) >= k]
+        if len({d for d in sizes if d != 1}) > 1:
+            return -k, sizes
+    return None
+
+
+def broadcast_error(func: str, *shapes: tuple, what: str = "operands", core=0, skip=(),
+                    cls: type = ValueError) -> Exception:
+    """Shapes that do not broadcast together: NumPy's words, every shape, and
+    the axis (counted from the end) where they differ. `core`: trailing dims
+    that do not broadcast (2 for matmul's matrices; a tuple gives one per shape);
+    `skip`: axes (negative) that need not match (take_along_axis's axis)."""
+    rule = f"{what} could not be broadcast together with shapes {_and(tuple(s) for s in shapes)}"
+    cores = core if isinstance(core, tuple) else (core,) * len(shapes)
+    found = broadcast_mismatch([tuple(s)[:len(s) - c] for s, c in zip(shapes, cores)], skip)
+    if found is not None:
+        axis, sizes = found
+        where = f"axis {axis}" if not max(cores) else f"batch axis {axis}"
+        rule += f" ({where} has sizes {_and(sizes)})"
+    return cls(msg(func, rule))
+
+
+def broadcast_into_error(func: str, src: tuple, dst: tuple, what: str = "the input") -> ValueError:
+    """A shape that does not broadcast into a fixed one (broadcast_to, x[key] = v,
+    x += y): NumPy's words, both shapes, and the axis at fault."""
+    src, dst = tuple(src), tuple(dst)
+    rule = f"could not broadcast {what} from shape {src} into shape {dst}"
+    if any(d < 0 for d in dst):
+        why = "the target shape has a negative size"
+    elif len(src) > len(dst):
+        why = f"{len(src)} dimensions do not fit in {len(dst)}"
+    else:
+        why = next((f"axis {-k} has size {src[-k]}, not 1 or {dst[-k]}"
+                    for k in range(1, len(src) + 1) if src[-k] not in (1, dst[-k])), None)
+    return ValueError(msg(func, rule + (f" ({why})" if why else "")))
+
+
+def overlap_error(func: str, shape: tuple, strides: tuple) -> ValueError:
+    """A write through a layout where two indices reach one element."""
+    return ValueError(msg(func, "cannot write through a layout where two indices reach one "
+                                "element (a stride 0 over a size > 1, or overlapping windows); "
+                                "write to a copy instead",
+                          f"shape {tuple(shape)}, strides {tuple(strides)}"))
+
+
+def not_square_error(func: str, name: str, shape: tuple) -> ValueError:
+    """A linalg function that needs square matrices given another shape."""
+    return ValueError(msg(func, f"{name} must be a stack of square matrices (its last two dims "
+                                "equal)", f"shape {tuple(shape)}"))
 
 
 def no_view_error(func: str, shape: tuple, strides: tuple, new_shape: tuple) -> ValueError:
@@ -64,8 +157,24 @@ def read_only_error(func: str, why: object = None) -> ValueError:
                                 "copy it first, e.g. xp.asarray(x, copy=True)"))
 
 
-def dtype_error(func: str, allowed: str, dtype: object) -> TypeError:
-    return TypeError(msg(func, f"expected an array of {allowed} dtype", f"dtype {dtype}"))
+def describe_operand(x: object) -> str:
+    """An operand for a dtype message: "an array of dtype int8", "a Python float"."""
+    if type(x).__module__.startswith("arrstride"):
+        return f"an array of dtype {x.dtype}"
+    name = type_name(x)
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def dtype_error(func: str, allowed: str, dtype: object, operands: tuple = ()) -> TypeError:
+    """An array (or operands promoting to a dtype) outside the dtype category
+    func accepts. With operands, say what each was and what they promote to."""
+    if operands:
+        got = " and ".join(describe_operand(x) for x in operands)
+        if len(operands) > 1:
+            got += f" (together dtype {dtype})"
+    else:
+        got = f"dtype {dtype}"
+    return TypeError(msg(func, f"expected an array of {allowed} dtype", got))
 
 
 def too_large_error(func: str, shape: tuple, count: int) -> ValueError:

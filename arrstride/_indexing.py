@@ -15,7 +15,8 @@ from . import _kernels as K
 from . import _layout as L
 from ._array import Array
 from ._creation_functions import asarray, empty, zeros
-from ._errors import index_bounds_error, index_error, msg, read_only_error, value_error
+from ._errors import (broadcast_error, broadcast_into_error, index_bounds_error, index_error, msg,
+                      overlap_error, read_only_error, value_error)
 
 GET = "Array.__getitem__"
 SET = "Array.__setitem__"
@@ -230,16 +231,13 @@ def _value_array(value: Any, dtype: dt.DType) -> Array:
 def _broadcast_value(value: Array, shape: tuple) -> Array:
     lay = L.expand(value._layout, shape)
     if lay is None:
-        raise ValueError(msg(SET, f"could not broadcast the value of shape {value.shape} "
-                                  f"into the indexed shape {tuple(shape)}"))
+        raise broadcast_into_error(SET, value.shape, shape, "the value")
     return value._with_layout(lay)
 
 
 def _check_writable(dst: Array) -> None:
     if L.has_internal_overlap(dst._layout):
-        raise ValueError(msg(SET, "the destination reaches one element through two indices "
-                                  "(a stride 0 or overlapping windows); write to a copy instead",
-                             f"shape {dst.shape}, strides {dst.strides}"))
+        raise overlap_error(SET, dst.shape, dst.strides)
 
 
 def _advanced_plan(x: Array, items: list, func: str):
@@ -285,8 +283,8 @@ def _advanced_plan(x: Array, items: list, func: str):
     K.check_size(func, view)
     bshape = L.broadcast_shapes(*[a.shape for _, a in adv])
     if bshape is None:
-        raise index_error(func, "shape mismatch: indexing arrays could not be broadcast together",
-                          " ".join(str(a.shape) for _, a in adv))
+        raise broadcast_error(func, *[a.shape for _, a in adv], cls=IndexError,
+                              what="shape mismatch: indexing arrays")
     offsets = zeros(bshape, dtype=dt.int64)
     for ax, idx in adv:
         if idx.dtype is not dt.int64:

@@ -10,7 +10,8 @@ from . import _kernels as K
 from ._args import normalize_axis
 from ._array import Array, check_array
 from ._creation_functions import asarray, number_arg
-from ._errors import dtype_error, index_bounds_error, index_error, value_error
+from ._errors import (broadcast_error, dtype_error, index_bounds_error, index_error, not_array_error,
+                      value_error)
 
 
 def _indices(func: str, indices: Array) -> Array:
@@ -40,7 +41,10 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     func = "take"
     check_array(func, x)
     if not isinstance(indices, Array):  # an int drops the axis, as in NumPy (Cubed relies on it)
-        indices = asarray(number_arg(func, "indices", indices, "int"))
+        try:
+            indices = asarray(number_arg(func, "indices", indices, "int"))
+        except TypeError:
+            raise not_array_error(func, indices, "indices") from None
     idx = _indices(func, indices)
     if axis is None:
         if x.ndim != 1:
@@ -75,8 +79,8 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
         elif a == 1:
             shape.append(b)
         else:
-            raise value_error(func, f"x and indices do not broadcast on axis {k}",
-                              f"shapes {x.shape} and {idx.shape}")
+            raise broadcast_error(func, x.shape, idx.shape, what="x and indices",
+                                  skip=(ax - x.ndim,))
     idx_strides = tuple(0 if (k != ax and b == 1) else s
                         for k, (b, s) in enumerate(zip(idx.shape, idx.strides)))
     src_strides = tuple(0 if (k == ax or a == 1) else s

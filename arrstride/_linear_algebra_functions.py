@@ -18,14 +18,14 @@ from . import _layout as L
 from ._args import normalize_axis
 from ._array import Array, check_array
 from ._core import matmul as _core_matmul
-from ._errors import shapes_error, type_error, value_error
+from ._errors import broadcast_error, dtype_error, shapes_error, type_error, value_error
 from ._manipulation_functions import reshape
 
 
 def _numeric(func: str, x: Array, name: str) -> None:
     check_array(func, x, name)
     if x.dtype.kind == "b" and func != "matmul":
-        raise type_error(func, f"{name} must have a numeric dtype", f"dtype {x.dtype}")
+        raise dtype_error(func, "numeric", x.dtype)
 
 
 def _as(x: Array, dtype: dt.DType) -> Array:
@@ -77,7 +77,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
                            f"dim of x2 ({k2})", x1.shape, x2.shape)
     batch = L.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     if batch is None:
-        raise shapes_error(func, "the batch dims cannot be broadcast together", x1.shape, x2.shape)
+        raise broadcast_error(func, x1.shape, x2.shape, what="the batch dims",
+                              core=(min(x1.ndim, 2), min(x2.ndim, 2)))
     a = _broadcast_view(_as(a, dtype), batch + (m, k))
     b = _broadcast_view(_as(b, dtype), batch + (k, n))
     out = Array._empty(batch + (m, n), dtype)
@@ -155,7 +156,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     _numeric(func, x2, "x2")
     shape = L.broadcast_shapes(x1.shape, x2.shape)
     if shape is None:
-        raise shapes_error(func, "x1 and x2 cannot be broadcast together", x1.shape, x2.shape)
+        raise broadcast_error(func, x1.shape, x2.shape, what="x1 and x2")
     nd = len(shape)
     if nd == 0:
         raise shapes_error(func, "x1 and x2 must have at least one dimension", x1.shape, x2.shape)

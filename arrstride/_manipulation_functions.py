@@ -16,7 +16,8 @@ from ._array import Array, check_array
 from ._core import concat0 as _core_concat0
 from ._errors import (
     alloc_error,
-    msg,
+    broadcast_error,
+    broadcast_into_error,
     no_view_error,
     shapes_error,
     type_error,
@@ -112,7 +113,10 @@ def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
 
 
 def broadcast_shapes(*shapes: Tuple[int, ...]) -> Tuple[int, ...]:
-    func = "broadcast_shapes"
+    return _broadcast_shapes("broadcast_shapes", shapes)
+
+
+def _broadcast_shapes(func: str, shapes) -> Tuple[int, ...]:
     norm = []
     for s in shapes:
         try:
@@ -121,7 +125,7 @@ def broadcast_shapes(*shapes: Tuple[int, ...]) -> Tuple[int, ...]:
             raise type_error(func, "each shape must be a tuple of ints", repr(s)) from None
     out = L.broadcast_shapes(*norm)
     if out is None:
-        raise ValueError(msg(func, "shapes cannot be broadcast together", " ".join(map(str, norm))))
+        raise broadcast_error(func, *norm)
     return out
 
 
@@ -144,14 +148,14 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
         raise type_error(func, "shape must be a tuple of ints", repr(shape)) from None
     lay = L.expand(x._layout, shape)
     if lay is None or any(d < 0 for d in shape):
-        raise shapes_error(func, "cannot broadcast", x.shape, shape)
+        raise broadcast_into_error(func, x.shape, shape, "x")
     return _read_only_view(x, lay, func)
 
 
 def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
     for a in arrays:
         check_array("broadcast_arrays", a, "every argument")
-    shape = broadcast_shapes(*[a.shape for a in arrays])
+    shape = _broadcast_shapes("broadcast_arrays", [a.shape for a in arrays])
     return tuple(_read_only_view(a, L.expand(a._layout, shape), "broadcast_arrays") for a in arrays)
 
 

@@ -21,7 +21,7 @@ from ._array import CONVERSIONS, SUPPORTED_VERSIONS, Array, builtins_bool
 from ._core import bind as _core_bind
 from ._creation_functions import asarray
 from ._dlpack import DLDeviceType, export
-from ._errors import msg, operand_error
+from ._errors import msg, operand_error, overlap_error, read_only_error
 from ._indexing import getitem as _getitem
 from ._indexing import setitem as _setitem
 from ._linear_algebra_functions import matmul
@@ -66,9 +66,10 @@ class _Methods:
         if result.shape != self.shape or result.dtype is not self._dtype:
             raise ValueError(msg("Array.__imatmul__", "the product must keep x1's shape and dtype",
                                  f"{result.shape} {result.dtype} for x1 of {self.shape} {self._dtype}"))
+        if self._storage.readonly:
+            raise read_only_error("Array.__imatmul__", self._storage._readonly_why)
         if L.has_internal_overlap(self._layout):
-            raise ValueError(msg("Array.__imatmul__", "cannot write through a layout where "
-                                 "elements overlap (a broadcast or unfold view)"))
+            raise overlap_error("Array.__imatmul__", self.shape, self.strides)
         K.copy_into(self, result)
         return self
 
@@ -114,7 +115,9 @@ def _forward(func, refuse: bool = False):
             return func(self, other)
         operand = _as_operand(other)
         if operand is None:
-            if refuse:  # == and != must not fall back to identity (a silent False)
+            # == and != must not fall back to identity (a silent False), nor any
+            # operator to a list's own (x * [1, 2] would repeat the list x times)
+            if refuse or isinstance(other, (list, tuple)):
                 raise operand_error(op.__name__, other)
             return NotImplemented
         return func(self, operand)
@@ -123,9 +126,12 @@ def _forward(func, refuse: bool = False):
 
 def _reflected(func):
     def op(self, other):
-        other = _as_operand(other)
-        if other is None:
+        operand = _as_operand(other)
+        if operand is None:
+            if isinstance(other, (list, tuple)):  # [1, 2] * x would repeat the list
+                raise operand_error(op.__name__, other)
             return NotImplemented
+        other = operand
         return func(other, self)
     return op
 
@@ -142,10 +148,12 @@ def _inplace(func):
 def _pow(self, other, modulo=None):
     if modulo is not None:
         return NotImplemented
-    other = _as_operand(other)
-    if other is None:
+    operand = _as_operand(other)
+    if operand is None:
+        if isinstance(other, (list, tuple)):
+            raise operand_error("__pow__", other)
         return NotImplemented
-    return _ew.pow(self, other)
+    return _ew.pow(self, operand)
 
 
 _BINARY_OPERATORS = {

@@ -12,7 +12,7 @@ from ._args import check_keepdims, normalize_axes, normalize_axis
 from ._array import Array, check_array
 from ._creation_functions import arange, asarray, number_arg
 from ._elementwise_functions import isnan, remainder, where
-from ._errors import dtype_error, type_error, value_error
+from ._errors import dtype_error, not_array_error, value_error
 from ._indexing_functions import take, take_along_axis
 from ._native import lib
 from ._sorting_functions import argsort
@@ -107,7 +107,7 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
         common = dt.scalar_result(x1.dtype, x2, func)
         x2 = asarray(x2, dtype=common)
     else:
-        raise type_error(func, "x2 must be an array or a Python scalar", type(x2).__name__)
+        raise not_array_error(func, x2, "x2", scalars=True)
     if common.kind == "c":
         raise dtype_error(func, "real-valued", common)
     if sorter is not None:

@@ -8,7 +8,7 @@ from typing import Sequence, Tuple
 from . import _layout as L
 from ._args import normalize_axis
 from ._array import Array, check_array
-from ._errors import shapes_error, type_error, value_error
+from ._errors import broadcast_into_error, type_error, value_error
 
 
 def _ints(func: str, name: str, values) -> Tuple[int, ...]:
@@ -65,11 +65,11 @@ def expand(x: Array, shape: Sequence[int]) -> Array:
     shape = _ints(func, "shape", shape)
     extra = len(shape) - x.ndim
     if extra < 0:
-        raise shapes_error(func, "the target shape has fewer dims than x", x.shape, shape)
+        raise broadcast_into_error(func, x.shape, shape, "x")
     shape = tuple(x.shape[k - extra] if d == -1 and k >= extra else d for k, d in enumerate(shape))
     lay = L.expand(x._layout, shape)
     if lay is None or any(d < 0 for d in shape):
-        raise shapes_error(func, "cannot expand", x.shape, shape)
+        raise broadcast_into_error(func, x.shape, shape, "x")
     return x._with_layout(lay)
 
 

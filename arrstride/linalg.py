@@ -21,7 +21,9 @@ from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
 from ._array import Array, check_array
 from ._elementwise_functions import isnan as _isnan
-from ._errors import msg, shapes_error, type_error, value_error
+from ._errors import (axis_error, broadcast_error, broadcast_into_error, dtype_error, msg,
+                      not_square_error,
+                      shapes_error, type_error, value_error)
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import matrix_transpose, reshape
 from ._utility_functions import any as _any
@@ -82,7 +84,7 @@ def _matrices(func: str, x: Array, square: bool = False) -> dt.DType:
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
-        raise value_error(func, "the last two dims of x must be square", f"shape {x.shape}")
+        raise not_square_error(func, "x", x.shape)
     return _float_dtype(x)
 
 
@@ -119,7 +121,7 @@ def _rtol_array(func: str, rtol: Any, batch: Tuple[int, ...], dtype: dt.DType,
             raise type_error(func, "rtol must have a real dtype", f"dtype {rtol.dtype}")
         lay = L.expand(rtol._layout, batch)
         if lay is None:
-            raise shapes_error(func, "rtol must broadcast to the batch shape", rtol.shape, batch)
+            raise broadcast_into_error(func, rtol.shape, batch, "rtol")
         K.copy_into(out, rtol._with_layout(lay))
         return out
     if isinstance(rtol, bool) or not isinstance(rtol, (int, float)):
@@ -177,7 +179,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     check_array(func, x1, "x1")
     check_array(func, x2, "x2")
     if x1.ndim < 2 or x1.shape[-1] != x1.shape[-2]:
-        raise shapes_error(func, "x1 must be a stack of square matrices", x1.shape, x2.shape)
+        raise not_square_error(func, "x1", x1.shape)
     if x2.ndim == 0:
         raise shapes_error(func, "x2 must have at least one dimension", x1.shape, x2.shape)
     n = x1.shape[-1]
@@ -187,7 +189,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
         raise shapes_error(func, "x2 must have as many rows as x1", x1.shape, x2.shape)
     batch = L.broadcast_shapes(x1.shape[:-2], b.shape[:-2])
     if batch is None:
-        raise shapes_error(func, "the batch dims cannot be broadcast together", x1.shape, x2.shape)
+        raise broadcast_error(func, x1.shape, x2.shape, what="the batch dims",
+                              core=(2, 1 if vector else 2))
     dtype = dt.promote(_float_dtype(x1), _float_dtype(x2))
     nrhs = b.shape[-1]
     a = _colmajor(x1._with_layout(L.expand(x1._layout, batch + (n, n))), dtype)
@@ -328,7 +331,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     func = "matrix_power"
     check_array(func, x)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise value_error(func, "x must be a stack of square matrices", f"shape {x.shape}")
+        raise not_square_error(func, "x", x.shape)
     n = int_arg(func, n, "n must be an int")
     if n == 0:
         out = Array._empty(x.shape, x.dtype, zero=True)
@@ -359,8 +362,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.ndim != 1 or x2.ndim != 1:
         raise shapes_error(func, "x1 and x2 must be 1-D", x1.shape, x2.shape)
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
-        raise type_error(func, "x1 and x2 must have numeric dtypes",
-                         f"dtypes {x1.dtype} and {x2.dtype}")
+        raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     dtype = dt.promote(x1.dtype, x2.dtype)
     n, m = x1.shape[0], x2.shape[0]
     a = x1 if x1.dtype is dtype else x1._copy_contiguous(dtype)
@@ -379,18 +381,16 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     check_array(func, x1, "x1")
     check_array(func, x2, "x2")
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
-        raise type_error(func, "x1 and x2 must have numeric dtypes",
-                         f"dtypes {x1.dtype} and {x2.dtype}")
+        raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     shape = L.broadcast_shapes(x1.shape, x2.shape)
     if shape is None:
-        raise shapes_error(func, "x1 and x2 cannot be broadcast together", x1.shape, x2.shape)
+        raise broadcast_error(func, x1.shape, x2.shape, what="x1 and x2")
     if len(shape) == 0:
         raise shapes_error(func, "x1 and x2 must have at least one dimension", x1.shape, x2.shape)
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise type_error(func, "axis must be an int", repr(axis))
     if not -min(x1.ndim, x2.ndim) <= axis < 0 and not 0 <= axis < min(x1.ndim, x2.ndim):
-        raise shapes_error(func, f"axis {axis} is out of range for both inputs", x1.shape,
-                           x2.shape)
+        raise axis_error(func, axis, min(x1.ndim, x2.ndim))
     ax = normalize_axis(func, axis, len(shape))
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise shapes_error(func, f"axis {axis} must have size 3 in x1 and x2", x1.shape, x2.shape)
@@ -429,7 +429,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     if dtype is not None and not isinstance(dtype, dt.DType):
         raise type_error(func, "dtype must be an arrstride dtype or None", repr(dtype))
     if x.dtype.kind == "b" and dtype is None:
-        raise type_error(func, "x must have a numeric dtype", f"dtype {x.dtype}")
+        raise dtype_error(func, "numeric", x.dtype)
     if dtype is None:
         kind = x.dtype.kind
         dtype = dt.int64 if kind == "i" else dt.uint64 if kind == "u" else x.dtype

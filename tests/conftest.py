@@ -1,22 +1,12 @@
-"""Shared helpers for the core tests: arrays in every layout, built the same
-way in arrstride and in NumPy (the oracle), and value/storage comparisons.
-
-`make(layout, shape, dtype)` returns (a, n): an arrstride array and the NumPy
-array made by the same view operations on a base with the same values.
-"""
+"""Shared helpers for the tests: fixtures over the layout catalogue
+(tests/layouts.py builds the arrays) and value/storage comparisons."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 import arrstride as xp
-
-DTYPE_NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-               "uint64", "float32", "float64", "complex64", "complex128"]
-DTYPES = [getattr(xp, n) for n in DTYPE_NAMES]
-# layouts that keep the requested shape; "empty" and "zerod" change it
-LAYOUTS = ["contiguous", "transposed", "stepped", "negative", "broadcast", "offset",
-           "empty", "zerod"]
+from layouts import CORE, DTYPE_NAMES
 
 
 def np_dtype(dtype) -> np.dtype:
@@ -27,88 +17,9 @@ def xp_dtype(npdt) -> object:
     return getattr(xp, np.dtype(npdt).name)
 
 
-def sample(shape, dtype, seed: int = 0) -> np.ndarray:
-    """Deterministic NumPy values for dtype: negatives for signed, fractions
-    for floats, imaginary parts for complex."""
-    return np.asarray(_sample(shape, dtype, seed))
-
-
-def _sample(shape, dtype, seed):
-    rng = np.random.default_rng(seed)
-    name = dtype if isinstance(dtype, str) else dtype.name
-    if name == "bool":
-        return rng.integers(0, 2, shape).astype(bool)
-    nd = np.dtype(name)
-    if nd.kind == "i":
-        return rng.integers(max(-100, np.iinfo(nd).min), min(100, np.iinfo(nd).max), shape).astype(nd)
-    if nd.kind == "u":
-        return rng.integers(0, 200, shape).astype(nd)
-    if nd.kind == "f":
-        return (rng.integers(-400, 400, shape) / 8).astype(nd)
-    return ((rng.integers(-400, 400, shape) + 1j * rng.integers(-400, 400, shape)) / 8).astype(nd)
-
-
-def from_numpy(n: np.ndarray):
-    """An arrstride array with its own storage holding n's values."""
-    return xp.asarray(np.array(n, order="C"), copy=True)
-
-
-def make(layout: str, shape=(3, 4), dtype=xp.float64, seed: int = 0):
-    """(arrstride array, numpy array) with equal values, in the given layout."""
-    a, n, _, _ = make_with_base(layout, shape, dtype, seed)
-    return a, n
-
-
-def make_with_base(layout: str, shape=(3, 4), dtype=xp.float64, seed: int = 0):
-    """(a, n, a_base, n_base): the arrays of `make` and the bases they view."""
-    shape = tuple(shape)
-    nd = len(shape)
-    if layout == "contiguous":
-        base = sample(shape, dtype, seed)
-        ab = from_numpy(base)
-        return ab, base, ab, base
-    if layout == "transposed":
-        base = sample(shape[::-1], dtype, seed)
-        axes = tuple(range(nd))[::-1]
-        ab = from_numpy(base)
-        return xp.permute_dims(ab, axes), base.transpose(axes), ab, base
-    if layout == "broadcast":
-        small = tuple(1 if k % 2 == 0 else d for k, d in enumerate(shape))
-        base = sample(small, dtype, seed)
-        ab = from_numpy(base)
-        return xp.broadcast_to(ab, shape), np.broadcast_to(base, shape), ab, base
-    if layout == "stepped":
-        base_shape = tuple(2 * d + 1 for d in shape)
-        key = tuple(slice(1, None, 2) for _ in shape)
-    elif layout == "negative":
-        base_shape = shape
-        key = tuple(slice(None, None, -1) for _ in shape)
-    elif layout == "offset":
-        base_shape = tuple(d + 2 for d in shape)
-        key = tuple(slice(2, None) for _ in shape)
-    elif layout == "empty":
-        shape = shape[:-1] + (0,) if shape else (0,)
-        base_shape = tuple(d + 1 for d in shape)
-        key = tuple(slice(1, None) for _ in shape)
-    elif layout == "zerod":
-        base_shape = (3, 2)
-        key = (2, 1, Ellipsis)
-    else:
-        raise ValueError(layout)
-    base = sample(base_shape, dtype, seed)
-    ab = from_numpy(base)
-    return ab[key], base[key], ab, base
-
-
-@pytest.fixture(params=LAYOUTS)
+@pytest.fixture(params=CORE)
 def layout(request) -> str:
     return request.param
-
-
-@pytest.fixture
-def layouts():
-    """The `make` helper as a fixture: layouts(name, shape, dtype) -> (a, n)."""
-    return make
 
 
 @pytest.fixture(params=DTYPE_NAMES)

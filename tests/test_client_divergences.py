@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import DTYPE_NAMES, make
+from layouts import DTYPE_NAMES, make
 
 NUMBER_FORMS = {
     "python": lambda v: v,

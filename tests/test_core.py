@@ -13,7 +13,9 @@ import pytest
 
 import arrstride as xp
 from arrstride import _core
-from conftest import DTYPE_NAMES, DTYPES, LAYOUTS, make, np_dtype, to_numpy
+from conftest import np_dtype, to_numpy
+from layouts import ALL as LAYOUTS
+from layouts import DTYPE_NAMES, DTYPES, WRITABLE, make
 
 SHAPES = [(5,), (3, 4)]
 
@@ -23,13 +25,6 @@ def _same(a, n):
     assert got.shape == n.shape, (got.shape, n.shape)
     assert got.dtype == n.dtype, (got.dtype, n.dtype)
     np.testing.assert_array_equal(got, n)
-
-
-def _writable(layout, shape, dtype):
-    """A writable arrstride array and an equal writable NumPy copy-view pair:
-    (a, n) where writes to a and to n must agree."""
-    a, n = make(layout, shape, dtype)
-    return a, np.array(n, copy=True) if layout == "broadcast" else n.copy() if not n.flags.writeable else n
 
 
 # ---- x[key] -----------------------------------------------------------------------
@@ -78,7 +73,7 @@ def _scalar_for(dtype):
     return {"b": True, "i": -7, "u": 7, "f": 2.5, "c": 1.5 - 2j}[np.dtype(dtype).kind]
 
 
-@pytest.mark.parametrize("layout", [lay for lay in LAYOUTS if lay != "broadcast"])
+@pytest.mark.parametrize("layout", WRITABLE)
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
 def test_setitem_scalar_1d(layout, dtype):
     for key in [0, -1, 2, slice(1, 3), slice(None, None, -2), slice(None), slice(3, 3)]:
@@ -438,7 +433,7 @@ INPLACE = [("__iadd__", np.add), ("__isub__", np.subtract), ("__imul__", np.mult
 
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
-@pytest.mark.parametrize("layout", [lay for lay in LAYOUTS if lay != "broadcast"])
+@pytest.mark.parametrize("layout", WRITABLE)
 def test_inplace_operators(dtype, layout):
     for op, ufunc in INPLACE:
         a, n = make(layout, (3, 4), getattr(xp, dtype))

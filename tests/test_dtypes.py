@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPE_NAMES, DTYPES, LAYOUTS, assert_same, make, np_dtype, shares,
-                      to_numpy, xp_dtype)
+from conftest import assert_same, np_dtype, shares, to_numpy, xp_dtype
+from layouts import ALL, DTYPE_NAMES, DTYPES, make, params
 
 ids = lambda d: d.name  # noqa: E731
 
@@ -23,7 +23,7 @@ def np_cast(n: np.ndarray, to) -> np.ndarray:
 
 # ---- astype: every pair, every layout ------------------------------------------
 
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", params(ALL, ndim=2))
 @pytest.mark.parametrize("src", DTYPES, ids=ids)
 def test_astype_all_pairs(layout, src):
     a, n = make(layout, (3, 4), src)

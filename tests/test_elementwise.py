@@ -11,6 +11,8 @@ import pytest
 import arrstride as xp
 from arrstride import _dtypes as dt
 from arrstride import _elementwise_functions as E
+import layouts as L
+from layouts import CORE, WRITABLE, params
 
 ALL = [d.name for d in dt.ALL]
 CATS = {
@@ -138,34 +140,24 @@ def values(dtype, shape, positive=False, small=False):
     return v.reshape(shape)
 
 
-# Layouts: (name, base shape, view) where view applies to NumPy and arrstride alike.
-LAYOUTS = [
-    ("contiguous", (3, 4), lambda m, a: a),
-    ("transposed", (4, 3), lambda m, a: a.T),
-    ("stepped", (6, 8), lambda m, a: a[::2, ::2]),
-    ("negative", (3, 4), lambda m, a: a[::-1, ::-1]),
-    ("broadcast", (1, 4), lambda m, a: m.broadcast_to(a, (3, 4))),
-    ("offset", (4, 5), lambda m, a: a[1:, 1:]),
-    ("empty", (0, 4), lambda m, a: a),
-    ("0-d", (), lambda m, a: a),
-]
-SHAPE = {"empty": (0, 4), "0-d": ()}
+LAYOUTS = CORE  # contiguous, transposed, stepped, negative, broadcast, offset, empty, zerod
 
 
 def make(dtype, layout, **kw):
-    name, base, view = layout
-    b = values(dtype, base, **kw)
-    return view(np, b), view(xp, xp.asarray(b))
+    """(NumPy array, arrstride array) of values(dtype, ..., **kw) in the layout."""
+    a, n = L.make(layout, (3, 4), dtype, values=lambda shape, dt, seed: values(dt, shape, **kw))
+    return n, a
 
 
-def assert_close(got, want):
+def assert_close(got, want, where=""):
     got_np = to_np(got) if isinstance(got, xp.Array) else got
-    assert got_np.shape == want.shape, (got_np.shape, want.shape)
+    assert got_np.shape == want.shape, (got_np.shape, want.shape, where)
     if want.dtype.kind in "fc":
         tol = 2e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
-        np.testing.assert_allclose(got_np, want, rtol=tol, atol=tol, equal_nan=True)
+        np.testing.assert_allclose(got_np, want, rtol=tol, atol=tol, equal_nan=True,
+                                   err_msg=str(where))
     else:
-        np.testing.assert_array_equal(got_np, want)
+        np.testing.assert_array_equal(got_np, want, err_msg=str(where))
 
 
 def np_expected(npf, *args):
@@ -184,13 +176,11 @@ def positive_domain(name):
 
 # ---- unary -------------------------------------------------------------------------------
 
-UNARY_CASES = [(n, d) for n, (c, _) in UNARY.items() for d in CATS[c]]
-
-
-@pytest.mark.parametrize("name,dtype", UNARY_CASES)
-def test_unary_layouts(name, dtype):
+@pytest.mark.parametrize("name", list(UNARY))
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_unary_layouts(name, layout):
     f = getattr(xp, name)
-    for layout in LAYOUTS:
+    for dtype in CATS[UNARY[name][0]]:
         a, x = make(dtype, layout, positive=positive_domain(name) and dtype[0] == "f")
         if name in ("acos", "asin", "atanh") and dtype.startswith("float"):
             a, x = a / 4, x / 4
@@ -201,8 +191,8 @@ def test_unary_layouts(name, dtype):
         if name == "imag" and a.dtype.kind != "c":
             want = np.zeros_like(a)
         want = np.asarray(want)
-        assert got.dtype.name == want.dtype.name, (name, got.dtype, want.dtype)
-        assert_close(got, want)
+        assert got.dtype.name == want.dtype.name, (name, dtype, got.dtype, want.dtype)
+        assert_close(got, want, dtype)
 
 
 @pytest.mark.parametrize("name", list(UNARY))
@@ -218,9 +208,6 @@ def test_unary_disallowed_dtype(name):
 
 # ---- binary --------------------------------------------------------------------------------
 
-BINARY_CASES = [(n, d) for n, (c, _) in BINARY.items() for d in CATS[c]]
-
-
 def binary_inputs(name, dtype, layout1, layout2):
     kw = {}
     if name in ("bitwise_left_shift", "bitwise_right_shift", "pow"):
@@ -232,23 +219,27 @@ def binary_inputs(name, dtype, layout1, layout2):
     return a, x, b, y
 
 
-@pytest.mark.parametrize("name,dtype", BINARY_CASES)
-def test_binary_layouts(name, dtype):
+# each layout with a contiguous partner on either side, and two mixed pairs
+# a layout meets a contiguous partner on either side; two mixed pairs of their own
+PAIRS = [pytest.param([(lay, "contiguous"), ("contiguous", lay)], id=lay) for lay in LAYOUTS]
+PAIRS += [pytest.param([("transposed", "stepped"), ("negative", "broadcast")], id="mixed-pairs")]
+
+
+@pytest.mark.parametrize("name", list(BINARY))
+@pytest.mark.parametrize("pairs", PAIRS)
+def test_binary_layouts(name, pairs):
     f = getattr(xp, name)
-    contiguous = LAYOUTS[0]
-    pairs = [(lay, contiguous) for lay in LAYOUTS] + [(contiguous, lay) for lay in LAYOUTS[1:]]
-    pairs += [(LAYOUTS[1], LAYOUTS[2]), (LAYOUTS[3], LAYOUTS[4])]
-    for l1, l2 in pairs:
-        a, x, b, y = binary_inputs(name, dtype, l1, l2)
-        if "empty" in (l1[0], l2[0]):
-            e = LAYOUTS[6]
-            a, x, b, y = binary_inputs(name, dtype, e, e)
-        got = f(x, y)
-        want = np.asarray(np_expected(BINARY[name][1], a, b))
-        if name == "divide" and dtype[0] in "iu":
-            want = want.astype(np.float64)
-        assert got.dtype.name == want.dtype.name, (name, got.dtype, want.dtype)
-        assert_close(got, want)
+    for dtype in CATS[BINARY[name][0]]:
+        for l1, l2 in pairs:
+            a, x, b, y = binary_inputs(name, dtype, l1, l2)
+            if "empty" in (l1, l2):  # an empty operand meets an empty one
+                a, x, b, y = binary_inputs(name, dtype, "empty", "empty")
+            got = f(x, y)
+            want = np.asarray(np_expected(BINARY[name][1], a, b))
+            if name == "divide" and dtype[0] in "iu":
+                want = want.astype(np.float64)
+            assert got.dtype.name == want.dtype.name, (name, dtype, l1, l2, got.dtype, want.dtype)
+            assert_close(got, want, (dtype, l1, l2))
 
 
 def test_broadcast_shapes_and_no_copy():
@@ -327,26 +318,21 @@ def Array_hash_is_none():
 # ---- in-place: every layout of destination ---------------------------------------------------
 
 @pytest.mark.parametrize("name", list(INPLACE))
-def test_inplace_into_views(name):
+@pytest.mark.parametrize("layout", params([lay for lay in LAYOUTS if lay in WRITABLE]))
+def test_inplace_into_views(name, layout):
     dtype = "int32" if name.startswith("bitwise") or name in ("floor_divide", "remainder") else "float64"
     op = INPLACE[name]
-    for lname, base_shape, view in LAYOUTS:
-        if lname == "broadcast":
-            continue
-        base = values(dtype, base_shape, small=True, positive=True)
-        xb = xp.asarray(base.copy())
-        nb = base.copy()
-        xv = view(xp, xb)
-        nv = view(np, nb)
-        other = values(dtype, nv.shape, small=True, positive=True)
-        r = op(xv, xp.asarray(other))
-        assert r is xv
-        nv[...] = np_expected(OPERATORS[name], nv, other)
-        assert_close(xb, nb)
-        # scalar on the right
-        r = op(xv, 2)
-        nv[...] = np_expected(OPERATORS[name], nv, np.array(2, nv.dtype))
-        assert_close(xb, nb)
+    small = lambda shape, dt, seed: values(dt, shape, small=True, positive=True)  # noqa: E731
+    xv, nv, xb, nb = L.make_with_base(layout, (3, 4), dtype, values=small)
+    other = values(dtype, nv.shape, small=True, positive=True)
+    r = op(xv, xp.asarray(other))
+    assert r is xv
+    nv[...] = np_expected(OPERATORS[name], nv, other)
+    assert_close(xb, nb)
+    # scalar on the right
+    r = op(xv, 2)
+    nv[...] = np_expected(OPERATORS[name], nv, np.array(2, nv.dtype))
+    assert_close(xb, nb)
 
 
 def test_inplace_rules():
@@ -543,12 +529,12 @@ def test_complex_special_values():
 
 # ---- where, clip, isin, real/imag ------------------------------------------------------------------
 
-def test_where_layouts_and_scalars():
-    for layout in LAYOUTS:
-        a, x = make("float32", layout)
-        cond = a > 0
-        got = xp.where(xp.asarray(cond) if cond.ndim == 0 else x > 0, x, -x)
-        assert_close(got, np.where(cond, a, -a))
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_where_layouts_and_scalars(layout):
+    a, x = make("float32", layout)
+    cond = a > 0
+    got = xp.where(xp.asarray(cond) if cond.ndim == 0 else x > 0, x, -x)
+    assert_close(got, np.where(cond, a, -a))
     a = values("int16", (3, 4))
     x = xp.asarray(a)
     assert_close(xp.where(x > 0, x, 0), np.where(a > 0, a, np.int16(0)))

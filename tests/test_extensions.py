@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import DTYPE_NAMES
+from layouts import DTYPE_NAMES, params, view_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 REAL = [d for d in DTYPE_NAMES if not d.startswith("complex")]
 REAL_NUMERIC = [d for d in REAL if d != "bool"]
 FLOATS = ["float32", "float64", "complex64", "complex128"]
+LAYOUTS = ["contiguous", "transposed", "stepped", "negative", "broadcast"]
 
 
 def base_values(shape, name, seed=0):
@@ -55,36 +56,20 @@ def with_nans(n, placement):
 PLACEMENTS = ["none", "scattered", "row", "all", "first", "last"]
 
 
-def views(n):
-    """(layout, arrstride array, NumPy array) with the values of n."""
-    yield "contiguous", xp.asarray(n.copy()), n
-    if n.ndim == 0:
-        return
-    axes = tuple(reversed(range(n.ndim)))
-    yield "transposed", xp.permute_dims(xp.asarray(np.ascontiguousarray(n.transpose(axes))), axes), n
-    big = np.zeros(tuple(2 * d + 1 for d in n.shape), n.dtype)
-    key = tuple(slice(1, 1 + 2 * d, 2) for d in n.shape)
-    big[key] = n
-    yield "stepped", xp.asarray(big)[key], n
-    rev = np.ascontiguousarray(n[(slice(None, None, -1),) * n.ndim])
-    yield "negative", xp.flip(xp.asarray(rev)), n
-    if n.shape[0]:
-        row = np.ascontiguousarray(n[:1])
-        yield "broadcast", xp.broadcast_to(xp.asarray(row), n.shape), np.broadcast_to(row, n.shape)
-
-
-def check(got, expected, name=None, exact_dtype=True):
+def check(got, expected, name=None, exact_dtype=True, where=""):
+    """got equals expected; `where` (the case within a test) goes into failures."""
     assert isinstance(got, xp.Array)
     expected = np.asarray(expected)
     if exact_dtype:
-        assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
-    assert got.shape == expected.shape, (got.shape, expected.shape)
+        assert got.dtype == expected.dtype, (got.dtype, expected.dtype, where)
+    assert got.shape == expected.shape, (got.shape, expected.shape, where)
     g = np.asarray(got)
     if got.dtype.kind in "fc":
         tol = 2e-5 if got.dtype in (xp.float32, xp.complex64) else 1e-11
-        np.testing.assert_allclose(g, expected, rtol=tol, atol=tol, equal_nan=True)
+        np.testing.assert_allclose(g, expected, rtol=tol, atol=tol, equal_nan=True,
+                                   err_msg=str(where))
     else:
-        np.testing.assert_array_equal(g, expected)
+        np.testing.assert_array_equal(g, expected, err_msg=str(where))
 
 
 AXES = [None, 0, 1, -1, (0, 1)]
@@ -112,15 +97,16 @@ def _np_nan(fname, n, **kw):
 
 
 @pytest.mark.parametrize("fname, name", NAN_CASES)
-@pytest.mark.parametrize("axis", AXES)
-def test_nan_reductions(fname, name, axis):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_nan_reductions(fname, name, layout):
     for placement in (PLACEMENTS if name in FLOATS else ["none"]):
         n0 = with_nans(base_values((4, 5), name), placement)
-        for layout, a, n in views(n0):
+        a, n = view_of(layout, n0)
+        for axis in AXES:
             for keepdims in (False, True):
                 expected = _np_nan(fname, n, axis=axis, keepdims=keepdims)
                 got = getattr(xp, fname)(a, axis=axis, keepdims=keepdims)
-                check(got, expected)
+                check(got, expected, where=(placement, axis, keepdims))
 
 
 @pytest.mark.parametrize("fname", ["nanvar", "nanstd"])
@@ -172,18 +158,19 @@ def test_nanmin_nanmax_empty_and_complex(fname):
 @pytest.mark.parametrize("fname", ["nanargmin", "nanargmax"])
 @pytest.mark.parametrize("name", REAL)
 @pytest.mark.parametrize("axis", [None, 0, 1, -1])
-def test_nanargmin_nanargmax(fname, name, axis):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_nanargmin_nanargmax(fname, name, axis, layout):
     for placement in (["none", "scattered", "first", "last"] if name in FLOATS else ["none"]):
         n0 = with_nans(base_values((4, 5), name), placement)
-        for layout, a, n in views(n0):
-            for keepdims in (False, True):
-                try:
-                    expected = getattr(np, fname)(n, axis=axis, keepdims=keepdims)
-                except ValueError:  # an all-NaN lane (the broadcast layout repeats one)
-                    with pytest.raises(ValueError, match="All-NaN slice"):
-                        getattr(xp, fname)(a, axis=axis, keepdims=keepdims)
-                    continue
-                check(getattr(xp, fname)(a, axis=axis, keepdims=keepdims), expected)
+        a, n = view_of(layout, n0)
+        for keepdims in (False, True):
+            try:
+                expected = getattr(np, fname)(n, axis=axis, keepdims=keepdims)
+            except ValueError:  # an all-NaN lane (the broadcast layout repeats one)
+                with pytest.raises(ValueError, match="All-NaN slice"):
+                    getattr(xp, fname)(a, axis=axis, keepdims=keepdims)
+                continue
+            check(getattr(xp, fname)(a, axis=axis, keepdims=keepdims), expected)
 
 
 @pytest.mark.parametrize("fname", ["nanargmin", "nanargmax"])
@@ -208,44 +195,48 @@ QS = [0.5, 0.0, 1.0, 0.3, [0.1, 0.5, 0.93], [0.25]]
 
 @pytest.mark.parametrize("name", REAL_NUMERIC)
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("axis", AXES)
-def test_quantile(name, method, axis):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_quantile(name, method, layout):
+    a, n = view_of(layout, base_values((4, 5), name))
     for q in QS:
-        for layout, a, n in views(base_values((4, 5), name)):
+        for axis in AXES:
             for keepdims in (False, True):
                 expected = np.quantile(n, q, axis=axis, method=method, keepdims=keepdims)
                 got = xp.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
                 # NumPy gives float64 for float32 input with an array q; arrstride keeps float32
-                check(got, expected, exact_dtype=not (isinstance(q, list) and name == "float32"))
+                check(got, expected, exact_dtype=not (isinstance(q, list) and name == "float32"),
+                      where=(q, axis, keepdims))
 
 
 @pytest.mark.parametrize("name", ["float32", "float64"])
 @pytest.mark.parametrize("placement", PLACEMENTS)
 @pytest.mark.parametrize("method", METHODS)
-def test_quantile_and_nanquantile_with_nans(name, placement, method):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_quantile_and_nanquantile_with_nans(name, placement, method, layout):
     n0 = with_nans(base_values((4, 5), name), placement)
-    for layout, a, n in views(n0):
-        for axis in (None, 0, 1):
-            for q in (0.4, [0.0, 0.6, 1.0]):
-                ok_dtype = not isinstance(q, list) or name == "float64"
-                check(xp.quantile(a, q, axis=axis, method=method),
-                      np.quantile(n, q, axis=axis, method=method), exact_dtype=ok_dtype)
-                check(xp.nanquantile(a, q, axis=axis, method=method, keepdims=True),
-                      np.nanquantile(n, q, axis=axis, method=method, keepdims=True),
-                      exact_dtype=ok_dtype)
+    a, n = view_of(layout, n0)
+    for axis in (None, 0, 1):
+        for q in (0.4, [0.0, 0.6, 1.0]):
+            ok_dtype = not isinstance(q, list) or name == "float64"
+            check(xp.quantile(a, q, axis=axis, method=method),
+                  np.quantile(n, q, axis=axis, method=method), exact_dtype=ok_dtype)
+            check(xp.nanquantile(a, q, axis=axis, method=method, keepdims=True),
+                  np.nanquantile(n, q, axis=axis, method=method, keepdims=True),
+                  exact_dtype=ok_dtype)
 
 
 @pytest.mark.parametrize("name", REAL_NUMERIC)
 @pytest.mark.parametrize("axis", AXES)
-def test_median(name, axis):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_median(name, axis, layout):
     for placement in (PLACEMENTS if name in FLOATS else ["none"]):
         n0 = with_nans(base_values((4, 5), name), placement)
-        for layout, a, n in views(n0):
-            for keepdims in (False, True):
-                check(xp.median(a, axis=axis, keepdims=keepdims),
-                      np.median(n, axis=axis, keepdims=keepdims))
-                check(xp.nanmedian(a, axis=axis, keepdims=keepdims),
-                      np.nanmedian(n, axis=axis, keepdims=keepdims))
+        a, n = view_of(layout, n0)
+        for keepdims in (False, True):
+            check(xp.median(a, axis=axis, keepdims=keepdims),
+                  np.median(n, axis=axis, keepdims=keepdims))
+            check(xp.nanmedian(a, axis=axis, keepdims=keepdims),
+                  np.nanmedian(n, axis=axis, keepdims=keepdims))
 
 
 def test_quantile_q_forms_and_odd_shapes():
@@ -308,17 +299,18 @@ def top_k_reference(n, k, axis, mode):
 @pytest.mark.parametrize("name", REAL)
 @pytest.mark.parametrize("mode", ["largest", "smallest"])
 @pytest.mark.parametrize("axis", [-1, 0, 1, None])
-def test_top_k(name, mode, axis):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_top_k(name, mode, axis, layout):
     for placement in (["none", "scattered", "row", "first", "all"] if name in FLOATS else ["none"]):
         n0 = with_nans(base_values((4, 5), name), placement)
-        for layout, a, n in views(n0):
-            length = n.size if axis is None else n.shape[axis]
-            for k in sorted({0, 1, 3, length}):
-                values, indices = top_k_reference(n, k, axis, mode)
-                got = xp.top_k(a, k, axis=axis, mode=mode)
-                check(got.values, values)
-                check(got.indices, indices)
-                assert got[0] is got.values and got[1] is got.indices
+        a, n = view_of(layout, n0)
+        length = n.size if axis is None else n.shape[axis]
+        for k in sorted({0, 1, 3, length}):
+            values, indices = top_k_reference(n, k, axis, mode)
+            got = xp.top_k(a, k, axis=axis, mode=mode)
+            check(got.values, values)
+            check(got.indices, indices)
+            assert got[0] is got.values and got[1] is got.indices
 
 
 def test_top_k_default_axis_and_errors():
@@ -352,10 +344,11 @@ PAD_WIDTHS = [0, 2, (1, 2), ((1, 0), (0, 3)), [(2, 2)], ((3,), (1,)), [[0, 1], [
 
 @pytest.mark.parametrize("name", DTYPE_NAMES)
 @pytest.mark.parametrize("width", PAD_WIDTHS, ids=str)
-def test_pad(name, width):
-    for layout, a, n in views(base_values((3, 4), name)):
-        for value in (0, 1, True):
-            check(xp.pad(a, width, constant_values=value), np.pad(n, width, constant_values=value))
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_pad(name, width, layout):
+    a, n = view_of(layout, base_values((3, 4), name))
+    for value in (0, 1, True):
+        check(xp.pad(a, width, constant_values=value), np.pad(n, width, constant_values=value))
     if name.startswith("float"):
         check(xp.pad(xp.asarray(n), width, constant_values=np.float32(math.nan)),
               np.pad(n, width, constant_values=math.nan))
@@ -385,19 +378,20 @@ def test_pad_shapes_and_errors():
 @pytest.mark.parametrize("name", ["float64", "int16", "bool", "complex64"])
 @pytest.mark.parametrize("window, axis", [(2, None), ((2, 3), None), (3, 1), (2, -2),
                                           ((2, 1), (1, 0)), ((2, 2), (0, 0)), (0, 0), (4, 0)])
-def test_sliding_window_view(name, window, axis):
+@pytest.mark.parametrize("layout", params(LAYOUTS))
+def test_sliding_window_view(name, window, axis, layout):
     swv = np.lib.stride_tricks.sliding_window_view
     if axis is None and not isinstance(window, tuple):
         window = (window, window)
-    for layout, a, n in views(base_values((4, 5), name)):
-        got = xp.lib.stride_tricks.sliding_window_view(a, window, axis=axis)
-        check(got, swv(n, window, axis=axis))
-        assert got.storage is a.storage  # a view
-        axes = range(a.ndim) if axis is None else np.atleast_1d(axis) % a.ndim
-        ws = window if isinstance(window, tuple) else (window,)
-        if got.size and any(got.shape[ax] > 1 and w > 1 for ax, w in zip(axes, ws)):
-            with pytest.raises(ValueError):  # windows overlap
-                got[...] = 0
+    a, n = view_of(layout, base_values((4, 5), name))
+    got = xp.lib.stride_tricks.sliding_window_view(a, window, axis=axis)
+    check(got, swv(n, window, axis=axis))
+    assert got.storage is a.storage  # a view
+    axes = range(a.ndim) if axis is None else np.atleast_1d(axis) % a.ndim
+    ws = window if isinstance(window, tuple) else (window,)
+    if got.size and any(got.shape[ax] > 1 and w > 1 for ax, w in zip(axes, ws)):
+        with pytest.raises(ValueError):  # windows overlap
+            got[...] = 0
 
 
 def test_sliding_window_view_errors():

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import from_numpy, to_numpy
+from conftest import to_numpy
+from layouts import CORE, from_numpy, make, params, view_of, views
 
 INTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
 FLOATS = ["float32", "float64"]
@@ -23,8 +24,7 @@ _F_SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.5, -2.5, 0.1, -3.
 _C_PARTS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -2.0, 0.5, 3.0, 1e200]
 
 SHAPE = (4, 6)
-LAYOUTS = ["contiguous", "transposed", "stepped", "negative", "broadcast", "offset",
-           "empty", "zerod"]
+LAYOUTS = CORE
 
 
 def _base_values(dtype: str, size: int) -> np.ndarray:
@@ -45,36 +45,15 @@ def _base_values(dtype: str, size: int) -> np.ndarray:
     return np.resize(vals, size)
 
 
+def _special(shape, dtype, seed):
+    """Special values of dtype, rolled by seed, in the given shape."""
+    size = int(np.prod(shape))
+    return np.roll(_base_values(dtype, 200), seed)[:size].reshape(shape)
+
+
 def _views(dtype: str, layout: str, seed: int = 0):
     """(arrstride view, NumPy view) of special values in the named layout."""
-    base = _base_values(dtype, 200)
-    base = np.roll(base, seed)
-    n = base[:24].reshape(SHAPE)
-    key = None
-    if layout == "transposed":
-        n = base[:24].reshape(SHAPE[::-1]).T
-    elif layout == "stepped":
-        big = base[:9 * 13].reshape(9, 13)
-        n, key = big, (slice(1, None, 2), slice(1, None, 2))
-    elif layout == "negative":
-        n, key = n, (slice(None, None, -1), slice(None, None, -1))
-    elif layout == "offset":
-        big = base[:6 * 8].reshape(6, 8)
-        n, key = big, (slice(2, None), slice(2, None))
-    elif layout == "empty":
-        n, key = base[:24].reshape(4, 6), (slice(1, None), slice(6, None))
-    elif layout == "zerod":
-        n, key = base[:24].reshape(4, 6), (2, 3)
-    if layout == "transposed":
-        a = from_numpy(base[:24].reshape(SHAPE[::-1])).T
-        return a, n
-    if layout == "broadcast":
-        row = base[:6]
-        return xp.broadcast_to(from_numpy(row), SHAPE), np.broadcast_to(row, SHAPE)
-    a = from_numpy(n)
-    if key is not None:
-        return a[key], n[key]
-    return a, n
+    return make(layout, SHAPE, dtype, seed, values=_special)
 
 
 def _same_special(got: np.ndarray, want: np.ndarray) -> None:
@@ -140,7 +119,7 @@ def _numpy_pow(n: np.ndarray, e, out_dtype: str) -> np.ndarray:
 
 
 @pytest.mark.parametrize("dtype,e", list(_pow_cases()))
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", params(LAYOUTS))
 def test_pow_scalar_exponent(dtype, e, layout):
     x, n = _views(dtype, layout)
     with np.errstate(all="ignore"):
@@ -271,30 +250,11 @@ def _close(got, want):
 
 def _layouts2(n: np.ndarray):
     """(name, arrstride view, NumPy view) of the 2-D n in several layouts."""
-    out = [("contiguous", from_numpy(n), n)]
-    t = np.ascontiguousarray(n.T)
-    out.append(("transposed", from_numpy(t).T, t.T))
-    big = np.zeros((2 * n.shape[0] + 1, 2 * n.shape[1] + 1), n.dtype)
-    big[1::2, 1::2] = n
-    out.append(("stepped", from_numpy(big)[1::2, 1::2], big[1::2, 1::2]))
-    f = np.ascontiguousarray(n[::-1, ::-1])
-    out.append(("negative", from_numpy(f)[::-1, ::-1], f[::-1, ::-1]))
-    off = np.zeros((n.shape[0] + 2, n.shape[1] + 3), n.dtype)
-    off[2:, 3:] = n
-    out.append(("offset", from_numpy(off)[2:, 3:], off[2:, 3:]))
-    return out
+    return views(n, ["contiguous", "transposed", "stepped", "negative", "offset", "mixed"])
 
 
 def _vec_layouts(v: np.ndarray):
-    out = [("contiguous", from_numpy(v), v)]
-    big = np.zeros(3 * v.shape[0] + 1, v.dtype)
-    big[1::3] = v
-    out.append(("stepped", from_numpy(big)[1::3], big[1::3]))
-    f = np.ascontiguousarray(v[::-1])
-    out.append(("negative", from_numpy(f)[::-1], f[::-1]))
-    out.append(("broadcast", xp.broadcast_to(from_numpy(v[:1]), v.shape),
-                np.broadcast_to(v[:1], v.shape)))
-    return out
+    return views(v, ["contiguous", "stepped", "negative", "broadcast"])
 
 
 @pytest.mark.parametrize("dtype", MM_DTYPES)
@@ -455,19 +415,13 @@ def test_sort_large_lanes(dtype, kind):
         assert np.all(got[:-1][same] < got[1:][same])
 
 
-@pytest.mark.parametrize("layout", ["transposed", "stepped", "negative", "broadcast", "offset"])
+@pytest.mark.parametrize("layout", params(["transposed", "stepped", "negative", "broadcast", "offset",
+                                            "mixed"]))
 def test_sort_large_lanes_any_axis(layout):
     rng = np.random.default_rng(5)
     base = rng.standard_normal((3000, 7))
     base[::13] = np.nan
-    a, n = {
-        "transposed": (from_numpy(base).T, base.T),
-        "stepped": (from_numpy(base)[::2, ::3], base[::2, ::3]),
-        "negative": (from_numpy(base)[::-1, ::-1], base[::-1, ::-1]),
-        "broadcast": (xp.broadcast_to(from_numpy(base[:, :1]), (3000, 4)),
-                      np.broadcast_to(base[:, :1], (3000, 4))),
-        "offset": (from_numpy(base)[5:, 2:], base[5:, 2:]),
-    }[layout]
+    a, n = view_of(layout, base)
     for axis in range(2):
         for stable in (True, False):
             np.testing.assert_array_equal(to_numpy(xp.sort(a, axis=axis, stable=stable)),

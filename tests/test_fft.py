@@ -8,6 +8,7 @@ import pytest
 
 import arrstride as xp
 from arrstride import _kernels as K
+from layouts import EXTRA, SHAPED, params, view_of
 
 NORMS = ["backward", "ortho", "forward"]
 LENGTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 25, 27, 30, 32, 49, 60, 64,
@@ -131,41 +132,25 @@ def test_one_d_axes(name, axis, precision):
 
 # ---- layouts ------------------------------------------------------------------------------
 
-def _layouts(x: np.ndarray):
-    """(name, arrstride view, numpy view) pairs with equal values."""
-    a = from_np(x)
-    yield "contiguous", a, x
-    t = np.ascontiguousarray(x.T)
-    yield "transposed", xp.permute_dims(from_np(t), tuple(range(x.ndim))[::-1]), t.T
-    big = np.zeros(tuple(2 * d + 1 for d in x.shape), x.dtype)
-    big[(slice(1, None, 2),) * x.ndim] = x
-    yield "stepped", from_np(big)[(slice(1, None, 2),) * x.ndim], big[(slice(1, None, 2),) * x.ndim]
-    r = np.ascontiguousarray(x[(slice(None, None, -1),) * x.ndim])
-    yield "negative", from_np(r)[(slice(None, None, -1),) * x.ndim], r[(slice(None, None, -1),) * x.ndim]
-    off = np.zeros(tuple(d + 2 for d in x.shape), x.dtype)
-    off[(slice(2, None),) * x.ndim] = x
-    yield "offset", from_np(off)[(slice(2, None),) * x.ndim], off[(slice(2, None),) * x.ndim]
-    row = x[:1]
-    yield "broadcast", xp.broadcast_to(from_np(row), x.shape), np.broadcast_to(row, x.shape)
-
-
 @pytest.mark.parametrize("name", ONE_D)
 @pytest.mark.parametrize("axis", [0, -1])
-def test_layouts(name, axis):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA, ndim=2))
+def test_layouts(name, axis, layout):
     x = _input_for(name, (6, 10), seed=7)
     f, g = getattr(xp.fft, name), getattr(np.fft, name)
-    for label, a, nx in _layouts(x):
-        check(f(a, axis=axis), g(nx, axis=axis))
-        check(f(a, axis=axis, n=7), g(nx, axis=axis, n=7))
+    a, nx = view_of(layout, x)
+    check(f(a, axis=axis), g(nx, axis=axis))
+    check(f(a, axis=axis, n=7), g(nx, axis=axis, n=7))
 
 
 @pytest.mark.parametrize("name", ["fftn", "ifftn", "rfftn", "irfftn"])
-def test_layouts_nd(name):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_layouts_nd(name, layout):
     real = name == "rfftn"
     x = rand((4, 6, 5), "float64" if real else "complex128", 3)
-    for label, a, nx in _layouts(x):
-        check(getattr(xp.fft, name)(a), getattr(np.fft, name)(nx))
-        check(getattr(xp.fft, name)(a, axes=(2, 0)), getattr(np.fft, name)(nx, axes=(2, 0)))
+    a, nx = view_of(layout, x)
+    check(getattr(xp.fft, name)(a), getattr(np.fft, name)(nx))
+    check(getattr(xp.fft, name)(a, axes=(2, 0)), getattr(np.fft, name)(nx, axes=(2, 0)))
 
 
 def test_output_is_new_and_input_untouched():
@@ -314,12 +299,13 @@ def test_fftfreq(n, d):
 
 
 @pytest.mark.parametrize("axes", [None, 0, 1, -1, (0,), (1, 0), (0, 1, 2), [2]])
-def test_shifts(axes):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_shifts(axes, layout):
     x = rand((4, 5, 3), "float64")
     np_axes = axes
-    for label, a, nx in _layouts(x):
-        np.testing.assert_array_equal(to_np(xp.fft.fftshift(a, axes=axes)), np.fft.fftshift(nx, axes=np_axes))
-        np.testing.assert_array_equal(to_np(xp.fft.ifftshift(a, axes=axes)), np.fft.ifftshift(nx, axes=np_axes))
+    a, nx = view_of(layout, x)
+    np.testing.assert_array_equal(to_np(xp.fft.fftshift(a, axes=axes)), np.fft.fftshift(nx, axes=np_axes))
+    np.testing.assert_array_equal(to_np(xp.fft.ifftshift(a, axes=axes)), np.fft.ifftshift(nx, axes=np_axes))
 
 
 def test_shifts_dtypes_and_empty():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import DTYPES, LAYOUTS, make
+from layouts import ALL, DTYPES, make, params
 
 rng = np.random.default_rng(0)
 CASES = [
@@ -35,7 +35,7 @@ def test_like_numpy(n):
     assert str(a) == str(n)
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", params(ALL, ndim=2))
 @pytest.mark.parametrize("dt", DTYPES, ids=lambda d: d.name)
 def test_layouts_like_numpy(layout, dt):
     a, n = make(layout, (3, 4), dt)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import (DTYPES, assert_same, make, make_with_base, sample, shares,
-                      to_numpy)
+from conftest import assert_same, shares, to_numpy
+from layouts import DTYPES, EXTRA, SHAPED, make, make_with_base, sample
 
 ids = lambda d: d.name  # noqa: E731
-WRITABLE = ["contiguous", "transposed", "stepped", "negative", "offset"]
+WRITABLE = [name for name in SHAPED + EXTRA if name != "broadcast"]
 READABLE = WRITABLE + ["broadcast"]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import arrstride as xp
-from interop_layouts import DTYPE_NAMES
+from layouts import DTYPE_NAMES
 
 
 def info():

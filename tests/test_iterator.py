@@ -13,7 +13,8 @@ import pytest
 
 import arrstride as xp
 from arrstride._kernels import iter_describe
-from conftest import DTYPES, assert_same, np_dtype, sample, through_storage
+from conftest import assert_same, np_dtype, through_storage
+from layouts import DTYPES, sample
 
 
 def visits(shape, strides_per_op, offsets=None):

@@ -1,5 +1,5 @@
 """matmul, tensordot, vecdot and the linalg extension against NumPy: every
-layout (contiguous, transposed, stepped, flipped, offset, broadcast), batched,
+layout (contiguous, transposed, stepped, negative, offset, mixed, broadcast), batched,
 real and complex, empty; reconstruction identities; bad input."""
 import math
 
@@ -8,10 +8,11 @@ import pytest
 
 import arrstride as xp
 from arrstride import linalg as LA
+from layouts import params, view_of
 
 FLOATS = ["float32", "float64", "complex64", "complex128"]
 RTOL = {"float32": 2e-4, "complex64": 2e-4, "float64": 1e-10, "complex128": 1e-10}
-LAYOUTS = ["contiguous", "transposed", "stepped", "flipped", "offset"]
+LAYOUTS = ["contiguous", "transposed", "stepped", "negative", "offset", "mixed"]
 
 
 def rand(shape, dtype, seed=0):
@@ -27,23 +28,8 @@ def rand(shape, dtype, seed=0):
 
 
 def make(a, layout):
-    """An arrstride array with a's values in the given layout."""
-    a = np.asarray(a)
-    if layout == "contiguous" or a.ndim == 0:
-        return xp.asarray(a)
-    if layout == "transposed":
-        return xp.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2) if a.ndim > 1 else a)).mT \
-            if a.ndim > 1 else xp.asarray(a)
-    if layout == "stepped":
-        big = np.zeros(a.shape[:-1] + (2 * a.shape[-1] + 1,), a.dtype)
-        big[..., 1::2] = a
-        return xp.asarray(big)[..., 1::2]
-    if layout == "flipped":
-        return xp.flip(xp.asarray(np.ascontiguousarray(np.flip(a))))
-    if layout == "offset":
-        flat = np.concatenate([np.zeros(3, a.dtype), a.ravel()])
-        return xp.reshape(xp.asarray(flat)[3:], a.shape)
-    raise AssertionError(layout)
+    """An arrstride array with a's values in the given layout (tests/layouts.py)."""
+    return view_of(layout, np.asarray(a))[0]
 
 
 def to_np(x):
@@ -79,8 +65,8 @@ def test_matmul_shapes_dtypes(shapes, dtype):
         close(got, want, dtype, 10)
 
 
-@pytest.mark.parametrize("la", LAYOUTS)
-@pytest.mark.parametrize("lb", LAYOUTS)
+@pytest.mark.parametrize("la", params(LAYOUTS))
+@pytest.mark.parametrize("lb", params(LAYOUTS))
 @pytest.mark.parametrize("dtype", ["float64", "complex64", "int32"])
 def test_matmul_layouts(la, lb, dtype):
     a, b = rand((2, 5, 3), dtype, 3), rand((3, 4), dtype, 4)
@@ -149,7 +135,7 @@ def test_operators():
 def test_tensordot(axes, shape_b):
     a = rand((3, 4, 5), "float64", 1)
     b = rand(shape_b, "float64", 2)
-    got = xp.tensordot(make(a, "flipped"), make(b, "transposed"), axes=axes)
+    got = xp.tensordot(make(a, "negative"), make(b, "transposed"), axes=axes)
     close(got, np.tensordot(a, b, axes=axes), "float64", 10)
 
 
@@ -187,7 +173,7 @@ BATCHES = [(4, 4), (2, 3, 3), (1, 1), (0, 3, 3), (2, 0, 0)]
 
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("shape", BATCHES)
-@pytest.mark.parametrize("layout", ["contiguous", "transposed", "flipped"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "negative"])
 def test_square_functions(dtype, shape, layout):
     a = rand(shape, dtype, 1) + 3 * np.eye(shape[-1], dtype=dtype)
     A = make(a, layout)
@@ -272,7 +258,7 @@ def test_pinv_rtol_and_rank_rtol():
 @pytest.mark.parametrize("axis", [None, -1, 0, (0, 2), (2, 0)])
 def test_vector_norm(dtype, ord, axis):
     a = rand((3, 4, 5), dtype, 5)
-    A = make(a, "flipped")
+    A = make(a, "negative")
     for keepdims in (False, True):
         got = LA.vector_norm(A, axis=axis, ord=ord, keepdims=keepdims)
         want = np.linalg.vector_norm(a, axis=axis, ord=ord, keepdims=keepdims)
@@ -316,7 +302,7 @@ def test_cross(dtype, axis):
     shape = [2, 4, 2]
     shape[axis] = 3
     a, b = rand(tuple(shape), dtype, 1), rand(tuple(shape[1:]) if axis == -1 else tuple(shape), dtype, 2)
-    got = LA.cross(make(a, "stepped"), make(b, "flipped"), axis=axis)
+    got = LA.cross(make(a, "stepped"), make(b, "negative"), axis=axis)
     want = np.cross(a, b, axis=axis)
     close(got, want, dtype if dtype in FLOATS else "float64", 10)
     with pytest.raises(ValueError, match="size 3"):
@@ -325,7 +311,7 @@ def test_cross(dtype, axis):
 
 def test_outer():
     a, b = rand((3,), "float32", 1), rand((4,), "complex128", 2)
-    close(LA.outer(make(a, "flipped"), xp.asarray(b)), np.outer(a, b), "complex64")
+    close(LA.outer(make(a, "negative"), xp.asarray(b)), np.outer(a, b), "complex64")
     ai, bi = rand((3,), "int32", 1), rand((0,), "int32", 2)
     assert LA.outer(xp.asarray(ai), xp.asarray(bi)).shape == (3, 0)
 

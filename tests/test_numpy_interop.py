@@ -9,13 +9,17 @@ import pytest
 
 import arrstride as xp
 from conftest import assert_same
-from interop_layouts import DTYPE_NAMES, LAYOUTS, address, make, writable_layout
+from layouts import ALL, DTYPE_NAMES, WRITABLE, address, make, params
+
+# every layout but size1: these tests compare strides exactly, and an export of
+# a contiguous array may give a size-1 dim any stride
+INTEROP = [name for name in ALL if name != "size1"]
 
 
-@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("layout", params(INTEROP, ndim=2))
 @pytest.mark.parametrize("name", DTYPE_NAMES)
 def test_numpy_asarray_is_zero_copy(layout, name):
-    a, expected = make(layout, name)
+    a, expected = make(layout, (3, 4), name)
     n = np.asarray(a)
     assert n.dtype == expected.dtype and n.shape == a.shape
     np.testing.assert_array_equal(n, expected)
@@ -23,15 +27,15 @@ def test_numpy_asarray_is_zero_copy(layout, name):
         assert n.ctypes.data == address(a)
         assert n.strides == tuple(s * a.dtype.itemsize for s in a.strides)
     assert n.flags.writeable == (not a.storage.readonly)  # broadcast_to views are read-only
-    if a.size and writable_layout(layout):
+    if a.size and layout in WRITABLE:
         n[(-1,) * n.ndim] = n[(0,) * n.ndim]  # one memory: the write shows in a
         assert a[(-1,) * a.ndim].tolist() == n[(0,) * n.ndim].tolist()
 
 
-@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("layout", params(INTEROP, ndim=2))
 @pytest.mark.parametrize("name", DTYPE_NAMES)
 def test_arrstride_asarray_is_zero_copy(layout, name):
-    _, n = make(layout, name)
+    _, n = make(layout, (3, 4), name)
     a = xp.asarray(n)
     assert a.dtype.name == n.dtype.name and a.shape == n.shape
     assert a.tolist() == n.tolist()
@@ -59,7 +63,7 @@ def test_array_interface_fields():
 
 @pytest.mark.parametrize("layout", ["contiguous", "negative", "broadcast", "zerod", "empty"])
 def test_dunder_array_copy_keyword(layout):
-    a, expected = make(layout, "float32")
+    a, expected = make(layout, (3, 4), "float32")
     shared = a.__array__()
     np.testing.assert_array_equal(shared, expected)
     if a.size:

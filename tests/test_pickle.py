@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import DTYPES, LAYOUTS, assert_same, make, shares
+from conftest import assert_same, shares
+from layouts import ALL, DTYPES, make, params
 
 
-@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("layout", params(ALL, ndim=2))
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: d.name)
 def test_pickle_round_trip(layout, dtype):
     a, n = make(layout, (3, 4), dtype)

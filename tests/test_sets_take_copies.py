@@ -2,7 +2,9 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from _stats_layouts import DTYPES, layouts, to_np, values
+from conftest import to_numpy as to_np
+from layouts import DTYPE_NAMES as DTYPES
+from layouts import EXTRA, SHAPED, params, random_values as values, view_of, views
 
 
 def _sorted_unique(na):
@@ -10,21 +12,22 @@ def _sorted_unique(na):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_unique(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_unique(dtype, layout):
     rng = np.random.default_rng(1)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-3, hi=3):
-        v, i, inv, c = _sorted_unique(na)
-        r = xp.unique_all(xa)
-        np.testing.assert_array_equal(to_np(r.values), v)
-        np.testing.assert_array_equal(to_np(r.indices), i)
-        np.testing.assert_array_equal(to_np(r.inverse_indices), inv.reshape(na.shape))
-        np.testing.assert_array_equal(to_np(r.counts), c)
-        np.testing.assert_array_equal(to_np(xp.unique_values(xa)), v)
-        rc = xp.unique_counts(xa)
-        np.testing.assert_array_equal(to_np(rc.counts), c)
-        ri = xp.unique_inverse(xa)
-        assert ri.inverse_indices.shape == na.shape
-        np.testing.assert_array_equal(to_np(ri.values)[to_np(ri.inverse_indices)], na)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng, lo=-3, hi=3))
+    v, i, inv, c = _sorted_unique(na)
+    r = xp.unique_all(xa)
+    np.testing.assert_array_equal(to_np(r.values), v)
+    np.testing.assert_array_equal(to_np(r.indices), i)
+    np.testing.assert_array_equal(to_np(r.inverse_indices), inv.reshape(na.shape))
+    np.testing.assert_array_equal(to_np(r.counts), c)
+    np.testing.assert_array_equal(to_np(xp.unique_values(xa)), v)
+    rc = xp.unique_counts(xa)
+    np.testing.assert_array_equal(to_np(rc.counts), c)
+    ri = xp.unique_inverse(xa)
+    assert ri.inverse_indices.shape == na.shape
+    np.testing.assert_array_equal(to_np(ri.values)[to_np(ri.inverse_indices)], na)
 
 
 def test_unique_nan_distinct_and_large():
@@ -42,17 +45,18 @@ def test_unique_nan_distinct_and_large():
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int16", "float64", "complex128"])
-def test_take(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_take(dtype, layout):
     rng = np.random.default_rng(3)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng):
-        for axis in (0, 1, 2, -1):
-            n = na.shape[axis]
-            idx = rng.integers(-n, n, 7)
-            got = xp.take(xa, xp.asarray(idx), axis=axis)
-            np.testing.assert_array_equal(to_np(got), np.take(na, idx, axis=axis))
-            idx2 = rng.integers(0, n, (2, 3)).astype(np.int32)
-            got = xp.take(xa, xp.asarray(idx2)[:, ::-1], axis=axis)
-            np.testing.assert_array_equal(to_np(got), np.take(na, idx2[:, ::-1], axis=axis))
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng))
+    for axis in (0, 1, 2, -1):
+        n = na.shape[axis]
+        idx = rng.integers(-n, n, 7)
+        got = xp.take(xa, xp.asarray(idx), axis=axis)
+        np.testing.assert_array_equal(to_np(got), np.take(na, idx, axis=axis))
+        idx2 = rng.integers(0, n, (2, 3)).astype(np.int32)
+        got = xp.take(xa, xp.asarray(idx2)[:, ::-1], axis=axis)
+        np.testing.assert_array_equal(to_np(got), np.take(na, idx2[:, ::-1], axis=axis))
     one = values((10,), dtype, rng)
     np.testing.assert_array_equal(to_np(xp.take(xp.asarray(one), xp.asarray([9, -10, 0]))), one[[9, -10, 0]])
     with pytest.raises(IndexError, match="index 10 is out of bounds"):
@@ -62,20 +66,21 @@ def test_take(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "float32", "complex64"])
-def test_take_along_axis(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_take_along_axis(dtype, layout):
     rng = np.random.default_rng(4)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng):
-        for axis in (0, 1, -1):
-            idx = np.argsort(na, axis=axis) if na.dtype.kind != "c" else rng.integers(0, na.shape[axis], na.shape)
-            got = xp.take_along_axis(xa, xp.asarray(idx), axis=axis)
-            np.testing.assert_array_equal(to_np(got), np.take_along_axis(na, idx, axis=axis))
-            shp = list(na.shape)
-            shp[axis] = 2
-            shp[(axis + 1) % 3] = 1
-            idx = rng.integers(0, na.shape[axis], shp)
-            got = xp.take_along_axis(xa, xp.asarray(idx), axis=axis)
-            want = np.take_along_axis(na, idx, axis=axis)
-            np.testing.assert_array_equal(to_np(got), want)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng))
+    for axis in (0, 1, -1):
+        idx = np.argsort(na, axis=axis) if na.dtype.kind != "c" else rng.integers(0, na.shape[axis], na.shape)
+        got = xp.take_along_axis(xa, xp.asarray(idx), axis=axis)
+        np.testing.assert_array_equal(to_np(got), np.take_along_axis(na, idx, axis=axis))
+        shp = list(na.shape)
+        shp[axis] = 2
+        shp[(axis + 1) % 3] = 1
+        idx = rng.integers(0, na.shape[axis], shp)
+        got = xp.take_along_axis(xa, xp.asarray(idx), axis=axis)
+        want = np.take_along_axis(na, idx, axis=axis)
+        np.testing.assert_array_equal(to_np(got), want)
     with pytest.raises(IndexError):
         xp.take_along_axis(xp.zeros((2, 2)), xp.asarray([[2]]), axis=1)
 
@@ -83,7 +88,7 @@ def test_take_along_axis(dtype):
 @pytest.mark.parametrize("dtype", ["bool", "int32", "float64", "complex128"])
 def test_concat_stack(dtype):
     rng = np.random.default_rng(5)
-    cases = list(layouts((3, 4, 5), dtype, rng))
+    cases = list(views(values((3, 4, 5), dtype, rng)))
     for axis in (0, 1, -1, None):
         got = xp.concat([c[1] for c in cases], axis=axis)
         want = np.concatenate([c[2] for c in cases], axis=axis)
@@ -100,17 +105,18 @@ def test_concat_stack(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["int8", "float64"])
-def test_tile_repeat_roll(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_tile_repeat_roll(dtype, layout):
     rng = np.random.default_rng(6)
-    for name, xa, na in layouts((2, 3, 4), dtype, rng):
-        for reps in ((2,), (1, 2, 1), (2, 1, 3, 2), (0, 2)):
-            np.testing.assert_array_equal(to_np(xp.tile(xa, reps)), np.tile(na, reps))
-        for axis in (None, 0, 2):
-            np.testing.assert_array_equal(to_np(xp.repeat(xa, 3, axis=axis)), np.repeat(na, 3, axis=axis))
-        r = rng.integers(0, 3, na.shape[1])
-        np.testing.assert_array_equal(to_np(xp.repeat(xa, xp.asarray(r), axis=1)), np.repeat(na, r, axis=1))
-        for shift, axis in ((1, None), (-7, None), (2, 0), ((1, -2), (1, 2)), (3, (0, 1)), ((1, 1), (2, 2))):
-            np.testing.assert_array_equal(to_np(xp.roll(xa, shift, axis=axis)), np.roll(na, shift, axis=axis))
+    xa, na = view_of(layout, values((2, 3, 4), dtype, rng))
+    for reps in ((2,), (1, 2, 1), (2, 1, 3, 2), (0, 2)):
+        np.testing.assert_array_equal(to_np(xp.tile(xa, reps)), np.tile(na, reps))
+    for axis in (None, 0, 2):
+        np.testing.assert_array_equal(to_np(xp.repeat(xa, 3, axis=axis)), np.repeat(na, 3, axis=axis))
+    r = rng.integers(0, 3, na.shape[1])
+    np.testing.assert_array_equal(to_np(xp.repeat(xa, xp.asarray(r), axis=1)), np.repeat(na, r, axis=1))
+    for shift, axis in ((1, None), (-7, None), (2, 0), ((1, -2), (1, 2)), (3, (0, 1)), ((1, 1), (2, 2))):
+        np.testing.assert_array_equal(to_np(xp.roll(xa, shift, axis=axis)), np.roll(na, shift, axis=axis))
     with pytest.raises(ValueError):
         xp.repeat(xp.zeros(3), -1)
     with pytest.raises(ValueError):

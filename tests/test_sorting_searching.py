@@ -2,18 +2,21 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from _stats_layouts import DTYPES, REAL, layouts, to_np, values
+from conftest import to_numpy as to_np
+from layouts import DTYPE_NAMES as DTYPES, REAL_NAMES as REAL
+from layouts import EXTRA, SHAPED, params, random_values as values, view_of
 
 
 @pytest.mark.parametrize("dtype", REAL)
-def test_sort_argsort_vs_numpy(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_sort_argsort_vs_numpy(dtype, layout):
     rng = np.random.default_rng(1)
-    for name, xa, na in layouts((4, 5, 6), dtype, rng, lo=-3, hi=4):
-        for axis in (0, 1, -1):
-            got = xp.argsort(xa, axis=axis)
-            want = np.argsort(na, axis=axis, kind="stable")
-            np.testing.assert_array_equal(to_np(got), want, err_msg=name)
-            np.testing.assert_array_equal(to_np(xp.sort(xa, axis=axis)), np.sort(na, axis=axis, kind="stable"))
+    xa, na = view_of(layout, values((4, 5, 6), dtype, rng, lo=-3, hi=4))
+    for axis in (0, 1, -1):
+        got = xp.argsort(xa, axis=axis)
+        want = np.argsort(na, axis=axis, kind="stable")
+        np.testing.assert_array_equal(to_np(got), want, err_msg=layout)
+        np.testing.assert_array_equal(to_np(xp.sort(xa, axis=axis)), np.sort(na, axis=axis, kind="stable"))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64", "bool"])
@@ -58,16 +61,17 @@ def test_sort_edges():
 
 
 @pytest.mark.parametrize("dtype", REAL)
-def test_argmax_argmin(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_argmax_argmin(dtype, layout):
     rng = np.random.default_rng(4)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-3, hi=4):
-        for axis in (None, 0, 1, -1):
-            for keepdims in (False, True):
-                for f in ("argmax", "argmin"):
-                    got = getattr(xp, f)(xa, axis=axis, keepdims=keepdims)
-                    want = getattr(np, f)(na, axis=axis, keepdims=keepdims)
-                    assert got.dtype == xp.int64
-                    np.testing.assert_array_equal(to_np(got), want, err_msg=f"{name} {axis}")
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng, lo=-3, hi=4))
+    for axis in (None, 0, 1, -1):
+        for keepdims in (False, True):
+            for f in ("argmax", "argmin"):
+                got = getattr(xp, f)(xa, axis=axis, keepdims=keepdims)
+                want = getattr(np, f)(na, axis=axis, keepdims=keepdims)
+                assert got.dtype == xp.int64
+                np.testing.assert_array_equal(to_np(got), want, err_msg=f"{layout} {axis}")
     a = np.array([[1.0, np.nan, 5.0, np.nan], [3.0, 2.0, 9.0, 1.0]])
     for f in ("argmax", "argmin"):
         np.testing.assert_array_equal(to_np(getattr(xp, f)(xp.asarray(a), axis=1)), getattr(np, f)(a, axis=1))
@@ -76,14 +80,15 @@ def test_argmax_argmin(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_nonzero(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_nonzero(dtype, layout):
     rng = np.random.default_rng(5)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=0, hi=2):
-        got = xp.nonzero(xa)
-        want = np.nonzero(na)
-        assert len(got) == len(want)
-        for g, w in zip(got, want):
-            np.testing.assert_array_equal(to_np(g), w)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng, lo=0, hi=2))
+    got = xp.nonzero(xa)
+    want = np.nonzero(na)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(to_np(g), w)
     with pytest.raises(ValueError):
         xp.nonzero(xp.asarray(1))
     assert xp.nonzero(xp.asarray([np.nan, 0.0, -0.0]))[0].tolist() == [0]

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from _stats_layouts import DTYPES, NUMERIC, REAL, layouts, to_np, values
+from conftest import to_numpy as to_np
+from layouts import DTYPE_NAMES as DTYPES, REAL_NAMES as REAL
+from layouts import EXTRA, SHAPED, params, random_values as values, view_of
 
 AXES = [None, 0, 1, -1, (0, 2), ()]
 
@@ -22,15 +24,16 @@ def close(got, want, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("func", ["sum", "prod"])
-def test_sum_prod(func, dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_sum_prod(func, dtype, layout):
     rng = np.random.default_rng(1)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-3, hi=4):
-        for axis in AXES:
-            for keepdims in (False, True):
-                got = getattr(xp, func)(xa, axis=axis, keepdims=keepdims)
-                want = getattr(np, func)(na, axis=axis, keepdims=keepdims)
-                assert got.dtype.name == want.dtype.name, (name, axis)
-                close(got, want, dtype)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng, lo=-3, hi=4))
+    for axis in AXES:
+        for keepdims in (False, True):
+            got = getattr(xp, func)(xa, axis=axis, keepdims=keepdims)
+            want = getattr(np, func)(na, axis=axis, keepdims=keepdims)
+            assert got.dtype.name == want.dtype.name, (layout, axis)
+            close(got, want, dtype)
 
 
 def test_sum_dtype_argument():
@@ -45,12 +48,13 @@ def test_sum_dtype_argument():
 
 @pytest.mark.parametrize("dtype", REAL)
 @pytest.mark.parametrize("func", ["min", "max"])
-def test_min_max(func, dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_min_max(func, dtype, layout):
     rng = np.random.default_rng(2)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng):
-        for axis in AXES:
-            got = getattr(xp, func)(xa, axis=axis, keepdims=True)
-            close(got, getattr(np, func)(na, axis=axis, keepdims=True), dtype)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng))
+    for axis in AXES:
+        got = getattr(xp, func)(xa, axis=axis, keepdims=True)
+        close(got, getattr(np, func)(na, axis=axis, keepdims=True), dtype)
 
 
 def test_min_max_nan_and_empty():
@@ -65,27 +69,28 @@ def test_min_max_nan_and_empty():
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int32"])
-def test_mean_var_std(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_mean_var_std(dtype, layout):
     rng = np.random.default_rng(3)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng):
-        for axis in AXES:
-            for corr in (0, 1, 1.5):
-                got = xp.var(xa, axis=axis, correction=corr)
-                n = na.size if axis is None else int(np.prod([na.shape[a] for a in np.atleast_1d(axis)]))
-                if n - corr <= 0:
-                    assert np.all(np.isnan(to_np(got)))
-                    continue
-                want = np.var(na, axis=axis, ddof=corr)
-                if dtype == "int32":
-                    want = want.astype(np.float64)
-                close(got, want.astype(got.dtype.name), dtype if dtype != "int32" else "float64")
-                close(xp.std(xa, axis=axis, correction=corr),
-                      np.std(na, axis=axis, ddof=corr).astype(got.dtype.name),
-                      dtype if dtype != "int32" else "float64")
-            want = np.mean(na, axis=axis, keepdims=True)
-            got = xp.mean(xa, axis=axis, keepdims=True)
-            assert got.dtype.name == (want.dtype.name if dtype != "int32" else "float64")
-            close(got, want, dtype if dtype != "int32" else "float64")
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng))
+    for axis in AXES:
+        for corr in (0, 1, 1.5):
+            got = xp.var(xa, axis=axis, correction=corr)
+            n = na.size if axis is None else int(np.prod([na.shape[a] for a in np.atleast_1d(axis)]))
+            if n - corr <= 0:
+                assert np.all(np.isnan(to_np(got)))
+                continue
+            want = np.var(na, axis=axis, ddof=corr)
+            if dtype == "int32":
+                want = want.astype(np.float64)
+            close(got, want.astype(got.dtype.name), dtype if dtype != "int32" else "float64")
+            close(xp.std(xa, axis=axis, correction=corr),
+                  np.std(na, axis=axis, ddof=corr).astype(got.dtype.name),
+                  dtype if dtype != "int32" else "float64")
+        want = np.mean(na, axis=axis, keepdims=True)
+        got = xp.mean(xa, axis=axis, keepdims=True)
+        assert got.dtype.name == (want.dtype.name if dtype != "int32" else "float64")
+        close(got, want, dtype if dtype != "int32" else "float64")
 
 
 def test_var_correction_at_least_n_is_nan():
@@ -142,15 +147,16 @@ def test_zero_d_and_empty():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("func", ["cumulative_sum", "cumulative_prod"])
-def test_cumulative(func, dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_cumulative(func, dtype, layout):
     rng = np.random.default_rng(7)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=-2, hi=3):
-        for axis in (0, 1, 2, -1):
-            for init in (False, True):
-                got = getattr(xp, func)(xa, axis=axis, include_initial=init)
-                want = getattr(np, func)(na, axis=axis, include_initial=init)
-                assert got.dtype.name == want.dtype.name
-                close(got, want, dtype)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng, lo=-2, hi=3))
+    for axis in (0, 1, 2, -1):
+        for init in (False, True):
+            got = getattr(xp, func)(xa, axis=axis, include_initial=init)
+            want = getattr(np, func)(na, axis=axis, include_initial=init)
+            assert got.dtype.name == want.dtype.name
+            close(got, want, dtype)
     one = values((6,), dtype, rng, lo=-2, hi=3)
     close(getattr(xp, func)(xp.asarray(one)), getattr(np, func)(one), dtype)
     with pytest.raises(ValueError):
@@ -165,29 +171,31 @@ def test_cumulative_dtype_and_empty():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_all_any_count(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_all_any_count(dtype, layout):
     rng = np.random.default_rng(8)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng, lo=0, hi=3):
-        for axis in AXES:
-            for keepdims in (False, True):
-                close(xp.all(xa, axis=axis, keepdims=keepdims), np.all(na, axis=axis, keepdims=keepdims), "bool")
-                close(xp.any(xa, axis=axis, keepdims=keepdims), np.any(na, axis=axis, keepdims=keepdims), "bool")
-                c = xp.count_nonzero(xa, axis=axis, keepdims=keepdims)
-                close(c, np.asarray(np.count_nonzero(na, axis=axis, keepdims=keepdims), dtype=np.int64), "int64")
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng, lo=0, hi=3))
+    for axis in AXES:
+        for keepdims in (False, True):
+            close(xp.all(xa, axis=axis, keepdims=keepdims), np.all(na, axis=axis, keepdims=keepdims), "bool")
+            close(xp.any(xa, axis=axis, keepdims=keepdims), np.any(na, axis=axis, keepdims=keepdims), "bool")
+            c = xp.count_nonzero(xa, axis=axis, keepdims=keepdims)
+            close(c, np.asarray(np.count_nonzero(na, axis=axis, keepdims=keepdims), dtype=np.int64), "int64")
     assert xp.all(xp.asarray([np.nan]))._item() is True
     assert xp.any(xp.zeros((0,)))._item() is False
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_diff(dtype):
+@pytest.mark.parametrize("layout", params(SHAPED + EXTRA))
+def test_diff(dtype, layout):
     rng = np.random.default_rng(9)
-    for name, xa, na in layouts((3, 4, 5), dtype, rng):
-        for axis in (0, -1):
-            for n in (0, 1, 2, 6):
-                got = xp.diff(xa, axis=axis, n=n)
-                want = np.diff(na, axis=axis, n=n)
-                assert got.dtype.name == want.dtype.name
-                close(got, want, dtype)
+    xa, na = view_of(layout, values((3, 4, 5), dtype, rng))
+    for axis in (0, -1):
+        for n in (0, 1, 2, 6):
+            got = xp.diff(xa, axis=axis, n=n)
+            want = np.diff(na, axis=axis, n=n)
+            assert got.dtype.name == want.dtype.name
+            close(got, want, dtype)
     a = values((3, 4), dtype, rng)
     p = values((3, 1), dtype, rng)
     q = values((3, 2), dtype, rng)

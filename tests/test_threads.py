@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import arrstride as xp
+from layouts import views
 
 N = 1 << 21  # large enough that every kernel here runs on several threads
 
@@ -297,15 +298,14 @@ def test_long_fft_in_forked_child(threads):
 # ---- reductions whose outer dims run on the iterator (blocks), on any thread count ----
 
 def _layouts_3d(rng, dtype):
-    """(NumPy view, the same arrstride view) pairs."""
+    """(NumPy view, the same arrstride view) pairs: outer dims stepped, flipped,
+    reordered, of stride 0, and a 4-D flipped one."""
     base = rng.integers(-50, 50, (6, 40, 300)).astype(dtype)
-    xb = xp.asarray(base)
-    yield base, xb                                                      # contiguous
-    yield base[:, ::-2, 1::2], xb[:, ::-2, 1::2]                        # stepped, flipped
-    yield np.moveaxis(base, 0, 1), xp.moveaxis(xb, 0, 1)                # outer dims reordered
-    yield (np.broadcast_to(base[:1], (3, 40, 300)),
-           xp.broadcast_to(xb[:1], (3, 40, 300)))                       # stride-0 outer dim
-    yield base.reshape(2, 3, 40, 300)[:, ::-1], xp.reshape(xb, (2, 3, 40, 300))[:, ::-1]
+    names = ["contiguous", "stepped", "negative", "permuted", "broadcast", "mixed"]
+    for _, xa, a in views(base, names):
+        yield a, xa
+    for _, xa, a in views(base.reshape(2, 3, 40, 300), ["negative"]):
+        yield a, xa
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, np.uint8,
