@@ -98,3 +98,36 @@ def test_any_all_bytes_random_and_2d():
             assert_same(xp.all(a, axis=0), np.all(n, axis=0))
     full = xp.ones((257, 33), dtype=xp.bool)
     assert bool(xp.all(full)) and bool(xp.any(full)) and not bool(xp.any(xp.zeros(513, dtype=xp.bool)))
+
+
+# ---- take: one index for a whole run (rows of a C-ordered array) ----------------------------
+
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_take_rows(name, layout):
+    x, n = make(layout, (9, 6, 5), getattr(xp, name), 8)
+    if n.ndim == 0:
+        return assert_same(xp.take(xp.reshape(x, (1,)), xp.asarray([0, -1]), axis=0),
+                           np.take(n.reshape(1), [0, -1], axis=0))
+    for idx in ([0, 8, -1, 3, 3], [], [[1, -2], [0, 4]]):
+        idx = [i % n.shape[0] for i in np.ravel(idx)] if n.shape[0] < 9 and n.shape[0] else idx
+        if n.shape[0] == 0 and np.size(idx):
+            continue
+        inx = np.asarray(idx, dtype=np.int64)
+        for axis in range(n.ndim):
+            j = inx % n.shape[axis] if n.shape[axis] else inx
+            if n.shape[axis] == 0 and j.size:
+                continue
+            assert_same(xp.take(x, xp.asarray(j), axis=axis), np.take(n, j, axis=axis))
+
+
+def test_take_rows_bad_index_and_empty_rows():
+    n = sample((7, 40), "float64", 9)
+    x = xp.asarray(n)
+    for bad in (7, -8, 100):
+        with pytest.raises(IndexError, match="take"):
+            xp.take(x, xp.asarray([0, bad, 1]), axis=0)
+    e = xp.asarray(np.zeros((7, 0)))
+    assert xp.take(e, xp.asarray([1, 6, -7]), axis=0).shape == (3, 0)
+    assert_same(xp.take(x[:, ::-3], xp.asarray([6, 0, -1]), axis=0), np.take(n[:, ::-3], [6, 0, -1], axis=0))
+    assert_same(xp.take(x.T, xp.asarray([39, 0]), axis=0), np.take(n.T, [39, 0], axis=0))
