@@ -70,11 +70,12 @@ def test_tall_full_matrices(dtype):
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("decades", [3, 8, 16])
+@pytest.mark.parametrize("decades", [0.1, 0.29, 0.31, 0.6, 3, 8, 16])
 def test_tall_ill_conditioned(dtype, decades):
-    """Column scales over `decades` decades: CholeskyQR2 is exact to cond ~ eps^-1/2,
-    beyond that gesdd takes over; the factors stay orthonormal either way."""
-    rng = np.random.default_rng(decades)
+    """Singular values over `decades` decades: one Cholesky pass up to cond 2
+    (0.301 decades), CholeskyQR2 up to cond ~ eps^-1/2, beyond that gesdd; the
+    factors stay orthonormal on every path."""
+    rng = np.random.default_rng(int(decades * 100))
     q, _ = np.linalg.qr(rng.standard_normal((1100, 16)))
     v, _ = np.linalg.qr(rng.standard_normal((16, 16)))
     a = ((q * np.logspace(0, -decades, 16)) @ v).astype(dtype)
@@ -102,7 +103,7 @@ def test_tall_rank_deficient(dtype, kind):
 
 
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
-@pytest.mark.parametrize("scale", [1e-160, 1e-300, 1e150, 1e300])
+@pytest.mark.parametrize("scale", [1e-140, 1e-150, 1e-160, 1e-300, 1e150, 1e300])
 def test_tall_extreme_scale(dtype, scale):
     """a^H a under- or overflows: gesdd does the work, as accurate as NumPy's."""
     a = rand((1100, 16), dtype, 12) * scale

@@ -6,6 +6,7 @@
  * 3 complex128. info[b] receives LAPACK's status for batch element b
  * (< 0: the input held a NaN, outputs are NaN; > 0: the routine failed
  * in the way LAPACK documents). No factorization is written here. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,13 @@ static void zero_lower(char *r, int64_t n, int f)
  * conditioning needs Householder QR), or a Cholesky factorization fails,
  * this returns 1 with a and the outputs unchanged, for gesdd to do the work.
  * jobz is 'S' (u: m x n, vt: n x n) or 'N'. */
+/* ONE_PASS_COND: when cond(R1) = cond(a) is at most this, one Cholesky pass
+ * is accurate enough and the second is skipped: a = Q1 R1, R1 = Ur S Vt,
+ * U = a (R1^-1 Ur) in one gemm, S those of R1. The Gram matrix's rounding E
+ * (|E| ~ eps |a|^2) then costs U^H U - I ~ |E| / s_min^2 ~ eps cond^2 and
+ * S an absolute eps |a| cond: at cond 2, within a small factor of gesdd.
+ * Passes over a: syrk and gemm (gesdd: a QR's worth of BLAS-2 sweeps). */
+#define ONE_PASS_COND 2.0
 #define TALL_RATIO 4
 #define TALL_MIN 16384   /* m * n below this, gesdd is quick enough */
 #define TALL_TOL 0.25
@@ -434,16 +442,39 @@ static int svd_tall(int f, char jobz, int64_t m, int64_t n, char *a, char *s, ch
                     li *info)
 {
     int64_t isz = ISZ[f], nn = n * n;
-    char *w = malloc((size_t)(4 * nn * isz) + 1);
-    char *save = jobz == 'N' ? malloc((size_t)(m * n * isz) + 1) : u;
+    char *w = malloc((size_t)(4 * nn * isz) + 1), *save = NULL;
     char *r1 = w, *r2 = w + nn * isz, *r = w + 2 * nn * isz, *ur = w + 3 * nn * isz;
     char dummy[16];
     double dev = 0.0;                                 /* |Q1^H Q1 - I|_F^2 */
     int ok = 0;
-    if (!w || !save)
+    if (!w)
         goto done;
     gram_cm(f, m, n, a, r1);
     if (BLAS(LAPACKE_spotrf, f, potrf_t)(LAPACK_COL, 'U', n, r1, n) != 0)
+        goto done;
+    zero_lower(r1, n, f);
+    if (!all_finite(r1, nn, f))                       /* a^H a overflowed */
+        goto done;
+    /* One pass is enough when R1 is this well conditioned (see ONE_PASS_COND)
+     * and a^H a was formed clear of underflow */
+    memcpy(r, r1, (size_t)(nn * isz));
+    if (BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, n, n, r, n, s,
+                                         jobz == 'N' ? dummy : ur, jobz == 'N' ? 1 : n,
+                                         jobz == 'N' ? dummy : vt, jobz == 'N' ? 1 : n) == 0) {
+        double smax = ld_real(s, f), smin = ld_real(s + (n - 1) * RSZ[f], f);
+        double tiny = RSZ[f] == 4 ? FLT_MIN / FLT_EPSILON : DBL_MIN / DBL_EPSILON;
+        if (smin > 0 && smax <= ONE_PASS_COND * smin && smin * smin >= (double)m * tiny) {
+            if (jobz != 'N') {
+                trsm_cm(f, CBLAS_LEFT, n, n, r1, n, ur, n);     /* R1^-1 Ur = V S^-1 */
+                gemm_cm(f, CBLAS_N, CBLAS_N, m, n, n, a, m, ur, n, u, m);
+            }
+            *info = 0;
+            ok = 1;
+            goto done;
+        }
+    }
+    save = jobz == 'N' ? malloc((size_t)(m * n * isz) + 1) : u;
+    if (!save)
         goto done;
     memcpy(save, a, (size_t)(m * n * isz));           /* a itself, for gesdd if we give up */
     trsm_cm(f, CBLAS_RIGHT, m, n, r1, n, a, m);       /* a = Q1 */
@@ -459,7 +490,6 @@ static int svd_tall(int f, char jobz, int64_t m, int64_t n, char *a, char *s, ch
         memcpy(a, save, (size_t)(m * n * isz));
         goto done;
     }
-    zero_lower(r1, n, f);
     zero_lower(r2, n, f);
     gemm_cm(f, CBLAS_N, CBLAS_N, n, n, n, r2, n, r1, n, r, n);   /* R = R2 R1 */
     *info = BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, n, n, r, n, s,
