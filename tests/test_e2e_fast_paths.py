@@ -131,3 +131,35 @@ def test_take_rows_bad_index_and_empty_rows():
     assert xp.take(e, xp.asarray([1, 6, -7]), axis=0).shape == (3, 0)
     assert_same(xp.take(x[:, ::-3], xp.asarray([6, 0, -1]), axis=0), np.take(n[:, ::-3], [6, 0, -1], axis=0))
     assert_same(xp.take(x.T, xp.asarray([39, 0]), axis=0), np.take(n.T, [39, 0], axis=0))
+
+
+# ---- log1p: glibc's vector variant in the contiguous loop -----------------------------------
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("name", ["float32", "float64"])
+def test_log1p_vector_loop(layout, name):
+    x, n = make(layout, (37, 41), getattr(xp, name), 11)
+    n = np.asarray(n)
+    # map the sample onto (-1, 60) so that log1p is finite, through the same ops on both sides
+    got = xp.log1p(xp.abs(x) / 10 - 0.999)
+    want = np.log1p(np.abs(n) / n.dtype.type(10) - n.dtype.type(0.999))
+    np.testing.assert_allclose(np.asarray(got), want, rtol=4 * np.finfo(name).eps, atol=0)
+    assert got.dtype == x.dtype
+
+
+def test_log1p_vector_loop_special_values():
+    tiny = np.finfo(np.float64).smallest_subnormal
+    specials = [0.0, -0.0, -1.0, -1.5, np.inf, -np.inf, np.nan, tiny, -tiny, 1e-300, 1e308,
+                np.nextafter(-1.0, 0.0), 1e-17, -1e-17]
+    n = np.array(specials * 5)   # long enough for the vector loop, specials in every lane
+    with np.errstate(all="ignore"):
+        want = np.log1p(n)
+    got = np.asarray(xp.log1p(xp.asarray(n)))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    fin = ~np.isnan(want)
+    np.testing.assert_allclose(got[fin], want[fin], rtol=4 * np.finfo(np.float64).eps, atol=0)
+    np.testing.assert_array_equal(np.signbit(got[fin]), np.signbit(want[fin]))
+    rng = np.random.default_rng(12)
+    n = np.concatenate([rng.uniform(-1, 4, 5000), np.logspace(-20, 300, 5000)])
+    np.testing.assert_allclose(np.asarray(xp.log1p(xp.asarray(n))), np.log1p(n),
+                               rtol=4 * np.finfo(np.float64).eps, atol=0)

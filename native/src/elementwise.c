@@ -63,6 +63,10 @@ __attribute__((simd("notinbranch"))) double (exp)(double);
 __attribute__((simd("notinbranch"))) float expf(float);
 __attribute__((simd("notinbranch"))) double (log)(double);
 __attribute__((simd("notinbranch"))) float logf(float);
+/* log1p (logistic losses: log1p(exp(-|x|))) has vector variants from glibc 2.35 */
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+__attribute__((simd("notinbranch"))) double (log1p)(double);
+#endif
 
 /* ---- loops ------------------------------------------------------------------- */
 
