@@ -368,7 +368,18 @@ static void gemm_cm(int f, int ta, int tb, int64_t m, int64_t n, int64_t k, cons
                                       f == 2 ? (void *)zerof : (void *)zero, c, ldc);
 }
 
-/* g (n x n, upper triangle written) = a^H a for a: m x n, lda m. */
+/* g (n x n, upper triangle written) = a^H a for a: m x n, lda m; or, real
+ * only, for a stored row-major (lda n: column-major a^T, so g = a^T (a^T)^T). */
+static void gram_rows(int f, int64_t m, int64_t n, const char *a, char *g)
+{
+    if (f == 0)
+        BLAS(cblas_ssyrk, 0, ssyrk_t)(CBLAS_COL, CBLAS_UPPER, CBLAS_N, n, m, 1.0f, a, n, 0.0f,
+                                      g, n);
+    else
+        BLAS(cblas_ssyrk, 1, dsyrk_t)(CBLAS_COL, CBLAS_UPPER, CBLAS_N, n, m, 1.0, a, n, 0.0,
+                                      g, n);
+}
+
 static void gram_cm(int f, int64_t m, int64_t n, const char *a, char *g)
 {
     if (f == 0)
@@ -438,6 +449,43 @@ static int tall_pays(char jobz, int64_t m, int64_t n)
     return jobz == 'N' ? n >= 16 && n <= 256 : n >= 8;
 }
 
+/* The one-pass form: r1 (n x n work) = the Cholesky factor of a^H a, then, if
+ * cond(R1) <= ONE_PASS_COND and a^H a was formed clear of underflow, s, vt and
+ * u = a (R1^-1 Ur). a is column-major (lda m) or, rows set (real only),
+ * row-major (lda n). Returns 1 when done, 0 when R1 is in r1 (upper, lower
+ * zeroed) but its conditioning asks for the second pass, -1 when a^H a has
+ * no finite Cholesky factor. w: 2 n x n elements of work. */
+static int svd_one_pass(int f, char jobz, int64_t m, int64_t n, const char *a, int rows,
+                        char *s, char *u, char *vt, char *r1, char *w)
+{
+    int64_t isz = ISZ[f], nn = n * n;
+    char *r = w, *ur = w + nn * isz;
+    char dummy[16];
+    if (rows)
+        gram_rows(f, m, n, a, r1);
+    else
+        gram_cm(f, m, n, a, r1);
+    if (BLAS(LAPACKE_spotrf, f, potrf_t)(LAPACK_COL, 'U', n, r1, n) != 0)
+        return -1;
+    zero_lower(r1, n, f);
+    if (!all_finite(r1, nn, f))                       /* a^H a overflowed */
+        return -1;
+    memcpy(r, r1, (size_t)(nn * isz));
+    if (BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, n, n, r, n, s,
+                                         jobz == 'N' ? dummy : ur, jobz == 'N' ? 1 : n,
+                                         jobz == 'N' ? dummy : vt, jobz == 'N' ? 1 : n) != 0)
+        return 0;
+    double smax = ld_real(s, f), smin = ld_real(s + (n - 1) * RSZ[f], f);
+    double tiny = RSZ[f] == 4 ? FLT_MIN / FLT_EPSILON : DBL_MIN / DBL_EPSILON;
+    if (!(smin > 0 && smax <= ONE_PASS_COND * smin && smin * smin >= (double)m * tiny))
+        return 0;
+    if (jobz != 'N') {
+        trsm_cm(f, CBLAS_LEFT, n, n, r1, n, ur, n);     /* R1^-1 Ur = V S^-1 */
+        gemm_cm(f, rows ? CBLAS_T : CBLAS_N, CBLAS_N, m, n, n, a, rows ? n : m, ur, n, u, m);
+    }
+    return 1;
+}
+
 static int svd_tall(int f, char jobz, int64_t m, int64_t n, char *a, char *s, char *u, char *vt,
                     li *info)
 {
@@ -446,32 +494,14 @@ static int svd_tall(int f, char jobz, int64_t m, int64_t n, char *a, char *s, ch
     char *r1 = w, *r2 = w + nn * isz, *r = w + 2 * nn * isz, *ur = w + 3 * nn * isz;
     char dummy[16];
     double dev = 0.0;                                 /* |Q1^H Q1 - I|_F^2 */
-    int ok = 0;
+    int ok = 0, one;
     if (!w)
         goto done;
-    gram_cm(f, m, n, a, r1);
-    if (BLAS(LAPACKE_spotrf, f, potrf_t)(LAPACK_COL, 'U', n, r1, n) != 0)
+    one = svd_one_pass(f, jobz, m, n, a, 0, s, u, vt, r1, r);
+    if (one != 0) {
+        ok = one > 0;
+        *info = 0;
         goto done;
-    zero_lower(r1, n, f);
-    if (!all_finite(r1, nn, f))                       /* a^H a overflowed */
-        goto done;
-    /* One pass is enough when R1 is this well conditioned (see ONE_PASS_COND)
-     * and a^H a was formed clear of underflow */
-    memcpy(r, r1, (size_t)(nn * isz));
-    if (BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, n, n, r, n, s,
-                                         jobz == 'N' ? dummy : ur, jobz == 'N' ? 1 : n,
-                                         jobz == 'N' ? dummy : vt, jobz == 'N' ? 1 : n) == 0) {
-        double smax = ld_real(s, f), smin = ld_real(s + (n - 1) * RSZ[f], f);
-        double tiny = RSZ[f] == 4 ? FLT_MIN / FLT_EPSILON : DBL_MIN / DBL_EPSILON;
-        if (smin > 0 && smax <= ONE_PASS_COND * smin && smin * smin >= (double)m * tiny) {
-            if (jobz != 'N') {
-                trsm_cm(f, CBLAS_LEFT, n, n, r1, n, ur, n);     /* R1^-1 Ur = V S^-1 */
-                gemm_cm(f, CBLAS_N, CBLAS_N, m, n, n, a, m, ur, n, u, m);
-            }
-            *info = 0;
-            ok = 1;
-            goto done;
-        }
     }
     save = jobz == 'N' ? malloc((size_t)(m * n * isz) + 1) : u;
     if (!save)
@@ -558,6 +588,27 @@ int ars_la_svd(int f, int64_t nb, int64_t m, int64_t n, char *a, char *s, char *
         return ARS_ERR_ARG;
     return run_job((la_job){f, m, n, m < n ? m : n, a, s, u, vt, NULL, info, 0, jobz, ARS_OK},
                    nb, svd_range);
+}
+
+/* One real m x n matrix stored row-major (x, read only), tall enough for
+ * svd_tall: its one-pass form straight from x, without the column-major copy
+ * the general entry needs. *done = 0 (outputs unspecified) when x does not
+ * qualify (complex, not tall, non-finite, cond(x) > ONE_PASS_COND): the caller
+ * then takes ars_la_svd. u: m x n column-major, vt: n x n, s: n. */
+int ars_la_svd_rows(int f, int64_t m, int64_t n, const char *x, char *s, char *u, char *vt,
+                    char jobz, int *done)
+{
+    *done = 0;
+    if (jobz != 'S' && jobz != 'N')
+        return ARS_ERR_ARG;
+    if (!ready(f) || f > 1 || !tall_pays(jobz, m, n) || !all_finite(x, m * n, f))
+        return ARS_OK;
+    char *w = malloc((size_t)(3 * n * n * ISZ[f]) + 1);
+    if (!w)
+        return ARS_ERR_NOMEM;
+    *done = svd_one_pass(f, jobz, m, n, x, 1, s, u, vt, w, w + n * n * ISZ[f]) > 0;
+    free(w);
+    return ARS_OK;
 }
 
 /* ---- pinv (gesdd, then V diag(1/s) U^H with gemm) ------------------------------- */
