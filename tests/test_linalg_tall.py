@@ -120,3 +120,11 @@ def test_tall_non_finite(dtype, bad):
     u, s, vh = LA.svd(A, full_matrices=False)
     assert np.isnan(to_np(u)).all() and np.isnan(to_np(s)).all() and np.isnan(to_np(vh)).all()
     assert np.isnan(to_np(LA.pinv(A))).all()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_tall_many_columns(dtype):
+    """n > 256: no trial SVD of R1, CholeskyQR2 directly."""
+    a = rand((1100, 260), dtype, 14)
+    check_svd(a, xp.asarray(a))
+    check_svd(a, make(a, "transposed"))

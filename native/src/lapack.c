@@ -436,6 +436,7 @@ static void zero_lower(char *r, int64_t n, int f)
  * S an absolute eps |a| cond: at cond 2, within a small factor of gesdd.
  * Passes over a: syrk and gemm (gesdd: a QR's worth of BLAS-2 sweeps). */
 #define ONE_PASS_COND 2.0
+#define ONE_PASS_MAX_N 256
 #define TALL_RATIO 4
 #define TALL_MIN 16384   /* m * n below this, gesdd is quick enough */
 #define TALL_TOL 0.25
@@ -470,6 +471,8 @@ static int svd_one_pass(int f, char jobz, int64_t m, int64_t n, const char *a, i
     zero_lower(r1, n, f);
     if (!all_finite(r1, nn, f))                       /* a^H a overflowed */
         return -1;
+    if (n > ONE_PASS_MAX_N)     /* the trial SVD of R1 would cost as much as a's own QR */
+        return 0;
     memcpy(r, r1, (size_t)(nn * isz));
     if (BLAS(LAPACKE_sgesdd, f, gesdd_t)(LAPACK_COL, jobz, n, n, r, n, s,
                                          jobz == 'N' ? dummy : ur, jobz == 'N' ? 1 : n,
