@@ -655,6 +655,19 @@ def lapack(routine: str, a, *args) -> list:
     return status
 
 
+def svd_rows(x, s, u, vt, jobz: bytes) -> bool:
+    """The SVD of one C-contiguous real matrix x (m x n, read only) in the
+    one-pass form of a tall, well-conditioned matrix: u (n, m) and vt (n, n)
+    receive U and Vh column-major. False when x does not qualify (the caller
+    then copies x column-major for ars_la_svd)."""
+    _blas.ensure()
+    done = ffi.new("int *")
+    m, n = x.shape
+    _check(lib.ars_la_svd_rows(_f(x._dtype), m, n, data_ptr(x), data_ptr(s), _ptr_or_null(u),
+                               _ptr_or_null(vt), jobz, done), "svd")
+    return bool(done[0])
+
+
 def rank_from_s(s, rtol, out) -> None:
     """out[b] = #(s[b, :] > rtol[b] * max(s[b, :])); contiguous arrays."""
     nb = out._layout.size

@@ -249,6 +249,22 @@ def eigvals(x: Array, /) -> Array:
     return _eig("eigvals", x, False)[0]
 
 
+def _svd_rows(x: Array, dtype: dt.DType, vectors: bool):
+    """(s, u, vt) straight from a C-contiguous tall real matrix when the C
+    side's one-pass form applies, else None (no column-major copy needed)."""
+    if x.ndim != 2 or x.dtype is not dtype or dtype not in (dt.float32, dt.float64):
+        return None
+    m, n = x.shape
+    if m < 4 * n or n == 0 or x.strides != (n, 1):
+        return None
+    s = Array._empty((n,), dtype)
+    u = Array._empty((n, m), dtype) if vectors else None
+    vt = Array._empty((n, n), dtype) if vectors else None
+    if not K.svd_rows(x, s, u, vt, b"S" if vectors else b"N"):
+        return None
+    return s, u, vt
+
+
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """U, S (descending, real), Vh with x = U @ diag(S) @ Vh."""
     func = "svd"
@@ -256,6 +272,11 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     m, n = x.shape[-2:]
     k = min(m, n)
     batch = x.shape[:-2]
+    if not full_matrices:
+        rows = _svd_rows(x, dtype, True)
+        if rows is not None:
+            s, u, vt = rows
+            return SVDResult(u.mT, s, vt.mT)
     a = _colmajor(x, dtype)
     ucols, vrows = (m, n) if full_matrices else (k, k)
     s = Array._empty(batch + (k,), dt.real_of(dtype))
@@ -270,6 +291,9 @@ def svdvals(x: Array, /) -> Array:
     func = "svdvals"
     dtype = _matrices(func, x)
     m, n = x.shape[-2:]
+    rows = _svd_rows(x, dtype, False)
+    if rows is not None:
+        return rows[0]
     a = _colmajor(x, dtype)
     s = Array._empty(x.shape[:-2] + (min(m, n),), dt.real_of(dtype))
     info = K.lapack("svd", a, s, None, None, b"N")

@@ -305,6 +305,8 @@ int ars_la_eigh(int f, int64_t nb, int64_t n, char *a, char *w, int vectors, int
 int ars_la_eig(int f, int64_t nb, int64_t n, char *a, char *w, char *v, int64_t *info);
 int ars_la_svd(int f, int64_t nb, int64_t m, int64_t n, char *a, char *s, char *u, char *vt,
                char jobz, int64_t *info);
+int ars_la_svd_rows(int f, int64_t m, int64_t n, const char *x, char *s, char *u, char *vt,
+                    char jobz, int *done);
 int ars_la_pinv(int f, int64_t nb, int64_t m, int64_t n, char *a, char *out,
                 const double *rtol, int64_t *info);
 int ars_la_rank(int f, int64_t nb, int64_t k, const char *s, const double *rtol, int64_t *out);

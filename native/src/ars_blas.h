@@ -14,6 +14,7 @@
     X(cblas_sgemm) X(cblas_dgemm) X(cblas_cgemm) X(cblas_zgemm)                   \
     X(cblas_sgemv) X(cblas_dgemv) X(cblas_cgemv) X(cblas_zgemv)                   \
     X(cblas_ssyrk) X(cblas_dsyrk) X(cblas_csyrk) X(cblas_zsyrk)                   \
+    X(cblas_strsm) X(cblas_dtrsm) X(cblas_ctrsm) X(cblas_ztrsm)                   \
     X(cblas_sdot) X(cblas_ddot) X(cblas_cdotu_sub) X(cblas_zdotu_sub)             \
     X(LAPACKE_sgetrf) X(LAPACKE_dgetrf) X(LAPACKE_cgetrf) X(LAPACKE_zgetrf)       \
     X(LAPACKE_sgesv) X(LAPACKE_dgesv) X(LAPACKE_cgesv) X(LAPACKE_zgesv)           \
@@ -35,6 +36,7 @@ extern void *ars_blas_fn[ARS_NSYMS];
 
 enum { CBLAS_ROW = 101, CBLAS_COL = 102, CBLAS_N = 111, CBLAS_T = 112, CBLAS_C = 113 };
 enum { CBLAS_UPPER = 121, CBLAS_LOWER = 122 };
+enum { CBLAS_NONUNIT = 131, CBLAS_LEFT = 141, CBLAS_RIGHT = 142 };
 enum { LAPACK_COL = 102 };
 
 typedef int64_t li;  /* lapack_int / blasint of the ILP64 build */
@@ -55,6 +57,10 @@ typedef void (*ssyrk_t)(int, int, int, li, li, float, const void *, li, float, v
 typedef void (*dsyrk_t)(int, int, int, li, li, double, const void *, li, double, void *, li);
 typedef void (*csyrk_t)(int, int, int, li, li, const void *, const void *, li, const void *,
                         void *, li);
+typedef void (*strsm_t)(int, int, int, int, int, li, li, float, const void *, li, void *, li);
+typedef void (*dtrsm_t)(int, int, int, int, int, li, li, double, const void *, li, void *, li);
+typedef void (*ctrsm_t)(int, int, int, int, int, li, li, const void *, const void *, li, void *,
+                        li);
 typedef float (*sdot_t)(li, const void *, li, const void *, li);
 typedef double (*ddot_t)(li, const void *, li, const void *, li);
 typedef void (*cdotu_t)(li, const void *, li, const void *, li, void *);

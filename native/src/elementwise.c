@@ -1,6 +1,7 @@
 /* Elementwise functions: every operation of ew_ops.h stamped into a loop per
  * dtype, dispatch tables table[op][dtype], and the entry points. */
 #include <stdlib.h>
+#include <string.h>
 #include <emmintrin.h>
 #include "ew_ops.h"
 
@@ -62,6 +63,10 @@ __attribute__((simd("notinbranch"))) double (exp)(double);
 __attribute__((simd("notinbranch"))) float expf(float);
 __attribute__((simd("notinbranch"))) double (log)(double);
 __attribute__((simd("notinbranch"))) float logf(float);
+/* log1p (logistic losses: log1p(exp(-|x|))) has vector variants from glibc 2.35 */
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+__attribute__((simd("notinbranch"))) double (log1p)(double);
+#endif
 
 /* ---- loops ------------------------------------------------------------------- */
 
@@ -347,6 +352,9 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
 
 /* ---- where, by item size ---------------------------------------------------------- */
 
+/* Contiguous out and condition; each value operand contiguous (step 1) or one
+ * repeated value (step 0: a Python scalar or a broadcast 0-d array), a copy
+ * of which the loop reads so that the compiler can vectorize the select. */
 #define WHERE_LOOP(T)                                                            \
     EW_CLONES static void where_c_##T(T *o, const uint8_t *c, const T *a, const T *b, \
                                       int64_t n)                                 \
@@ -354,12 +362,43 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
         for (int64_t i = 0; i < n; i++)                                          \
             o[i] = c[i] ? a[i] : b[i];                                           \
     }                                                                            \
+    EW_CLONES static void where_sa_##T(T *o, const uint8_t *c, T a, const T *b,  \
+                                       int64_t n)                                \
+    {                                                                            \
+        for (int64_t i = 0; i < n; i++)                                          \
+            o[i] = c[i] ? a : b[i];                                              \
+    }                                                                            \
+    EW_CLONES static void where_sb_##T(T *o, const uint8_t *c, const T *a, T b,  \
+                                       int64_t n)                                \
+    {                                                                            \
+        for (int64_t i = 0; i < n; i++)                                          \
+            o[i] = c[i] ? a[i] : b;                                              \
+    }                                                                            \
+    EW_CLONES static void where_ss_##T(T *o, const uint8_t *c, T a, T b, int64_t n) \
+    {                                                                            \
+        for (int64_t i = 0; i < n; i++)                                          \
+            o[i] = c[i] ? a : b;                                                 \
+    }                                                                            \
     static void where_##T(char **data, int64_t n, const int64_t *s, void *ctx)   \
     {                                                                            \
         (void)ctx;                                                               \
-        if (s[0] == sizeof(T) && s[1] == 1 && s[2] == sizeof(T) && s[3] == sizeof(T)) { \
-            where_c_##T((T *)data[0], (const uint8_t *)data[1], (const T *)data[2], \
-                        (const T *)data[3], n);                                  \
+        if (s[0] == sizeof(T) && s[1] == 1 && (s[2] == sizeof(T) || s[2] == 0)   \
+            && (s[3] == sizeof(T) || s[3] == 0)) {                               \
+            T *o = (T *)data[0];                                                 \
+            const uint8_t *c = (const uint8_t *)data[1];                         \
+            T a, b;                                                              \
+            if (n <= 0)                                                          \
+                return;                                                          \
+            memcpy(&a, data[2], sizeof(T));                                      \
+            memcpy(&b, data[3], sizeof(T));                                      \
+            if (s[2] && s[3])                                                    \
+                where_c_##T(o, c, (const T *)data[2], (const T *)data[3], n);    \
+            else if (s[3])                                                       \
+                where_sa_##T(o, c, a, (const T *)data[3], n);                    \
+            else if (s[2])                                                       \
+                where_sb_##T(o, c, (const T *)data[2], b, n);                    \
+            else                                                                 \
+                where_ss_##T(o, c, a, b, n);                                     \
             return;                                                              \
         }                                                                        \
         for (int64_t i = 0; i < n; i++) {                                        \

@@ -5,6 +5,7 @@
  * the run is accumulated elementwise into the accumulator row. Large
  * reductions are split across threads, each with a private accumulator. */
 #include <stdlib.h>
+#include <string.h>
 #include "stats_internal.h"
 
 enum { PW_BLOCK = 128 };
@@ -149,8 +150,39 @@ static int mmfast_none(const char *p, int64_t n, char *res)
     _Generic((AT)0, double: mmfast_MIN_FLOAT64, float: mmfast_MIN_FLOAT32, default: mmfast_none)
 #define MMFAST_SUM(AT) mmfast_none
 #define MMFAST_PROD(AT) mmfast_none
-#define MMFAST_ALL(AT) mmfast_none
-#define MMFAST_ANY(AT) mmfast_none
+/* any/all of a contiguous run of 1-byte values (bool, int8, uint8; the caller
+ * checks the sizes): eight bytes a word, a block of words at a time, the
+ * loop free of early exits so that it vectorizes; all() tests each word for
+ * a zero byte. The result (0 or 1) goes to res as a uint8_t. */
+enum { BYTE_BLOCK = 256 };  /* bytes folded between two checks */
+#define ZERO_BYTE(w) (((w) - 0x0101010101010101ULL) & ~(w) & 0x8080808080808080ULL)
+#define DEF_BYTEFAST(OP, FOLD, HIT, EMPTY)                                      \
+    RED_CLONES static int bytefast_##OP(const char *p, int64_t n, char *res)    \
+    {                                                                           \
+        int64_t i = 0;                                                          \
+        for (; i + BYTE_BLOCK <= n; i += BYTE_BLOCK) {                          \
+            uint64_t w[BYTE_BLOCK / 8], acc = 0;                                \
+            memcpy(w, p + i, BYTE_BLOCK);                                       \
+            for (int k = 0; k < BYTE_BLOCK / 8; k++)                            \
+                acc |= FOLD(w[k]);                                              \
+            if (acc) {                                                          \
+                *(uint8_t *)res = HIT;                                          \
+                return 1;                                                       \
+            }                                                                   \
+        }                                                                       \
+        for (; i < n; i++)                                                      \
+            if ((p[i] != 0) == HIT) {                                           \
+                *(uint8_t *)res = HIT;                                          \
+                return 1;                                                       \
+            }                                                                   \
+        *(uint8_t *)res = EMPTY;                                                \
+        return 1;                                                               \
+    }
+#define NONZERO_WORD(w) (w)
+DEF_BYTEFAST(ANY, NONZERO_WORD, 1, 0)
+DEF_BYTEFAST(ALL, ZERO_BYTE, 0, 1)
+#define MMFAST_ALL(AT) bytefast_ALL
+#define MMFAST_ANY(AT) bytefast_ANY
 #define MMFAST_COUNT(AT) mmfast_none
 #define MMFAST_SQDEV(AT) mmfast_none
 

@@ -1,5 +1,6 @@
 /* take / take_along_axis (one gather kernel), repeat indices, boolean compress. */
 #include <stdlib.h>
+#include <string.h>
 #include "stats_internal.h"
 
 
@@ -40,6 +41,26 @@ static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
         char *out = data[0];                                                      \
         const char *idx = data[1], *src = data[2];                                \
         const int64_t so = s[0], si = s[1], ss = s[2];                            \
+        if (si == 0) { /* one index for the run: a row (or column) of src */      \
+            int64_t v = ld_INT64(idx);                                            \
+            int64_t w = v < 0 ? v + len : v;                                      \
+            if ((uint64_t)w >= (uint64_t)len) {                                   \
+                __atomic_store_n(&c->bad, v, __ATOMIC_RELAXED);                   \
+                __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);                \
+                return;                                                           \
+            }                                                                     \
+            const char *from = src + w * step;                                    \
+            if (so == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {           \
+                memmove(out, from, (size_t)n * sizeof(T));                        \
+                return;                                                           \
+            }                                                                     \
+            for (int64_t i = 0; i < n; i++) {                                     \
+                T item;                                                           \
+                memcpy(&item, from + i * ss, sizeof(T));                          \
+                memcpy(out + i * so, &item, sizeof(T));                           \
+            }                                                                     \
+            return;                                                               \
+        }                                                                         \
         if (take_indices_ok(idx, si, n, len)) {                                   \
             int64_t i = 0;                                                        \
             for (; i + TAKE_AHEAD < n; i++) {                                     \
