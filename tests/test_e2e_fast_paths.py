@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 import arrstride as xp
-from conftest import DTYPE_NAMES, LAYOUTS, assert_same, make, sample
+from conftest import assert_same
+from layouts import CORE as LAYOUTS
+from layouts import DTYPE_NAMES, make, sample
 
 
 def _scalar(name):
