@@ -155,12 +155,192 @@ static const encode_fn encode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_ENC)};
 static const decode_fn decode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_DEC)};
 static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 
+/* ---- the quicksort (AVX-512) ------------------------------------------------------
+ *
+ * Unstable sorts (stable=False) of the dtypes where it beats the radix sort
+ * run a vector quicksort (sort_simd.h) on signed 64-bit keys: the values' order
+ * as int64, one cheap invertible map per dtype. The elements that sort last
+ * (NaNs; for the 64-bit integers, the largest value, whose key is the
+ * networks' padding) are moved to the end while the keys are made, so that
+ * plain comparisons order the rest. Descending is the ascending order written
+ * backwards, NaNs first, as the radix sort does. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ARS_SORT_SIMD 1
+#include <immintrin.h>
+#pragma GCC push_options
+#pragma GCC target("avx512f,popcnt")
+
+#define SS_V __m512i
+#define SS_L 8
+#define SS_M __mmask8
+#define SS_KT int64_t
+#define SS_KMAX INT64_MAX
+#define V_LOADU(p) _mm512_loadu_si512(p)
+#define V_STOREU(p, v) _mm512_storeu_si512(p, v)
+#define V_MLOAD(src, m, p) _mm512_mask_loadu_epi64(src, m, p)
+#define V_MSTORE(p, m, v) _mm512_mask_storeu_epi64(p, m, v)
+#define V_COMPRESS(m, v) _mm512_maskz_compress_epi64(m, v)
+#define V_SET1(x) _mm512_set1_epi64(x)
+#define V_MIN(a, b) _mm512_min_epi64(a, b)
+#define V_MAX(a, b) _mm512_max_epi64(a, b)
+#define V_CMPLE(a, b) _mm512_cmple_epi64_mask(a, b)
+#define V_CMPGE(a, b) _mm512_cmpge_epi64_mask(a, b)
+#define V_PERM(i, v) _mm512_permutexvar_epi64(i, v)
+#define V_BLEND(m, a, b) _mm512_mask_blend_epi64(m, a, b)
+
+#define SS_IDX 0
+#define SS_BASE 128
+#define SS(name) name##_k64
+#include "sort_simd.h"
+#undef SS_IDX
+#undef SS_BASE
+#undef SS
+
+#define SS_IDX 1
+#define SS_BASE 64
+#define SS(name) name##_a64
+#include "sort_simd.h"
+#undef SS_IDX
+#undef SS_BASE
+#undef SS
+
+#pragma GCC pop_options
+
+static int have_avx512(void)
+{
+    static int cached = -1;
+    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+#else
+#define ARS_SORT_SIMD 0
+static int have_avx512(void) { return 0; }
+#endif
+
+/* Signed 64-bit keys in the values' order (-0.0 before 0.0). */
+static inline int64_t qkey_f64(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    b ^= (0 - (b >> 63)) >> 1;  /* negative: flip all but the sign */
+    return (int64_t)b;
+}
+static inline double qunkey_f64(int64_t k)
+{
+    uint64_t b = (uint64_t)k;
+    b ^= (0 - (b >> 63)) >> 1;
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+static inline int64_t qkey_f32(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    b ^= (0u - (b >> 31)) >> 1;
+    return (int64_t)(int32_t)b;
+}
+static inline float qunkey_f32(int64_t k)
+{
+    uint32_t b = (uint32_t)k;
+    b ^= (0u - (b >> 31)) >> 1;
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+#define QKEY_KB(T, v) ((int64_t)(v))
+#define QKEY_KI(T, v) ((int64_t)(v))
+#define QKEY_KU(T, v) ((int64_t)((uint64_t)(v) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
+#define QKEY_KF(T, v) (sizeof(T) == 4 ? qkey_f32((float)(v)) : qkey_f64((double)(v)))
+#define QUNKEY_KB(T, k) ((T)(k))
+#define QUNKEY_KI(T, k) ((T)(k))
+#define QUNKEY_KU(T, k) ((T)((uint64_t)(k) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
+#define QUNKEY_KF(T, k) (sizeof(T) == 4 ? (T)qunkey_f32(k) : (T)qunkey_f64(k))
+/* the elements that sort last, set aside before the quicksort */
+#define QLAST_KB(v, k) 0
+#define QLAST_KI(v, k) ((k) == INT64_MAX)
+#define QLAST_KU(v, k) ((k) == INT64_MAX)
+#define QLAST_KF(v, k) ((v) != (v))
+
+typedef int64_t (*qencode_fn)(const char *in, int64_t n, int64_t s, int64_t *k, int64_t *ix);
+typedef void (*qdecode_fn)(const int64_t *k, int64_t n, int64_t m, char *out, int64_t os, int desc);
+
+/* qencode: keys of in[0, n) into k[0, m), the last elements' raw bytes into
+ * k[m, n) (and the positions into ix when given); returns m. qdecode: the
+ * values back from sorted keys, ascending or backwards after the last ones. */
+#define DEF_QKEYS(N, T, K)                                                              \
+    static int64_t qencode_##N(const char *in, int64_t n, int64_t s, int64_t *k, int64_t *ix) \
+    {                                                                                   \
+        int64_t h = 0, t = n;                                                           \
+        for (int64_t i = 0; i < n; i++) {                                               \
+            T v = ld_##N(in + i * s);                                                   \
+            int64_t key = QKEY_##K(T, v);                                               \
+            if (QLAST_##K(v, key)) {                                                    \
+                t--;                                                                    \
+                k[t] = 0;                                                               \
+                memcpy(&k[t], &v, sizeof v);                                            \
+                if (ix)                                                                 \
+                    ix[t] = i;                                                          \
+            } else {                                                                    \
+                k[h] = key;                                                             \
+                if (ix)                                                                 \
+                    ix[h] = i;                                                          \
+                h++;                                                                    \
+            }                                                                           \
+        }                                                                               \
+        return h;                                                                       \
+    }                                                                                   \
+    static void qdecode_##N(const int64_t *k, int64_t n, int64_t m, char *out, int64_t os, int desc) \
+    {                                                                                   \
+        for (int64_t i = 0; i < m; i++)                                                 \
+            st_##N(out + (desc ? n - 1 - i : i) * os, QUNKEY_##K(T, k[i]));             \
+        for (int64_t j = m; j < n; j++) {                                               \
+            char *o = out + (desc ? j - m : j) * os;                                    \
+            if (o != (const char *)&k[j]) /* in place */                                \
+                memcpy(o, &k[j], sizeof(T));                                            \
+        }                                                                               \
+    }
+ARS_REAL_DTYPES(DEF_QKEYS)
+
+#define ENT_QENC(N, T, K) [ARS_##N] = qencode_##N,
+#define ENT_QDEC(N, T, K) [ARS_##N] = qdecode_##N,
+static const qencode_fn qencode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC)};
+static const qdecode_fn qdecode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC)};
+
+/* Whether an unstable sort of dtype runs the quicksort (else the radix sort). */
+static int quick_dtype(int dtype)
+{
+    if (!have_avx512())
+        return 0;
+    switch (dtype) {
+    case ARS_INT64:
+    case ARS_UINT64:
+    case ARS_FLOAT64:
+    case ARS_INT32:
+    case ARS_UINT32:
+    case ARS_FLOAT32:
+    case ARS_INT16:
+    case ARS_UINT16:
+    case ARS_INT8:
+    case ARS_UINT8:
+    case ARS_BOOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* ---- sort lanes ------------------------------------------------------------------- */
 
 typedef struct {
     int dtype, argsort, descending;
     int64_t n, in_step, out_step;
-    int failed;
+    int failed;  /* set atomically: lanes run on several threads */
 } sort_ctx;
 
 /* The elements with key `key` (zeros, or NaNs) of a sorted lane, rewritten
@@ -192,7 +372,7 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
     if (!keys || (c->argsort && !idx)) {
         free(keys);
         free(idx);
-        c->failed = 1;
+        __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
     for (int64_t b = 0; b < nl; b++) {
@@ -225,17 +405,70 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
     free(idx);
 }
 
+#if ARS_SORT_SIMD
+/* The quicksort of each lane: keys (in out itself when its lane is dense and
+ * 8 bytes wide and the order ascending), sorted, then written back. */
+static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
+{
+    sort_ctx *c = p;
+    int64_t n = c->n, os = c->out_step;
+    if (n == 0)
+        return;
+    int dense = !c->descending && os == 8 && s[1] % 8 == 0 && (uintptr_t)data[1] % 8 == 0;
+    int keys_in_out = dense && !c->argsort && ars_itemsize[c->dtype] == 8;
+    int idx_in_out = dense && c->argsort;
+    int64_t *kbuf = keys_in_out ? NULL : malloc((size_t)n * sizeof(int64_t));
+    int64_t *ibuf = c->argsort && !idx_in_out ? malloc((size_t)n * sizeof(int64_t)) : NULL;
+    if ((!keys_in_out && !kbuf) || (c->argsort && !idx_in_out && !ibuf)) {
+        free(kbuf);
+        free(ibuf);
+        __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t b = 0; b < nl; b++) {
+        const char *in = data[0] + b * s[0];
+        char *out = data[1] + b * s[1];
+        int64_t *k = keys_in_out ? (int64_t *)(void *)out : kbuf;
+        int64_t *ix = c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
+        int64_t m = qencode_table[c->dtype](in, n, c->in_step, k, ix);
+        if (!c->argsort) {
+            qsort_k64(k, NULL, m, depth_limit_k64(m), 0, 0);
+            qdecode_table[c->dtype](k, n, m, out, os, c->descending);
+        } else {
+            qsort_a64(k, ix, m, depth_limit_a64(m), 0, 0);
+            if (!idx_in_out)
+                for (int64_t i = 0; i < n; i++) {
+                    int64_t pos = i < m ? (c->descending ? n - 1 - i : i)
+                                        : (c->descending ? i - m : i);
+                    st_INT64(out + pos * os, ix[i]);
+                }
+        }
+    }
+    free(kbuf);
+    free(ibuf);
+}
+#endif
+
 int ars_sort(int ndim, const int64_t *shape,
              const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
              char *out, const int64_t *out_strides, int64_t out_step,
-             int argsort, int descending)
+             int argsort, int descending, int stable)
 {
     if (dtype < 0 || dtype >= ARS_NDTYPES || !encode_table[dtype])
         return ARS_ERR_DTYPE;
+    if (n > INT64_MAX / 16)
+        return ARS_ERR_SIZE;
     char *data[2] = {(char *)in, out};
     const int64_t *st[2] = {in_strides, out_strides};
     sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
-    int rc = ars_iter_go(ndim, shape, 2, data, st, sort_loop, &c, (n + 1) * 64);
+    ars_loop_fn loop = sort_loop;
+#if ARS_SORT_SIMD
+    if (!stable && quick_dtype(dtype))
+        loop = quick_loop;
+#else
+    (void)stable;
+#endif
+    int rc = ars_iter_go(ndim, shape, 2, data, st, loop, &c, (n + 1) * 64);
     if (rc)
         return rc;
     return c.failed ? ARS_ERR_NOMEM : ARS_OK;
