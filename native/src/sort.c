@@ -432,10 +432,10 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
         int64_t *ix = c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
         int64_t m = qencode_table[c->dtype](in, n, c->in_step, k, ix);
         if (!c->argsort) {
-            qsort_k64(k, NULL, m, depth_limit_k64(m), 0, 0);
+            sort_k64(k, NULL, m);
             qdecode_table[c->dtype](k, n, m, out, os, c->descending);
         } else {
-            qsort_a64(k, ix, m, depth_limit_a64(m), 0, 0);
+            sort_a64(k, ix, m);
             if (!idx_in_out)
                 for (int64_t i = 0; i < n; i++) {
                     int64_t pos = i < m ? (c->descending ? n - 1 - i : i)

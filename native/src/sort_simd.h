@@ -446,6 +446,90 @@ static int SS(depth_limit)(int64_t n)
     return d;
 }
 
+/* ---- on the thread pool ------------------------------------------------------ */
+
+/* A part of the range left to sort, every key >= lo when has_lo. */
+typedef struct {
+    int64_t start, n;
+    int has_lo;
+    SS_KT lo;
+} SS(piece);
+
+typedef struct {
+    SS_KT *a;
+    int64_t *ix;
+    const SS(piece) *p;
+} SS(pjob);
+
+static void SS(run_pieces)(int64_t begin, int64_t end, void *ctx)
+{
+    const SS(pjob) *j = ctx;
+    for (int64_t i = begin; i < end; i++) {
+        const SS(piece) *q = &j->p[i];
+        SS(qsort)(j->a + q->start, SS_IXP(j->ix, q->start), q->n, SS(depth_limit)(q->n),
+                  q->has_lo, q->lo);
+    }
+}
+
+/* The median of 64 keys sampled evenly from a[0, n) (n >= 64). */
+static SS_KT SS(pivot_wide)(const SS_KT *a, int64_t n)
+{
+    SS_KT t[64];
+    int64_t ti[64] = {0};
+    int64_t step = n / 64;
+    for (int i = 0; i < 64; i++)
+        t[i] = a[i * step + step / 2];
+    SS(small_n)(t, ti, 64, 64 / SS_L);
+    return t[32];
+}
+
+/* Ranges shorter than this are not split for the pool. */
+enum { SS(PAR_MIN) = 1 << 16, SS(MAX_PIECES) = 32 };
+
+/* Sort a[0, n) (and ix with it): on one thread, or split by serial partitions
+ * into about two pieces per thread that the pool sorts, largest first. */
+static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
+{
+    int nt = ars_get_num_threads();
+    if (nt <= 1 || n < 2 * SS(PAR_MIN)) {
+        SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
+        return;
+    }
+    int want = nt > SS(MAX_PIECES) / 2 ? SS(MAX_PIECES) : 2 * nt;
+    SS(piece) p[SS(MAX_PIECES)];
+    int np = 1;
+    p[0] = (SS(piece)){0, n, 0, 0};
+    while (np < want) {
+        int big = 0;
+        for (int i = 1; i < np; i++)
+            if (p[i].n > p[big].n)
+                big = i;
+        SS(piece) q = p[big];
+        if (q.n < 2 * SS(PAR_MIN))
+            break;
+        SS_KT *qa = a + q.start;
+        int64_t *qi = SS_IXP(ix, q.start);
+        SS_KT pv = SS(pivot_wide)(qa, q.n);
+        if (q.has_lo && pv == q.lo) {
+            /* the keys equal to the lower bound are done */
+            int64_t k = pv == SS_KMAX ? q.n : SS(partition)(qa, qi, q.n, (SS_KT)(pv + 1));
+            p[big] = (SS(piece)){q.start + k, q.n - k, 1, q.lo};
+            continue;
+        }
+        int64_t k = SS(partition)(qa, qi, q.n, pv);
+        p[big] = (SS(piece)){q.start, k, q.has_lo, q.lo};
+        p[np++] = (SS(piece)){q.start + k, q.n - k, 1, pv};
+    }
+    for (int i = 1; i < np; i++)  /* largest first */
+        for (int j = i; j > 0 && p[j].n > p[j - 1].n; j--) {
+            SS(piece) t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    SS(pjob) job = {a, ix, p};
+    ars_parallel_for(np, 1, SS(run_pieces), &job);
+}
+
 #undef SS_IXP
 #undef SS_IXARG
 #undef SS_INL
