@@ -179,7 +179,8 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #define V_STOREU(p, v) _mm512_storeu_si512(p, v)
 #define V_MLOAD(src, m, p) _mm512_mask_loadu_epi64(src, m, p)
 #define V_MSTORE(p, m, v) _mm512_mask_storeu_epi64(p, m, v)
-#define V_COMPRESS(m, v) _mm512_maskz_compress_epi64(m, v)
+#define V_CSTORE(p, m, v) _mm512_mask_compressstoreu_epi64(p, m, v)
+#define V_MASK_MIN(src, m, a, b) _mm512_mask_min_epi64(src, m, a, b)
 #define V_SET1(x) _mm512_set1_epi64(x)
 #define V_MIN(a, b) _mm512_min_epi64(a, b)
 #define V_MAX(a, b) _mm512_max_epi64(a, b)
@@ -199,6 +200,48 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #define SS_IDX 1
 #define SS_BASE 64
 #define SS(name) name##_a64
+#include "sort_simd.h"
+#undef SS_IDX
+#undef SS_BASE
+#undef SS
+
+#undef SS_V
+#undef SS_L
+#undef SS_M
+#undef SS_KT
+#undef SS_KMAX
+#undef V_MLOAD
+#undef V_MSTORE
+#undef V_CSTORE
+#undef V_MASK_MIN
+#undef V_SET1
+#undef V_MIN
+#undef V_MAX
+#undef V_CMPLE
+#undef V_CMPGE
+#undef V_PERM
+#undef V_BLEND
+
+#define SS_V __m512i
+#define SS_L 16
+#define SS_M __mmask16
+#define SS_KT int32_t
+#define SS_KMAX INT32_MAX
+#define V_MLOAD(src, m, p) _mm512_mask_loadu_epi32(src, m, p)
+#define V_MSTORE(p, m, v) _mm512_mask_storeu_epi32(p, m, v)
+#define V_CSTORE(p, m, v) _mm512_mask_compressstoreu_epi32(p, m, v)
+#define V_MASK_MIN(src, m, a, b) _mm512_mask_min_epi32(src, m, a, b)
+#define V_SET1(x) _mm512_set1_epi32(x)
+#define V_MIN(a, b) _mm512_min_epi32(a, b)
+#define V_MAX(a, b) _mm512_max_epi32(a, b)
+#define V_CMPLE(a, b) _mm512_cmple_epi32_mask(a, b)
+#define V_CMPGE(a, b) _mm512_cmpge_epi32_mask(a, b)
+#define V_PERM(i, v) _mm512_permutexvar_epi32(i, v)
+#define V_BLEND(m, a, b) _mm512_mask_blend_epi32(m, a, b)
+
+#define SS_IDX 0
+#define SS_BASE 256
+#define SS(name) name##_k32
 #include "sort_simd.h"
 #undef SS_IDX
 #undef SS_BASE
@@ -253,64 +296,105 @@ static inline float qunkey_f32(int64_t k)
     memcpy(&v, &b, sizeof v);
     return v;
 }
-#define QKEY_KB(T, v) ((int64_t)(v))
-#define QKEY_KI(T, v) ((int64_t)(v))
-#define QKEY_KU(T, v) ((int64_t)((uint64_t)(v) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
-#define QKEY_KF(T, v) (sizeof(T) == 4 ? qkey_f32((float)(v)) : qkey_f64((double)(v)))
-#define QUNKEY_KB(T, k) ((T)(k))
-#define QUNKEY_KI(T, k) ((T)(k))
-#define QUNKEY_KU(T, k) ((T)((uint64_t)(k) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
-#define QUNKEY_KF(T, k) (sizeof(T) == 4 ? (T)qunkey_f32(k) : (T)qunkey_f64(k))
-/* the elements that sort last, set aside before the quicksort */
-#define QLAST_KB(v, k) 0
-#define QLAST_KI(v, k) ((k) == INT64_MAX)
-#define QLAST_KU(v, k) ((k) == INT64_MAX)
-#define QLAST_KF(v, k) ((v) != (v))
+/* Keys of W bits: 64 for every dtype, 32 for those of 4 bytes or fewer. */
+#define QKEY64_KB(T, v) ((int64_t)(v))
+#define QKEY64_KI(T, v) ((int64_t)(v))
+#define QKEY64_KU(T, v) ((int64_t)((uint64_t)(v) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
+#define QKEY64_KF(T, v) (sizeof(T) == 4 ? qkey_f32((float)(v)) : qkey_f64((double)(v)))
+#define QUNKEY64_KB(T, k) ((T)(k))
+#define QUNKEY64_KI(T, k) ((T)(k))
+#define QUNKEY64_KU(T, k) ((T)((uint64_t)(k) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
+#define QUNKEY64_KF(T, k) (sizeof(T) == 4 ? (T)qunkey_f32(k) : (T)qunkey_f64(k))
+#define QKEY32_KB(T, v) ((int32_t)(v))
+#define QKEY32_KI(T, v) ((int32_t)(v))
+#define QKEY32_KU(T, v) ((int32_t)((uint32_t)(v) ^ 0x80000000u))
+#define QKEY32_KF(T, v) ((int32_t)qkey_f32((float)(v)))
+#define QUNKEY32_KB(T, k) ((T)(k))
+#define QUNKEY32_KI(T, k) ((T)(k))
+#define QUNKEY32_KU(T, k) ((T)((uint32_t)(k) ^ 0x80000000u))
+#define QUNKEY32_KF(T, k) ((T)qunkey_f32(k))
+/* The elements set aside to sort last: NaNs, and (64-bit keys, which may
+ * carry a payload) the keys equal to the networks' padding. */
+#define QLAST64_KB(v, k) 0
+#define QLAST64_KI(v, k) ((k) == INT64_MAX)
+#define QLAST64_KU(v, k) ((k) == INT64_MAX)
+#define QLAST64_KF(v, k) ((v) != (v))
+#define QLAST32_KB(v, k) 0
+#define QLAST32_KI(v, k) 0
+#define QLAST32_KU(v, k) 0
+#define QLAST32_KF(v, k) ((v) != (v))
 
-typedef int64_t (*qencode_fn)(const char *in, int64_t n, int64_t s, int64_t *k, int64_t *ix);
-typedef void (*qdecode_fn)(const int64_t *k, int64_t n, int64_t m, char *out, int64_t os, int desc);
+/* The dtypes sorted on 32-bit keys (values only; argsort uses 64-bit keys). */
+#define QSORT32_DTYPES(X)   \
+    X(BOOL, uint8_t, KB)    \
+    X(INT8, int8_t, KI)     \
+    X(INT16, int16_t, KI)   \
+    X(INT32, int32_t, KI)   \
+    X(UINT8, uint8_t, KU)   \
+    X(UINT16, uint16_t, KU) \
+    X(UINT32, uint32_t, KU) \
+    X(FLOAT32, float, KF)
+
+typedef int64_t (*qencode64_fn)(const char *in, int64_t n, int64_t s, int64_t *k, int64_t *ix,
+                                int64_t i0);
+typedef void (*qdecode64_fn)(const int64_t *k, int64_t lo, int64_t hi, int64_t n, int64_t m,
+                             char *out, int64_t os, int desc);
+typedef int64_t (*qencode32_fn)(const char *in, int64_t n, int64_t s, int32_t *k, int64_t *ix,
+                                int64_t i0);
+typedef void (*qdecode32_fn)(const int32_t *k, int64_t lo, int64_t hi, int64_t n, int64_t m,
+                             char *out, int64_t os, int desc);
 
 /* qencode: keys of in[0, n) into k[0, m), the last elements' raw bytes into
- * k[m, n) (and the positions into ix when given); returns m. qdecode: the
- * values back from sorted keys, ascending or backwards after the last ones. */
-#define DEF_QKEYS(N, T, K)                                                              \
-    static int64_t qencode_##N(const char *in, int64_t n, int64_t s, int64_t *k, int64_t *ix) \
+ * k[m, n) (and their positions plus i0 into ix when given); returns m.
+ * qdecode: elements [lo, hi) of the n sorted back into values: ascending, or
+ * backwards after the n - m last ones. */
+#define DEF_QKEYS(W, KT, N, T, K)                                                       \
+    static int64_t qencode##W##_##N(const char *in, int64_t n, int64_t s, KT *k, int64_t *ix, \
+                                    int64_t i0)                                         \
     {                                                                                   \
         int64_t h = 0, t = n;                                                           \
         for (int64_t i = 0; i < n; i++) {                                               \
             T v = ld_##N(in + i * s);                                                   \
-            int64_t key = QKEY_##K(T, v);                                               \
-            if (QLAST_##K(v, key)) {                                                    \
+            KT key = QKEY##W##_##K(T, v);                                               \
+            if (QLAST##W##_##K(v, key)) {                                               \
                 t--;                                                                    \
                 k[t] = 0;                                                               \
                 memcpy(&k[t], &v, sizeof v);                                            \
                 if (ix)                                                                 \
-                    ix[t] = i;                                                          \
+                    ix[t] = i0 + i;                                                     \
             } else {                                                                    \
                 k[h] = key;                                                             \
                 if (ix)                                                                 \
-                    ix[h] = i;                                                          \
+                    ix[h] = i0 + i;                                                     \
                 h++;                                                                    \
             }                                                                           \
         }                                                                               \
         return h;                                                                       \
     }                                                                                   \
-    static void qdecode_##N(const int64_t *k, int64_t n, int64_t m, char *out, int64_t os, int desc) \
+    static void qdecode##W##_##N(const KT *k, int64_t lo, int64_t hi, int64_t n, int64_t m, \
+                                 char *out, int64_t os, int desc)                       \
     {                                                                                   \
-        for (int64_t i = 0; i < m; i++)                                                 \
-            st_##N(out + (desc ? n - 1 - i : i) * os, QUNKEY_##K(T, k[i]));             \
-        for (int64_t j = m; j < n; j++) {                                               \
+        for (int64_t i = lo; i < hi && i < m; i++)                                      \
+            st_##N(out + (desc ? n - 1 - i : i) * os, QUNKEY##W##_##K(T, k[i]));        \
+        for (int64_t j = lo > m ? lo : m; j < hi; j++) {                                \
             char *o = out + (desc ? j - m : j) * os;                                    \
             if (o != (const char *)&k[j]) /* in place */                                \
                 memcpy(o, &k[j], sizeof(T));                                            \
         }                                                                               \
     }
-ARS_REAL_DTYPES(DEF_QKEYS)
+#define DEF_QKEYS64(N, T, K) DEF_QKEYS(64, int64_t, N, T, K)
+#define DEF_QKEYS32(N, T, K) DEF_QKEYS(32, int32_t, N, T, K)
+ARS_REAL_DTYPES(DEF_QKEYS64)
+QSORT32_DTYPES(DEF_QKEYS32)
 
-#define ENT_QENC(N, T, K) [ARS_##N] = qencode_##N,
-#define ENT_QDEC(N, T, K) [ARS_##N] = qdecode_##N,
-static const qencode_fn qencode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC)};
-static const qdecode_fn qdecode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC)};
+#define ENT_QENC64(N, T, K) [ARS_##N] = qencode64_##N,
+#define ENT_QDEC64(N, T, K) [ARS_##N] = qdecode64_##N,
+#define ENT_QENC32(N, T, K) [ARS_##N] = qencode32_##N,
+#define ENT_QDEC32(N, T, K) [ARS_##N] = qdecode32_##N,
+static const qencode64_fn qencode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC64)};
+static const qdecode64_fn qdecode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC64)};
+static const qencode32_fn qencode32_table[ARS_NDTYPES] = {QSORT32_DTYPES(ENT_QENC32)};
+static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {QSORT32_DTYPES(ENT_QDEC32)};
 
 /* Whether an unstable sort of dtype runs the quicksort (else the radix sort). */
 static int quick_dtype(int dtype)
@@ -406,18 +490,71 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
 }
 
 #if ARS_SORT_SIMD
+/* Whether a lane of out, at every b * s[1], is dense with items of isz bytes. */
+static int dense_out(char **data, const int64_t *s, int64_t os, int64_t isz)
+{
+    return os == isz && s[1] % isz == 0 && (uintptr_t)data[1] % (uintptr_t)isz == 0;
+}
+
+/* One lane's encoding and decoding, split in parts for the thread pool. */
+typedef struct {
+    const sort_ctx *c;
+    const char *in;
+    char *out;
+    void *k;
+    int64_t *ix;
+    int64_t m;
+    int k32;
+    int last;  /* set (atomically) when a part set elements aside */
+} qlane;
+
+/* Parts of at least this many elements go to the pool. */
+enum { QPAR_GRAIN = 1 << 15 };
+
+static void qencode_part(int64_t b, int64_t e, void *p)
+{
+    qlane *q = p;
+    const sort_ctx *c = q->c;
+    const char *in = q->in + b * c->in_step;
+    int64_t h = q->k32 ? qencode32_table[c->dtype](in, e - b, c->in_step, (int32_t *)q->k + b, NULL, b)
+                       : qencode64_table[c->dtype](in, e - b, c->in_step, (int64_t *)q->k + b,
+                                                   q->ix ? q->ix + b : NULL, b);
+    if (h != e - b)
+        __atomic_store_n(&q->last, 1, __ATOMIC_RELAXED);
+}
+
+static void qdecode_part(int64_t b, int64_t e, void *p)
+{
+    const qlane *q = p;
+    const sort_ctx *c = q->c;
+    int64_t n = c->n, m = q->m, os = c->out_step;
+    if (q->k32)
+        qdecode32_table[c->dtype](q->k, b, e, n, m, q->out, os, c->descending);
+    else if (!c->argsort)
+        qdecode64_table[c->dtype](q->k, b, e, n, m, q->out, os, c->descending);
+    else
+        for (int64_t i = b; i < e; i++) {
+            int64_t pos = i < m ? (c->descending ? n - 1 - i : i) : (c->descending ? i - m : i);
+            st_INT64(q->out + pos * os, q->ix[i]);
+        }
+}
+
 /* The quicksort of each lane: keys (in out itself when its lane is dense and
- * 8 bytes wide and the order ascending), sorted, then written back. */
+ * as wide as the keys, and the order ascending), sorted, then written back.
+ * Values of 4 bytes or fewer are sorted on 32-bit keys, 16 to a vector. A
+ * long lane is encoded, sorted and decoded on the thread pool (encoded again
+ * on one thread when some part found elements to set aside). */
 static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
 {
     sort_ctx *c = p;
-    int64_t n = c->n, os = c->out_step;
+    int64_t n = c->n, os = c->out_step, isz = ars_itemsize[c->dtype];
     if (n == 0)
         return;
-    int dense = !c->descending && os == 8 && s[1] % 8 == 0 && (uintptr_t)data[1] % 8 == 0;
-    int keys_in_out = dense && !c->argsort && ars_itemsize[c->dtype] == 8;
-    int idx_in_out = dense && c->argsort;
-    int64_t *kbuf = keys_in_out ? NULL : malloc((size_t)n * sizeof(int64_t));
+    int k32 = !c->argsort && isz <= 4;
+    int64_t ksz = k32 ? 4 : 8;
+    int keys_in_out = !c->descending && !c->argsort && isz == ksz && dense_out(data, s, os, ksz);
+    int idx_in_out = !c->descending && c->argsort && dense_out(data, s, os, 8);
+    void *kbuf = keys_in_out ? NULL : malloc((size_t)(n * ksz));
     int64_t *ibuf = c->argsort && !idx_in_out ? malloc((size_t)n * sizeof(int64_t)) : NULL;
     if ((!keys_in_out && !kbuf) || (c->argsort && !idx_in_out && !ibuf)) {
         free(kbuf);
@@ -426,23 +563,23 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
         return;
     }
     for (int64_t b = 0; b < nl; b++) {
-        const char *in = data[0] + b * s[0];
         char *out = data[1] + b * s[1];
-        int64_t *k = keys_in_out ? (int64_t *)(void *)out : kbuf;
-        int64_t *ix = c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
-        int64_t m = qencode_table[c->dtype](in, n, c->in_step, k, ix);
-        if (!c->argsort) {
-            sort_k64(k, NULL, m);
-            qdecode_table[c->dtype](k, n, m, out, os, c->descending);
-        } else {
-            sort_a64(k, ix, m);
-            if (!idx_in_out)
-                for (int64_t i = 0; i < n; i++) {
-                    int64_t pos = i < m ? (c->descending ? n - 1 - i : i)
-                                        : (c->descending ? i - m : i);
-                    st_INT64(out + pos * os, ix[i]);
-                }
-        }
+        qlane q = {c, data[0] + b * s[0], out, keys_in_out ? (void *)out : kbuf,
+                   c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL, 0, k32, 0};
+        ars_parallel_for(n, QPAR_GRAIN, qencode_part, &q);
+        if (q.last)
+            q.m = k32 ? qencode32_table[c->dtype](q.in, n, c->in_step, q.k, NULL, 0)
+                      : qencode64_table[c->dtype](q.in, n, c->in_step, q.k, q.ix, 0);
+        else
+            q.m = n;
+        if (k32)
+            sort_k32(q.k, NULL, q.m);
+        else if (!c->argsort)
+            sort_k64(q.k, NULL, q.m);
+        else
+            sort_a64(q.k, q.ix, q.m);
+        if (!(c->argsort && idx_in_out))
+            ars_parallel_for(n, QPAR_GRAIN, qdecode_part, &q);
     }
     free(kbuf);
     free(ibuf);
