@@ -496,6 +496,9 @@ static int dense_out(char **data, const int64_t *s, int64_t os, int64_t isz)
     return os == isz && s[1] % isz == 0 && (uintptr_t)data[1] % (uintptr_t)isz == 0;
 }
 
+/* Lanes this short or shorter are faster on the radix sort's insertion sort. */
+enum { QUICK_MIN = 4 };
+
 /* One lane's encoding and decoding, split in parts for the thread pool. */
 typedef struct {
     const sort_ctx *c;
@@ -566,7 +569,10 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
         char *out = data[1] + b * s[1];
         qlane q = {c, data[0] + b * s[0], out, keys_in_out ? (void *)out : kbuf,
                    c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL, 0, k32, 0};
-        ars_parallel_for(n, QPAR_GRAIN, qencode_part, &q);
+        if (n < 2 * QPAR_GRAIN)
+            qencode_part(0, n, &q);
+        else
+            ars_parallel_for(n, QPAR_GRAIN, qencode_part, &q);
         if (q.last)
             q.m = k32 ? qencode32_table[c->dtype](q.in, n, c->in_step, q.k, NULL, 0)
                       : qencode64_table[c->dtype](q.in, n, c->in_step, q.k, q.ix, 0);
@@ -578,7 +584,11 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
             sort_k64(q.k, NULL, q.m);
         else
             sort_a64(q.k, q.ix, q.m);
-        if (!(c->argsort && idx_in_out))
+        if (c->argsort && idx_in_out)
+            continue;
+        if (n < 2 * QPAR_GRAIN)
+            qdecode_part(0, n, &q);
+        else
             ars_parallel_for(n, QPAR_GRAIN, qdecode_part, &q);
     }
     free(kbuf);
@@ -600,7 +610,7 @@ int ars_sort(int ndim, const int64_t *shape,
     sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
     ars_loop_fn loop = sort_loop;
 #if ARS_SORT_SIMD
-    if (!stable && quick_dtype(dtype))
+    if (!stable && n > QUICK_MIN && quick_dtype(dtype))
         loop = quick_loop;
 #else
     (void)stable;

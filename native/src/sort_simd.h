@@ -397,6 +397,18 @@ static void SS(heapsort)(SS_KT *a, int64_t *ix, int64_t n)
     }
 }
 
+/* The median of 64 keys sampled evenly from a[0, n) (n >= 64). */
+static SS_KT SS(pivot_wide)(const SS_KT *a, int64_t n)
+{
+    SS_KT t[64];
+    int64_t ti[64] = {0};
+    int64_t step = n / 64;
+    for (int i = 0; i < 64; i++)
+        t[i] = a[i * step + step / 2];
+    SS(small_n)(t, ti, 64, 64 / SS_L);
+    return t[32];
+}
+
 /* ---- quicksort ------------------------------------------------------------- */
 
 /* Sort a[0, n) (and ix with it); every key is >= lo when has_lo. Recurses
@@ -408,7 +420,7 @@ static void SS(qsort)(SS_KT *a, int64_t *ix, int64_t n, int depth, int has_lo, S
             SS(heapsort)(a, ix, n);
             return;
         }
-        SS_KT pv = SS(pivot)(a, n);
+        SS_KT pv = n >= 8192 ? SS(pivot_wide)(a, n) : SS(pivot)(a, n);
         if (has_lo && pv == lo) {
             /* the keys equal to the lower bound go first and are done */
             if (pv == SS_KMAX)
@@ -471,18 +483,6 @@ static void SS(run_pieces)(int64_t begin, int64_t end, void *ctx)
     }
 }
 
-/* The median of 64 keys sampled evenly from a[0, n) (n >= 64). */
-static SS_KT SS(pivot_wide)(const SS_KT *a, int64_t n)
-{
-    SS_KT t[64];
-    int64_t ti[64] = {0};
-    int64_t step = n / 64;
-    for (int i = 0; i < 64; i++)
-        t[i] = a[i * step + step / 2];
-    SS(small_n)(t, ti, 64, 64 / SS_L);
-    return t[32];
-}
-
 /* Ranges shorter than this are not split for the pool. */
 enum { SS(PAR_MIN) = 1 << 16, SS(MAX_PIECES) = 32 };
 
@@ -490,8 +490,8 @@ enum { SS(PAR_MIN) = 1 << 16, SS(MAX_PIECES) = 32 };
  * into about two pieces per thread that the pool sorts, largest first. */
 static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
 {
-    int nt = ars_get_num_threads();
-    if (nt <= 1 || n < 2 * SS(PAR_MIN)) {
+    int nt = n < 2 * SS(PAR_MIN) ? 1 : ars_get_num_threads();
+    if (nt <= 1) {
         SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
         return;
     }
