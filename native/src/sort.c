@@ -164,11 +164,15 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
  * networks' padding) are moved to the end while the keys are made, so that
  * plain comparisons order the rest. Descending is the ascending order written
  * backwards, NaNs first, as the radix sort does. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__)
 #define ARS_SORT_SIMD 1
 #include <immintrin.h>
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,popcnt"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,popcnt")
+#endif
 
 #define SS_V __m512i
 #define SS_L 8
@@ -247,7 +251,11 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #undef SS_BASE
 #undef SS
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 static int have_avx512(void)
 {

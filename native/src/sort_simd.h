@@ -25,6 +25,13 @@
 #endif
 
 #define SS_INL static inline __attribute__((always_inline))
+/* Loops over registers are unrolled whole, so that the registers stay ones
+ * (clang unrolls them unasked, and warns when it cannot at -O1) */
+#if defined(__clang__)
+#define SS_UNROLL
+#else
+#define SS_UNROLL _Pragma("GCC unroll 32")
+#endif
 
 /* A permutation vector: lane i takes lane i ^ x (x a constant). */
 SS_INL SS_V SS(xor_perm)(int x)
@@ -125,15 +132,15 @@ SS_INL void SS(clean_reg)(SS_V *v, __m512i *vi)
 /* Sort nr registers (a constant power of 2) as one sequence of nr * SS_L keys. */
 SS_INL void SS(sort_regs)(SS_V *v, __m512i *vi, const int nr)
 {
-#pragma GCC unroll 16
+SS_UNROLL
     for (int i = 0; i < nr; i++)
         SS(sort_reg)(&v[i], &vi[i]);
-#pragma GCC unroll 4
+SS_UNROLL
     for (int w = 1; w < nr; w *= 2) {
         /* merge sorted runs of w registers in pairs: the flip stage ... */
-#pragma GCC unroll 16
+SS_UNROLL
         for (int base = 0; base < nr; base += 2 * w) {
-#pragma GCC unroll 16
+SS_UNROLL
             for (int j = 0; j < w; j++) {
                 int hi = base + 2 * w - 1 - j;
                 SS_V rb = V_PERM(SS(xor_perm)(SS_L - 1), v[hi]);
@@ -150,16 +157,16 @@ SS_INL void SS(sort_regs)(SS_V *v, __m512i *vi, const int nr)
             }
         }
         /* ... then half-cleaners between registers and within them */
-#pragma GCC unroll 4
+SS_UNROLL
         for (int d = w / 2; d >= 1; d /= 2) {
-#pragma GCC unroll 16
+SS_UNROLL
             for (int base = 0; base < nr; base += 2 * d) {
-#pragma GCC unroll 16
+SS_UNROLL
                 for (int j = 0; j < d; j++)
                     SS(reg_coex)(&v[base + j], &v[base + j + d], &vi[base + j], &vi[base + j + d]);
             }
         }
-#pragma GCC unroll 16
+SS_UNROLL
         for (int i = 0; i < nr; i++)
             SS(clean_reg)(&v[i], &vi[i]);
     }
@@ -171,7 +178,7 @@ SS_INL void SS(small_n)(SS_KT *a, int64_t *ix, int64_t n, const int nr)
     SS_V v[16];
     __m512i vi[16];
     SS_M m[16];
-#pragma GCC unroll 16
+SS_UNROLL
     for (int i = 0; i < nr; i++) {
         int64_t c = n - (int64_t)i * SS_L;
         m[i] = c >= SS_L ? (SS_M)~(SS_M)0 : c > 0 ? (SS_M)((1u << c) - 1) : (SS_M)0;
@@ -185,7 +192,7 @@ SS_INL void SS(small_n)(SS_KT *a, int64_t *ix, int64_t n, const int nr)
         }
     }
     SS(sort_regs)(v, vi, nr);
-#pragma GCC unroll 16
+SS_UNROLL
     for (int i = 0; i < nr; i++) {
         if (m[i]) {
             V_MSTORE(a + (int64_t)i * SS_L, m[i], v[i]);
@@ -287,7 +294,7 @@ static int64_t SS(partition)(SS_KT *a, int64_t *ix, int64_t n, SS_KT pivot)
             }
             SS_V v[SS(U)];
             __m512i vi[SS(U)];
-#pragma GCC unroll 8
+SS_UNROLL
             for (int j = 0; j < SS(U); j++) {
                 v[j] = V_LOADU(p + j * SS_L);
                 vi[j] = _mm512_setzero_si512();
@@ -297,7 +304,7 @@ static int64_t SS(partition)(SS_KT *a, int64_t *ix, int64_t n, SS_KT pivot)
                 (void)pi;
 #endif
             }
-#pragma GCC unroll 8
+SS_UNROLL
             for (int j = 0; j < SS(U); j++)
                 SS(part_vec)(b, bi, &ls, &rs, v[j], vi[j], pv);
         }
@@ -533,3 +540,4 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
 #undef SS_IXP
 #undef SS_IXARG
 #undef SS_INL
+#undef SS_UNROLL
