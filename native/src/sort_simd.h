@@ -206,8 +206,124 @@ SS_UNROLL
 #endif
 }
 
+#if !SS_IDX && SS_L == 8
+/* Sort n <= nr * 8 keys (nr = 8 or 16), padding with SS_KMAX, the way of
+ * x86-simd-sort's networks: most compare-exchanges are between whole
+ * registers. The keys are a matrix, register r lane c holding element
+ * c * nr + r (column-major): a network across the registers sorts every
+ * column; bitonic merges then join columns pairwise (a flip between lanes
+ * c and c ^ (k - 1) of registers r and nr - 1 - r, half-cleaners between
+ * lanes, then between registers); block transposes of 8 x 8 put the sorted
+ * sequence in row-major order for the stores. */
+SS_INL void SS(cm_transpose8)(SS_V *v)
+{
+SS_UNROLL
+    for (int b = 1; b < 8; b *= 2) {
+        /* swap bit b of the register and the lane indices */
+        SS_V ia = _mm512_set_epi64(7 & b ? 8 + 7 - b : 7, 6 & b ? 8 + 6 - b : 6,
+                                   5 & b ? 8 + 5 - b : 5, 4 & b ? 8 + 4 - b : 4,
+                                   3 & b ? 8 + 3 - b : 3, 2 & b ? 8 + 2 - b : 2,
+                                   1 & b ? 8 + 1 - b : 1, 0 & b ? 8 + 0 - b : 0);
+        SS_V ib = _mm512_set_epi64(7 & b ? 8 + 7 : 7 + b, 6 & b ? 8 + 6 : 6 + b,
+                                   5 & b ? 8 + 5 : 5 + b, 4 & b ? 8 + 4 : 4 + b,
+                                   3 & b ? 8 + 3 : 3 + b, 2 & b ? 8 + 2 : 2 + b,
+                                   1 & b ? 8 + 1 : 1 + b, 0 & b ? 8 + 0 : 0 + b);
+SS_UNROLL
+        for (int i = 0; i < 8; i++) {
+            if (i & b)
+                continue;
+            SS_V na = _mm512_permutex2var_epi64(v[i], ia, v[i + b]);
+            SS_V nb = _mm512_permutex2var_epi64(v[i], ib, v[i + b]);
+            v[i] = na;
+            v[i + b] = nb;
+        }
+    }
+}
+
+SS_INL void SS(small_cm)(SS_KT *a, int64_t n, const int nr)
+{
+    SS_V v[16], t[16];
+    SS_M m[16];
+    __m512i dummy = _mm512_setzero_si512();
+SS_UNROLL
+    for (int i = 0; i < nr; i++) {
+        int64_t c = n - (int64_t)i * 8;
+        m[i] = c >= 8 ? (SS_M)0xff : c > 0 ? (SS_M)((1u << c) - 1) : (SS_M)0;
+        t[i] = V_SET1(SS_KMAX);
+        if (c > 0)
+            t[i] = V_MLOAD(t[i], m[i], a + (int64_t)i * 8);
+    }
+    /* loaded row-major; any order will do: the network sorts whatever it is given */
+SS_UNROLL
+    for (int i = 0; i < nr; i++)
+        v[i] = t[i];
+    /* sort the columns: flip-form bitonic network across registers */
+SS_UNROLL
+    for (int sz = 2; sz <= nr; sz *= 2) {
+SS_UNROLL
+        for (int base = 0; base < nr; base += sz)
+SS_UNROLL
+            for (int j = 0; j < sz / 2; j++)
+                SS(reg_coex)(&v[base + j], &v[base + sz - 1 - j], &dummy, &dummy);
+SS_UNROLL
+        for (int d = sz / 4; d >= 1; d /= 2)
+SS_UNROLL
+            for (int base = 0; base < nr; base += 2 * d)
+SS_UNROLL
+                for (int j = 0; j < d; j++)
+                    SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
+    }
+    /* merge the columns: runs of k columns */
+SS_UNROLL
+    for (int k = 2; k <= 8; k *= 2) {
+        SS_M low = SS(min_lanes)(k - 1);
+SS_UNROLL
+        for (int r = 0; r < nr / 2; r++) {
+            SS_V p = V_PERM(SS(xor_perm)(k - 1), v[nr - 1 - r]);
+            SS_V mn = V_MIN(v[r], p), mx = V_MAX(v[r], p);
+            v[r] = V_BLEND(low, mx, mn);
+            v[nr - 1 - r] = V_PERM(SS(xor_perm)(k - 1), V_BLEND(low, mn, mx));
+        }
+SS_UNROLL
+        for (int x = k / 4; x >= 1; x /= 2)
+SS_UNROLL
+            for (int i = 0; i < nr; i++)
+                SS(lane_coex)(&v[i], &dummy, x);
+SS_UNROLL
+        for (int d = nr / 2; d >= 1; d /= 2)
+SS_UNROLL
+            for (int base = 0; base < nr; base += 2 * d)
+SS_UNROLL
+                for (int j = 0; j < d; j++)
+                    SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
+    }
+    /* column-major to row-major: block b of 8 registers holds memory
+     * registers b, b + nr / 8, ... after its transpose */
+SS_UNROLL
+    for (int b = 0; b < nr / 8; b++) {
+        SS(cm_transpose8)(v + 8 * b);
+SS_UNROLL
+        for (int c = 0; c < 8; c++)
+            t[c * (nr / 8) + b] = v[8 * b + c];
+    }
+SS_UNROLL
+    for (int i = 0; i < nr; i++)
+        if (m[i])
+            V_MSTORE(a + (int64_t)i * 8, m[i], t[i]);
+}
+#endif
+
 static void SS(small_sort)(SS_KT *a, int64_t *ix, int64_t n)
 {
+#if !SS_IDX && SS_L == 8
+    if (n > 4 * SS_L) {
+        if (n <= 8 * SS_L)
+            SS(small_cm)(a, n, 8);
+        else
+            SS(small_cm)(a, n, 16);
+        return;
+    }
+#endif
     if (n <= SS_L)
         SS(small_n)(a, ix, n, 1);
     else if (n <= 2 * SS_L)
