@@ -251,28 +251,9 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #undef SS_BASE
 #undef SS
 
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
 
-static int have_avx512(void)
-{
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
-}
-#else
-#define ARS_SORT_SIMD 0
-static int have_avx512(void) { return 0; }
-#endif
-
+/* The keys, made and undone by loops that vectorize for AVX-512 too (they
+ * run only on the quicksort's path). */
 /* Signed 64-bit keys in the values' order (-0.0 before 0.0). */
 static inline int64_t qkey_f64(double v)
 {
@@ -360,6 +341,26 @@ typedef void (*qdecode32_fn)(const int32_t *k, int64_t lo, int64_t hi, int64_t n
     static int64_t qencode##W##_##N(const char *in, int64_t n, int64_t s, KT *k, int64_t *ix, \
                                     int64_t i0)                                         \
     {                                                                                   \
+        /* first a pass that vectorizes, right when nothing is set aside */             \
+        int64_t nlast = 0;                                                              \
+        if (s == sizeof(T) && !ix)                                                      \
+            for (int64_t i = 0; i < n; i++) {                                           \
+                T v = ld_##N(in + i * (int64_t)sizeof(T));                              \
+                KT key = QKEY##W##_##K(T, v);                                           \
+                nlast += QLAST##W##_##K(v, key);                                        \
+                k[i] = key;                                                             \
+            }                                                                           \
+        else                                                                            \
+            for (int64_t i = 0; i < n; i++) {                                           \
+                T v = ld_##N(in + i * s);                                               \
+                KT key = QKEY##W##_##K(T, v);                                           \
+                nlast += QLAST##W##_##K(v, key);                                        \
+                k[i] = key;                                                             \
+                if (ix)                                                                 \
+                    ix[i] = i0 + i;                                                     \
+            }                                                                           \
+        if (!nlast)                                                                     \
+            return n;                                                                   \
         int64_t h = 0, t = n;                                                           \
         for (int64_t i = 0; i < n; i++) {                                               \
             T v = ld_##N(in + i * s);                                                   \
@@ -382,8 +383,13 @@ typedef void (*qdecode32_fn)(const int32_t *k, int64_t lo, int64_t hi, int64_t n
     static void qdecode##W##_##N(const KT *k, int64_t lo, int64_t hi, int64_t n, int64_t m, \
                                  char *out, int64_t os, int desc)                       \
     {                                                                                   \
-        for (int64_t i = lo; i < hi && i < m; i++)                                      \
-            st_##N(out + (desc ? n - 1 - i : i) * os, QUNKEY##W##_##K(T, k[i]));        \
+        int64_t e = hi < m ? hi : m;                                                    \
+        if (!desc && os == sizeof(T))                                                   \
+            for (int64_t i = lo; i < e; i++)                                            \
+                st_##N(out + i * (int64_t)sizeof(T), QUNKEY##W##_##K(T, k[i]));         \
+        else                                                                            \
+            for (int64_t i = lo; i < e; i++)                                            \
+                st_##N(out + (desc ? n - 1 - i : i) * os, QUNKEY##W##_##K(T, k[i]));    \
         for (int64_t j = lo > m ? lo : m; j < hi; j++) {                                \
             char *o = out + (desc ? j - m : j) * os;                                    \
             if (o != (const char *)&k[j]) /* in place */                                \
@@ -404,28 +410,26 @@ static const qdecode64_fn qdecode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QD
 static const qencode32_fn qencode32_table[ARS_NDTYPES] = {QSORT32_DTYPES(ENT_QENC32)};
 static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {QSORT32_DTYPES(ENT_QDEC32)};
 
-/* Whether an unstable sort of dtype runs the quicksort (else the radix sort). */
-static int quick_dtype(int dtype)
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+
+static int have_avx512(void)
 {
-    if (!have_avx512())
-        return 0;
-    switch (dtype) {
-    case ARS_INT64:
-    case ARS_UINT64:
-    case ARS_FLOAT64:
-    case ARS_INT32:
-    case ARS_UINT32:
-    case ARS_FLOAT32:
-    case ARS_INT16:
-    case ARS_UINT16:
-    case ARS_INT8:
-    case ARS_UINT8:
-    case ARS_BOOL:
-        return 1;
-    default:
-        return 0;
+    static int cached = -1;
+    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
+        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
     }
+    return v;
 }
+#else
+#define ARS_SORT_SIMD 0
+#endif
 
 /* ---- sort lanes ------------------------------------------------------------------- */
 
@@ -618,7 +622,7 @@ int ars_sort(int ndim, const int64_t *shape,
     sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
     ars_loop_fn loop = sort_loop;
 #if ARS_SORT_SIMD
-    if (!stable && n > QUICK_MIN && quick_dtype(dtype))
+    if (!stable && n > QUICK_MIN && have_avx512())  /* every real dtype */
         loop = quick_loop;
 #else
     (void)stable;
