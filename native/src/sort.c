@@ -191,6 +191,7 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #define V_CMPLE(a, b) _mm512_cmple_epi64_mask(a, b)
 #define V_CMPGE(a, b) _mm512_cmpge_epi64_mask(a, b)
 #define V_PERM(i, v) _mm512_permutexvar_epi64(i, v)
+#define V_PERM2(a, i, b) _mm512_permutex2var_epi64(a, i, b)
 #define V_BLEND(m, a, b) _mm512_mask_blend_epi64(m, a, b)
 
 #define SS_IDX 0
@@ -224,6 +225,7 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #undef V_CMPLE
 #undef V_CMPGE
 #undef V_PERM
+#undef V_PERM2
 #undef V_BLEND
 
 #define SS_V __m512i
@@ -241,6 +243,7 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 #define V_CMPLE(a, b) _mm512_cmple_epi32_mask(a, b)
 #define V_CMPGE(a, b) _mm512_cmpge_epi32_mask(a, b)
 #define V_PERM(i, v) _mm512_permutexvar_epi32(i, v)
+#define V_PERM2(a, i, b) _mm512_permutex2var_epi32(a, i, b)
 #define V_BLEND(m, a, b) _mm512_mask_blend_epi32(m, a, b)
 
 #define SS_IDX 0

@@ -206,34 +206,48 @@ SS_UNROLL
 #endif
 }
 
-#if !SS_IDX && SS_L == 8
-/* Sort n <= nr * 8 keys (nr = 8 or 16), padding with SS_KMAX, the way of
- * x86-simd-sort's networks: most compare-exchanges are between whole
- * registers. The keys are a matrix, register r lane c holding element
+#if !SS_IDX
+/* Sort n <= nr * SS_L keys (nr a multiple of SS_L), padding with SS_KMAX,
+ * the way of x86-simd-sort's networks: most compare-exchanges are between
+ * whole registers. The keys are a matrix, register r lane c holding element
  * c * nr + r (column-major): a network across the registers sorts every
  * column; bitonic merges then join columns pairwise (a flip between lanes
  * c and c ^ (k - 1) of registers r and nr - 1 - r, half-cleaners between
- * lanes, then between registers); block transposes of 8 x 8 put the sorted
- * sequence in row-major order for the stores. */
-SS_INL void SS(cm_transpose8)(SS_V *v)
+ * lanes, then between registers); block transposes of SS_L x SS_L put the
+ * sorted sequence in row-major order for the stores. */
+
+/* The two-source permutations that swap bit b of the register and lane
+ * indices of registers i (bit b clear) and i + b: lane c of the new
+ * register i (ia) and i + b (ib); lanes from the second source have bit
+ * SS_L set. */
+SS_INL SS_V SS(tr_index)(int b, int second)
+{
+#define SS_TA(c) ((c) & b ? SS_L + (c) - b : (c))
+#define SS_TB(c) ((c) & b ? SS_L + (c) : (c) + b)
+#define SS_T(c) (second ? SS_TB(c) : SS_TA(c))
+#if SS_L == 8
+    return _mm512_set_epi64(SS_T(7), SS_T(6), SS_T(5), SS_T(4), SS_T(3), SS_T(2), SS_T(1), SS_T(0));
+#else
+    return _mm512_set_epi32(SS_T(15), SS_T(14), SS_T(13), SS_T(12), SS_T(11), SS_T(10), SS_T(9),
+                            SS_T(8), SS_T(7), SS_T(6), SS_T(5), SS_T(4), SS_T(3), SS_T(2), SS_T(1),
+                            SS_T(0));
+#endif
+#undef SS_TA
+#undef SS_TB
+#undef SS_T
+}
+
+SS_INL void SS(cm_transpose)(SS_V *v)
 {
 SS_UNROLL
-    for (int b = 1; b < 8; b *= 2) {
-        /* swap bit b of the register and the lane indices */
-        SS_V ia = _mm512_set_epi64(7 & b ? 8 + 7 - b : 7, 6 & b ? 8 + 6 - b : 6,
-                                   5 & b ? 8 + 5 - b : 5, 4 & b ? 8 + 4 - b : 4,
-                                   3 & b ? 8 + 3 - b : 3, 2 & b ? 8 + 2 - b : 2,
-                                   1 & b ? 8 + 1 - b : 1, 0 & b ? 8 + 0 - b : 0);
-        SS_V ib = _mm512_set_epi64(7 & b ? 8 + 7 : 7 + b, 6 & b ? 8 + 6 : 6 + b,
-                                   5 & b ? 8 + 5 : 5 + b, 4 & b ? 8 + 4 : 4 + b,
-                                   3 & b ? 8 + 3 : 3 + b, 2 & b ? 8 + 2 : 2 + b,
-                                   1 & b ? 8 + 1 : 1 + b, 0 & b ? 8 + 0 : 0 + b);
+    for (int b = 1; b < SS_L; b *= 2) {
+        SS_V ia = SS(tr_index)(b, 0), ib = SS(tr_index)(b, 1);
 SS_UNROLL
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < SS_L; i++) {
             if (i & b)
                 continue;
-            SS_V na = _mm512_permutex2var_epi64(v[i], ia, v[i + b]);
-            SS_V nb = _mm512_permutex2var_epi64(v[i], ib, v[i + b]);
+            SS_V na = V_PERM2(v[i], ia, v[i + b]);
+            SS_V nb = V_PERM2(v[i], ib, v[i + b]);
             v[i] = na;
             v[i + b] = nb;
         }
@@ -247,16 +261,12 @@ SS_INL void SS(small_cm)(SS_KT *a, int64_t n, const int nr)
     __m512i dummy = _mm512_setzero_si512();
 SS_UNROLL
     for (int i = 0; i < nr; i++) {
-        int64_t c = n - (int64_t)i * 8;
-        m[i] = c >= 8 ? (SS_M)0xff : c > 0 ? (SS_M)((1u << c) - 1) : (SS_M)0;
-        t[i] = V_SET1(SS_KMAX);
-        if (c > 0)
-            t[i] = V_MLOAD(t[i], m[i], a + (int64_t)i * 8);
+        int64_t c = n - (int64_t)i * SS_L;
+        m[i] = c >= SS_L ? (SS_M)~(SS_M)0 : c > 0 ? (SS_M)((1u << c) - 1) : (SS_M)0;
+        v[i] = V_SET1(SS_KMAX);
+        if (c > 0)  /* loaded row-major: the network sorts whatever it is given */
+            v[i] = V_MLOAD(v[i], m[i], a + (int64_t)i * SS_L);
     }
-    /* loaded row-major; any order will do: the network sorts whatever it is given */
-SS_UNROLL
-    for (int i = 0; i < nr; i++)
-        v[i] = t[i];
     /* sort the columns: flip-form bitonic network across registers */
 SS_UNROLL
     for (int sz = 2; sz <= nr; sz *= 2) {
@@ -275,7 +285,7 @@ SS_UNROLL
     }
     /* merge the columns: runs of k columns */
 SS_UNROLL
-    for (int k = 2; k <= 8; k *= 2) {
+    for (int k = 2; k <= SS_L; k *= 2) {
         SS_M low = SS(min_lanes)(k - 1);
 SS_UNROLL
         for (int r = 0; r < nr / 2; r++) {
@@ -297,19 +307,19 @@ SS_UNROLL
                 for (int j = 0; j < d; j++)
                     SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
     }
-    /* column-major to row-major: block b of 8 registers holds memory
-     * registers b, b + nr / 8, ... after its transpose */
+    /* column-major to row-major: block b of SS_L registers holds memory
+     * registers b, b + nr / SS_L, ... after its transpose */
 SS_UNROLL
-    for (int b = 0; b < nr / 8; b++) {
-        SS(cm_transpose8)(v + 8 * b);
+    for (int b = 0; b < nr / SS_L; b++) {
+        SS(cm_transpose)(v + SS_L * b);
 SS_UNROLL
-        for (int c = 0; c < 8; c++)
-            t[c * (nr / 8) + b] = v[8 * b + c];
+        for (int c = 0; c < SS_L; c++)
+            t[c * (nr / SS_L) + b] = v[SS_L * b + c];
     }
 SS_UNROLL
     for (int i = 0; i < nr; i++)
         if (m[i])
-            V_MSTORE(a + (int64_t)i * 8, m[i], t[i]);
+            V_MSTORE(a + (int64_t)i * SS_L, m[i], t[i]);
 }
 #endif
 
@@ -323,7 +333,7 @@ static void SS(small_sort)(SS_KT *a, int64_t *ix, int64_t n)
             SS(small_cm)(a, n, 16);
         return;
     }
-#endif
+#endif  /* with 16 lanes the column-major leaf measured slower: not used */
     if (n <= SS_L)
         SS(small_n)(a, ix, n, 1);
     else if (n <= 2 * SS_L)
