@@ -1,7 +1,9 @@
 /* Sorting, unique and searchsorted on order keys (see stats_internal.h):
  * every real value maps to a uint64 that sorts as the value does, with NaN
  * last and -0.0 == 0.0. Sorting is a stable MSD radix sort that skips the
- * bits all keys share (insertion sort for short buckets). */
+ * bits all keys share (insertion sort for short buckets); an unstable sort
+ * (stable=False) runs a vector quicksort instead where the CPU has AVX-512
+ * (sort_simd.h, on signed keys of 64 or 32 bits). */
 #include <stdlib.h>
 #include "stats_internal.h"
 
@@ -157,13 +159,15 @@ static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
 
 /* ---- the quicksort (AVX-512) ------------------------------------------------------
  *
- * Unstable sorts (stable=False) of the dtypes where it beats the radix sort
- * run a vector quicksort (sort_simd.h) on signed 64-bit keys: the values' order
- * as int64, one cheap invertible map per dtype. The elements that sort last
- * (NaNs; for the 64-bit integers, the largest value, whose key is the
- * networks' padding) are moved to the end while the keys are made, so that
- * plain comparisons order the rest. Descending is the ascending order written
- * backwards, NaNs first, as the radix sort does. */
+ * Unstable sorts (stable=False) of lanes longer than QUICK_MIN run a vector
+ * quicksort (sort_simd.h) on signed keys: the values' order as int64 (int32
+ * for values of 4 bytes or fewer, argsort aside), one cheap invertible map
+ * per dtype. The elements that sort last (NaNs; with 64-bit keys also the
+ * largest value, whose key is the networks' padding) are moved to the end
+ * while the keys are made, so that plain comparisons order the rest.
+ * Descending is the ascending order written backwards, NaNs first, as the
+ * radix sort does. Measured on 1e6 random elements, this beats the radix sort
+ * for every real dtype (8-bit ones and bool by the equal-keys partitions). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ARS_SORT_SIMD 1
 #include <immintrin.h>

@@ -2,9 +2,11 @@
  * payloads, for argsort), after Bramas' and x86-simd-sort's design: vector
  * partitions that compress-store the lanes below and at-or-above the pivot to
  * the two ends of the range, bitonic sorting networks in registers for ranges
- * of up to SS_BASE keys, a median-of-L sampled pivot, an equal-keys partition
- * when the pivot equals the range's lower bound (many duplicates), and a
- * heapsort when the recursion runs too deep. Not stable.
+ * of up to SS_BASE keys, a pivot that is the median of SS_L (of 64 for long
+ * ranges) evenly sampled keys, an equal-keys partition when the pivot equals
+ * the range's lower bound (pdqsort's answer to many duplicates), and a
+ * heapsort when the recursion runs too deep. Not stable. SS(sort) splits a
+ * long range into pieces for the thread pool.
  *
  * A template: sort.c includes it once per instantiation, inside a region
  * compiled for AVX-512, after defining
@@ -16,12 +18,11 @@
  * A key equal to SS_KMAX is allowed only without a payload: the networks pad
  * short ranges with SS_KMAX, and a pad must never trade places with a key. */
 
+/* The payload pointer moved with the keys' (never offset when there is none) */
 #if SS_IDX
 #define SS_IXP(ix, p) ((ix) + (p))
-#define SS_IXARG(x) x
 #else
 #define SS_IXP(ix, p) (ix)
-#define SS_IXARG(x) NULL
 #endif
 
 #define SS_INL static inline __attribute__((always_inline))
@@ -664,6 +665,5 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
 }
 
 #undef SS_IXP
-#undef SS_IXARG
 #undef SS_INL
 #undef SS_UNROLL
