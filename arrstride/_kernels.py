@@ -537,11 +537,12 @@ def lane(op: int, x, out, axis: int, out_axis: Optional[int], flag: bool = False
                         data_ptr(out), ostr, out._dtype.code, ostep, int(flag)), "lane")
 
 
-def sort(x, out, axis: int, argsort: bool, descending: bool) -> None:
+def sort(x, out, axis: int, argsort: bool, descending: bool, stable: bool = True) -> None:
     shape, xs, n, step = _batch(x, axis)
     _, ostr, _, ostep = _batch(out, axis)
     _check(lib.ars_sort(len(shape), shape64(shape), data_ptr(x), xs, x._dtype.code, n, step,
-                        data_ptr(out), ostr, ostep, int(argsort), int(descending)), "sort")
+                        data_ptr(out), ostr, ostep, int(argsort), int(descending), int(stable)),
+           "sort")
 
 
 def unique(x, values, index=None, inverse=None, counts=None) -> int:

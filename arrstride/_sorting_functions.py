@@ -1,6 +1,8 @@
-"""Sorting functions: sort and argsort, always stable (an MSD radix sort on
-order-preserving keys in C). NaNs sort last (first when descending, as the
-reversed ascending order); -0.0 and 0.0 are equal. Results are new arrays."""
+"""Sorting functions: sort and argsort. Stable by default (an MSD radix sort
+on order-preserving keys in C); with stable=False, a vector quicksort where
+the CPU has AVX-512 (equal elements then come in any order). NaNs sort last
+(first when descending, as the reversed ascending order); -0.0 and 0.0 are
+equal. Results are new arrays."""
 from __future__ import annotations
 
 from . import _dtypes as dt
@@ -24,22 +26,23 @@ def _check(func: str, x: Array, axis: int, descending: bool, stable: bool) -> in
 
 
 def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
-    """Sorted copy along axis; equal elements keep their order (stable always)."""
+    """Sorted copy along axis; stable=False allows a faster, unstable sort."""
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
         return x._copy_contiguous()
     out = Array._empty(x.shape, x.dtype, func="sort")
     if out.size:
-        K.sort(x, out, ax, False, descending)
+        K.sort(x, out, ax, False, descending, stable)
     return out
 
 
 def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
-    """Indices that sort x along axis (int64); stable always, also when descending."""
+    """Indices that sort x along axis (int64); stable (also when descending)
+    unless stable=False, when equal elements' indices may come in any order."""
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:
         return Array._empty((), dt.int64, zero=True)
     out = Array._empty(x.shape, dt.int64, func="argsort")
     if out.size:
-        K.sort(x, out, ax, True, descending)
+        K.sort(x, out, ax, True, descending, stable)
     return out

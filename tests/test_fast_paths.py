@@ -347,7 +347,7 @@ def test_matmul_integer_vector_unchanged():
     np.testing.assert_array_equal(to_numpy(from_numpy(A).T @ from_numpy(A)), A.T @ A)
 
 
-# ---- sort: the MSD radix sort (stable, so also what stable=False runs) -----------------
+# ---- sort: the MSD radix sort (stable) and the vector quicksort (stable=False) ----------
 
 SORT_DTYPES = INTS + FLOATS
 
@@ -389,9 +389,14 @@ def _sort_data(dtype: str, kind: str, n: int) -> np.ndarray:
 def test_sort_large_lanes(dtype, kind):
     n = _sort_data(dtype, kind, 70001)
     x = from_numpy(n)
-    for stable in (True, False):
+    want = np.sort(n, kind="stable")
+    # stable=False: the values, and a permutation that sorts them (ties in any order)
+    np.testing.assert_array_equal(to_numpy(xp.sort(x, stable=False)), want)
+    idx = to_numpy(xp.argsort(x, stable=False))
+    np.testing.assert_array_equal(np.sort(idx), np.arange(n.size))
+    np.testing.assert_array_equal(n[idx], want)
+    for stable in (True,):
         got = to_numpy(xp.sort(x, stable=stable))
-        want = np.sort(n, kind="stable")
         np.testing.assert_array_equal(got, want)
         if np.dtype(dtype).kind == "f":  # -0.0 keeps its input place among the zeros
             zeros = want == 0
@@ -423,11 +428,16 @@ def test_sort_large_lanes_any_axis(layout):
     base[::13] = np.nan
     a, n = view_of(layout, base)
     for axis in range(2):
+        want = np.sort(n, axis=axis, kind="stable")
         for stable in (True, False):
-            np.testing.assert_array_equal(to_numpy(xp.sort(a, axis=axis, stable=stable)),
-                                          np.sort(n, axis=axis, kind="stable"))
-            np.testing.assert_array_equal(to_numpy(xp.argsort(a, axis=axis, stable=stable)),
-                                          np.argsort(n, axis=axis, kind="stable"))
+            np.testing.assert_array_equal(to_numpy(xp.sort(a, axis=axis, stable=stable)), want)
+            idx = to_numpy(xp.argsort(a, axis=axis, stable=stable))
+            if stable:
+                np.testing.assert_array_equal(idx, np.argsort(n, axis=axis, kind="stable"))
+            else:  # ties in any order
+                np.testing.assert_array_equal(np.take_along_axis(n, idx, axis=axis), want)
+                np.testing.assert_array_equal(np.sort(idx, axis=axis),
+                                              np.sort(np.argsort(n, axis=axis), axis=axis))
 
 
 def test_matmul_short_path_shapes_and_errors():

@@ -234,13 +234,14 @@ int ars_lane(int op, int ndim, const int64_t *shape,
              int flag);
 
 /* Sort every lane (n elements along byte step in_step) of a real array:
- * values into out (same dtype) or, with argsort, int64 indices. Stable
- * (LSD radix on order-preserving keys); NaNs last (first when descending);
- * -0.0 and 0.0 compare equal. */
+ * values into out (same dtype) or, with argsort, int64 indices. NaNs last
+ * (first when descending); -0.0 and 0.0 compare equal. Stable (MSD radix on
+ * order-preserving keys) when stable is nonzero; otherwise equal elements
+ * may come in any order (a vector quicksort where the CPU and dtype allow). */
 int ars_sort(int ndim, const int64_t *shape,
              const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
              char *out, const int64_t *out_strides, int64_t out_step,
-             int argsort, int descending);
+             int argsort, int descending, int stable);
 
 /* Unique elements of n elements of x (byte stride), sorted, each NaN distinct.
  * values (n slots, x's dtype) receives the k unique values; index, inverse,

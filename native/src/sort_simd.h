@@ -1,0 +1,669 @@
+/* An AVX-512 quicksort of signed integer keys (optionally carrying int64
+ * payloads, for argsort), after Bramas' and x86-simd-sort's design: vector
+ * partitions that compress-store the lanes below and at-or-above the pivot to
+ * the two ends of the range, bitonic sorting networks in registers for ranges
+ * of up to SS_BASE keys, a pivot that is the median of SS_L (of 64 for long
+ * ranges) evenly sampled keys, an equal-keys partition when the pivot equals
+ * the range's lower bound (pdqsort's answer to many duplicates), and a
+ * heapsort when the recursion runs too deep. Not stable. SS(sort) splits a
+ * long range into pieces for the thread pool.
+ *
+ * A template: sort.c includes it once per instantiation, inside a region
+ * compiled for AVX-512, after defining
+ *   SS(name)   the instantiation's name for `name`
+ *   SS_KT      the key type, SS_KMAX its largest value, SS_L lanes per vector
+ *   SS_IDX     1 to move an int64 payload with each key (needs SS_L == 8)
+ *   SS_BASE    the largest range sorted by networks (a power of 2, <= 16 * SS_L)
+ *   SS_V, SS_M the vector and mask types, and the vector operations V_*.
+ * A key equal to SS_KMAX is allowed only without a payload: the networks pad
+ * short ranges with SS_KMAX, and a pad must never trade places with a key. */
+
+/* The payload pointer moved with the keys' (never offset when there is none) */
+#if SS_IDX
+#define SS_IXP(ix, p) ((ix) + (p))
+#else
+#define SS_IXP(ix, p) (ix)
+#endif
+
+#define SS_INL static inline __attribute__((always_inline))
+/* Loops over registers are unrolled whole, so that the registers stay ones
+ * (clang unrolls them unasked, and warns when it cannot at -O1) */
+#if defined(__clang__)
+#define SS_UNROLL
+#else
+#define SS_UNROLL _Pragma("GCC unroll 32")
+#endif
+
+/* A permutation vector: lane i takes lane i ^ x (x a constant). */
+SS_INL SS_V SS(xor_perm)(int x)
+{
+#if SS_L == 8
+    return _mm512_set_epi64(7 ^ x, 6 ^ x, 5 ^ x, 4 ^ x, 3 ^ x, 2 ^ x, 1 ^ x, 0 ^ x);
+#else
+    return _mm512_set_epi32(15 ^ x, 14 ^ x, 13 ^ x, 12 ^ x, 11 ^ x, 10 ^ x, 9 ^ x, 8 ^ x,
+                            7 ^ x, 6 ^ x, 5 ^ x, 4 ^ x, 3 ^ x, 2 ^ x, 1 ^ x, 0 ^ x);
+#endif
+}
+
+/* The lanes that keep the smaller key of a pair i, i ^ x: bit hb(x) clear. */
+SS_INL SS_M SS(min_lanes)(int x)
+{
+    int hb = 1;
+    while (hb * 2 <= x)
+        hb *= 2;
+    unsigned m = 0;
+    for (int i = 0; i < SS_L; i++)
+        if (!(i & hb))
+            m |= 1u << i;
+    return (SS_M)m;
+}
+
+#if SS_IDX
+SS_INL __m512i SS(idx_perm)(int x)
+{
+    return _mm512_set_epi64(7 ^ x, 6 ^ x, 5 ^ x, 4 ^ x, 3 ^ x, 2 ^ x, 1 ^ x, 0 ^ x);
+}
+#endif
+
+/* Compare-exchange of every lane with lane i ^ x of the same register. */
+SS_INL void SS(lane_coex)(SS_V *v, __m512i *vi, int x)
+{
+    SS_V p = V_PERM(SS(xor_perm)(x), *v);
+    SS_M kmin = SS(min_lanes)(x);
+#if SS_IDX
+    __m512i pi = _mm512_permutexvar_epi64(SS(idx_perm)(x), *vi);
+    /* the two lanes of a pair agree: both keep theirs iff the lower one is <= */
+    SS_M keep = (SS_M)((kmin & V_CMPLE(*v, p)) | ((SS_M)~kmin & V_CMPGE(*v, p)));
+    *v = V_BLEND(keep, p, *v);
+    *vi = _mm512_mask_blend_epi64(keep, pi, *vi);
+#else
+    (void)vi;
+    *v = V_MASK_MIN(V_MAX(*v, p), kmin, *v, p);
+#endif
+}
+
+/* Compare-exchange of two registers, lane by lane: smaller keys into a. */
+SS_INL void SS(reg_coex)(SS_V *a, SS_V *b, __m512i *ai, __m512i *bi)
+{
+#if SS_IDX
+    SS_M keep = V_CMPLE(*a, *b);
+    SS_V na = V_BLEND(keep, *b, *a), nb = V_BLEND(keep, *a, *b);
+    __m512i nai = _mm512_mask_blend_epi64(keep, *bi, *ai);
+    __m512i nbi = _mm512_mask_blend_epi64(keep, *ai, *bi);
+    *a = na;
+    *b = nb;
+    *ai = nai;
+    *bi = nbi;
+#else
+    (void)ai;
+    (void)bi;
+    SS_V mn = V_MIN(*a, *b);
+    *b = V_MAX(*a, *b);
+    *a = mn;
+#endif
+}
+
+/* Bitonic sort of one register, and the half-cleaners that sort a bitonic one. */
+SS_INL void SS(sort_reg)(SS_V *v, __m512i *vi)
+{
+    SS(lane_coex)(v, vi, 1);
+    SS(lane_coex)(v, vi, 3);
+    SS(lane_coex)(v, vi, 1);
+    SS(lane_coex)(v, vi, 7);
+    SS(lane_coex)(v, vi, 2);
+    SS(lane_coex)(v, vi, 1);
+#if SS_L == 16
+    SS(lane_coex)(v, vi, 15);
+    SS(lane_coex)(v, vi, 4);
+    SS(lane_coex)(v, vi, 2);
+    SS(lane_coex)(v, vi, 1);
+#endif
+}
+
+SS_INL void SS(clean_reg)(SS_V *v, __m512i *vi)
+{
+#if SS_L == 16
+    SS(lane_coex)(v, vi, 8);
+#endif
+    SS(lane_coex)(v, vi, 4);
+    SS(lane_coex)(v, vi, 2);
+    SS(lane_coex)(v, vi, 1);
+}
+
+/* Sort nr registers (a constant power of 2) as one sequence of nr * SS_L keys. */
+SS_INL void SS(sort_regs)(SS_V *v, __m512i *vi, const int nr)
+{
+SS_UNROLL
+    for (int i = 0; i < nr; i++)
+        SS(sort_reg)(&v[i], &vi[i]);
+SS_UNROLL
+    for (int w = 1; w < nr; w *= 2) {
+        /* merge sorted runs of w registers in pairs: the flip stage ... */
+SS_UNROLL
+        for (int base = 0; base < nr; base += 2 * w) {
+SS_UNROLL
+            for (int j = 0; j < w; j++) {
+                int hi = base + 2 * w - 1 - j;
+                SS_V rb = V_PERM(SS(xor_perm)(SS_L - 1), v[hi]);
+                __m512i rbi = vi[hi];
+#if SS_IDX
+                rbi = _mm512_permutexvar_epi64(SS(idx_perm)(7), rbi);
+#endif
+                SS(reg_coex)(&v[base + j], &rb, &vi[base + j], &rbi);
+                v[hi] = V_PERM(SS(xor_perm)(SS_L - 1), rb);
+#if SS_IDX
+                rbi = _mm512_permutexvar_epi64(SS(idx_perm)(7), rbi);
+#endif
+                vi[hi] = rbi;
+            }
+        }
+        /* ... then half-cleaners between registers and within them */
+SS_UNROLL
+        for (int d = w / 2; d >= 1; d /= 2) {
+SS_UNROLL
+            for (int base = 0; base < nr; base += 2 * d) {
+SS_UNROLL
+                for (int j = 0; j < d; j++)
+                    SS(reg_coex)(&v[base + j], &v[base + j + d], &vi[base + j], &vi[base + j + d]);
+            }
+        }
+SS_UNROLL
+        for (int i = 0; i < nr; i++)
+            SS(clean_reg)(&v[i], &vi[i]);
+    }
+}
+
+/* Sort n <= nr * SS_L keys with nr registers, padding with SS_KMAX. */
+SS_INL void SS(small_n)(SS_KT *a, int64_t *ix, int64_t n, const int nr)
+{
+    SS_V v[16];
+    __m512i vi[16];
+    SS_M m[16];
+SS_UNROLL
+    for (int i = 0; i < nr; i++) {
+        int64_t c = n - (int64_t)i * SS_L;
+        m[i] = c >= SS_L ? (SS_M)~(SS_M)0 : c > 0 ? (SS_M)((1u << c) - 1) : (SS_M)0;
+        v[i] = V_SET1(SS_KMAX);
+        vi[i] = _mm512_setzero_si512();
+        if (c > 0) {
+            v[i] = V_MLOAD(v[i], m[i], a + (int64_t)i * SS_L);
+#if SS_IDX
+            vi[i] = _mm512_mask_loadu_epi64(vi[i], m[i], ix + (int64_t)i * SS_L);
+#endif
+        }
+    }
+    SS(sort_regs)(v, vi, nr);
+SS_UNROLL
+    for (int i = 0; i < nr; i++) {
+        if (m[i]) {
+            V_MSTORE(a + (int64_t)i * SS_L, m[i], v[i]);
+#if SS_IDX
+            _mm512_mask_storeu_epi64(ix + (int64_t)i * SS_L, m[i], vi[i]);
+#endif
+        }
+    }
+#if !SS_IDX
+    (void)ix;
+#endif
+}
+
+#if !SS_IDX
+/* Sort n <= nr * SS_L keys (nr a multiple of SS_L), padding with SS_KMAX,
+ * the way of x86-simd-sort's networks: most compare-exchanges are between
+ * whole registers. The keys are a matrix, register r lane c holding element
+ * c * nr + r (column-major): a network across the registers sorts every
+ * column; bitonic merges then join columns pairwise (a flip between lanes
+ * c and c ^ (k - 1) of registers r and nr - 1 - r, half-cleaners between
+ * lanes, then between registers); block transposes of SS_L x SS_L put the
+ * sorted sequence in row-major order for the stores. */
+
+/* The two-source permutations that swap bit b of the register and lane
+ * indices of registers i (bit b clear) and i + b: lane c of the new
+ * register i (ia) and i + b (ib); lanes from the second source have bit
+ * SS_L set. */
+SS_INL SS_V SS(tr_index)(int b, int second)
+{
+#define SS_TA(c) ((c) & b ? SS_L + (c) - b : (c))
+#define SS_TB(c) ((c) & b ? SS_L + (c) : (c) + b)
+#define SS_T(c) (second ? SS_TB(c) : SS_TA(c))
+#if SS_L == 8
+    return _mm512_set_epi64(SS_T(7), SS_T(6), SS_T(5), SS_T(4), SS_T(3), SS_T(2), SS_T(1), SS_T(0));
+#else
+    return _mm512_set_epi32(SS_T(15), SS_T(14), SS_T(13), SS_T(12), SS_T(11), SS_T(10), SS_T(9),
+                            SS_T(8), SS_T(7), SS_T(6), SS_T(5), SS_T(4), SS_T(3), SS_T(2), SS_T(1),
+                            SS_T(0));
+#endif
+#undef SS_TA
+#undef SS_TB
+#undef SS_T
+}
+
+SS_INL void SS(cm_transpose)(SS_V *v)
+{
+SS_UNROLL
+    for (int b = 1; b < SS_L; b *= 2) {
+        SS_V ia = SS(tr_index)(b, 0), ib = SS(tr_index)(b, 1);
+SS_UNROLL
+        for (int i = 0; i < SS_L; i++) {
+            if (i & b)
+                continue;
+            SS_V na = V_PERM2(v[i], ia, v[i + b]);
+            SS_V nb = V_PERM2(v[i], ib, v[i + b]);
+            v[i] = na;
+            v[i + b] = nb;
+        }
+    }
+}
+
+SS_INL void SS(small_cm)(SS_KT *a, int64_t n, const int nr)
+{
+    SS_V v[16], t[16];
+    SS_M m[16];
+    __m512i dummy = _mm512_setzero_si512();
+SS_UNROLL
+    for (int i = 0; i < nr; i++) {
+        int64_t c = n - (int64_t)i * SS_L;
+        m[i] = c >= SS_L ? (SS_M)~(SS_M)0 : c > 0 ? (SS_M)((1u << c) - 1) : (SS_M)0;
+        v[i] = V_SET1(SS_KMAX);
+        if (c > 0)  /* loaded row-major: the network sorts whatever it is given */
+            v[i] = V_MLOAD(v[i], m[i], a + (int64_t)i * SS_L);
+    }
+    /* sort the columns: flip-form bitonic network across registers */
+SS_UNROLL
+    for (int sz = 2; sz <= nr; sz *= 2) {
+SS_UNROLL
+        for (int base = 0; base < nr; base += sz)
+SS_UNROLL
+            for (int j = 0; j < sz / 2; j++)
+                SS(reg_coex)(&v[base + j], &v[base + sz - 1 - j], &dummy, &dummy);
+SS_UNROLL
+        for (int d = sz / 4; d >= 1; d /= 2)
+SS_UNROLL
+            for (int base = 0; base < nr; base += 2 * d)
+SS_UNROLL
+                for (int j = 0; j < d; j++)
+                    SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
+    }
+    /* merge the columns: runs of k columns */
+SS_UNROLL
+    for (int k = 2; k <= SS_L; k *= 2) {
+        SS_M low = SS(min_lanes)(k - 1);
+SS_UNROLL
+        for (int r = 0; r < nr / 2; r++) {
+            SS_V p = V_PERM(SS(xor_perm)(k - 1), v[nr - 1 - r]);
+            SS_V mn = V_MIN(v[r], p), mx = V_MAX(v[r], p);
+            v[r] = V_BLEND(low, mx, mn);
+            v[nr - 1 - r] = V_PERM(SS(xor_perm)(k - 1), V_BLEND(low, mn, mx));
+        }
+SS_UNROLL
+        for (int x = k / 4; x >= 1; x /= 2)
+SS_UNROLL
+            for (int i = 0; i < nr; i++)
+                SS(lane_coex)(&v[i], &dummy, x);
+SS_UNROLL
+        for (int d = nr / 2; d >= 1; d /= 2)
+SS_UNROLL
+            for (int base = 0; base < nr; base += 2 * d)
+SS_UNROLL
+                for (int j = 0; j < d; j++)
+                    SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
+    }
+    /* column-major to row-major: block b of SS_L registers holds memory
+     * registers b, b + nr / SS_L, ... after its transpose */
+SS_UNROLL
+    for (int b = 0; b < nr / SS_L; b++) {
+        SS(cm_transpose)(v + SS_L * b);
+SS_UNROLL
+        for (int c = 0; c < SS_L; c++)
+            t[c * (nr / SS_L) + b] = v[SS_L * b + c];
+    }
+SS_UNROLL
+    for (int i = 0; i < nr; i++)
+        if (m[i])
+            V_MSTORE(a + (int64_t)i * SS_L, m[i], t[i]);
+}
+#endif
+
+static void SS(small_sort)(SS_KT *a, int64_t *ix, int64_t n)
+{
+#if !SS_IDX && SS_L == 8
+    if (n > 4 * SS_L) {
+        if (n <= 8 * SS_L)
+            SS(small_cm)(a, n, 8);
+        else
+            SS(small_cm)(a, n, 16);
+        return;
+    }
+#endif  /* with 16 lanes the column-major leaf measured slower: not used */
+    if (n <= SS_L)
+        SS(small_n)(a, ix, n, 1);
+    else if (n <= 2 * SS_L)
+        SS(small_n)(a, ix, n, 2);
+    else if (n <= 4 * SS_L)
+        SS(small_n)(a, ix, n, 4);
+#if SS_BASE > 8 * SS_L
+    else if (n <= 8 * SS_L)
+        SS(small_n)(a, ix, n, 8);
+    else
+        SS(small_n)(a, ix, n, 16);
+#else
+    else
+        SS(small_n)(a, ix, n, 8);
+#endif
+}
+
+/* ---- partition ------------------------------------------------------------- */
+
+/* Lanes of v below the pivot go to a[*ls...], the rest end at a[*rs]
+ * (compressing stores: fast on Intel cores; on AMD Zen 4 compressing in a
+ * register and a masked store would be faster). */
+SS_INL void SS(part_vec)(SS_KT *a, int64_t *ix, int64_t *ls, int64_t *rs, SS_V v, __m512i vi,
+                         SS_V pv)
+{
+    SS_M ge = V_CMPGE(v, pv);
+    int nge = __builtin_popcount((unsigned)ge);
+    SS_M lt = (SS_M)~ge;
+    V_CSTORE(a + *ls, lt, v);
+    V_CSTORE(a + *rs - nge, ge, v);
+#if SS_IDX
+    _mm512_mask_compressstoreu_epi64(ix + *ls, lt, vi);
+    _mm512_mask_compressstoreu_epi64(ix + *rs - nge, ge, vi);
+#else
+    (void)vi;
+    (void)ix;
+#endif
+    *ls += SS_L - nge;
+    *rs -= nge;
+}
+
+/* Vectors held in registers at each end of a partition (unrolling). */
+enum { SS(U) = 4 };
+
+/* Partition a[0, n) (n >= 2 * SS_L) around pivot: returns p with the keys
+ * below pivot in [0, p) and the others in [p, n). In place: the first and
+ * last vectors are held in registers, then every vector read makes room
+ * for its own lanes, read from the end with less room (so that both ends
+ * have room for a whole vector), and the held ones are written last. */
+static int64_t SS(partition)(SS_KT *a, int64_t *ix, int64_t n, SS_KT pivot)
+{
+    /* the vector part runs on [r, n), a whole number of vectors */
+    int64_t r = n % SS_L;
+    SS_KT *b = a + r;
+    int64_t *bi = SS_IXP(ix, r);
+    int64_t m = n - r;
+    int u = m >= 4 * SS(U) * SS_L ? SS(U) : 1;
+    SS_V pv = V_SET1(pivot);
+    SS_V hv[2 * SS(U)];
+    __m512i hi[2 * SS(U)];
+    for (int j = 0; j < u; j++) {
+        hv[j] = V_LOADU(b + j * SS_L);
+        hv[u + j] = V_LOADU(b + m - (u - j) * SS_L);
+        hi[j] = hi[u + j] = _mm512_setzero_si512();
+#if SS_IDX
+        hi[j] = _mm512_loadu_si512(bi + j * SS_L);
+        hi[u + j] = _mm512_loadu_si512(bi + m - (u - j) * SS_L);
+#endif
+    }
+    /* unread [l, rr); written [0, ls) and [rs, m); room is (l - ls) + (rs - rr) */
+    int64_t l = u * SS_L, rr = m - u * SS_L, ls = 0, rs = m;
+    if (u == SS(U)) {
+        while (rr - l >= SS(U) * SS_L) {
+            SS_KT *p;
+            int64_t *pi;
+            if (rs - rr < l - ls) {
+                rr -= SS(U) * SS_L;
+                p = b + rr;
+                pi = SS_IXP(bi, rr);
+            } else {
+                p = b + l;
+                pi = SS_IXP(bi, l);
+                l += SS(U) * SS_L;
+            }
+            SS_V v[SS(U)];
+            __m512i vi[SS(U)];
+SS_UNROLL
+            for (int j = 0; j < SS(U); j++) {
+                v[j] = V_LOADU(p + j * SS_L);
+                vi[j] = _mm512_setzero_si512();
+#if SS_IDX
+                vi[j] = _mm512_loadu_si512(pi + j * SS_L);
+#else
+                (void)pi;
+#endif
+            }
+SS_UNROLL
+            for (int j = 0; j < SS(U); j++)
+                SS(part_vec)(b, bi, &ls, &rs, v[j], vi[j], pv);
+        }
+    }
+    while (rr > l) {
+        SS_V v;
+        __m512i vi = _mm512_setzero_si512();
+        if (rs - rr < l - ls) {
+            rr -= SS_L;
+            v = V_LOADU(b + rr);
+#if SS_IDX
+            vi = _mm512_loadu_si512(bi + rr);
+#endif
+        } else {
+            v = V_LOADU(b + l);
+#if SS_IDX
+            vi = _mm512_loadu_si512(bi + l);
+#endif
+            l += SS_L;
+        }
+        SS(part_vec)(b, bi, &ls, &rs, v, vi, pv);
+    }
+    for (int j = 0; j < 2 * u; j++)
+        SS(part_vec)(b, bi, &ls, &rs, hv[j], hi[j], pv);
+    /* the r keys before b: [i + 1, p) are below the pivot, [p, n) are not */
+    int64_t p = r + ls;
+    for (int64_t i = r - 1; i >= 0; i--) {
+        if (a[i] >= pivot) {
+            p--;
+            SS_KT t = a[i];
+            a[i] = a[p];
+            a[p] = t;
+#if SS_IDX
+            int64_t ti = ix[i];
+            ix[i] = ix[p];
+            ix[p] = ti;
+#endif
+        }
+    }
+    return p;
+}
+
+/* The median of SS_L keys sampled evenly from a[0, n) (n >= SS_L). */
+static SS_KT SS(pivot)(const SS_KT *a, int64_t n)
+{
+    SS_KT t[SS_L];
+    int64_t step = n / SS_L;
+    for (int i = 0; i < SS_L; i++)
+        t[i] = a[i * step + step / 2];
+    SS_V v = V_LOADU(t);
+    __m512i vi = _mm512_setzero_si512();
+    SS(sort_reg)(&v, &vi);
+    V_STOREU(t, v);
+    return t[SS_L / 2];
+}
+
+/* ---- fallback -------------------------------------------------------------- */
+
+static void SS(sift)(SS_KT *a, int64_t *ix, int64_t i, int64_t n)
+{
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && a[c + 1] > a[c])
+            c++;
+        if (a[c] <= a[i])
+            return;
+        SS_KT t = a[i];
+        a[i] = a[c];
+        a[c] = t;
+#if SS_IDX
+        int64_t ti = ix[i];
+        ix[i] = ix[c];
+        ix[c] = ti;
+#else
+        (void)ix;
+#endif
+        i = c;
+    }
+}
+
+static void SS(heapsort)(SS_KT *a, int64_t *ix, int64_t n)
+{
+    for (int64_t i = n / 2 - 1; i >= 0; i--)
+        SS(sift)(a, ix, i, n);
+    for (int64_t e = n - 1; e > 0; e--) {
+        SS_KT t = a[0];
+        a[0] = a[e];
+        a[e] = t;
+#if SS_IDX
+        int64_t ti = ix[0];
+        ix[0] = ix[e];
+        ix[e] = ti;
+#endif
+        SS(sift)(a, ix, 0, e);
+    }
+}
+
+/* The median of 64 keys sampled evenly from a[0, n) (n >= 64). */
+static SS_KT SS(pivot_wide)(const SS_KT *a, int64_t n)
+{
+    SS_KT t[64];
+    int64_t ti[64] = {0};
+    int64_t step = n / 64;
+    for (int i = 0; i < 64; i++)
+        t[i] = a[i * step + step / 2];
+    SS(small_n)(t, ti, 64, 64 / SS_L);
+    return t[32];
+}
+
+/* ---- quicksort ------------------------------------------------------------- */
+
+/* Sort a[0, n) (and ix with it); every key is >= lo when has_lo. Recurses
+ * into the smaller side and loops on the larger; heapsort past depth 0. */
+static void SS(qsort)(SS_KT *a, int64_t *ix, int64_t n, int depth, int has_lo, SS_KT lo)
+{
+    while (n > SS_BASE) {
+        if (depth-- <= 0) {
+            SS(heapsort)(a, ix, n);
+            return;
+        }
+        SS_KT pv = n >= 8192 ? SS(pivot_wide)(a, n) : SS(pivot)(a, n);
+        if (has_lo && pv == lo) {
+            /* the keys equal to the lower bound go first and are done */
+            if (pv == SS_KMAX)
+                return;
+            int64_t p = SS(partition)(a, ix, n, (SS_KT)(pv + 1));
+            a += p;
+            ix = SS_IXP(ix, p);
+            n -= p;
+            continue;
+        }
+        int64_t p = SS(partition)(a, ix, n, pv);
+        if (p < n - p) {
+            SS(qsort)(a, ix, p, depth, has_lo, lo);
+            a += p;
+            ix = SS_IXP(ix, p);
+            n -= p;
+            has_lo = 1;
+            lo = pv;
+        } else {
+            SS(qsort)(a + p, SS_IXP(ix, p), n - p, depth, 1, pv);
+            n = p;
+        }
+    }
+    SS(small_sort)(a, ix, n);
+}
+
+/* The depth after which a range is heapsorted: about 2 log2(n). */
+static int SS(depth_limit)(int64_t n)
+{
+    int d = 4;
+    while (n > 1) {
+        n >>= 1;
+        d += 2;
+    }
+    return d;
+}
+
+/* ---- on the thread pool ------------------------------------------------------ */
+
+/* A part of the range left to sort, every key >= lo when has_lo. */
+typedef struct {
+    int64_t start, n;
+    int has_lo;
+    SS_KT lo;
+} SS(piece);
+
+typedef struct {
+    SS_KT *a;
+    int64_t *ix;
+    const SS(piece) *p;
+} SS(pjob);
+
+static void SS(run_pieces)(int64_t begin, int64_t end, void *ctx)
+{
+    const SS(pjob) *j = ctx;
+    for (int64_t i = begin; i < end; i++) {
+        const SS(piece) *q = &j->p[i];
+        SS(qsort)(j->a + q->start, SS_IXP(j->ix, q->start), q->n, SS(depth_limit)(q->n),
+                  q->has_lo, q->lo);
+    }
+}
+
+/* Ranges shorter than this are not split for the pool. */
+enum { SS(PAR_MIN) = 1 << 16, SS(MAX_PIECES) = 32 };
+
+/* Sort a[0, n) (and ix with it): on one thread, or split by serial partitions
+ * into about two pieces per thread that the pool sorts, largest first. */
+static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
+{
+    int nt = n < 2 * SS(PAR_MIN) ? 1 : ars_get_num_threads();
+    if (nt <= 1) {
+        SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
+        return;
+    }
+    int want = nt > SS(MAX_PIECES) / 2 ? SS(MAX_PIECES) : 2 * nt;
+    SS(piece) p[SS(MAX_PIECES)];
+    int np = 1;
+    p[0] = (SS(piece)){0, n, 0, 0};
+    while (np < want) {
+        int big = 0;
+        for (int i = 1; i < np; i++)
+            if (p[i].n > p[big].n)
+                big = i;
+        SS(piece) q = p[big];
+        if (q.n < 2 * SS(PAR_MIN))
+            break;
+        SS_KT *qa = a + q.start;
+        int64_t *qi = SS_IXP(ix, q.start);
+        SS_KT pv = SS(pivot_wide)(qa, q.n);
+        if (q.has_lo && pv == q.lo) {
+            /* the keys equal to the lower bound are done */
+            int64_t k = pv == SS_KMAX ? q.n : SS(partition)(qa, qi, q.n, (SS_KT)(pv + 1));
+            p[big] = (SS(piece)){q.start + k, q.n - k, 1, q.lo};
+            continue;
+        }
+        int64_t k = SS(partition)(qa, qi, q.n, pv);
+        p[big] = (SS(piece)){q.start, k, q.has_lo, q.lo};
+        p[np++] = (SS(piece)){q.start + k, q.n - k, 1, pv};
+    }
+    for (int i = 1; i < np; i++)  /* largest first */
+        for (int j = i; j > 0 && p[j].n > p[j - 1].n; j--) {
+            SS(piece) t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    SS(pjob) job = {a, ix, p};
+    ars_parallel_for(np, 1, SS(run_pieces), &job);
+}
+
+#undef SS_IXP
+#undef SS_INL
+#undef SS_UNROLL
