@@ -14,6 +14,7 @@ from . import _storage as S
 from ._args import shape_ints
 from ._array import Array, check_device
 from ._core import empty as _core_empty
+from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
 from ._errors import not_array_error, number_error, type_error, value_error
@@ -72,7 +73,7 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
             if fast is not None:
                 return fast
         elif t is list:
-            fast = _fast_floats(obj)  # the per-call path: a flat list of floats
+            fast = _core_from_list(obj)  # a flat list of floats or of ints, in C
             if fast is not None:
                 return fast
     func = "asarray"
@@ -94,22 +95,6 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
         raise value_error(func, "copy=False, but a Python object cannot be shared without a copy",
                           type(obj).__name__)
     return _from_python(obj, dtype)
-
-
-def _fast_floats(obj: list) -> Optional[Array]:
-    """asarray(obj) for a flat list of Python floats (what _from_python gives
-    for it: float64), else None."""
-    n = len(obj)
-    if n == 0 or n > 64:
-        return None
-    for v in obj:
-        if type(v) is not float:
-            return None
-    out = Array._empty((n,), dt.float64)
-    K.write_bytes(out, struct.pack(f"{n}d", *obj))
-    return out
-
-
 
 
 def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Array:

@@ -481,3 +481,18 @@ def test_inplace_aliasing_and_refusals():
     t = xp.ones((3, 2)).T
     t += 1
     assert t.tolist() == [[2.0] * 3] * 2
+
+
+def test_asarray_of_flat_lists():
+    for v in ([1.5, -2.0, float("nan")], [1, -2, 2 ** 63 - 1, -(2 ** 63)], [0.0], [7]):
+        a = xp.asarray(v)
+        n = np.asarray(v)
+        assert a.dtype == getattr(xp, n.dtype.name) and a.shape == n.shape
+        np.testing.assert_array_equal(to_numpy(a), n)
+    # mixed kinds, bools, nesting and ints past int64 take the Python path
+    assert xp.asarray([1, 2.5]).dtype == xp.float64
+    assert xp.asarray([True, 1]).dtype == xp.int64
+    assert xp.asarray([[1.0, 2.0]]).shape == (1, 2)
+    with pytest.raises(OverflowError):
+        xp.asarray([2 ** 64, 1])
+    assert xp.asarray([1.0, 2.0], dtype=xp.float32).dtype == xp.float32

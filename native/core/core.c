@@ -519,6 +519,48 @@ static PyObject *core_scalar(PyObject *mod, PyObject *value) {
     return out;
 }
 
+/* from_list(list) -> a 1-D array of a non-empty flat list of exact Python
+ * floats (float64) or of exact ints that fit int64 (int64); None otherwise
+ * (the Python path: nesting, mixed kinds, bools, dtype rules). */
+static PyObject *core_from_list(PyObject *mod, PyObject *list) {
+    (void)mod;
+    if (!ready || !PyList_CheckExact(list) || PyList_GET_SIZE(list) == 0)
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    PyTypeObject *t = Py_TYPE(PyList_GET_ITEM(list, 0));
+    if (t != &PyFloat_Type && t != &PyLong_Type)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (Py_TYPE(PyList_GET_ITEM(list, i)) != t)
+            Py_RETURN_NONE;
+    int64_t len = n;
+    PyObject *shape = tuple_i64(&len, 1);
+    if (shape == NULL)
+        return NULL;
+    int code = t == &PyFloat_Type ? 10 : 4;
+    PyObject *out = empty_array(shape, code, len);
+    Py_DECREF(shape);
+    if (out == NULL)
+        return NULL;
+    char *p = storage_address(((ArrayObject *)out)->storage);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyList_GET_ITEM(list, i);
+        if (code == 10) {
+            double d = PyFloat_AS_DOUBLE(v);
+            memcpy(p + 8 * i, &d, 8);
+        } else {
+            int ok = 1;
+            int64_t w = as_i64(v, &ok);
+            if (!ok) {  /* past int64: the Python path decides the dtype or the error */
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+            memcpy(p + 8 * i, &w, 8);
+        }
+    }
+    return out;
+}
+
 /* copy_dense(dst, src) -> True when dst[...] = src was done here: both dense
  * and of one shape, a copy or a cast (a cast only where the two do not
  * overlap; a copy is a memmove, exact under overlap). False: the caller's
@@ -1485,6 +1527,8 @@ static PyMethodDef core_methods[] = {
     {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
      "empty(shape, dtype, zero=False) -> a new contiguous Array, or None (not a fast case)"},
     {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
+    {"from_list", core_from_list, METH_O,
+     "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
      "copy_dense(dst, src) -> True when the dense copy or cast was done"},
     {"where", (PyCFunction)(void (*)(void))core_where, METH_FASTCALL,
