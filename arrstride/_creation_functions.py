@@ -67,7 +67,7 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     t = type(obj)
     if t is Array and (copy is None or copy is False) and device is None and (dtype is None or dtype is obj._dtype):
         return obj  # clients re-wrap their arrays on every call
-    if dtype is None and device is None and copy is not False:
+    if dtype is None and device is None and (copy is None or copy is True):
         if t is float or t is int or t is complex or t is dt.builtins_bool:
             fast = _core_scalar(obj)  # None for an int past int64
             if fast is not None:
