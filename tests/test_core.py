@@ -496,3 +496,68 @@ def test_asarray_of_flat_lists():
     with pytest.raises(OverflowError):
         xp.asarray([2 ** 64, 1])
     assert xp.asarray([1.0, 2.0], dtype=xp.float32).dtype == xp.float32
+
+
+# ---- tuple keys ------------------------------------------------------------------------------
+
+TUPLE_KEYS = [(1, 2), (0,), (-1, slice(None)), (slice(None), 1), (slice(1, 3), slice(None, None, -1)),
+              (slice(None, None, 2), -2), (2, slice(1, None, 2)), (slice(-2, None), slice(0, 3)), ()]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex128", "bool"])
+def test_tuple_keys_get_and_set(layout, dtype):
+    for key in TUPLE_KEYS:
+        a, n = make(layout, (3, 4), getattr(xp, dtype))
+        try:
+            want = n[key]
+        except IndexError:
+            with pytest.raises(IndexError):
+                a[key]
+            continue
+        got = a[key]
+        _same(got, np.asarray(want))
+        if layout == "broadcast":
+            continue
+        n = n.copy()
+        v = _scalar_for(dtype)
+        a[key] = v
+        n[key] = v
+        _same(a, n)
+        src = xp.asarray(np.full(np.shape(n[key]), _scalar_for(dtype)).astype(dtype) if np.ndim(n[key])
+                         else np.asarray(n[key]))
+        a[key] = src  # an array of the destination's shape and dtype
+        n[key] = to_numpy(src)
+        _same(a, n)
+
+
+def test_tuple_key_writes_that_need_python():
+    x = xp.reshape(xp.arange(12.0), (3, 4))
+    x[0:2, 1] = xp.asarray([7.0, 8.0], dtype=xp.float32)  # a cast
+    x[2, :] = xp.asarray([1.0])  # a broadcast value
+    assert x.tolist() == [[0.0, 7.0, 2.0, 3.0], [4.0, 8.0, 6.0, 7.0], [1.0, 1.0, 1.0, 1.0]]
+    y = xp.reshape(xp.arange(12.0), (3, 4))
+    y[1:, :] = y[:-1, :]  # overlapping rows: as if copied first
+    assert y.tolist() == [[0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]]
+    with pytest.raises(IndexError):
+        x[3, 0] = 1.0
+    with pytest.raises(IndexError):
+        x[0, 0, 0] = 1.0
+    e = xp.expand(xp.ones((1, 4)), (3, 4))
+    with pytest.raises(ValueError, match="two indices"):
+        e[:, 1] = 2.0
+    with pytest.raises(ValueError):
+        x[0:0, 1] = xp.ones(5)  # an empty destination still checks the value's shape
+    x[0:0, 1] = 5.0
+    assert float(x[0, 1]) == 7.0
+
+
+def test_writes_through_overlapping_windows_are_refused():
+    w = xp.unfold(xp.arange(6.0), 0, 3, 1)  # rows overlap: (4, 3), strides (1, 1)
+    with pytest.raises(ValueError, match="two indices"):
+        w[1:3, :] = 0.0
+    with pytest.raises(ValueError, match="two indices"):
+        w[...] = 0.0
+    w[0, :] = 9.0  # one window: its elements are distinct
+    assert xp.unfold(xp.arange(6.0), 0, 3, 1)[0].tolist() == [0.0, 1.0, 2.0]
+    assert w[0].tolist() == [9.0, 9.0, 9.0]

@@ -841,9 +841,89 @@ static int index_first(const view_t *v, PyObject *key, view_t *out) {
     return 0;
 }
 
+/* v indexed by a basic key: an int or slice, or a tuple of ints and slices
+ * for the leading dims (no ..., None or arrays), with a non-empty result:
+ * 1 with the view's layout in out, 0 not a fast case. */
+static int index_basic(const view_t *v, PyObject *key, view_t *out) {
+    if (!PyTuple_CheckExact(key))
+        return index_first(v, key, out);
+    Py_ssize_t nk = PyTuple_GET_SIZE(key);
+    if (nk > v->ndim || v->size == 0)
+        return 0;
+    int od = 0;
+    int64_t offset = v->offset, size = 1;
+    for (Py_ssize_t k = 0; k < nk; k++) {
+        PyObject *it = PyTuple_GET_ITEM(key, k);
+        int64_t n = v->shape[k], s = v->strides[k], shift;
+        if (PyLong_CheckExact(it)) {
+            int ok = 1;
+            int64_t i = as_i64(it, &ok);
+            if (!ok || i < -n || i >= n)
+                return 0;
+            if (i < 0)
+                i += n;
+            if (__builtin_mul_overflow(i, s, &shift) || __builtin_add_overflow(offset, shift, &offset))
+                return 0;
+        } else if (PySlice_Check(it)) {
+            Py_ssize_t start, stop, step;
+            if (PySlice_Unpack(it, &start, &stop, &step) < 0) {
+                PyErr_Clear();
+                return 0;
+            }
+            PyObject *kstep = ((PySliceObject *)it)->step;
+            if ((kstep != Py_None && !PyLong_CheckExact(kstep)) || step == PY_SSIZE_T_MAX
+                || step <= -PY_SSIZE_T_MAX)
+                return 0;
+            Py_ssize_t m = PySlice_AdjustIndices((Py_ssize_t)n, &start, &stop, step);
+            if (m == 0 || __builtin_mul_overflow(s, (int64_t)step, &out->strides[od])
+                || __builtin_mul_overflow((int64_t)start, s, &shift)
+                || __builtin_add_overflow(offset, shift, &offset))
+                return 0;  /* an empty result: the Python path keeps its offset rule */
+            out->shape[od++] = m;
+            size *= m;  /* at most v's size */
+        } else {
+            return 0;
+        }
+    }
+    for (int k = (int)nk; k < v->ndim; k++) {
+        out->shape[od] = v->shape[k];
+        out->strides[od++] = v->strides[k];
+        size *= v->shape[k];
+    }
+    out->ndim = od;
+    out->offset = offset;
+    out->size = size;
+    return 1;
+}
+
+/* No two indices of w reach one element: its dims of size > 1, sorted by
+ * |stride|, nest without interleaving (what _layout.has_internal_overlap
+ * decides at once; 0 leaves the rest to it). */
+static int nests(const view_t *w) {
+    int64_t st[FAST_DIMS], sh[FAST_DIMS];
+    int n = 0;
+    for (int k = 0; k < w->ndim; k++)
+        if (w->shape[k] > 1) {
+            int64_t s = w->strides[k] < 0 ? -w->strides[k] : w->strides[k];
+            int j = n++;
+            while (j > 0 && st[j - 1] > s) {
+                st[j] = st[j - 1], sh[j] = sh[j - 1];
+                j--;
+            }
+            st[j] = s, sh[j] = w->shape[k];
+        }
+    int64_t reach = 0;
+    for (int k = 0; k < n; k++) {
+        if (st[k] == 0 || st[k] <= reach)
+            return 0;
+        reach += (sh[k] - 1) * st[k];  /* inside the storage: no overflow */
+    }
+    return 1;
+}
+
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
     view_t v, w;
-    if (read_view(self, &v) && index_first(&v, key, &w))
+    if (read_view(self, &v) && index_basic(&v, key, &w))
         return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
     if (PyErr_Occurred())
         return NULL;
@@ -854,27 +934,50 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
 /* ---- x[key] = value ------------------------------------------------------------------ */
 
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
-    view_t v, w;
+    view_t v, w, s;
     char item[16];
-    if (value != NULL && read_view(self, &v) && !v.readonly && v.ndim == 1
-        && pack_scalar(value, v.code, item) && index_first(&v, key, &w)) {
-        int64_t m = w.ndim ? w.shape[0] : 1;
-        if (m > 1 && w.strides[0] == 0)
-            goto slow;  /* one element reached twice: the Python path refuses it */
-        if (m == 0)
+    if (value == NULL || !read_view(self, &v) || v.readonly || !index_basic(&v, key, &w))
+        goto slow;
+    char *base = storage_address(((ArrayObject *)self)->storage);
+    int isz = v.itemsize;
+    if (pack_scalar(value, v.code, item)) {
+        if (!nests(&w))
+            goto slow;  /* one element reached twice (or not known): the Python path decides */
+        /* every element written lies inside the storage, so no offset overflows */
+        int64_t idx[FAST_DIMS] = {0}, bs[FAST_DIMS], off = w.offset * isz;
+        for (int k = 0; k < w.ndim; k++)
+            bs[k] = w.shape[k] > 1 ? w.strides[k] * isz : 0;
+        for (int64_t i = 0; i < w.size; i++) {
+            memcpy(base + off, item, isz);
+            for (int k = w.ndim - 1; k >= 0; k--) {
+                off += bs[k];
+                if (++idx[k] < w.shape[k])
+                    break;
+                off -= bs[k] * w.shape[k];
+                idx[k] = 0;
+            }
+        }
+        return 0;
+    }
+    if (PyErr_Occurred())
+        return -1;
+    /* an array of the destination's dtype and shape, both dense: one memmove
+     * (exact when the two overlap) */
+    if (read_view(value, &s) && s.code == v.code && s.dense && s.ndim == w.ndim
+        && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0) {
+        if (w.size == 0)
             return 0;
-        char *base = storage_address(((ArrayObject *)self)->storage);
-        int isz = v.itemsize;
-        /* every element written lies inside the storage, so these products do not overflow */
-        char *p = base + w.offset * isz;
-        if (m == 1) {
-            memcpy(p, item, isz);
+        int64_t acc = 1;
+        int dense = 1;
+        for (int k = w.ndim - 1; k >= 0; k--) {
+            if (w.shape[k] != 1 && w.strides[k] != acc)
+                dense = 0;
+            acc *= w.shape[k];
+        }
+        if (dense) {
+            memmove(base + w.offset * isz, s.data, (size_t)(w.size * isz));
             return 0;
         }
-        int64_t step = w.strides[0] * isz;
-        for (int64_t i = 0; i < m; i++, p += step)
-            memcpy(p, item, isz);
-        return 0;
     }
 slow:
     if (PyErr_Occurred())
