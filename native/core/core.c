@@ -1006,43 +1006,37 @@ static PyObject *one_element(PyObject *self, int *code) {
     return read_scalar(v.data, v.code);
 }
 
-static PyObject *array_float(PyObject *self) {
+enum { KINDS_REAL = 1 << K_BOOL | 1 << K_INT | 1 << K_UINT | 1 << K_FLOAT,
+       KINDS_INT = 1 << K_INT | 1 << K_UINT };
+
+/* conv(the one element) when the array has one element of a kind in `kinds`
+ * (conv NULL: the element itself); else the Python implementation `which`. */
+static PyObject *convert_one(PyObject *self, unsigned kinds, PyObject *(*conv)(PyObject *), int which) {
     int code;
     PyObject *s = one_element(self, &code);
-    if (s != NULL && DINFO[code].kind != K_COMPLEX) {
-        PyObject *r = PyNumber_Float(s);
+    if (s != NULL && (kinds >> DINFO[code].kind & 1)) {
+        if (conv == NULL)
+            return s;
+        PyObject *r = conv(s);
         Py_DECREF(s);
         return r;
     }
     Py_XDECREF(s);
     if (PyErr_Occurred())
         return NULL;
-    return call_fallback(F_FLOAT, &self, 1);
+    return call_fallback(which, &self, 1);
+}
+
+static PyObject *array_float(PyObject *self) {
+    return convert_one(self, KINDS_REAL, PyNumber_Float, F_FLOAT);
 }
 
 static PyObject *array_int(PyObject *self) {
-    int code;
-    PyObject *s = one_element(self, &code);
-    if (s != NULL && DINFO[code].kind != K_COMPLEX) {
-        PyObject *r = PyNumber_Long(s);
-        Py_DECREF(s);
-        return r;
-    }
-    Py_XDECREF(s);
-    if (PyErr_Occurred())
-        return NULL;
-    return call_fallback(F_INT, &self, 1);
+    return convert_one(self, KINDS_REAL, PyNumber_Long, F_INT);
 }
 
 static PyObject *array_index(PyObject *self) {
-    int code;
-    PyObject *s = one_element(self, &code);
-    if (s != NULL && (DINFO[code].kind == K_INT || DINFO[code].kind == K_UINT))
-        return s;
-    Py_XDECREF(s);
-    if (PyErr_Occurred())
-        return NULL;
-    return call_fallback(F_INDEX, &self, 1);
+    return convert_one(self, KINDS_INT, NULL, F_INDEX);
 }
 
 static int array_bool(PyObject *self) {

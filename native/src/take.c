@@ -33,6 +33,18 @@ static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
     return ok;
 }
 
+/* Index v of an axis of c->axis_len as 0 <= *w < len; 0 when out of range
+ * (then c records it: the first bad index any thread saw). */
+static inline int take_wrap(take_ctx *c, int64_t v, int64_t *w)
+{
+    *w = v < 0 ? v + c->axis_len : v;
+    if ((uint64_t)*w < (uint64_t)c->axis_len)
+        return 1;
+    __atomic_store_n(&c->bad, v, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
 #define DEF_TAKE(T)                                                               \
     static void take_##T(char **data, int64_t n, const int64_t *s, void *p)      \
     {                                                                             \
@@ -42,13 +54,9 @@ static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
         const char *idx = data[1], *src = data[2];                                \
         const int64_t so = s[0], si = s[1], ss = s[2];                            \
         if (si == 0) { /* one index for the run: a row (or column) of src */      \
-            int64_t v = ld_INT64(idx);                                            \
-            int64_t w = v < 0 ? v + len : v;                                      \
-            if ((uint64_t)w >= (uint64_t)len) {                                   \
-                __atomic_store_n(&c->bad, v, __ATOMIC_RELAXED);                   \
-                __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);                \
+            int64_t w;                                                            \
+            if (!take_wrap(c, ld_INT64(idx), &w))                                 \
                 return;                                                           \
-            }                                                                     \
             const char *from = src + w * step;                                    \
             if (so == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {           \
                 memmove(out, from, (size_t)n * sizeof(T));                        \
@@ -83,13 +91,9 @@ static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
             return;                                                               \
         }                                                                         \
         for (int64_t i = 0; i < n; i++) {                                         \
-            int64_t v = ld_INT64(idx + i * si);                                   \
-            int64_t w = v < 0 ? v + len : v;                                      \
-            if ((uint64_t)w >= (uint64_t)len) {                                   \
-                __atomic_store_n(&c->bad, v, __ATOMIC_RELAXED);                   \
-                __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);                \
+            int64_t w;                                                            \
+            if (!take_wrap(c, ld_INT64(idx + i * si), &w))                        \
                 return;                                                           \
-            }                                                                     \
             T item;                                                               \
             memcpy(&item, src + i * ss + w * step, sizeof(T));                    \
             memcpy(out + i * so, &item, sizeof(T));                               \
