@@ -28,6 +28,7 @@ from ._elementwise_functions import (
     where,
 )
 from ._errors import dtype_error, type_error, value_error
+from ._core import reduce_all as _core_reduce_all
 from ._native import lib
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
@@ -52,6 +53,9 @@ def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
 def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str) -> Array:
     """A new 0-d array: the reduction of every element (axis=None without
     keepdims, the per-call path)."""
+    acc = _core_reduce_all(op, x, acc_dtype)  # a dense x: one flat pass, in C
+    if acc is not None:
+        return acc
     K.check_size(func, x)
     acc = Array._empty((), acc_dtype)
     K.reduce_all(op, x, acc)

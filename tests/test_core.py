@@ -421,7 +421,7 @@ def test_arrays_in_cycles_are_collected_and_keep_their_storage():
 
 def test_setup_runs_once():
     with pytest.raises(RuntimeError, match="once"):
-        _core.setup(object, object, object, (), None, 0, {}, None, None, None, 0, None, 0, 0, 0, 0, 0, None)
+        _core.setup()
     # the module keeps working after a refused setup
     assert (xp.ones(2) + 1).tolist() == [2.0, 2.0]
 
@@ -561,3 +561,20 @@ def test_writes_through_overlapping_windows_are_refused():
     w[0, :] = 9.0  # one window: its elements are distinct
     assert xp.unfold(xp.arange(6.0), 0, 3, 1)[0].tolist() == [0.0, 1.0, 2.0]
     assert w[0].tolist() == [9.0, 9.0, 9.0]
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_reductions_of_every_element(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    with np.errstate(all="ignore"):
+        acc = {"b": np.int64, "i": np.int64, "u": np.uint64}.get(n.dtype.kind, n.dtype)
+        got = to_numpy(xp.sum(a))
+        assert got.dtype == acc
+        np.testing.assert_allclose(got, np.sum(n, dtype=acc), rtol=1e-5)
+        if n.size and n.dtype.kind != "c":
+            assert to_numpy(xp.max(a)) == n.max() and to_numpy(xp.min(a)) == n.min()
+        if n.dtype.kind in "fc" and n.size:
+            np.testing.assert_allclose(to_numpy(xp.mean(a)), np.mean(n), rtol=1e-5)
+        elif n.dtype.kind in "fc":
+            assert np.isnan(to_numpy(xp.mean(a)))  # the mean of nothing: NaN, as NumPy

@@ -63,6 +63,9 @@ typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, c
                          const int64_t *, const char *, const int64_t *, char *);
 static unary_fn k_unary_flat;
 static binary_fn k_binary_flat;
+typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
+                         const int64_t *, int64_t, int, const char *);
+static reduce_fn k_reduce;
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 static cast_fn k_cast;
 static where_fn k_where;
@@ -516,6 +519,41 @@ static PyObject *core_scalar(PyObject *mod, PyObject *value) {
     Py_DECREF(shape);
     if (out != NULL)
         memcpy(storage_address(((ArrayObject *)out)->storage), item, DINFO[code].itemsize);
+    return out;
+}
+
+/* reduce_all(op, x, acc_dtype) -> a new 0-d array of acc_dtype: the `op`
+ * reduction (ARS_RED_*) of every element of a dense x, in one flat pass;
+ * None when x is not dense (the Python path). */
+static PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    int ok = 1;
+    if (nargs != 3 || !read_view(args[1], &v) || !v.dense)
+        Py_RETURN_NONE;
+    int64_t op = as_i64(args[0], &ok);
+    int acc = dtype_code(args[2]);
+    if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
+        Py_RETURN_NONE;
+    PyObject *shape = PyTuple_New(0);
+    if (shape == NULL)
+        return NULL;
+    PyObject *out = empty_array(shape, acc, 1);
+    Py_DECREF(shape);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int64_t n = v.size, s = v.itemsize, zero = 0;
+    int rc;
+    if (n >= GIL_FREE_ELEMENTS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL);
+    }
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
     return out;
 }
 
@@ -1492,22 +1530,22 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
 
 /* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
  *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
- *       cast, matmul, where, ensure_blas):
+ *       cast, matmul, where, reduce, ensure_blas):
  * the classes and kernels, bound by _array as soon as Array exists. */
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
-    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
-    unsigned long long probe_addr, pu, pb, pc, pm, pw;
-    PyObject *blas;
-    Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
-                          &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &blas))
-        return NULL;
     if (ready) {
         PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup runs once, when arrstride is imported");
         return NULL;
     }
+    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
+    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr;
+    PyObject *blas;
+    Py_ssize_t block;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+                          &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &blas))
+        return NULL;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
         return NULL;
@@ -1573,6 +1611,7 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     k_cast = (cast_fn)(uintptr_t)pc;
     k_matmul = (matmul_fn)(uintptr_t)pm;
     k_where = (where_fn)(uintptr_t)pw;
+    k_reduce = (reduce_fn)(uintptr_t)pr;
     REPLACE(ensure_blas, blas);
     blas_ready = 0;
     ready = 1;
@@ -1624,6 +1663,8 @@ static PyMethodDef core_methods[] = {
     {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
      "empty(shape, dtype, zero=False) -> a new contiguous Array, or None (not a fast case)"},
     {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
+    {"reduce_all", (PyCFunction)(void (*)(void))core_reduce_all, METH_FASTCALL,
+     "reduce_all(op, x, acc_dtype) -> the 0-d reduction of a dense x, or None"},
     {"from_list", core_from_list, METH_O,
      "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
