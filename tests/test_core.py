@@ -578,3 +578,31 @@ def test_reductions_of_every_element(dtype, layout):
             np.testing.assert_allclose(to_numpy(xp.mean(a)), np.mean(n), rtol=1e-5)
         elif n.dtype.kind in "fc":
             assert np.isnan(to_numpy(xp.mean(a)))  # the mean of nothing: NaN, as NumPy
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", WRITABLE)
+def test_mask_setitem_with_a_scalar(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    m, k = make("contiguous", n.shape, xp.bool, seed=9)
+    n = n.copy()
+    v = _scalar_for(dtype)
+    a[m] = v
+    n[k] = v
+    _same(a, n)
+    a[xp.logical_not(m)] = xp.asarray(v, dtype=a.dtype)  # a 0-d array value: the Python path
+    n[~k] = v
+    _same(a, n)
+
+
+def test_mask_setitem_refusals():
+    x = xp.zeros(4)
+    with pytest.raises(IndexError):
+        x[xp.asarray([True, False])] = 1.0  # the mask's shape must match
+    ro = xp.broadcast_to(xp.zeros(4), (4,))
+    with pytest.raises(ValueError, match="read-only"):
+        ro[xp.asarray([True, False, True, False])] = 1.0
+    i = xp.zeros(3, dtype=xp.int8)
+    with pytest.raises(OverflowError):
+        i[xp.asarray([True, True, False])] = 1000
+    assert i.tolist() == [0, 0, 0]

@@ -974,7 +974,19 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     view_t v, w, s;
     char item[16];
-    if (value == NULL || !read_view(self, &v) || v.readonly || !index_basic(&v, key, &w))
+    if (value == NULL || !read_view(self, &v) || v.readonly)
+        goto slow;
+    if (read_view(key, &w)) {
+        /* x[mask] = scalar: a dense bool mask of x's shape over a dense x */
+        if (w.code != 0 || !w.dense || !v.dense || w.ndim != v.ndim || v.ndim == 0
+            || memcmp(w.shape, v.shape, sizeof(int64_t) * v.ndim) != 0 || !pack_scalar(value, v.code, item))
+            goto slow;
+        for (int64_t i = 0; i < v.size; i++)
+            if (w.data[i])
+                memcpy(v.data + i * v.itemsize, item, v.itemsize);
+        return 0;
+    }
+    if (!index_basic(&v, key, &w))
         goto slow;
     char *base = storage_address(((ArrayObject *)self)->storage);
     int isz = v.itemsize;
