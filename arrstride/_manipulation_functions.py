@@ -14,6 +14,7 @@ from ._args import int_arg, normalize_axes, normalize_axis
 from ._args import resolve_shape as _resolve_shape
 from ._array import Array, check_array
 from ._core import concat0 as _core_concat0
+from ._core import reshape as _core_reshape
 from ._errors import (
     alloc_error,
     broadcast_error,
@@ -31,18 +32,12 @@ from ._statistical_functions import sum as asum
 def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None) -> Array:
     """A view whenever strides exist for the new shape; else a copy
     (copy=False then raises ValueError)."""
+    if copy is None or copy is False:
+        out = _core_reshape(x, shape)  # a dense x under a tuple of ints: a view, in C
+        if out is not None:
+            return out
     func = "reshape"
     check_array(func, x)
-    lay = x._layout
-    if type(shape) is tuple and copy is None and -1 not in shape and L.is_contiguous(lay):
-        n = 1  # the common case: a contiguous array to a fully given shape
-        for d in shape:
-            if type(d) is not int or d < 0:
-                break
-            n *= d
-        else:
-            if n == lay.size:
-                return x._with_layout(L.contiguous(shape, lay.offset))
     new_shape = _resolve_shape(func, shape, x.size)
     if copy:
         return x._copy_contiguous()._with_layout(L.contiguous(new_shape))

@@ -606,3 +606,20 @@ def test_mask_setitem_refusals():
     with pytest.raises(OverflowError):
         i[xp.asarray([True, True, False])] = 1000
     assert i.tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_reshape_views_and_copies(layout):
+    a, n = make(layout, (3, 4), xp.float64)
+    for shape in [(n.size,), (-1,), (2, -1) if n.size % 2 == 0 else (-1, 1), (1, n.size, 1), (-1, 1)]:
+        got = xp.reshape(a, shape)
+        want = n.reshape(shape)
+        _same(got, want)
+        if a.is_contiguous() and a.size:
+            assert got.storage is a.storage  # a view of dense data
+    with pytest.raises(ValueError):
+        xp.reshape(a, (n.size + 1,))
+    with pytest.raises(ValueError):
+        xp.reshape(a, (-1, -1))
+    with pytest.raises(TypeError):
+        xp.reshape([1, 2], (2,))

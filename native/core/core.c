@@ -557,6 +557,61 @@ static PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_
     return out;
 }
 
+/* reshape(x, shape) -> a view of a dense x under shape (a tuple of ints, at
+ * most one of them -1 standing for the rest), or None (the Python path:
+ * other layouts, copies, and every error). */
+static PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    if (nargs != 2 || !PyTuple_CheckExact(args[1]) || !read_view(args[0], &v) || !v.dense)
+        Py_RETURN_NONE;
+    PyObject *shape = args[1];
+    Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+    int64_t dims[FAST_DIMS], known = 1;
+    int free_dim = -1;
+    if (nd > FAST_DIMS)
+        Py_RETURN_NONE;
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        int ok = 1;
+        dims[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+        if (!ok || dims[k] < -1 || (dims[k] == -1 && free_dim >= 0))
+            Py_RETURN_NONE;
+        if (dims[k] == -1)
+            free_dim = (int)k;
+        else if (__builtin_mul_overflow(known, dims[k], &known))
+            Py_RETURN_NONE;
+    }
+    if (free_dim >= 0) {
+        if (known == 0 || v.size % known)
+            Py_RETURN_NONE;
+        dims[free_dim] = v.size / known;
+    } else if (known != v.size) {
+        Py_RETURN_NONE;
+    }
+    PyObject *tshape = free_dim >= 0 ? tuple_i64(dims, (int)nd) : (Py_INCREF(shape), shape);
+    if (tshape == NULL)
+        return NULL;
+    PyObject *lay = contiguous_layout(tshape);
+    Py_DECREF(tshape);
+    if (lay == NULL)
+        return NULL;
+    if (v.offset != 0) {  /* the cached layout's shape and strides at x's offset */
+        PyObject *sh = SLOT(lay, off_shape), *st = SLOT(lay, off_strides), *sz = SLOT(lay, off_size);
+        Py_INCREF(sh);
+        Py_INCREF(st);
+        Py_INCREF(sz);
+        PyObject *moved = new_layout_steal(sh, st, PyLong_FromLongLong(v.offset), sz);
+        Py_DECREF(lay);
+        if (moved == NULL)
+            return NULL;
+        lay = moved;
+    }
+    ArrayObject *a = (ArrayObject *)args[0];
+    Py_INCREF(a->storage);
+    Py_INCREF(a->dtype);
+    return new_array_steal(a->storage, lay, a->dtype);
+}
+
 /* from_list(list) -> a 1-D array of a non-empty flat list of exact Python
  * floats (float64) or of exact ints that fit int64 (int64); None otherwise
  * (the Python path: nesting, mixed kinds, bools, dtype rules). */
@@ -1677,6 +1732,8 @@ static PyMethodDef core_methods[] = {
     {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
     {"reduce_all", (PyCFunction)(void (*)(void))core_reduce_all, METH_FASTCALL,
      "reduce_all(op, x, acc_dtype) -> the 0-d reduction of a dense x, or None"},
+    {"reshape", (PyCFunction)(void (*)(void))core_reshape, METH_FASTCALL,
+     "reshape(x, shape) -> a view of a dense x under shape, or None"},
     {"from_list", core_from_list, METH_O,
      "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
