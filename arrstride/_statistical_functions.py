@@ -29,6 +29,7 @@ from ._elementwise_functions import (
 )
 from ._errors import dtype_error, type_error, value_error
 from ._core import reduce_all as _core_reduce_all
+from ._core import reduce_into as _core_reduce_into
 from ._native import lib
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
@@ -43,6 +44,10 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
                 mean: Optional[Array] = None, func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
+    if mean is None:
+        acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
+        if acc is not None:
+            return acc
     K.check_size(func, x)  # before allocating a result that could not be computed
     kshape = tuple(1 if k in axes else d for k, d in enumerate(x.shape))
     acc = Array._empty(kshape, acc_dtype, func=func)

@@ -623,3 +623,19 @@ def test_reshape_views_and_copies(layout):
         xp.reshape(a, (-1, -1))
     with pytest.raises(TypeError):
         xp.reshape([1, 2], (2,))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_reductions_over_axes(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    acc = {"b": np.int64, "i": np.int64, "u": np.uint64}.get(n.dtype.kind, n.dtype)
+    for axis in {0: [()], 1: [0, -1, ()]}.get(n.ndim, [0, 1, -1, (0, 1), ()]):
+        for keepdims in (False, True):
+            got = to_numpy(xp.sum(a, axis=axis, keepdims=keepdims))
+            want = np.sum(n, axis=axis, dtype=acc, keepdims=keepdims)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=1e-5)
+            if n.dtype.kind != "c" and n.size:
+                np.testing.assert_array_equal(to_numpy(xp.max(a, axis=axis, keepdims=keepdims)),
+                                              np.max(n, axis=axis, keepdims=keepdims))

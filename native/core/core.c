@@ -612,6 +612,59 @@ static PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t n
     return new_array_steal(a->storage, lay, a->dtype);
 }
 
+/* reduce_into(op, x, axes, acc_dtype) -> a new contiguous array of x's
+ * shape with 1 on `axes` (a tuple of distinct normalized ints): the `op`
+ * reduction of x over them, any layout of x; None when not a fast case. */
+static PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    int ok = 1;
+    if (nargs != 4 || !read_view(args[1], &v) || !PyTuple_CheckExact(args[2]) || v.ndim == 0)
+        Py_RETURN_NONE;
+    int64_t op = as_i64(args[0], &ok);
+    int acc = dtype_code(args[3]);
+    if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
+        Py_RETURN_NONE;
+    int reduced[FAST_DIMS] = {0};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[2]); i++) {
+        int64_t a = as_i64(PyTuple_GET_ITEM(args[2], i), &ok);
+        if (!ok || a < 0 || a >= v.ndim || reduced[a])
+            Py_RETURN_NONE;
+        reduced[a] = 1;
+    }
+    int64_t kshape[FAST_DIMS], xs[FAST_DIMS], as[FAST_DIMS], ksize = 1;
+    for (int k = 0; k < v.ndim; k++) {
+        kshape[k] = reduced[k] ? 1 : v.shape[k];
+        ksize *= kshape[k];  /* at most x's size, or 0 */
+        if (__builtin_mul_overflow(v.strides[k], (int64_t)v.itemsize, &xs[k]))
+            Py_RETURN_NONE;
+    }
+    int64_t stride = DINFO[acc].itemsize;
+    for (int k = v.ndim - 1; k >= 0; k--) {
+        as[k] = reduced[k] ? 0 : stride;
+        stride *= kshape[k];
+    }
+    PyObject *tshape = tuple_i64(kshape, v.ndim);
+    if (tshape == NULL)
+        return NULL;
+    PyObject *out = empty_array(tshape, acc, ksize);
+    Py_DECREF(tshape);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int rc;
+    if (v.size >= GIL_FREE_ELEMENTS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL);
+    }
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
 /* from_list(list) -> a 1-D array of a non-empty flat list of exact Python
  * floats (float64) or of exact ints that fit int64 (int64); None otherwise
  * (the Python path: nesting, mixed kinds, bools, dtype rules). */
@@ -1734,6 +1787,8 @@ static PyMethodDef core_methods[] = {
      "reduce_all(op, x, acc_dtype) -> the 0-d reduction of a dense x, or None"},
     {"reshape", (PyCFunction)(void (*)(void))core_reshape, METH_FASTCALL,
      "reshape(x, shape) -> a view of a dense x under shape, or None"},
+    {"reduce_into", (PyCFunction)(void (*)(void))core_reduce_into, METH_FASTCALL,
+     "reduce_into(op, x, axes, acc_dtype) -> the reduction over axes with 1 there, or None"},
     {"from_list", core_from_list, METH_O,
      "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
