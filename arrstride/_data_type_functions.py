@@ -93,7 +93,25 @@ def iinfo(type: Union[dt.DType, Array], /) -> iinfo_object:
     return iinfo_object(d.bits, hi, lo, d)
 
 
+_ISDTYPE: dict = {}  # (dtype, kind) -> answer: clients ask the same few questions on every call
+
+
 def isdtype(dtype: dt.DType, kind: Union[dt.DType, str, tuple]) -> bool:
+    if type(dtype) is dt.DType:
+        try:
+            hit = _ISDTYPE.get((dtype, kind))
+        except TypeError:  # an unhashable kind: answered (or refused) below
+            hit = None
+        if hit is not None:
+            return hit
+        answer = _isdtype(dtype, kind)
+        if len(_ISDTYPE) < 1024:
+            _ISDTYPE[dtype, kind] = answer
+        return answer
+    return _isdtype(dtype, kind)
+
+
+def _isdtype(dtype: Any, kind: Any) -> bool:
     func = "isdtype"
     dtype = dt.as_dtype(func, dtype, allow_none=False)
     kinds = kind if isinstance(kind, tuple) else (kind,)
