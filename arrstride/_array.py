@@ -334,6 +334,7 @@ _core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.cod
             L._CONTIGUOUS, L.contiguous_of, S._allocate_small, S.Storage.allocate, S.SMALL_BLOCK,
             K.check_status, int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_unary_flat"))),
             *(int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
-              for name in ("ars_binary_flat", "ars_cast", "ars_matmul", "ars_where", "ars_reduce")),
+              for name in ("ars_binary_flat", "ars_cast", "ars_matmul", "ars_where", "ars_reduce",
+                           "ars_binary")),
             _blas.ensure)
 del _probe

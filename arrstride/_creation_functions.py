@@ -12,7 +12,7 @@ from . import _kernels as K
 from . import _layout as L
 from . import _storage as S
 from ._args import shape_ints
-from ._array import Array, check_device
+from ._array import CPU, Array, check_device
 from ._core import empty as _core_empty
 from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
@@ -65,7 +65,8 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     or asked for), a buffer-protocol or __array_interface__ exporter
     (zero-copy unless copy=True), or Python scalars and nested sequences."""
     t = type(obj)
-    if t is Array and (copy is None or copy is False) and device is None and (dtype is None or dtype is obj._dtype):
+    if t is Array and (copy is None or copy is False) and (device is None or device is CPU) \
+            and (dtype is None or dtype is obj._dtype):
         return obj  # clients re-wrap their arrays on every call
     if dtype is None and device is None and (copy is None or copy is True):
         if t is float or t is int or t is complex or t is dt.builtins_bool:

@@ -639,3 +639,47 @@ def test_reductions_over_axes(dtype, layout):
             if n.dtype.kind != "c" and n.size:
                 np.testing.assert_array_equal(to_numpy(xp.max(a, axis=axis, keepdims=keepdims)),
                                               np.max(n, axis=axis, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_broadcasting_operands_of_one_dtype(dtype):
+    for sa, sb in [((3, 4), (4,)), ((3, 4), (1, 4)), ((3, 1), (1, 4)), ((4,), (3, 4)), ((2, 3, 4), (3, 1)),
+                   ((0, 4), (4,)), ((3, 4), ()), ((), (3, 4)), ((3, 4), (3, 1))]:
+        a, n = make("contiguous", sa, getattr(xp, dtype))
+        b, m = make("contiguous", sb, getattr(xp, dtype), seed=3)
+        for name, op in BINARY:
+            f = getattr(xp, name)
+            try:
+                slow = f.__wrapped__(a, b)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    f(a, b)
+                continue
+            with np.errstate(all="ignore"):
+                want = getattr(np, _np_name(name))(n, m)
+            if np.dtype(dtype).kind in "iu" and name == "floor_divide":
+                want = np.where(np.broadcast_to(m, want.shape) == 0, 0, want)
+            _agree(f(a, b), slow, want)
+            _agree(getattr(a, op)(b), slow, None)
+    with pytest.raises(ValueError, match="broadcast"):
+        xp.ones((3, 4)) + xp.ones((3,))
+
+
+def test_inplace_with_a_broadcast_operand():
+    for dtype in ("int32", "float32", "float64", "complex128"):
+        a, n = make("contiguous", (3, 4), getattr(xp, dtype))
+        n = n.copy()
+        for b in (xp.arange(4, dtype=a.dtype), xp.reshape(xp.arange(3, dtype=a.dtype), (3, 1)),
+                  xp.ones((1, 4), dtype=a.dtype)):
+            a -= b
+            n -= to_numpy(b)
+            _same(a, n)
+            a *= b
+            n *= to_numpy(b)
+            _same(a, n)
+    x = xp.reshape(xp.arange(12.0), (3, 4))
+    x -= x[0]  # the operand is a row of x itself: as if copied first
+    assert x.tolist() == [[0.0] * 4, [4.0] * 4, [8.0] * 4]
+    y = xp.ones(4)
+    with pytest.raises(ValueError, match="broadcast"):
+        y += xp.ones((2, 4))  # the result would not keep y's shape

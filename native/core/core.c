@@ -61,6 +61,8 @@ typedef int (*cast_fn)(int, const int64_t *, char *, const int64_t *, int, const
                        const int64_t *, int);
 typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, const char *,
                          const int64_t *, const char *, const int64_t *, char *);
+typedef int (*binary_nd_fn)(int, int, int, const int64_t *, char *, const char *, const char *);
+static binary_nd_fn k_binary;
 static unary_fn k_unary_flat;
 static binary_fn k_binary_flat;
 typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
@@ -1268,6 +1270,63 @@ static PyObject *empty_like(PyObject *self, const view_t *v, int code, char **da
     return out;
 }
 
+/* dims for ars_binary: the broadcast shape of dense a and b (right-aligned),
+ * then the byte strides of a C-ordered output (items of out_itemsize), of a
+ * and of b (0 along
+ * broadcast dims). 1 done (*nd set), 0 the shapes do not broadcast here. */
+static int broadcast_dims(const view_t *a, const view_t *b, int64_t out_itemsize, int64_t *dims, int *nd) {
+    int n = a->ndim > b->ndim ? a->ndim : b->ndim;
+    int64_t *shape = dims, *os = dims + n, *as = dims + 2 * n, *bs = dims + 3 * n;
+    for (int k = 0; k < n; k++) {
+        int ka = k - (n - a->ndim), kb = k - (n - b->ndim);
+        int64_t da = ka >= 0 ? a->shape[ka] : 1, db = kb >= 0 ? b->shape[kb] : 1;
+        if (da != db && da != 1 && db != 1)
+            return 0;
+        shape[k] = da == 1 ? db : da;
+        as[k] = ka >= 0 && da != 1 ? a->strides[ka] * a->itemsize : 0;  /* inside a's storage */
+        bs[k] = kb >= 0 && db != 1 ? b->strides[kb] * b->itemsize : 0;
+    }
+    int64_t st = out_itemsize;
+    for (int k = n - 1; k >= 0; k--) {
+        os[k] = st;
+        if (__builtin_mul_overflow(st, shape[k], &st))
+            return 0;
+    }
+    *nd = n;
+    return 1;
+}
+
+/* a op b for dense arrays of one dtype whose shapes differ but broadcast:
+ * a new C-ordered array, or NULL without an exception when not a fast case. */
+static PyObject *ew_broadcast(ElementwiseObject *e, const view_t *va, const view_t *vb) {
+    int64_t dims[4 * FAST_DIMS];
+    int nd, oc = e->out[va->code];
+    if (oc < 0 || !broadcast_dims(va, vb, DINFO[oc].itemsize, dims, &nd))
+        return NULL;
+    int64_t size = 1;
+    for (int k = 0; k < nd; k++)
+        size *= dims[k];  /* fits: checked by broadcast_dims' stride product */
+    PyObject *shape = tuple_i64(dims, nd);
+    if (shape == NULL)
+        return NULL;
+    PyObject *out = empty_array(shape, oc, size);
+    Py_DECREF(shape);
+    if (out == NULL || size == 0)
+        return out;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int rc;
+    if (size >= GIL_FREE_ELEMENTS) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = k_binary(e->op, va->code, nd, dims, o, va->data, vb->data);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = k_binary(e->op, va->code, nd, dims, o, va->data, vb->data);
+    }
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
 /* The dense fast path of e on (a) or (a, b); NULL without an exception when
  * the call is not a fast case. */
 static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
@@ -1299,9 +1358,10 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     PyObject *like;
     view_t *v;
     if (fa && fb) {
-        if (va.code != vb.code || va.ndim != vb.ndim || !va.dense || !vb.dense
-            || memcmp(va.shape, vb.shape, sizeof(int64_t) * va.ndim) != 0)
+        if (va.code != vb.code || !va.dense || !vb.dense)
             return NULL;
+        if (va.ndim != vb.ndim || memcmp(va.shape, vb.shape, sizeof(int64_t) * va.ndim) != 0)
+            return ew_broadcast(e, &va, &vb);
         pa = va.data, sa = va.itemsize, pb = vb.data, sb = vb.itemsize, like = a, v = &va;
     } else if (fa) {
         if (!va.dense || !pack_scalar(b, va.code, item))
@@ -1511,10 +1571,31 @@ static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
         int64_t sb = 0;
         int64_t bytes = va.size * va.itemsize;  /* inside a's storage */
         if (read_view(b, &vb)) {
+            int apart = vb.data >= va.data + bytes || va.data >= vb.data + vb.size * vb.itemsize;
             if (vb.code == va.code && vb.dense && vb.ndim == va.ndim
                 && memcmp(vb.shape, va.shape, sizeof(int64_t) * va.ndim) == 0
-                && (vb.data == va.data || vb.data >= va.data + bytes || va.data >= vb.data + bytes))
+                && (vb.data == va.data || apart)) {
                 pb = vb.data, sb = vb.itemsize;
+            } else if (vb.code == va.code && vb.dense && apart && va.size) {
+                /* x op= y with y broadcasting to x's shape (X -= mean) */
+                int64_t dims[4 * FAST_DIMS];
+                int nd;
+                if (broadcast_dims(&va, &vb, va.itemsize, dims, &nd) && nd == va.ndim
+                    && memcmp(dims, va.shape, sizeof(int64_t) * nd) == 0) {
+                    int rc;
+                    if (va.size >= GIL_FREE_ELEMENTS) {
+                        Py_BEGIN_ALLOW_THREADS
+                        rc = k_binary(e->op, va.code, nd, dims, va.data, va.data, vb.data);
+                        Py_END_ALLOW_THREADS
+                    } else {
+                        rc = k_binary(e->op, va.code, nd, dims, va.data, va.data, vb.data);
+                    }
+                    if (run_status(rc) < 0)
+                        return NULL;
+                    Py_INCREF(a);
+                    return a;
+                }
+            }
         } else if (pack_scalar(b, va.code, item)) {
             pb = item, sb = 0;
         }
@@ -1650,7 +1731,7 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
 
 /* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
  *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
- *       cast, matmul, where, reduce, ensure_blas):
+ *       cast, matmul, where, reduce, binary, ensure_blas):
  * the classes and kernels, bound by _array as soon as Array exists. */
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
@@ -1659,12 +1740,12 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
         return NULL;
     }
     PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
-    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr;
+    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn;
     PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &blas))
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &blas))
         return NULL;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
@@ -1732,6 +1813,7 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     k_matmul = (matmul_fn)(uintptr_t)pm;
     k_where = (where_fn)(uintptr_t)pw;
     k_reduce = (reduce_fn)(uintptr_t)pr;
+    k_binary = (binary_nd_fn)(uintptr_t)pbn;
     REPLACE(ensure_blas, blas);
     blas_ready = 0;
     ready = 1;
