@@ -683,3 +683,16 @@ def test_inplace_with_a_broadcast_operand():
     y = xp.ones(4)
     with pytest.raises(ValueError, match="broadcast"):
         y += xp.ones((2, 4))  # the result would not keep y's shape
+
+
+def test_mask_in_the_arrays_own_memory():
+    base = xp.asarray([True, True, True, False])
+    x, m = base[1:4], base[0:3]  # the mask is x shifted by one element
+    nb = np.array([True, True, True, False])
+    nx, nm = nb[1:4], nb[0:3]
+    x[m] = False
+    nx[nm.copy()] = False  # NumPy reads the whole mask first
+    assert base.tolist() == nb.tolist()
+    y = xp.asarray([True, False, True])
+    y[y] = False  # the mask is the array itself
+    assert y.tolist() == [False, False, False]

@@ -1091,6 +1091,10 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
         if (w.code != 0 || !w.dense || !v.dense || w.ndim != v.ndim || v.ndim == 0
             || memcmp(w.shape, v.shape, sizeof(int64_t) * v.ndim) != 0 || !pack_scalar(value, v.code, item))
             goto slow;
+        /* a mask in x's own memory, shifted: a write could change a mask
+         * element not yet read (NumPy reads the whole mask first) */
+        if (w.data != v.data && w.data < v.data + v.size * v.itemsize && v.data < w.data + w.size)
+            goto slow;
         for (int64_t i = 0; i < v.size; i++)
             if (w.data[i])
                 memcpy(v.data + i * v.itemsize, item, v.itemsize);
