@@ -21,7 +21,6 @@ from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_ar
                       overlap_error, read_only_error, type_error)
 
 _SCALARS = (builtins.bool, int, float, complex)
-_FAST_SCALARS = frozenset(_SCALARS)
 _PROMOTION = dt.PROMOTION
 
 # Allowed dtypes per category, as named in messages.
@@ -43,9 +42,7 @@ _CONTIG = L._CONTIGUOUS
 _contig = L.contiguous_of
 
 
-def _empty(shape: tuple, dtype: dt.DType) -> Array:
-    lay = _contig(shape)
-    return Array._new(_new_storage(lay.size * dtype.itemsize), lay, dtype)
+_empty = Array._empty  # (shape, dtype): a new contiguous array
 
 
 def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:

@@ -109,46 +109,9 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
     return lay
 
 
-_make_layout = L.make
-_new_array = Array._new
-
-
 def getitem(x: Array, key: Any) -> Array:
-    kt = type(key)
-    if kt is slice or kt is int:  # the common basic keys, without normalizing
-        lay = x._layout
-        if not lay.shape:
-            raise index_error(GET, "too many indices: the array is 0-dimensional", "1 indexed")
-        n = lay.shape[0]
-        if kt is int:
-            if not -n <= key < n:
-                raise index_bounds_error(GET, key, 0, n)
-            if key < 0:
-                key += n
-            shape, strides = lay.shape, lay.strides
-            if len(shape) == 1:
-                sub = _make_layout((), (), lay.offset + key * strides[0], 1)
-            else:
-                sub = _make_layout(shape[1:], strides[1:],  # empty: keep the offset (L.slice_dim)
-                                   lay.offset + key * strides[0] if lay.size else lay.offset,
-                                   lay.size // n)
-            return _new_array(x._storage, sub, x._dtype)
-        if key.step == 0:
-            raise value_error(GET, "slice step cannot be zero")
-        start, stop, step = key.indices(n)
-        try:
-            m = len(range(start, stop, step))
-        except OverflowError:  # a dim past sys.maxsize (a huge broadcast view)
-            m = L.slice_length(start, stop, step)
-        shape, strides = lay.shape, lay.strides
-        s = strides[0]
-        if len(shape) == 1:
-            sub = _make_layout((m,), (s * step,), lay.offset + start * s if m else lay.offset, m)
-        else:
-            sub = _make_layout((m,) + shape[1:], (s * step,) + strides[1:],
-                               lay.offset + start * s if m and lay.size else lay.offset,
-                               lay.size // n * m if n else 0)
-        return _new_array(x._storage, sub, x._dtype)
+    """x[key] where ArrayBase's slot did not take it in C (see native/core/core.c:
+    int, slice and tuple keys of them with a non-empty result)."""
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)
     items, advanced = _expand_key(x, key, GET)

@@ -47,18 +47,6 @@ _set_shape = Layout.shape.__set__
 _set_strides = Layout.strides.__set__
 _set_offset = Layout.offset.__set__
 _set_size = Layout.size.__set__
-_new_object = object.__new__
-
-
-def make(shape: Shape, strides: Shape, offset: int, size: int) -> Layout:
-    """A Layout from parts the caller already knows consistent (size is the
-    product of shape): the per-call fast path, skipping the size loop."""
-    lay = _new_object(Layout)
-    _set_shape(lay, shape)
-    _set_strides(lay, strides)
-    _set_offset(lay, offset)
-    _set_size(lay, size)
-    return lay
 
 
 def contiguous_strides(shape: Sequence[int]) -> Shape:

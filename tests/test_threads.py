@@ -223,15 +223,21 @@ def test_set_num_threads_governs_openblas(threads):
     assert _openblas_threads() == xp.get_num_threads()
 
 
+def _run_python(code: str, env: dict) -> subprocess.CompletedProcess:
+    """code run by a fresh interpreter with env, from the checkout; it must succeed."""
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert out.returncode == 0, out.stderr
+    return out
+
+
 def test_env_thread_count_reaches_openblas():
     env = dict(os.environ, ARRSTRIDE_NUM_THREADS="3")
     code = ("import numpy as np, arrstride as xp\n"
             "a = xp.asarray(np.ones((64, 64))); xp.matmul(a, a)\n"
             "from arrstride import _blas\n"
             "print(xp.get_num_threads(), _blas._dll.scipy_openblas_get_num_threads64_())\n")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    assert out.returncode == 0, out.stderr
+    out = _run_python(code, env)
     assert out.stdout.split() == ["3", "3"]
 
 
@@ -337,9 +343,7 @@ def test_openblas_keeps_its_own_default_without_an_explicit_count():
             "print(_blas._dll.scipy_openblas_get_num_threads64_())\n"
             "xp.set_num_threads(2)\n"
             "print(_blas._dll.scipy_openblas_get_num_threads64_())\n")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    assert out.returncode == 0, out.stderr
+    out = _run_python(code, env)
     assert out.stdout.split() == ["1", "2"]
 
 

@@ -7,7 +7,7 @@
  *   has (_storage, _layout, _dtype) and the slots Python calls most:
  *   x[k], x[k] = v, float/int/bool/complex/index, the arithmetic and
  *   comparison operators. Each slot takes a fast path for the common simple
- *   case (an int or slice key, a Python scalar value, one-element arrays,
+ *   case (int and slice keys, a Python scalar value, one-element arrays,
  *   two dense arrays of one dtype and shape) and otherwise calls the Python
  *   implementation registered by setup() (arrstride/_operators.py), which
  *   owns every rule and every error message. A fast path never decides an
@@ -15,8 +15,9 @@
  * - Elementwise: the object behind each elementwise function (name, op code,
  *   the output dtype per input dtype, the Python implementation). Calling it
  *   takes the dense fast path or calls the Python implementation.
- * - new/layout/empty: Array, Layout and new-array construction without
- *   Python frames.
+ * - new, empty, scalar, from_list, copy_dense, where, concat0, reshape,
+ *   reduce_all, reduce_into, matmul: construction and the dense cases of
+ *   the common calls without Python frames.
  *
  * Layout, Storage and DType stay Python classes with __slots__ (so _layout.py
  * imports without any compiled module); setup() reads their slot offsets
@@ -75,6 +76,17 @@ static matmul_fn k_matmul;
 static PyObject *ensure_blas;           /* _blas.ensure: loads BLAS on first use */
 static int blas_ready;
 enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without the GIL */
+/* rc = call, a kernel call on n elements: without the GIL from GIL_FREE_ELEMENTS on */
+#define KERNEL(rc, n, call)                  \
+    do {                                     \
+        if ((n) >= GIL_FREE_ELEMENTS) {      \
+            Py_BEGIN_ALLOW_THREADS           \
+            (rc) = (call);                   \
+            Py_END_ALLOW_THREADS             \
+        } else {                             \
+            (rc) = (call);                   \
+        }                                    \
+    } while (0)
 
 /* Python implementations (fallbacks), by slot. */
 enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_COUNT };
@@ -203,6 +215,18 @@ static int dtype_code(PyObject *dtype) {
     return -1;
 }
 
+/* v's strides are C order's for its shape (dims of size 1 aside). */
+static int is_dense(const view_t *v) {
+    int64_t acc = 1;
+    for (int k = v->ndim - 1; k >= 0; k--) {
+        if (v->shape[k] != 1 && v->strides[k] != acc)
+            return 0;
+        if (__builtin_mul_overflow(acc, v->shape[k] > 0 ? v->shape[k] : 1, &acc))
+            return 0;  /* dims past int64 beside an empty one */
+    }
+    return 1;
+}
+
 static int read_view(PyObject *self, view_t *v) {
     if (!ready || !PyObject_TypeCheck(self, ArrayType))
         return 0;
@@ -226,20 +250,12 @@ static int read_view(PyObject *self, view_t *v) {
     v->ndim = (int)n;
     v->offset = as_i64(SLOT(a->layout, off_offset), &ok);
     v->size = as_i64(SLOT(a->layout, off_size), &ok);
-    int64_t acc = 1;
-    int dense = 1;
     for (Py_ssize_t k = 0; k < n; k++) {
         v->shape[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
         v->strides[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
     }
     if (!ok)
         return 0;
-    for (Py_ssize_t k = n - 1; k >= 0 && dense; k--) {
-        if (v->shape[k] != 1 && v->strides[k] != acc)
-            dense = 0;
-        else if (__builtin_mul_overflow(acc, v->shape[k] > 0 ? v->shape[k] : 1, &acc))
-            dense = 0;  /* dims past int64 beside an empty one */
-    }
     v->code = code;
     v->itemsize = DINFO[code].itemsize;
     v->kind = DINFO[code].kind;
@@ -249,7 +265,7 @@ static int read_view(PyObject *self, view_t *v) {
         boff = 0;
     v->data = base + boff;
     v->readonly = SLOT(a->storage, off_readonly) != Py_False;
-    v->dense = dense || v->size == 0;
+    v->dense = v->size == 0 || is_dense(v);
     return 1;
 }
 
@@ -450,6 +466,16 @@ static PyObject *empty_array(PyObject *shape, int code, int64_t size) {
     return new_array_steal(st, lay, DINFO[code].dtype);
 }
 
+/* empty_array for a shape given as nd int64 dims (size: their product). */
+static PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size) {
+    PyObject *shape = tuple_i64(dims, nd);
+    if (shape == NULL)
+        return NULL;
+    PyObject *out = empty_array(shape, code, size);
+    Py_DECREF(shape);
+    return out;
+}
+
 /* new(storage, layout, dtype) -> Array */
 static PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
@@ -461,18 +487,6 @@ static PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     Py_INCREF(args[1]);
     Py_INCREF(args[2]);
     return new_array_steal(args[0], args[1], args[2]);
-}
-
-/* layout(shape, strides, offset, size) -> Layout, trusting the caller (L.make) */
-static PyObject *core_layout(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    (void)mod;
-    if (nargs != 4 || LayoutType == NULL) {
-        PyErr_SetString(PyExc_TypeError, "arrstride._core.layout(shape, strides, offset, size)");
-        return NULL;
-    }
-    for (int k = 0; k < 4; k++)
-        Py_INCREF(args[k]);
-    return new_layout_steal(args[0], args[1], args[2], args[3]);
 }
 
 /* empty(shape, dtype, zero=False) -> a new contiguous Array, or None when
@@ -514,11 +528,7 @@ static PyObject *core_scalar(PyObject *mod, PyObject *value) {
     char item[16];
     if (!ready || code < 0 || !pack_scalar(value, code, item))
         Py_RETURN_NONE;
-    PyObject *shape = PyTuple_New(0);
-    if (shape == NULL)
-        return NULL;
-    PyObject *out = empty_array(shape, code, 1);
-    Py_DECREF(shape);
+    PyObject *out = empty_dims(NULL, 0, code, 1);
     if (out != NULL)
         memcpy(storage_address(((ArrayObject *)out)->storage), item, DINFO[code].itemsize);
     return out;
@@ -537,23 +547,13 @@ static PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_
     int acc = dtype_code(args[2]);
     if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
         Py_RETURN_NONE;
-    PyObject *shape = PyTuple_New(0);
-    if (shape == NULL)
-        return NULL;
-    PyObject *out = empty_array(shape, acc, 1);
-    Py_DECREF(shape);
+    PyObject *out = empty_dims(NULL, 0, acc, 1);
     if (out == NULL)
         return NULL;
     char *o = storage_address(((ArrayObject *)out)->storage);
     int64_t n = v.size, s = v.itemsize, zero = 0;
     int rc;
-    if (n >= GIL_FREE_ELEMENTS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL);
-    }
+    KERNEL(rc, n, k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL));
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;
@@ -646,22 +646,12 @@ static PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize
         as[k] = reduced[k] ? 0 : stride;
         stride *= kshape[k];
     }
-    PyObject *tshape = tuple_i64(kshape, v.ndim);
-    if (tshape == NULL)
-        return NULL;
-    PyObject *out = empty_array(tshape, acc, ksize);
-    Py_DECREF(tshape);
+    PyObject *out = empty_dims(kshape, v.ndim, acc, ksize);
     if (out == NULL)
         return NULL;
     char *o = storage_address(((ArrayObject *)out)->storage);
     int rc;
-    if (v.size >= GIL_FREE_ELEMENTS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL);
-    }
+    KERNEL(rc, v.size, k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL));
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;
@@ -682,30 +672,16 @@ static PyObject *core_from_list(PyObject *mod, PyObject *list) {
         if (Py_TYPE(PyList_GET_ITEM(list, i)) != t)
             Py_RETURN_NONE;
     int64_t len = n;
-    PyObject *shape = tuple_i64(&len, 1);
-    if (shape == NULL)
-        return NULL;
     int code = t == &PyFloat_Type ? 10 : 4;
-    PyObject *out = empty_array(shape, code, len);
-    Py_DECREF(shape);
+    PyObject *out = empty_dims(&len, 1, code, len);
     if (out == NULL)
         return NULL;
     char *p = storage_address(((ArrayObject *)out)->storage);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *v = PyList_GET_ITEM(list, i);
-        if (code == 10) {
-            double d = PyFloat_AS_DOUBLE(v);
-            memcpy(p + 8 * i, &d, 8);
-        } else {
-            int ok = 1;
-            int64_t w = as_i64(v, &ok);
-            if (!ok) {  /* past int64: the Python path decides the dtype or the error */
-                Py_DECREF(out);
-                Py_RETURN_NONE;
-            }
-            memcpy(p + 8 * i, &w, 8);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!pack_scalar(PyList_GET_ITEM(list, i), code, p + 8 * i)) {
+            Py_DECREF(out);  /* an int past int64: the Python path decides the dtype or the error */
+            Py_RETURN_NONE;
         }
-    }
     return out;
 }
 
@@ -732,13 +708,7 @@ static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_
         Py_RETURN_FALSE;
     int64_t n = d.size, ds = d.itemsize, ss = s.itemsize;
     int rc;
-    if (n >= GIL_FREE_ELEMENTS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = k_cast(1, &n, d.data, &ds, d.code, s.data, &ss, s.code);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = k_cast(1, &n, d.data, &ds, d.code, s.data, &ss, s.code);
-    }
+    KERNEL(rc, n, k_cast(1, &n, d.data, &ds, d.code, s.data, &ss, s.code));
     if (run_status(rc) < 0)
         return NULL;
     Py_RETURN_TRUE;
@@ -786,13 +756,7 @@ static PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     int64_t isz = DINFO[code].itemsize, dims[5] = {c.size, isz, 1, sa, sb};
     char *o = storage_address(((ArrayObject *)out)->storage);
     int rc;
-    if (c.size >= GIL_FREE_ELEMENTS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = k_where(isz, 1, dims, o, c.data, pa, pb);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = k_where(isz, 1, dims, o, c.data, pa, pb);
-    }
+    KERNEL(rc, c.size, k_where(isz, 1, dims, o, c.data, pa, pb));
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;
@@ -824,11 +788,7 @@ static PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
     int64_t shape[FAST_DIMS];
     memcpy(shape, v[0].shape, sizeof(int64_t) * v[0].ndim);
     shape[0] = total;
-    PyObject *tshape = tuple_i64(shape, v[0].ndim);
-    if (tshape == NULL)
-        return NULL;
-    PyObject *out = empty_array(tshape, v[0].code, bytes / v[0].itemsize);
-    Py_DECREF(tshape);
+    PyObject *out = empty_dims(shape, v[0].ndim, v[0].code, bytes / v[0].itemsize);
     if (out == NULL)
         return NULL;
     char *o = storage_address(((ArrayObject *)out)->storage);
@@ -879,11 +839,7 @@ static PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t na
         oshape[ond++] = m;
     if (b.ndim == 2)
         oshape[ond++] = n;
-    PyObject *shape = tuple_i64(oshape, ond);
-    if (shape == NULL)
-        return NULL;
-    PyObject *out = empty_array(shape, a.code, m * n);
-    Py_DECREF(shape);
+    PyObject *out = empty_dims(oshape, ond, a.code, m * n);
     if (out == NULL)
         return NULL;
     char *o = storage_address(((ArrayObject *)out)->storage);
@@ -932,76 +888,18 @@ static PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *st
     return new_array_steal(a->storage, lay, a->dtype);
 }
 
-/* The first dim of v narrowed by key (an int or a slice): 1 with the view's
- * layout in out, 0 not a fast case. */
-static int index_first(const view_t *v, PyObject *key, view_t *out) {
-    if (v->ndim == 0)
-        return 0;
-    int64_t n = v->shape[0], s = v->strides[0];
-    if (PyLong_CheckExact(key)) {
-        int ok = 1;
-        int64_t i = as_i64(key, &ok);
-        if (!ok || i < -n || i >= n)
-            return 0;
-        if (i < 0)
-            i += n;
-        int64_t step;
-        if (__builtin_mul_overflow(i, s, &step) || __builtin_add_overflow(v->offset, step, &out->offset))
-            return 0;
-        out->ndim = v->ndim - 1;
-        memcpy(out->shape, v->shape + 1, sizeof(int64_t) * out->ndim);
-        memcpy(out->strides, v->strides + 1, sizeof(int64_t) * out->ndim);
-        out->size = v->size / n;
-        if (v->size == 0)
-            out->offset = v->offset;
-        return 1;
-    }
-    if (PySlice_Check(key)) {
-        Py_ssize_t start, stop, step;
-        if (PySlice_Unpack(key, &start, &stop, &step) < 0) {
-            PyErr_Clear();
-            return 0;
-        }
-        PyObject *kstep = ((PySliceObject *)key)->step;
-        if (kstep != Py_None && !PyLong_CheckExact(kstep))
-            return 0;
-        if (step == 0 || step == PY_SSIZE_T_MAX || step <= -PY_SSIZE_T_MAX)
-            return 0;  /* zero, or a step PySlice_Unpack clamped: the Python path takes it */
-        Py_ssize_t m = PySlice_AdjustIndices((Py_ssize_t)n, &start, &stop, step);
-        int64_t nstride, shift;
-        if (__builtin_mul_overflow(s, (int64_t)step, &nstride)
-            || __builtin_mul_overflow((int64_t)start, s, &shift))
-            return 0;
-        out->ndim = v->ndim;
-        memcpy(out->shape, v->shape, sizeof(int64_t) * v->ndim);
-        memcpy(out->strides, v->strides, sizeof(int64_t) * v->ndim);
-        out->shape[0] = m;
-        out->strides[0] = nstride;
-        if (m && v->size) {
-            if (__builtin_add_overflow(v->offset, shift, &out->offset))
-                return 0;
-        } else {
-            out->offset = v->offset;
-        }
-        out->size = n ? v->size / n * m : 0;
-        return 1;
-    }
-    return 0;
-}
-
 /* v indexed by a basic key: an int or slice, or a tuple of ints and slices
  * for the leading dims (no ..., None or arrays), with a non-empty result:
  * 1 with the view's layout in out, 0 not a fast case. */
 static int index_basic(const view_t *v, PyObject *key, view_t *out) {
-    if (!PyTuple_CheckExact(key))
-        return index_first(v, key, out);
-    Py_ssize_t nk = PyTuple_GET_SIZE(key);
+    int tuple = PyTuple_CheckExact(key);
+    Py_ssize_t nk = tuple ? PyTuple_GET_SIZE(key) : 1;
     if (nk > v->ndim || v->size == 0)
         return 0;
     int od = 0;
     int64_t offset = v->offset, size = 1;
     for (Py_ssize_t k = 0; k < nk; k++) {
-        PyObject *it = PyTuple_GET_ITEM(key, k);
+        PyObject *it = tuple ? PyTuple_GET_ITEM(key, k) : key;
         int64_t n = v->shape[k], s = v->strides[k], shift;
         if (PyLong_CheckExact(it)) {
             int ok = 1;
@@ -1128,20 +1026,9 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     /* an array of the destination's dtype and shape, both dense: one memmove
      * (exact when the two overlap) */
     if (read_view(value, &s) && s.code == v.code && s.dense && s.ndim == w.ndim
-        && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0) {
-        if (w.size == 0)
-            return 0;
-        int64_t acc = 1;
-        int dense = 1;
-        for (int k = w.ndim - 1; k >= 0; k--) {
-            if (w.shape[k] != 1 && w.strides[k] != acc)
-                dense = 0;
-            acc *= w.shape[k];
-        }
-        if (dense) {
-            memmove(base + w.offset * isz, s.data, (size_t)(w.size * isz));
-            return 0;
-        }
+        && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0 && is_dense(&w)) {
+        memmove(base + w.offset * isz, s.data, (size_t)(w.size * isz));
+        return 0;
     }
 slow:
     if (PyErr_Occurred())
@@ -1310,22 +1197,12 @@ static PyObject *ew_broadcast(ElementwiseObject *e, const view_t *va, const view
     int64_t size = 1;
     for (int k = 0; k < nd; k++)
         size *= dims[k];  /* fits: checked by broadcast_dims' stride product */
-    PyObject *shape = tuple_i64(dims, nd);
-    if (shape == NULL)
-        return NULL;
-    PyObject *out = empty_array(shape, oc, size);
-    Py_DECREF(shape);
+    PyObject *out = empty_dims(dims, nd, oc, size);
     if (out == NULL || size == 0)
         return out;
     char *o = storage_address(((ArrayObject *)out)->storage);
     int rc;
-    if (size >= GIL_FREE_ELEMENTS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = k_binary(e->op, va->code, nd, dims, o, va->data, vb->data);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = k_binary(e->op, va->code, nd, dims, o, va->data, vb->data);
-    }
+    KERNEL(rc, size, k_binary(e->op, va->code, nd, dims, o, va->data, vb->data));
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;
@@ -1345,13 +1222,7 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
         out = empty_like(a, &va, e->out[va.code], &out_data);
         if (out == NULL)
             return NULL;
-        if (va.size >= GIL_FREE_ELEMENTS) {
-            Py_BEGIN_ALLOW_THREADS
-            rc = k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize);
-            Py_END_ALLOW_THREADS
-        } else {
-            rc = k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize);
-        }
+        KERNEL(rc, va.size, k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize));
         if (run_status(rc) < 0)
             Py_CLEAR(out);
         return out;
@@ -1384,13 +1255,7 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     out = empty_like(like, v, oc, &out_data);
     if (out == NULL)
         return NULL;
-    if (v->size >= GIL_FREE_ELEMENTS) {
-        Py_BEGIN_ALLOW_THREADS
-        rc = k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb);
-        Py_END_ALLOW_THREADS
-    } else {
-        rc = k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb);
-    }
+    KERNEL(rc, v->size, k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb));
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;
@@ -1587,13 +1452,7 @@ static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
                 if (broadcast_dims(&va, &vb, va.itemsize, dims, &nd) && nd == va.ndim
                     && memcmp(dims, va.shape, sizeof(int64_t) * nd) == 0) {
                     int rc;
-                    if (va.size >= GIL_FREE_ELEMENTS) {
-                        Py_BEGIN_ALLOW_THREADS
-                        rc = k_binary(e->op, va.code, nd, dims, va.data, va.data, vb.data);
-                        Py_END_ALLOW_THREADS
-                    } else {
-                        rc = k_binary(e->op, va.code, nd, dims, va.data, va.data, vb.data);
-                    }
+                    KERNEL(rc, va.size, k_binary(e->op, va.code, nd, dims, va.data, va.data, vb.data));
                     if (run_status(rc) < 0)
                         return NULL;
                     Py_INCREF(a);
@@ -1605,13 +1464,8 @@ static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
         }
         if (pb != NULL) {
             int rc = 0;
-            if (va.size >= GIL_FREE_ELEMENTS) {
-                Py_BEGIN_ALLOW_THREADS
-                rc = k_binary_flat(e->op, va.code, va.size, va.data, va.data, va.itemsize, pb, sb);
-                Py_END_ALLOW_THREADS
-            } else if (va.size) {
-                rc = k_binary_flat(e->op, va.code, va.size, va.data, va.data, va.itemsize, pb, sb);
-            }
+            if (va.size)
+                KERNEL(rc, va.size, k_binary_flat(e->op, va.code, va.size, va.data, va.data, va.itemsize, pb, sb));
             if (run_status(rc) < 0)
                 return NULL;
             Py_INCREF(a);
@@ -1864,8 +1718,6 @@ static PyMethodDef core_methods[] = {
     {"setup", core_setup, METH_VARARGS, "Bind the Python classes and the kernels."},
     {"bind", core_bind, METH_VARARGS, "Bind the Python implementations behind the slots."},
     {"new", (PyCFunction)(void (*)(void))core_new, METH_FASTCALL, "new(storage, layout, dtype) -> Array"},
-    {"layout", (PyCFunction)(void (*)(void))core_layout, METH_FASTCALL,
-     "layout(shape, strides, offset, size) -> Layout (the caller vouches for consistency)"},
     {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
      "empty(shape, dtype, zero=False) -> a new contiguous Array, or None (not a fast case)"},
     {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
