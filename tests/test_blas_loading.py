@@ -24,3 +24,56 @@ def test_scipy_lapack_unchanged_after_arrstride_blas():
                        cwd="/", env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("ok")
+
+
+ONE_POOL = """
+import numpy as np
+np.ones((40, 40)) @ np.ones((40, 40))
+import arrstride as xp
+a = xp.ones((40, 40))
+assert float((a @ a)[0, 0]) == 40.0
+from arrstride import _blas
+maps = [line.split()[-1] for line in open("/proc/self/maps") if "openblas64" in line]
+print(_blas._dll._name)
+print(sorted(set(maps)))
+"""
+
+
+def _run(code, **env_extra):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    env.update(env_extra)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       cwd="/", env=env)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.splitlines()
+
+
+def test_one_openblas_per_process_with_numpy():
+    # NumPy's wheel bundles the same ILP64 OpenBLAS: arrstride loads that copy,
+    # so the process has one library and one pool of BLAS threads
+    from arrstride import _blas
+    paths = _blas._library_paths()
+    used, mapped = _run(ONE_POOL)
+    assert used == paths[0]
+    mapped = eval(mapped)
+    assert len(mapped) == 1, mapped
+    if "numpy.libs" in paths[0]:
+        assert os.path.samefile(mapped[0], paths[0])
+
+
+def test_blas_lib_variable_wins():
+    from arrstride import _blas
+    wheel = [p for p in _blas._library_paths() if "numpy.libs" not in p]
+    assert wheel, "the scipy-openblas64 wheel is a dependency"
+    used, mapped = _run(ONE_POOL, ARRSTRIDE_BLAS_LIB=wheel[0])
+    assert used == wheel[0]
+    assert len(eval(mapped)) == (1 if os.path.samefile(wheel[0], _blas._library_paths()[0]) else 2)
+
+
+def test_unusable_library_is_a_clear_import_error():
+    code = ("import arrstride as xp\n"
+            "try:\n    xp.ones((2, 2)) @ xp.ones((2, 2))\n"
+            "except ImportError as e:\n    print('ImportError', e)\n")
+    out = _run(code, ARRSTRIDE_BLAS_LIB="/nonexistent/libopenblas.so")
+    assert out[0].startswith("ImportError arrstride: no usable ILP64 OpenBLAS: /nonexistent/libopenblas.so cannot be loaded")
