@@ -32,9 +32,14 @@ def any(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
     return _truth("any", lib.ARS_RED_ANY, x, axis, keepdims)
 
 
-def diff(x: Array, /, *, axis: int = -1, n: int = 1, prepend: Optional[Array] = None,
+def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = None,
          append: Optional[Array] = None) -> Array:
-    """The n-th forward difference along axis (bool: !=, as NumPy)."""
+    """The n-th forward difference along axis (bool: !=, as NumPy).
+
+    The standard makes n and axis keyword-only; they are also accepted by
+    position, in NumPy's and PyTorch's order (`diff(x, 2)`), because clients
+    call it that way (scikit-learn's roc_curve). array-api-tests allows a
+    keyword-only parameter to be positional-or-keyword."""
     func = "diff"
     check_array(func, x)
     if x.ndim == 0:

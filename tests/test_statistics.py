@@ -203,6 +203,16 @@ def test_diff(dtype, layout):
     close(got, np.diff(a, prepend=p, append=q), dtype)
 
 
+def test_diff_n_and_axis_by_position():
+    # NumPy's and PyTorch's order; scikit-learn's roc_curve calls diff(x, 2)
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((3, 6))
+    close(xp.diff(xp.asarray(a), 2), np.diff(a, 2), "float64")
+    close(xp.diff(xp.asarray(a), 1, 0), np.diff(a, 1, 0), "float64")
+    with pytest.raises(TypeError, match="diff"):
+        xp.diff(xp.asarray(a), 1, 0, xp.asarray(a))  # prepend stays keyword-only
+
+
 def test_errors():
     with pytest.raises(TypeError, match="max: expected an array of real-valued"):
         xp.max(xp.asarray([1j]))
