@@ -690,3 +690,83 @@ def test_mask_in_the_arrays_own_memory():
     y = xp.asarray([True, False, True])
     y[y] = False  # the mask is the array itself
     assert y.tolist() == [False, False, False]
+
+
+# ---- x[mask], x[mask] = array, None and ... in basic keys ---------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_mask_getitem(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    for mlayout in ("contiguous", "transposed", "stepped")[:3 if n.ndim == 2 else 1]:  # dense: the C path
+        m, k = make(mlayout, n.shape, xp.bool, seed=9)
+        _same(a[m], n[k])
+    _same(a[xp.zeros(n.shape, dtype=xp.bool)], n[np.zeros(n.shape, dtype=bool)])
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", WRITABLE)
+def test_mask_setitem_with_an_array(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    n = n.copy()
+    m, k = make("contiguous", n.shape, xp.bool, seed=9)
+    count = int(k.sum())
+    vals, nv = make("contiguous", (count,), getattr(xp, dtype), seed=3)
+    a[m] = vals  # one value per true element
+    n[k] = nv
+    _same(a, n)
+    one, n1 = make("contiguous", (1,), getattr(xp, dtype), seed=5)
+    a[xp.logical_not(m)] = one  # one value for every true element
+    n[~k] = n1
+    _same(a, n)
+    zd, nz = make("zerod", (), getattr(xp, dtype), seed=6)
+    a[m] = zd
+    n[k] = nz
+    _same(a, n)
+    rev, nr = make("negative", (count,), getattr(xp, dtype), seed=7)  # not dense: the Python path
+    a[m] = rev
+    n[k] = nr
+    _same(a, n)
+
+
+def test_mask_setitem_with_an_array_that_needs_python():
+    x = xp.arange(6.0)
+    m = xp.asarray([True, False, True, False, True, False])
+    with pytest.raises(ValueError):
+        x[m] = xp.ones(2)  # 3 true elements, 2 values
+    x[m] = xp.asarray([1, 2, 3], dtype=xp.int32)  # a cast
+    assert x.tolist() == [1.0, 1.0, 2.0, 3.0, 3.0, 5.0]
+    x[m] = x[1:4]  # the values overlap x: read before any write, as NumPy
+    n = np.asarray([1.0, 1.0, 2.0, 3.0, 3.0, 5.0])
+    n[np.asarray(to_numpy(m))] = n[1:4].copy()
+    assert x.tolist() == n.tolist()
+    with pytest.raises(ValueError, match="read-only"):
+        xp.broadcast_to(xp.zeros(6), (6,))[m] = xp.ones(3)
+
+
+NEW_AXIS_KEYS = [None, (None,), (slice(None), None), (Ellipsis, None), (None, Ellipsis, 0), (Ellipsis,),
+                 (0, Ellipsis), (Ellipsis, -1), (None, 1, None, slice(None, None, -1)), (None,) * 3,
+                 (Ellipsis, Ellipsis), (0, 0, 0), (None, 5)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_new_axes_and_ellipsis_in_keys(layout):
+    for key in NEW_AXIS_KEYS:
+        a, n = make(layout, (3, 4), xp.float64)
+        try:
+            want = n[key]
+        except IndexError:
+            with pytest.raises(IndexError):
+                a[key]
+            continue
+        got = a[key]
+        _same(got, np.asarray(want))
+        assert got.shape == np.shape(want)
+        if layout == "broadcast" or not np.size(want):
+            continue
+        n = n.copy()
+        a[key] = 2.5
+        n[key] = 2.5
+        _same(a, n)
+    x = xp.ones((1,) * 8)
+    assert x[None].shape == (1,) * 9  # past the C path's dims: the Python path

@@ -888,19 +888,48 @@ static PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *st
     return new_array_steal(a->storage, lay, a->dtype);
 }
 
-/* v indexed by a basic key: an int or slice, or a tuple of ints and slices
- * for the leading dims (no ..., None or arrays), with a non-empty result:
- * 1 with the view's layout in out, 0 not a fast case. */
+/* v indexed by a basic key: an int, a slice, or a tuple of ints, slices,
+ * None and at most one ... (no arrays), with a non-empty result: 1 with the
+ * view's layout in out, 0 not a fast case. A new axis has stride 0, as
+ * _layout.insert_dims gives it. */
 static int index_basic(const view_t *v, PyObject *key, view_t *out) {
     int tuple = PyTuple_CheckExact(key);
     Py_ssize_t nk = tuple ? PyTuple_GET_SIZE(key) : 1;
-    if (nk > v->ndim || v->size == 0)
+    if (v->size == 0)
         return 0;
-    int od = 0;
+    int used = 0, ellipses = 0, nnew = 0;
+    for (Py_ssize_t k = 0; k < nk; k++) {
+        PyObject *it = tuple ? PyTuple_GET_ITEM(key, k) : key;
+        if (it == Py_None)
+            nnew++;
+        else if (it == Py_Ellipsis)
+            ellipses++;
+        else if (PyLong_CheckExact(it) || PySlice_Check(it))
+            used++;
+        else
+            return 0;
+    }
+    if (used > v->ndim || ellipses > 1 || v->ndim + nnew > FAST_DIMS)
+        return 0;
+    int od = 0, axis = 0;
     int64_t offset = v->offset, size = 1;
     for (Py_ssize_t k = 0; k < nk; k++) {
         PyObject *it = tuple ? PyTuple_GET_ITEM(key, k) : key;
-        int64_t n = v->shape[k], s = v->strides[k], shift;
+        if (it == Py_None) {
+            out->shape[od] = 1;
+            out->strides[od++] = 0;
+            continue;
+        }
+        if (it == Py_Ellipsis) {
+            for (int e = v->ndim - used; e > 0; e--, axis++) {
+                out->shape[od] = v->shape[axis];
+                out->strides[od++] = v->strides[axis];
+                size *= v->shape[axis];
+            }
+            continue;
+        }
+        int64_t n = v->shape[axis], s = v->strides[axis], shift;
+        axis++;
         if (PyLong_CheckExact(it)) {
             int ok = 1;
             int64_t i = as_i64(it, &ok);
@@ -910,7 +939,7 @@ static int index_basic(const view_t *v, PyObject *key, view_t *out) {
                 i += n;
             if (__builtin_mul_overflow(i, s, &shift) || __builtin_add_overflow(offset, shift, &offset))
                 return 0;
-        } else if (PySlice_Check(it)) {
+        } else {
             Py_ssize_t start, stop, step;
             if (PySlice_Unpack(it, &start, &stop, &step) < 0) {
                 PyErr_Clear();
@@ -927,14 +956,12 @@ static int index_basic(const view_t *v, PyObject *key, view_t *out) {
                 return 0;  /* an empty result: the Python path keeps its offset rule */
             out->shape[od++] = m;
             size *= m;  /* at most v's size */
-        } else {
-            return 0;
         }
     }
-    for (int k = (int)nk; k < v->ndim; k++) {
-        out->shape[od] = v->shape[k];
-        out->strides[od++] = v->strides[k];
-        size *= v->shape[k];
+    for (; axis < v->ndim; axis++) {
+        out->shape[od] = v->shape[axis];
+        out->strides[od++] = v->strides[axis];
+        size *= v->shape[axis];
     }
     out->ndim = od;
     out->offset = offset;
@@ -967,10 +994,46 @@ static int nests(const view_t *w) {
     return 1;
 }
 
+/* A dense bool mask of dense v's shape, not in v's memory unless it is v's
+ * own elements (a write through a shifted mask could change a mask element
+ * not yet read; NumPy reads the whole mask first): 1 with its count of true
+ * elements, 0 not a fast case. */
+static int dense_mask(const view_t *v, const view_t *w, int64_t *count) {
+    if (w->code != 0 || !w->dense || !v->dense || w->ndim != v->ndim || v->ndim == 0
+        || memcmp(w->shape, v->shape, sizeof(int64_t) * v->ndim) != 0)
+        return 0;
+    if (w->data != v->data && w->data < v->data + v->size * v->itemsize && v->data < w->data + w->size)
+        return 0;
+    int64_t c = 0;
+    for (int64_t i = 0; i < w->size; i++)
+        c += w->data[i] != 0;
+    *count = c;
+    return 1;
+}
+
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
     view_t v, w;
-    if (read_view(self, &v) && index_basic(&v, key, &w))
-        return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
+    int64_t count;
+    if (read_view(self, &v)) {
+        if (index_basic(&v, key, &w))
+            return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
+        /* x[mask]: the elements where a dense mask of x's shape is true, in C order */
+        if (read_view(key, &w) && dense_mask(&v, &w, &count)) {
+            PyObject *out = empty_dims(&count, 1, v.code, count);
+            if (out == NULL)
+                return NULL;
+            view_t o;
+            if (count > 0 && read_view(out, &o)) {
+                char *dst = o.data;
+                for (int64_t i = 0; i < v.size; i++)
+                    if (w.data[i]) {
+                        memcpy(dst, v.data + i * v.itemsize, v.itemsize);
+                        dst += v.itemsize;
+                    }
+            }
+            return out;
+        }
+    }
     if (PyErr_Occurred())
         return NULL;
     PyObject *args[2] = {self, key};
@@ -982,20 +1045,32 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     view_t v, w, s;
     char item[16];
+    int64_t count;
     if (value == NULL || !read_view(self, &v) || v.readonly)
         goto slow;
     if (read_view(key, &w)) {
-        /* x[mask] = scalar: a dense bool mask of x's shape over a dense x */
-        if (w.code != 0 || !w.dense || !v.dense || w.ndim != v.ndim || v.ndim == 0
-            || memcmp(w.shape, v.shape, sizeof(int64_t) * v.ndim) != 0 || !pack_scalar(value, v.code, item))
+        /* x[mask] = value over a dense x, for a dense mask of x's shape */
+        if (!dense_mask(&v, &w, &count))
             goto slow;
-        /* a mask in x's own memory, shifted: a write could change a mask
-         * element not yet read (NumPy reads the whole mask first) */
-        if (w.data != v.data && w.data < v.data + v.size * v.itemsize && v.data < w.data + w.size)
+        const char *src = item;
+        int64_t step = 0;
+        if (pack_scalar(value, v.code, item)) {
+            /* a Python scalar */
+        } else if (read_view(value, &s) && s.code == v.code && s.dense && s.ndim <= 1
+                   && (s.size == 1 || s.size == count)
+                   && !(s.data < v.data + v.size * v.itemsize && v.data < s.data + s.size * s.itemsize)) {
+            /* an array of x's dtype, one element or one per true element,
+             * outside x's memory */
+            src = s.data;
+            step = s.size == 1 ? 0 : v.itemsize;
+        } else {
             goto slow;
+        }
         for (int64_t i = 0; i < v.size; i++)
-            if (w.data[i])
-                memcpy(v.data + i * v.itemsize, item, v.itemsize);
+            if (w.data[i]) {
+                memcpy(v.data + i * v.itemsize, src, v.itemsize);
+                src += step;
+            }
         return 0;
     }
     if (!index_basic(&v, key, &w))
