@@ -114,19 +114,8 @@ class Array(ArrayBase):
     def size(self) -> int:
         return self._layout.size
 
-    @property
-    def T(self) -> "Array":
-        if self.ndim != 2:
-            raise ValueError(msg("Array.T", "defined for 2-D arrays only (use permute_dims or mT)",
-                                 f"{self.ndim}-D"))
-        return self._with_layout(L.permute(self._layout, (1, 0)))
-
-    @property
-    def mT(self) -> "Array":
-        n = self.ndim
-        if n < 2:
-            raise ValueError(msg("Array.mT", "needs at least 2 dimensions", f"{n}-D"))
-        return self._with_layout(L.permute(self._layout, tuple(range(n - 2)) + (n - 1, n - 2)))
+    # T and mT are ArrayBase's (C: the view with the last two dims swapped);
+    # _transpose and _matrix_transpose below are their Python implementations.
 
     # ---- strided attributes (beyond the standard) ----------------------------
 
@@ -286,8 +275,25 @@ def _to_index(x: Array) -> int:
     return int(x._scalar("Array.__index__"))
 
 
-CONVERSIONS = {"bool": _to_bool, "int": _to_int, "float": _to_float, "complex": _to_complex,
-               "index": _to_index}
+def _transpose(x: Array) -> Array:
+    """x.T (where ArrayBase's getter did not take it: every error)."""
+    if x.ndim != 2:
+        raise ValueError(msg("Array.T", "defined for 2-D arrays only (use permute_dims or mT)",
+                             f"{x.ndim}-D"))
+    return x._with_layout(L.permute(x._layout, (1, 0)))
+
+
+def _matrix_transpose(x: Array) -> Array:
+    """x.mT (where ArrayBase's getter did not take it: every error)."""
+    n = x.ndim
+    if n < 2:
+        raise ValueError(msg("Array.mT", "needs at least 2 dimensions", f"{n}-D"))
+    return x._with_layout(L.permute(x._layout, tuple(range(n - 2)) + (n - 1, n - 2)))
+
+
+# The Python implementations behind ArrayBase's C slots and getters (bound by _operators)
+FALLBACKS = {"bool": _to_bool, "int": _to_int, "float": _to_float, "complex": _to_complex,
+               "index": _to_index, "T": _transpose, "mT": _matrix_transpose}
 
 
 def _typestr(d: dt.DType) -> str:

@@ -17,7 +17,7 @@ from . import _dtypes as dt
 from . import _elementwise_functions as _ew
 from . import _kernels as K
 from . import _layout as L
-from ._array import CONVERSIONS, SUPPORTED_VERSIONS, Array, builtins_bool
+from ._array import FALLBACKS, SUPPORTED_VERSIONS, Array, builtins_bool
 from ._core import bind as _core_bind
 from ._creation_functions import asarray
 from ._dlpack import DLDeviceType, export
@@ -186,7 +186,7 @@ Array.__rpow__ = _reflected(_ew.pow)
 Array.__rpow__.__name__ = "__rpow__"
 del _name, _func, _f, _r, _i
 
-_core_bind(dict(CONVERSIONS, getitem=_getitem, setitem=_setitem), _operators)
+_core_bind(dict(FALLBACKS, getitem=_getitem, setitem=_setitem), _operators)
 
 # NumPy on the left: ndarray.__add__(x) calls numpy.add(ndarray, x), which
 # NumPy hands to Array.__array_ufunc__. The ufuncs behind Python's operators,

@@ -10,13 +10,15 @@ from ._array import Array, check_array
 from ._errors import value_error
 from ._manipulation_functions import concat
 from ._native import lib
-from ._statistical_functions import finish, reduce_into
+from ._statistical_functions import finish, reduce_all, reduce_into
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
 
 
 def _truth(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     check_array(func, x)
+    if axis is None and keepdims is False:
+        return reduce_all(x, op, dt.bool, func)  # the per-call path: one C call for a dense x
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     return finish(reduce_into(x, axes, op, dt.bool, func=func), axes, keepdims, dt.bool)

@@ -770,3 +770,32 @@ def test_new_axes_and_ellipsis_in_keys(layout):
         _same(a, n)
     x = xp.ones((1,) * 8)
     assert x[None].shape == (1,) * 9  # past the C path's dims: the Python path
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_transposes_are_views(layout):
+    a, n = make(layout, (3, 4), xp.float64)
+    if n.ndim == 2:
+        _same(a.T, n.T)
+        _same(a.mT, n.T)
+        assert a.T._storage is a._storage
+    else:
+        with pytest.raises(ValueError, match="Array.T"):
+            a.T
+        with pytest.raises(ValueError, match="Array.mT"):
+            a.mT
+    b = xp.reshape(xp.arange(24.0), (2, 3, 4))
+    _same(b.mT, np.swapaxes(np.arange(24.0).reshape(2, 3, 4), -1, -2))
+    with pytest.raises(ValueError, match="2-D arrays only"):
+        b.T
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_any_all_of_every_element(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    for got, want in ((xp.any(a), np.any(n)), (xp.all(a), np.all(n))):
+        assert got.dtype == xp.bool and got.shape == ()
+        assert bool(got) == bool(want)
+    z = xp.zeros(n.shape, dtype=getattr(xp, dtype))
+    assert not bool(xp.any(z)) and bool(xp.all(z)) == (z.size == 0)

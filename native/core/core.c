@@ -89,10 +89,10 @@ enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without 
     } while (0)
 
 /* Python implementations (fallbacks), by slot. */
-enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_COUNT };
+enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_T, F_MT, F_COUNT };
 static PyObject *FALLBACK[F_COUNT];
 static const char *FALLBACK_NAMES[F_COUNT] = {
-    "getitem", "setitem", "float", "int", "bool", "complex", "index"};
+    "getitem", "setitem", "float", "int", "bool", "complex", "index", "T", "mT"};
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -1620,6 +1620,40 @@ static PyMappingMethods array_as_mapping = {
     .mp_ass_subscript = array_ass_subscript,
 };
 
+/* ---- x.T, x.mT ----------------------------------------------------------------------- */
+
+/* The view with the last two dims swapped (T: of a 2-D array only); every
+ * other case, errors included, is the Python implementation's. */
+static PyObject *swap_last(PyObject *self, int only_2d, int which) {
+    view_t v;
+    if (read_view(self, &v) && v.ndim >= 2 && (!only_2d || v.ndim == 2)) {
+        int a = v.ndim - 2, b = v.ndim - 1;
+        int64_t t = v.shape[a];
+        v.shape[a] = v.shape[b], v.shape[b] = t;
+        t = v.strides[a];
+        v.strides[a] = v.strides[b], v.strides[b] = t;
+        return view_of(self, v.shape, v.strides, v.ndim, v.offset, v.size);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    return call_fallback(which, &self, 1);
+}
+
+static PyObject *array_get_T(PyObject *self, void *c) {
+    (void)c;
+    return swap_last(self, 1, F_T);
+}
+
+static PyObject *array_get_mT(PyObject *self, void *c) {
+    (void)c;
+    return swap_last(self, 0, F_MT);
+}
+
+static PyGetSetDef array_getset[] = {
+    {"T", array_get_T, NULL, "The transpose of a 2-D array (a view).", NULL},
+    {"mT", array_get_mT, NULL, "The transpose of the last two dims (a view).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 static PyMethodDef array_methods[] = {
     {"__complex__", array_complex, METH_NOARGS, "complex(x) of a one-element array"},
     {NULL, NULL, 0, NULL}};
@@ -1636,6 +1670,7 @@ static PyTypeObject ArrayBaseType = {
     .tp_weaklistoffset = offsetof(ArrayObject, weakrefs),
     .tp_members = array_members,
     .tp_methods = array_methods,
+    .tp_getset = array_getset,
     .tp_as_number = &array_as_number,
     .tp_as_mapping = &array_as_mapping,
     .tp_richcompare = array_richcompare,
