@@ -14,6 +14,7 @@ from . import _storage as S
 from ._args import shape_ints
 from ._array import CPU, Array, check_device
 from ._core import empty as _core_empty
+from ._core import from_buffer as _core_from_buffer
 from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
@@ -77,6 +78,10 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
             fast = _core_from_list(obj)  # a flat list of floats or of ints, in C
             if fast is not None:
                 return fast
+        elif copy is None and t is not Array:
+            fast = _core_from_buffer(obj)  # a NumPy array (any exporter), shared, in C
+            if fast is not None:
+                return fast
     func = "asarray"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -133,6 +138,9 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     so its array is a writable copy. Objects with only __array_interface__ are
     kept alive by a reference; DLPack producers go through DLPack."""
     func = "asarray"
+    shared = _core_from_buffer(obj)  # an exporter of a non-empty N-D buffer of a known format, in C
+    if shared is not None:
+        return shared
     export = S.export_buffer(obj)
     if export is not None:
         owner, (fmt, itemsize, shape, bstrides, address, readonly) = export

@@ -104,6 +104,9 @@ MAX_ELEMENTS = MAX_BYTES      # the most elements a kernel can walk
 MAX_ALLOC = 1 << 62
 
 
+READ_ONLY_WHY = "the memory it wraps is read-only"
+
+
 class Storage:
     """A flat buffer of bytes: `ptr` (char*), `nbytes`, `readonly`, and the
     one owner that keeps the memory alive (see the module docstring)."""
@@ -134,7 +137,7 @@ class Storage:
 
     @classmethod
     def foreign(cls, address: int, nbytes: int, owner: object, readonly: bool,
-                why: str = "the memory it wraps is read-only") -> "Storage":
+                why: str = READ_ONLY_WHY) -> "Storage":
         """External memory at `address`, kept alive (and released) by `owner`."""
         return cls(ffi.cast("char *", address), nbytes, owner, readonly, why if readonly else None, True)
 

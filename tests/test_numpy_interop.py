@@ -149,3 +149,51 @@ def test_asarray_takes_dlpack_producers():
 def test_unsupported_numpy_dtype():
     with pytest.raises(TypeError, match="asarray"):
         xp.asarray(np.ones(2, dtype=np.float16))
+
+
+def test_c_and_python_paths_wrap_buffers_alike():
+    # _core.from_buffer (the per-call path) against the Python path it skips
+    from arrstride import _core
+    from arrstride._creation_functions import _wrap
+    from arrstride import _storage as S
+    for n in (np.arange(12.0).reshape(3, 4)[::-1, 1::2], np.arange(6, dtype=np.int16), np.ones((2, 3), np.complex64).T):
+        for writeable in (True, False):
+            n = n.copy() if writeable else n
+            n.flags.writeable = writeable
+            fast = _core.from_buffer(n)
+            owner, (fmt, isz, shape, bstrides, address_, readonly) = S.export_buffer(n)
+            slow = _wrap("asarray", fast.dtype, shape, bstrides, address_, owner, readonly)
+            assert (fast.shape, fast.strides, fast.offset) == (slow.shape, slow.strides, slow.offset)
+            fs, ss = fast.storage, slow.storage
+            assert (fs.address, fs.nbytes, fs.readonly, fs.external, fs._readonly_why) == \
+                   (ss.address, ss.nbytes, ss.readonly, ss.external, ss._readonly_why)
+            assert fast.tolist() == n.tolist()
+
+
+def test_buffers_the_c_path_leaves_to_python():
+    from arrstride import _core
+    assert _core.from_buffer(np.float64(1.0)) is None  # a value: copied by the Python path
+    assert _core.from_buffer(np.zeros((2, 0))) is None  # empty
+    assert _core.from_buffer([1.0]) is None  # no buffer
+    assert _core.from_buffer(xp.ones(2)) is None
+    with pytest.raises(TypeError, match="asarray"):
+        xp.asarray(np.ones(3, dtype=">f8"))  # not native byte order
+    rec = np.zeros(4, dtype=[("a", "f8"), ("b", "i4")])
+    with pytest.raises((TypeError, ValueError), match="asarray"):
+        xp.asarray(rec["a"])  # a stride of 12 bytes: not whole float64 elements
+
+
+def test_the_export_is_released_when_the_array_dies():
+    buf = bytearray(16)
+    a = xp.asarray(buf)
+    with pytest.raises(BufferError):
+        buf.append(1)  # exported: cannot resize
+    view = a[1:3]
+    del a
+    gc.collect()
+    with pytest.raises(BufferError):
+        buf.append(1)  # the view still holds the storage
+    del view
+    gc.collect()
+    buf.append(1)  # released once
+    assert len(buf) == 17

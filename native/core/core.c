@@ -1701,6 +1701,163 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
  *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
  *       cast, matmul, where, reduce, binary, ensure_blas):
  * the classes and kernels, bound by _array as soon as Array exists. */
+/* ---- asarray(buffer exporter): a zero-copy view ----------------------------------------- */
+
+/* ars_owner (native/include/arrstride.h) as this file sees it: its view has
+ * Py_buffer's layout (setup_buffers checks the offsets against cffi's). */
+typedef struct {
+    int kind;
+    void *ptr;
+    Py_buffer view;
+} owner_t;
+
+typedef owner_t *(*owner_new_fn)(int, void *);
+typedef void (*owner_release_fn)(owner_t *);
+static owner_new_fn k_owner_new;
+static owner_release_fn k_owner_release;
+static const char *owner_capsule_name;
+static PyCapsule_Destructor owner_destructor;
+static PyObject *foreign_ptr;            /* address -> cffi char* */
+static PyObject *str_read_only_why;      /* Storage.foreign's reason for read-only memory */
+static int buffers_ready;
+enum { OWN_BUFFER = 1 };
+
+/* The dtype code of a buffer's struct format and itemsize (native order), or -1. */
+static int format_code(const char *fmt, Py_ssize_t itemsize) {
+    if (fmt == NULL)
+        fmt = "B";
+    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+        fmt++;
+    int kind;
+    if (fmt[0] == 'Z' && (fmt[1] == 'f' || fmt[1] == 'd') && fmt[2] == 0)
+        kind = K_COMPLEX;
+    else if (fmt[0] == 0 || fmt[1] != 0)
+        return -1;
+    else if (fmt[0] == '?')
+        kind = K_BOOL;
+    else if (strchr("bhilqn", fmt[0]))
+        kind = K_INT;
+    else if (strchr("BHILQN", fmt[0]))
+        kind = K_UINT;
+    else if (fmt[0] == 'f' || fmt[0] == 'd')
+        kind = K_FLOAT;
+    else
+        return -1;
+    for (int k = 0; k < NCODES; k++)
+        if (DINFO[k].dtype != NULL && DINFO[k].kind == kind && DINFO[k].itemsize == itemsize)
+            return k;
+    return -1;
+}
+
+/* from_buffer(obj) -> a zero-copy Array over obj's buffer-protocol export
+ * (held by the storage's owner, released once when it dies), or None: not
+ * an exporter, a 0-d or empty export (NumPy scalars are values and are
+ * copied), a format arrstride has no dtype for, strides that are not whole
+ * elements; the Python path (_creation_functions._from_external) decides those. */
+static PyObject *core_from_buffer(PyObject *mod, PyObject *obj) {
+    (void)mod;
+    PyBufferProcs *bp = Py_TYPE(obj)->tp_as_buffer;
+    if (!ready || !buffers_ready || bp == NULL || bp->bf_getbuffer == NULL || PyObject_TypeCheck(obj, ArrayType))
+        Py_RETURN_NONE;
+    owner_t *o = k_owner_new(OWN_BUFFER, NULL);
+    if (o == NULL)
+        return PyErr_NoMemory();
+    Py_buffer *b = &o->view;
+    if (PyObject_GetBuffer(obj, b, PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        k_owner_release(o);  /* view.obj is NULL: nothing to release but the owner */
+        Py_RETURN_NONE;
+    }
+    int code = format_code(b->format, b->itemsize);
+    int nd = b->ndim;
+    int64_t shape[FAST_DIMS], strides[FAST_DIMS], lo = 0, hi = 0, size = 1, isz;
+    if (code < 0 || nd < 1 || nd > FAST_DIMS || b->suboffsets != NULL)
+        goto give_up;
+    isz = DINFO[code].itemsize;
+    for (int k = nd - 1; k >= 0; k--) {
+        /* (PyBUF_RECORDS_RO asks for strides; without them the export is C order) */
+        int64_t n = b->shape[k], st = b->strides ? b->strides[k] : k == nd - 1 ? isz : strides[k + 1] * shape[k + 1] * isz;
+        if (st % isz != 0)
+            goto give_up;
+        shape[k] = n;
+        strides[k] = st / isz;
+        size *= n;  /* the export's elements exist: no overflow */
+        if (n > 0) {
+            if (strides[k] < 0)
+                lo += (n - 1) * strides[k];
+            else
+                hi += (n - 1) * strides[k];
+        }
+    }
+    if (size == 0)
+        goto give_up;
+    PyObject *capsule = PyCapsule_New(o, owner_capsule_name, owner_destructor);
+    if (capsule == NULL) {
+        k_owner_release(o);
+        return NULL;
+    }
+    /* from here the capsule alone releases the export */
+    PyObject *addr = PyLong_FromVoidPtr((char *)b->buf + lo * isz);
+    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
+    Py_XDECREF(addr);
+    PyObject *st = ptr ? StorageType->tp_alloc(StorageType, 0) : NULL;
+    PyObject *nbytes = PyLong_FromLongLong((hi - lo + 1) * isz);
+    if (st == NULL || nbytes == NULL) {
+        Py_XDECREF(st);
+        Py_XDECREF(ptr);
+        Py_XDECREF(nbytes);
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    PyObject *ro = b->readonly ? Py_True : Py_False;
+    SLOT(st, off_ptr) = ptr;
+    SLOT(st, off_owner) = capsule;
+    SLOT(st, off_nbytes) = nbytes;
+    Py_INCREF(ro);
+    SLOT(st, off_readonly) = ro;
+    Py_INCREF(Py_True);
+    SLOT(st, off_external) = Py_True;
+    PyObject *why = b->readonly ? str_read_only_why : Py_None;
+    Py_INCREF(why);
+    SLOT(st, off_why) = why;
+    PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
+                                     PyLong_FromLongLong(-lo), PyLong_FromLongLong(size));
+    if (lay == NULL) {
+        Py_DECREF(st);
+        return NULL;
+    }
+    Py_INCREF(DINFO[code].dtype);
+    return new_array_steal(st, lay, DINFO[code].dtype);
+give_up:
+    k_owner_release(o);  /* releases the export */
+    Py_RETURN_NONE;
+}
+
+/* setup_buffers(ars_owner_new, ars_owner_release, capsule name, capsule
+ * destructor (addresses), offsetof(ars_owner, view), sizeof(ars_pybuffer),
+ * address -> char* function, the read-only reason): once, from _array. */
+static PyObject *core_setup_buffers(PyObject *mod, PyObject *args) {
+    (void)mod;
+    unsigned long long pn, pr, pname, pdestr;
+    Py_ssize_t view_off, view_size;
+    PyObject *fp, *why;
+    if (!PyArg_ParseTuple(args, "KKKKnnOU:setup_buffers", &pn, &pr, &pname, &pdestr, &view_off,
+                          &view_size, &fp, &why))
+        return NULL;
+    if (view_off != (Py_ssize_t)offsetof(owner_t, view) || view_size != (Py_ssize_t)sizeof(Py_buffer)) {
+        PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup_buffers: ars_owner's layout is not the expected one");
+        return NULL;
+    }
+    k_owner_new = (owner_new_fn)(uintptr_t)pn;
+    k_owner_release = (owner_release_fn)(uintptr_t)pr;
+    owner_capsule_name = (const char *)(uintptr_t)pname;
+    owner_destructor = (PyCapsule_Destructor)(uintptr_t)pdestr;
+    REPLACE(foreign_ptr, fp);
+    REPLACE(str_read_only_why, why);
+    buffers_ready = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
     if (ready) {
@@ -1843,6 +2000,9 @@ static PyMethodDef core_methods[] = {
      "copy_dense(dst, src) -> True when the dense copy or cast was done"},
     {"where", (PyCFunction)(void (*)(void))core_where, METH_FASTCALL,
      "where(condition, x1, x2) -> a new array for dense operands of one shape, or None"},
+    {"from_buffer", core_from_buffer, METH_O,
+     "from_buffer(obj) -> a zero-copy Array over obj's buffer export, or None"},
+    {"setup_buffers", core_setup_buffers, METH_VARARGS, "Bind the owner of buffer exports (once)."},
     {"concat0", core_concat0, METH_O,
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
