@@ -28,7 +28,8 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
         if dtype is x._dtype and not copy:
             return x
         out = _core_empty(x._layout.shape, dtype)
-        if out is not None and _copy_dense(out, x):  # a dense x: one flat copy or cast in C
+        # a dense x: one flat copy or cast in C (other layouts keep their order: Python)
+        if out is not None and _copy_dense(out, x, True):
             return out
     func = "astype"
     if not isinstance(x, Array):

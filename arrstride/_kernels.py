@@ -109,8 +109,9 @@ def copy_into(dst, src) -> None:
     """dst[...] = src for arrays of one shape (src may be a broadcast view),
     casting when the dtypes differ. Exact when the two overlap."""
     if _copy_dense(dst, src):
-        # both dense, one shape: a memmove up to 64 KiB (exact under overlap
-        # too), or one flat cast loop where the two do not overlap (_core)
+        # a dense dst: a memmove up to 64 KiB from a dense src of its dtype
+        # (exact under overlap too), else one strided copy or cast where the
+        # two do not overlap (_core)
         return
     lay = dst._layout
     if lay.size == 0:
@@ -628,18 +629,29 @@ def _ptr_or_null(a):
     return ffi.NULL if a is None else data_ptr(a)
 
 
+_LAPACK = {}  # routine -> (C function, C types of its trailing parameters)
+
+
+def _lapack_entry(routine: str):
+    entry = _LAPACK.get(routine)
+    if entry is None:
+        _blas.ensure()
+        fn = getattr(lib, "ars_la_" + routine)
+        entry = _LAPACK[routine] = (fn, ffi.typeof(fn).args)
+    return entry
+
+
 def lapack(routine: str, a, *args) -> list:
     """Run the batched LAPACK driver ars_la_<routine> on the contiguous
     column-major stack a; args follow the C signature after `a`, with arrays
     given as Arrays (or None). Returns the per-matrix LAPACK status."""
-    _blas.ensure()
+    fn, ctypes_ = _lapack_entry(routine)  # loads BLAS on first use
     nb = 1
     for d in a.shape[:-2]:
         nb *= d
     info = ffi.new("int64_t[]", max(nb, 1))
-    fn = getattr(lib, "ars_la_" + routine)
     # the trailing parameters (after f, nb, sizes, a) in C order, for pointer casts
-    ctypes_ = ffi.typeof(fn).args[-1 - len(args):-1]
+    ctypes_ = ctypes_[-1 - len(args):-1]
     conv = [ffi.cast(ct, _ptr_or_null(x)) if x is None or hasattr(x, "_layout") else x
             for x, ct in zip(args, ctypes_)]
     if routine in ("svd", "pinv", "qr"):
@@ -650,9 +662,10 @@ def lapack(routine: str, a, *args) -> list:
     else:
         rc = fn(_f(a._dtype), nb, a.shape[-1], data_ptr(a), *conv, info)
     _check(rc, routine)
-    status = list(info[0:nb])
-    if any(i in (-1010, -1011) for i in status):     # LAPACKE's work/transpose memory errors
-        raise MemoryError(f"arrstride: out of memory in {routine}")
+    status = info[0:nb]
+    for i in status:
+        if i in (-1010, -1011):     # LAPACKE's work/transpose memory errors
+            raise MemoryError(f"arrstride: out of memory in {routine}")
     return status
 
 

@@ -802,3 +802,29 @@ def test_any_all_of_every_element(dtype, layout):
         assert bool(got) == bool(want)
     z = xp.zeros(n.shape, dtype=getattr(xp, dtype))
     assert not bool(xp.any(z)) and bool(xp.all(z)) == (z.size == 0)
+
+
+@pytest.mark.parametrize("src", ["int16", "float64", "complex64", "bool"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_copy_into_a_dense_destination(src, layout):
+    # _core.copy_dense: any source layout, a copy or a cast, where the two do not overlap
+    from arrstride import _kernels as K
+    a, n = make(layout, (3, 4), getattr(xp, src))
+    for dst in ("int16", "float64", "complex64", "bool"):
+        out = xp.empty(n.shape, dtype=getattr(xp, dst))
+        K.copy_into(out, a)
+        with np.errstate(all="ignore"):
+            _same(out, n.astype(np_dtype(getattr(xp, dst))))
+
+
+def test_copy_into_from_an_overlapping_strided_source():
+    from arrstride import _kernels as K
+    base = xp.arange(12.0)
+    dst = base[0:5]
+    K.copy_into(dst, base[2:12:2])  # reads elements the copy writes: the Python path copies first
+    want = np.arange(12.0)
+    want[0:5] = want[2:12:2].copy()
+    assert base.tolist() == want.tolist()
+    b2 = xp.arange(12.0)
+    K.copy_into(b2[6:12], xp.astype(b2[0:12:2], xp.float64))
+    assert b2.tolist()[6:] == [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]

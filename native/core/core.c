@@ -692,23 +692,35 @@ static PyObject *core_from_list(PyObject *mod, PyObject *list) {
 static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t d, s;
-    if (nargs != 2 || !read_view(args[0], &d) || !read_view(args[1], &s) || !d.dense || !s.dense
-        || d.readonly || d.ndim != s.ndim || memcmp(d.shape, s.shape, sizeof(int64_t) * d.ndim) != 0)
+    if (nargs < 2 || nargs > 3 || !read_view(args[0], &d) || !read_view(args[1], &s) || !d.dense
+        || d.readonly || d.ndim != s.ndim || memcmp(d.shape, s.shape, sizeof(int64_t) * d.ndim) != 0
+        || (nargs == 3 && args[2] == Py_True && !s.dense))
         Py_RETURN_FALSE;
     if (d.size == 0)
         Py_RETURN_TRUE;
-    int64_t dbytes = d.size * d.itemsize, sbytes = s.size * s.itemsize;  /* both inside storages */
-    if (d.code == s.code) {
-        if (dbytes > (1 << 16))
-            Py_RETURN_FALSE;  /* large copies: ars_copy, which uses the threads */
-        memmove(d.data, s.data, (size_t)dbytes);
+    int64_t dbytes = d.size * d.itemsize;  /* inside its storage */
+    if (d.code == s.code && s.dense && dbytes <= (1 << 16)) {
+        memmove(d.data, s.data, (size_t)dbytes);  /* exact under overlap too */
         Py_RETURN_TRUE;
     }
-    if (d.data < s.data + sbytes && s.data < d.data + dbytes)
+    /* any other src layout or a cast, in one strided kernel call, where the
+     * two do not overlap (src's reach: every element it has is in its storage) */
+    int64_t lo = 0, hi = s.itemsize, ds[FAST_DIMS], ss[FAST_DIMS], acc = d.itemsize;
+    for (int k = s.ndim - 1; k >= 0; k--) {
+        int64_t step = s.strides[k] * s.itemsize, reach = (s.shape[k] - 1) * step;
+        if (reach < 0)
+            lo += reach;
+        else
+            hi += reach;
+        ss[k] = step;
+        ds[k] = acc;
+        acc *= d.shape[k];
+    }
+    if (d.data < s.data + hi && s.data + lo < d.data + dbytes)
         Py_RETURN_FALSE;
-    int64_t n = d.size, ds = d.itemsize, ss = s.itemsize;
+    int64_t n = d.size;
     int rc;
-    KERNEL(rc, n, k_cast(1, &n, d.data, &ds, d.code, s.data, &ss, s.code));
+    KERNEL(rc, n, k_cast(d.ndim, d.shape, d.data, ds, d.code, s.data, ss, s.code));
     if (run_status(rc) < 0)
         return NULL;
     Py_RETURN_TRUE;
@@ -1997,7 +2009,7 @@ static PyMethodDef core_methods[] = {
     {"from_list", core_from_list, METH_O,
      "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
-     "copy_dense(dst, src) -> True when the dense copy or cast was done"},
+     "copy_dense(dst, src, dense_src=False) -> True when the copy or cast into dense dst was done"},
     {"where", (PyCFunction)(void (*)(void))core_where, METH_FASTCALL,
      "where(condition, x1, x2) -> a new array for dense operands of one shape, or None"},
     {"from_buffer", core_from_buffer, METH_O,
