@@ -16,6 +16,7 @@ from ._native import lib
 
 
 _NUMPY_CLASS: dict = {}  # dtype name -> the class of its NumPy twin, once NumPy is imported
+_NUMPY_TWIN: dict = {}   # dtype name -> the equal NumPy dtype, made once
 
 
 class DType:
@@ -57,8 +58,11 @@ class DType:
         """The equal NumPy dtype, so that numpy.dtype(arrstride.float64) works
         (interop only: Cubed and zarr describe chunks with NumPy dtypes).
         Imports NumPy on first use."""
-        import numpy
-        return numpy.dtype(self.name)
+        twin = _NUMPY_TWIN.get(self.name)
+        if twin is None:
+            import numpy
+            twin = _NUMPY_TWIN[self.name] = numpy.dtype(self.name)
+        return twin
 
     # Interop with code that asks isinstance(dtype, numpy.dtype) (xarray does,
     # before filling, shifting or padding): once NumPy is imported, a DType
