@@ -6,6 +6,7 @@ overlap, read-only), and the lifetimes of what it builds."""
 import gc
 import inspect
 import pickle
+import warnings
 import weakref
 
 import numpy as np
@@ -211,6 +212,9 @@ def _agree(fast, slow, want):
     f, s = to_numpy(fast), to_numpy(slow)
     assert f.dtype == s.dtype and f.shape == s.shape
     np.testing.assert_array_equal(f, s)
+    if f.size:  # one memory order rule (NumPy's order "K"); a size-1 dim's stride is free
+        assert [st for st, d in zip(fast.strides, f.shape) if d > 1] == \
+               [st for st, d in zip(slow.strides, f.shape) if d > 1]
     if want is not None:
         assert f.shape == want.shape
         if f.dtype.kind in "fc":
@@ -813,7 +817,8 @@ def test_copy_into_a_dense_destination(src, layout):
     for dst in ("int16", "float64", "complex64", "bool"):
         out = xp.empty(n.shape, dtype=getattr(xp, dst))
         K.copy_into(out, a)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
             _same(out, n.astype(np_dtype(getattr(xp, dst))))
 
 
@@ -828,3 +833,57 @@ def test_copy_into_from_an_overlapping_strided_source():
     b2 = xp.arange(12.0)
     K.copy_into(b2[6:12], xp.astype(b2[0:12:2], xp.float64))
     assert b2.tolist()[6:] == [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+
+
+
+MIXED = [("transposed", "stepped"), ("negative", "contiguous"), ("offset", "broadcast"),
+         ("stepped", "zerod"), ("contiguous", "transposed"), ("permuted", "negative")]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64", "complex128", "bool"])
+@pytest.mark.parametrize("la,lb", MIXED)
+def test_strided_operands_of_mixed_layouts(dtype, la, lb):
+    # _core's strided path: one N-D kernel call, the Python path's memory order
+    shape = (2, 3, 4) if "permuted" in (la, lb) else (3, 4)
+    a, n = make(la, shape, getattr(xp, dtype))
+    b, m = make(lb, shape, getattr(xp, dtype), seed=1)
+    _binary_ops_agree(a, n, b, m)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float64", "complex64"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_strided_array_and_scalar(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    for s in (2, 1.5) if np.dtype(dtype).kind != "i" else (2, -3):
+        for fast, slow in ((a * s, xp.multiply.__wrapped__(a, s)), (s - a, xp.subtract.__wrapped__(s, a)),
+                           (a + s, xp.add.__wrapped__(a, s))):
+            _agree(fast, slow, None)
+        with np.errstate(all="ignore"):
+            _same(a * s, n * np.asarray(s).astype(n.dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex128", "bool"])
+@pytest.mark.parametrize("layout", WRITABLE)
+def test_setitem_strided_destination_from_an_array(dtype, layout):
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    if n.ndim != 2 or n.size == 0:
+        return
+    n = n.copy()
+    for key in ((slice(None), 1), (slice(None, None, -1), slice(None, None, 2)), (1, slice(None, None, -1))):
+        shape = np.shape(n[key])
+        for vlayout in ("contiguous", "negative", "transposed")[:3 if len(shape) == 2 else 2]:
+            v, nv = make(vlayout, shape, getattr(xp, dtype), seed=4)
+            a[key] = v
+            n[key] = nv
+            _same(a, n)
+
+
+def test_setitem_strided_destination_overlapping_its_value():
+    x = xp.reshape(xp.arange(16.0), (4, 4))
+    n = np.arange(16.0).reshape(4, 4)
+    x[:, 0] = x[0, :]  # the value shares the destination's memory: read first, as NumPy
+    n[:, 0] = n[0, :].copy()
+    assert x.tolist() == n.tolist()
+    x[::2, 1] = x[1::2, 1]
+    n[::2, 1] = n[1::2, 1].copy()
+    assert x.tolist() == n.tolist()

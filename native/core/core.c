@@ -63,7 +63,9 @@ typedef int (*cast_fn)(int, const int64_t *, char *, const int64_t *, int, const
 typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, const char *,
                          const int64_t *, const char *, const int64_t *, char *);
 typedef int (*binary_nd_fn)(int, int, int, const int64_t *, char *, const char *, const char *);
+typedef int (*unary_nd_fn)(int, int, int, const int64_t *, char *, const char *);
 static binary_nd_fn k_binary;
+static unary_nd_fn k_unary;
 static unary_fn k_unary_flat;
 static binary_fn k_binary_flat;
 typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
@@ -689,6 +691,27 @@ static PyObject *core_from_list(PyObject *mod, PyObject *list) {
  * and of one shape, a copy or a cast (a cast only where the two do not
  * overlap; a copy is a memmove, exact under overlap). False: the caller's
  * general path. */
+/* The bytes a view reaches, [*lo, *hi), from its first element at first. */
+static void reach(const view_t *v, const char *first, const char **lo, const char **hi) {
+    int64_t l = 0, h = v->itemsize;
+    for (int k = 0; k < v->ndim; k++) {
+        int64_t r = (v->shape[k] - 1) * v->strides[k] * v->itemsize;  /* inside the storage */
+        if (r < 0)
+            l += r;
+        else
+            h += r;
+    }
+    *lo = first + l, *hi = first + h;
+}
+
+/* No byte of a (first element at pa) is a byte of b (at pb); both non-empty. */
+static int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb) {
+    const char *alo, *ahi, *blo, *bhi;
+    reach(a, pa, &alo, &ahi);
+    reach(b, pb, &blo, &bhi);
+    return ahi <= blo || bhi <= alo;
+}
+
 static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t d, s;
@@ -704,20 +727,15 @@ static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_
         Py_RETURN_TRUE;
     }
     /* any other src layout or a cast, in one strided kernel call, where the
-     * two do not overlap (src's reach: every element it has is in its storage) */
-    int64_t lo = 0, hi = s.itemsize, ds[FAST_DIMS], ss[FAST_DIMS], acc = d.itemsize;
+     * two do not overlap */
+    if (!disjoint(&d, d.data, &s, s.data))
+        Py_RETURN_FALSE;
+    int64_t ds[FAST_DIMS], ss[FAST_DIMS], acc = d.itemsize;
     for (int k = s.ndim - 1; k >= 0; k--) {
-        int64_t step = s.strides[k] * s.itemsize, reach = (s.shape[k] - 1) * step;
-        if (reach < 0)
-            lo += reach;
-        else
-            hi += reach;
-        ss[k] = step;
+        ss[k] = s.strides[k] * s.itemsize;
         ds[k] = acc;
         acc *= d.shape[k];
     }
-    if (d.data < s.data + hi && s.data + lo < d.data + dbytes)
-        Py_RETURN_FALSE;
     int64_t n = d.size;
     int rc;
     KERNEL(rc, n, k_cast(d.ndim, d.shape, d.data, ds, d.code, s.data, ss, s.code));
@@ -1112,10 +1130,24 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
         return -1;
     /* an array of the destination's dtype and shape, both dense: one memmove
      * (exact when the two overlap) */
-    if (read_view(value, &s) && s.code == v.code && s.dense && s.ndim == w.ndim
-        && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0 && is_dense(&w)) {
-        memmove(base + w.offset * isz, s.data, (size_t)(w.size * isz));
-        return 0;
+    if (read_view(value, &s) && s.code == v.code && s.ndim == w.ndim
+        && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0) {
+        char *dst = base + w.offset * isz;
+        if (s.dense && is_dense(&w)) {
+            memmove(dst, s.data, (size_t)(w.size * isz));
+            return 0;
+        }
+        /* other layouts: one strided copy, where no element of the
+         * destination is reached twice and the value lies outside it */
+        w.itemsize = isz;
+        if (nests(&w) && disjoint(&w, dst, &s, s.data)) {
+            int64_t ds[FAST_DIMS], ss[FAST_DIMS], n = w.size;
+            for (int k = 0; k < w.ndim; k++)
+                ds[k] = w.strides[k] * isz, ss[k] = s.strides[k] * isz;
+            int rc;
+            KERNEL(rc, n, k_cast(w.ndim, w.shape, dst, ds, v.code, s.data, ss, s.code));
+            return run_status(rc) < 0 ? -1 : 0;
+        }
     }
 slow:
     if (PyErr_Occurred())
@@ -1295,6 +1327,97 @@ static PyObject *ew_broadcast(ElementwiseObject *e, const view_t *va, const view
     return out;
 }
 
+/* The output layout _elementwise_functions._empty_like_order gives (NumPy's
+ * order "K"): the memory order of the first input that covers shape without
+ * a zero stride, else C order. Writes element strides to ostr. */
+static void order_like(const int64_t *shape, int n, const view_t *const *ins, int nin, int64_t *ostr) {
+    int perm[FAST_DIMS];
+    int64_t acc = 1;
+    for (int k = n - 1; k >= 0; k--) {
+        ostr[k] = acc;
+        acc *= shape[k] > 1 ? shape[k] : 1;
+    }
+    if (n < 2)
+        return;
+    for (int i = 0; i < nin; i++) {
+        const view_t *v = ins[i];
+        if (v->ndim != n || memcmp(v->shape, shape, sizeof(int64_t) * n) != 0)
+            continue;
+        int ok = 1;
+        for (int k = 0; k < n; k++)
+            ok &= v->strides[k] != 0 || shape[k] == 1;
+        if (!ok)
+            continue;
+        /* a stable sort of the dims by -|stride| (size-1 dims: key 0) */
+        int64_t key[FAST_DIMS];
+        for (int k = 0; k < n; k++) {
+            int64_t a = v->strides[k] < 0 ? -v->strides[k] : v->strides[k];
+            key[k] = shape[k] != 1 ? -a : 0;
+            int j = k;
+            while (j > 0 && key[perm[j - 1]] > key[k]) {
+                perm[j] = perm[j - 1];
+                j--;
+            }
+            perm[j] = k;
+        }
+        acc = 1;
+        for (int j = n - 1; j >= 0; j--) {
+            ostr[perm[j]] = acc;
+            acc *= shape[perm[j]] > 1 ? shape[perm[j]] : 1;
+        }
+        return;
+    }
+}
+
+/* e on operands of one dtype in any layout (b NULL: unary; b may be a
+ * packed scalar, given as a 0-d view): a new array in order_like's layout,
+ * computed by one N-D kernel call; NULL without an exception when not a fast
+ * case. */
+static PyObject *ew_strided(ElementwiseObject *e, const view_t *va, const view_t *vb) {
+    int64_t dims[4 * FAST_DIMS], ostr[FAST_DIMS];
+    int nd, oc = e->out[va->code];
+    if (oc < 0)
+        return NULL;
+    view_t none = {0};
+    none.itemsize = va->itemsize;
+    if (!broadcast_dims(va, vb ? vb : &none, DINFO[oc].itemsize, dims, &nd))
+        return NULL;
+    int64_t size = 1;
+    for (int k = 0; k < nd; k++)
+        size *= dims[k];  /* fits: checked by broadcast_dims' stride product */
+    if (size == 0)
+        return NULL;  /* empty: the Python path */
+    const view_t *ins[2] = {va, vb};
+    order_like(dims, nd, ins, vb ? 2 : 1, ostr);
+    int64_t nbytes = size * DINFO[oc].itemsize;
+    PyObject *st = new_storage((Py_ssize_t)nbytes);
+    if (st == NULL)
+        return NULL;
+    PyObject *lay = new_layout_steal(tuple_i64(dims, nd), tuple_i64(ostr, nd), PyLong_FromLong(0),
+                                     PyLong_FromLongLong(size));
+    if (lay == NULL) {
+        Py_DECREF(st);
+        return NULL;
+    }
+    Py_INCREF(DINFO[oc].dtype);
+    PyObject *out = new_array_steal(st, lay, DINFO[oc].dtype);
+    if (out == NULL)
+        return NULL;
+    for (int k = 0; k < nd; k++)
+        dims[nd + k] = ostr[k] * DINFO[oc].itemsize;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int rc;
+    if (vb == NULL) {
+        /* unary dims: shape, out strides, x strides */
+        KERNEL(rc, size, k_unary(e->op, va->code, nd, dims, o, va->data));
+    } else {
+        KERNEL(rc, size, k_binary(e->op, va->code, nd, dims, o, va->data, vb->data));
+    }
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
 /* The dense fast path of e on (a) or (a, b); NULL without an exception when
  * the call is not a fast case. */
 static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
@@ -1304,8 +1427,10 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     PyObject *out;
     int rc;
     if (b == NULL) {
-        if (!read_view(a, &va) || !va.dense || e->out[va.code] < 0)
+        if (!read_view(a, &va) || e->out[va.code] < 0)
             return NULL;
+        if (!va.dense)
+            return ew_strided(e, &va, NULL);
         out = empty_like(a, &va, e->out[va.code], &out_data);
         if (out == NULL)
             return NULL;
@@ -1320,18 +1445,30 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     PyObject *like;
     view_t *v;
     if (fa && fb) {
-        if (va.code != vb.code || !va.dense || !vb.dense)
+        if (va.code != vb.code)
             return NULL;
+        if (!va.dense || !vb.dense)
+            return ew_strided(e, &va, &vb);
         if (va.ndim != vb.ndim || memcmp(va.shape, vb.shape, sizeof(int64_t) * va.ndim) != 0)
             return ew_broadcast(e, &va, &vb);
         pa = va.data, sa = va.itemsize, pb = vb.data, sb = vb.itemsize, like = a, v = &va;
     } else if (fa) {
-        if (!va.dense || !pack_scalar(b, va.code, item))
+        if (!pack_scalar(b, va.code, item))
             return NULL;
+        if (!va.dense) {
+            view_t sc = {0};
+            sc.itemsize = va.itemsize, sc.code = va.code, sc.data = item, sc.size = 1;
+            return ew_strided(e, &va, &sc);
+        }
         pa = va.data, sa = va.itemsize, pb = item, sb = 0, like = a, v = &va;
     } else if (fb) {
-        if (!vb.dense || !pack_scalar(a, vb.code, item))
+        if (!pack_scalar(a, vb.code, item))
             return NULL;
+        if (!vb.dense) {
+            view_t sc = {0};
+            sc.itemsize = vb.itemsize, sc.code = vb.code, sc.data = item, sc.size = 1;
+            return ew_strided(e, &sc, &vb);
+        }
         pa = item, sa = 0, pb = vb.data, sb = vb.itemsize, like = b, v = &vb;
     } else {
         return NULL;
@@ -1877,12 +2014,12 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
         return NULL;
     }
     PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
-    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn;
+    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn, pun;
     PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &blas))
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &blas))
         return NULL;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
@@ -1951,6 +2088,7 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     k_where = (where_fn)(uintptr_t)pw;
     k_reduce = (reduce_fn)(uintptr_t)pr;
     k_binary = (binary_nd_fn)(uintptr_t)pbn;
+    k_unary = (unary_nd_fn)(uintptr_t)pun;
     REPLACE(ensure_blas, blas);
     blas_ready = 0;
     ready = 1;
