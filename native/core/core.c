@@ -732,7 +732,8 @@ static PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_
         Py_RETURN_FALSE;
     int64_t ds[FAST_DIMS], ss[FAST_DIMS], acc = d.itemsize;
     for (int k = s.ndim - 1; k >= 0; k--) {
-        ss[k] = s.strides[k] * s.itemsize;
+        /* (a size-1 dim's stride may be anything, even past int64 in bytes) */
+        ss[k] = s.shape[k] > 1 ? s.strides[k] * s.itemsize : 0;  /* inside the storage */
         ds[k] = acc;
         acc *= d.shape[k];
     }
@@ -1142,8 +1143,10 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
         w.itemsize = isz;
         if (nests(&w) && disjoint(&w, dst, &s, s.data)) {
             int64_t ds[FAST_DIMS], ss[FAST_DIMS], n = w.size;
-            for (int k = 0; k < w.ndim; k++)
-                ds[k] = w.strides[k] * isz, ss[k] = s.strides[k] * isz;
+            for (int k = 0; k < w.ndim; k++) {  /* size-1 dims: any stride, unused */
+                ds[k] = w.shape[k] > 1 ? w.strides[k] * isz : 0;
+                ss[k] = s.shape[k] > 1 ? s.strides[k] * isz : 0;
+            }
             int rc;
             KERNEL(rc, n, k_cast(w.ndim, w.shape, dst, ds, v.code, s.data, ss, s.code));
             return run_status(rc) < 0 ? -1 : 0;
@@ -1351,8 +1354,8 @@ static void order_like(const int64_t *shape, int n, const view_t *const *ins, in
         /* a stable sort of the dims by -|stride| (size-1 dims: key 0) */
         int64_t key[FAST_DIMS];
         for (int k = 0; k < n; k++) {
-            int64_t a = v->strides[k] < 0 ? -v->strides[k] : v->strides[k];
-            key[k] = shape[k] != 1 ? -a : 0;
+            int64_t a = shape[k] == 1 ? 0 : v->strides[k] < 0 ? -v->strides[k] : v->strides[k];
+            key[k] = -a;  /* (a size-1 dim's stride, any value, counts as 0) */
             int j = k;
             while (j > 0 && key[perm[j - 1]] > key[k]) {
                 perm[j] = perm[j - 1];
