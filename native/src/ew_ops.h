@@ -412,7 +412,7 @@ DEF_COMPLEX(ars_c128, double)
     X(SIN, G_C, SAME, S_SIN, 16)                           \
     X(SINH, G_F, SAME, S_SINH, 8)                          \
     X(SINH, G_C, SAME, S_SINH, 16)                         \
-    X(SQRT, G_F, SAME, S_SQRT, 1)                          \
+    X(SQRT, G_F, SAME, S_SQRT, 4)                          \
     X(SQRT, G_C, SAME, S_SQRT, 8)                          \
     X(SQUARE, G_I, SAME, S_SQUARE_I, 1)                    \
     X(SQUARE, G_U, SAME, S_SQUARE_I, 1)                    \
@@ -520,7 +520,7 @@ enum { PX_NONE, PX_ZERO, PX_ONE, PX_TWO, PX_THREE, PX_FOUR, PX_HALF, PX_M1, PX_M
     X(FOUR, G_U, P_POW4_I, 1)                              \
     X(FOUR, G_F, P_POW4_F, 1)                              \
     X(FOUR, G_C, P_CPOW4, 2)                               \
-    X(HALF, G_F, P_HALF_F, 1)                              \
+    X(HALF, G_F, P_HALF_F, 4)                              \
     X(M1, G_F, S_RECIP, 1)                                 \
     X(M1, G_C, P_CPOWM1, 4)                                \
     X(M2, G_F, P_M2_F, 1)                                  \
