@@ -197,3 +197,58 @@ def test_the_export_is_released_when_the_array_dies():
     gc.collect()
     buf.append(1)  # released once
     assert len(buf) == 17
+
+
+@pytest.mark.parametrize("layout", params(INTEROP, ndim=2))
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_buffer_export(layout, name):
+    # ArrayBase exports its elements through the buffer protocol (memoryview,
+    # and numpy.asarray, which asks for it first), in place
+    a, expected = make(layout, (3, 4), name)
+    m = memoryview(a)
+    assert m.shape == a.shape and m.itemsize == a.dtype.itemsize and m.readonly == a.storage.readonly
+    n = np.asarray(m)
+    assert n.dtype == expected.dtype
+    np.testing.assert_array_equal(n, expected)
+    if a.size:
+        assert n.ctypes.data == address(a)
+        for st, d, s in zip(m.strides, a.shape, a.strides):
+            assert d <= 1 or st == s * a.dtype.itemsize
+    m.release()
+
+
+def test_buffer_export_refusals_and_release():
+    import ctypes
+
+    def get_buffer(obj, flags):  # PyObject_GetBuffer with the consumer's flags
+        view = ctypes.create_string_buffer(256)  # larger than a Py_buffer
+        get = ctypes.pythonapi.PyObject_GetBuffer
+        get.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int]
+        if get(obj, ctypes.addressof(view), flags) == 0:
+            ctypes.pythonapi.PyBuffer_Release.argtypes = [ctypes.c_void_p]
+            ctypes.pythonapi.PyBuffer_Release(ctypes.addressof(view))
+
+    PyBUF_WRITABLE, PyBUF_ND, PyBUF_STRIDES = 0x1, 0x8, 0x18
+    PyBUF_C_CONTIGUOUS = 0x20 | PyBUF_STRIDES
+    x = xp.reshape(xp.arange(12.0), (3, 4))
+    with pytest.raises(BufferError, match="read-only"):
+        get_buffer(xp.broadcast_to(xp.ones(1), (4,)), PyBUF_WRITABLE | PyBUF_STRIDES)
+    t = x.T
+    with pytest.raises(BufferError, match="not C-contiguous"):
+        get_buffer(t, PyBUF_ND)  # a consumer that takes no strides
+    with pytest.raises(BufferError, match="not C-contiguous"):
+        get_buffer(t, PyBUF_C_CONTIGUOUS)
+    get_buffer(t, PyBUF_STRIDES | PyBUF_WRITABLE)  # strided and writable: exported
+    get_buffer(x, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
+    assert memoryview(t).tobytes() == np.asarray(x).T.tobytes()  # strided export, copied by tobytes
+    assert bytes(xp.asarray([1, 2], dtype=xp.uint8)) == b"\x01\x02"  # as NumPy: the raw elements
+    import weakref
+    y = xp.arange(4.0)
+    r = weakref.ref(y)
+    m = memoryview(y)
+    del y
+    gc.collect()
+    assert r() is not None  # the export holds the array
+    m.release()
+    gc.collect()
+    assert r() is None

@@ -1810,6 +1810,91 @@ static PyMethodDef array_methods[] = {
     {"__complex__", array_complex, METH_NOARGS, "complex(x) of a one-element array"},
     {NULL, NULL, 0, NULL}};
 
+/* ---- the buffer protocol: memoryview(x), numpy.asarray(x) --------------------------- */
+
+/* The struct format of a dtype code (native order). */
+static const char *format_of(int code) {
+    const dinfo *d = &DINFO[code];
+    switch (d->kind) {
+    case K_BOOL: return "?";
+    case K_INT: return d->itemsize == 1 ? "b" : d->itemsize == 2 ? "h" : d->itemsize == 4 ? "i" : "q";
+    case K_UINT: return d->itemsize == 1 ? "B" : d->itemsize == 2 ? "H" : d->itemsize == 4 ? "I" : "Q";
+    case K_FLOAT: return d->itemsize == 4 ? "f" : "d";
+    default: return d->itemsize == 8 ? "Zf" : "Zd";
+    }
+}
+
+/* An export of x's elements, in place (any strides, when the consumer takes
+ * strides; a read-only storage exports read-only). view->internal holds the
+ * shape and byte strides until the release. A layout the C view cannot
+ * read (dims past int64) is refused with BufferError; NumPy then takes
+ * __array_interface__. */
+static int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+    view_t v;
+    view->obj = NULL;
+    if (!read_view(self, &v)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_BufferError, "arrstride.Array: this layout has no buffer export (use __array_interface__)");
+        return -1;
+    }
+    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && v.readonly) {
+        PyErr_SetString(PyExc_BufferError, "arrstride.Array: the array is read-only");
+        return -1;
+    }
+    int strided = (flags & PyBUF_STRIDES) == PyBUF_STRIDES;
+    int want_c = (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS
+              || (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS
+              || (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS;
+    if ((!strided || want_c) && !v.dense) {
+        PyErr_SetString(PyExc_BufferError, "arrstride.Array: the array is not C-contiguous");
+        return -1;
+    }
+    if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && v.ndim > 1 && v.size > 1) {
+        int big = 0;  /* C order is F order when at most one dim exceeds 1 */
+        for (int k = 0; k < v.ndim; k++)
+            big += v.shape[k] > 1;
+        if (big > 1) {
+            PyErr_SetString(PyExc_BufferError, "arrstride.Array: the array is not Fortran-contiguous");
+            return -1;
+        }
+    }
+    Py_ssize_t *mem = PyMem_Malloc(sizeof(Py_ssize_t) * (2 * (size_t)v.ndim + 1));
+    if (mem == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t c = v.itemsize;
+    for (int k = v.ndim - 1; k >= 0; k--) {
+        mem[k] = (Py_ssize_t)v.shape[k];
+        /* a size-1 dim's stride is free (and may not fit in bytes); C order's otherwise */
+        mem[v.ndim + k] = v.shape[k] > 1 ? (Py_ssize_t)(v.strides[k] * v.itemsize) : (Py_ssize_t)c;
+        if (v.shape[k] > 1)
+            c *= v.shape[k];
+    }
+    view->buf = v.data;
+    view->obj = Py_NewRef(self);
+    view->len = (Py_ssize_t)(v.size * v.itemsize);  /* an empty array: 0 */
+    view->readonly = v.readonly;
+    view->itemsize = v.itemsize;
+    view->format = (flags & PyBUF_FORMAT) ? (char *)format_of(v.code) : NULL;
+    view->ndim = v.ndim;
+    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? mem : NULL;
+    view->strides = strided ? mem + v.ndim : NULL;
+    view->suboffsets = NULL;
+    view->internal = mem;
+    return 0;
+}
+
+static void array_releasebuffer(PyObject *self, Py_buffer *view) {
+    (void)self;
+    PyMem_Free(view->internal);
+}
+
+static PyBufferProcs array_as_buffer = {
+    .bf_getbuffer = array_getbuffer,
+    .bf_releasebuffer = array_releasebuffer,
+};
+
 static PyTypeObject ArrayBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "arrstride._core.ArrayBase",
@@ -1825,6 +1910,7 @@ static PyTypeObject ArrayBaseType = {
     .tp_getset = array_getset,
     .tp_as_number = &array_as_number,
     .tp_as_mapping = &array_as_mapping,
+    .tp_as_buffer = &array_as_buffer,
     .tp_richcompare = array_richcompare,
     .tp_hash = PyObject_HashNotImplemented,
 };
