@@ -887,3 +887,47 @@ def test_setitem_strided_destination_overlapping_its_value():
     x[::2, 1] = x[1::2, 1]
     n[::2, 1] = n[1::2, 1].copy()
     assert x.tolist() == n.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float64", "complex128", "bool"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_mask_of_leading_dims(dtype, layout):
+    # a mask over the first dims selects blocks of the trailing ones (X[y == k])
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    if n.ndim < 2:
+        return
+    m, k = make("contiguous", n.shape[:1], xp.bool, seed=9)
+    _same(a[m], n[k])
+    b = xp.reshape(xp.arange(24.0), (2, 3, 4))
+    nb = np.arange(24.0).reshape(2, 3, 4)
+    for mask in (np.array([[True, False, True], [False, True, True]]), np.array([False, True])):
+        _same(b[xp.asarray(mask)], nb[mask])
+    if layout in WRITABLE:
+        n = n.copy()
+        count = int(k.sum())
+        v, nv = make("contiguous", (count,) + n.shape[1:], getattr(xp, dtype), seed=2)
+        a[m] = v  # one block per true element
+        n[k] = nv
+        _same(a, n)
+        one, n1 = make("contiguous", (1,), getattr(xp, dtype), seed=3)
+        a[m] = one  # one element for all
+        n[k] = n1
+        _same(a, n)
+        a[xp.logical_not(m)] = _scalar_for(dtype)
+        n[~k] = _scalar_for(dtype)
+        _same(a, n)
+
+
+def test_mask_of_leading_dims_that_needs_python():
+    x = xp.zeros((4, 3))
+    m = xp.asarray([True, False, True, False])
+    x[m] = xp.asarray([1.0, 2.0, 3.0])  # a row broadcast over the selected rows
+    assert x.tolist() == [[1.0, 2.0, 3.0], [0.0] * 3, [1.0, 2.0, 3.0], [0.0] * 3]
+    with pytest.raises(ValueError):
+        x[m] = xp.ones((3, 3))  # 2 rows selected
+    with pytest.raises(IndexError):
+        x[xp.asarray([True, False])] = 1.0  # the mask's shape does not match
+    e = xp.zeros((2, 0))
+    e[xp.asarray([True, True])] = 5.0  # empty blocks: nothing to write
+    with pytest.raises(ValueError):
+        e[xp.asarray([True, True])] = xp.ones((3, 0))

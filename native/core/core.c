@@ -1025,41 +1025,52 @@ static int nests(const view_t *w) {
     return 1;
 }
 
-/* A dense bool mask of dense v's shape, not in v's memory unless it is v's
- * own elements (a write through a shifted mask could change a mask element
- * not yet read; NumPy reads the whole mask first): 1 with its count of true
- * elements, 0 not a fast case. */
-static int dense_mask(const view_t *v, const view_t *w, int64_t *count) {
-    if (w->code != 0 || !w->dense || !v->dense || w->ndim != v->ndim || v->ndim == 0
-        || memcmp(w->shape, v->shape, sizeof(int64_t) * v->ndim) != 0)
+/* A dense bool mask of the leading dims of a dense v (all of them, or the
+ * first few: each true element then selects a block of the trailing dims),
+ * not in v's memory unless it is v's own elements (a write through a
+ * shifted mask could change a mask element not yet read; NumPy reads the
+ * whole mask first): 1 with its count of true elements and the block's
+ * element count, 0 not a fast case. */
+static int dense_mask(const view_t *v, const view_t *w, int64_t *count, int64_t *block) {
+    if (w->code != 0 || !w->dense || !v->dense || w->ndim > v->ndim || w->ndim == 0
+        || memcmp(w->shape, v->shape, sizeof(int64_t) * w->ndim) != 0)
         return 0;
     if (w->data != v->data && w->data < v->data + v->size * v->itemsize && v->data < w->data + w->size)
         return 0;
-    int64_t c = 0;
+    int64_t c = 0, b = 1;
+    for (int k = w->ndim; k < v->ndim; k++)
+        b *= v->shape[k];  /* at most v's size */
     for (int64_t i = 0; i < w->size; i++)
         c += w->data[i] != 0;
     *count = c;
+    *block = b;
     return 1;
 }
 
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
     view_t v, w;
-    int64_t count;
+    int64_t count, block;
     if (read_view(self, &v)) {
         if (index_basic(&v, key, &w))
             return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
-        /* x[mask]: the elements where a dense mask of x's shape is true, in C order */
-        if (read_view(key, &w) && dense_mask(&v, &w, &count)) {
-            PyObject *out = empty_dims(&count, 1, v.code, count);
+        /* x[mask]: the elements (or blocks) where a dense mask of x's leading
+         * dims is true, in C order */
+        if (read_view(key, &w) && dense_mask(&v, &w, &count, &block)) {
+            int64_t dims[FAST_DIMS];
+            int nd = 1 + v.ndim - w.ndim;
+            dims[0] = count;
+            memcpy(dims + 1, v.shape + w.ndim, sizeof(int64_t) * (nd - 1));
+            PyObject *out = empty_dims(dims, nd, v.code, count * block);
             if (out == NULL)
                 return NULL;
             view_t o;
-            if (count > 0 && read_view(out, &o)) {
+            int64_t bb = block * v.itemsize;
+            if (count > 0 && bb > 0 && read_view(out, &o)) {
                 char *dst = o.data;
-                for (int64_t i = 0; i < v.size; i++)
+                for (int64_t i = 0; i < w.size; i++)
                     if (w.data[i]) {
-                        memcpy(dst, v.data + i * v.itemsize, v.itemsize);
-                        dst += v.itemsize;
+                        memcpy(dst, v.data + i * bb, (size_t)bb);
+                        dst += bb;
                     }
             }
             return out;
@@ -1076,30 +1087,46 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     view_t v, w, s;
     char item[16];
-    int64_t count;
+    int64_t count, block;
     if (value == NULL || !read_view(self, &v) || v.readonly)
         goto slow;
     if (read_view(key, &w)) {
-        /* x[mask] = value over a dense x, for a dense mask of x's shape */
-        if (!dense_mask(&v, &w, &count))
+        /* x[mask] = value over a dense x, for a dense mask of its leading dims */
+        if (!dense_mask(&v, &w, &count, &block))
             goto slow;
+        int inner = v.ndim - w.ndim, isz = v.itemsize;
+        int64_t bb = block * isz;
+        if (bb == 0)
+            goto slow;  /* empty blocks: the Python path checks the value's shape */
         const char *src = item;
-        int64_t step = 0;
+        int64_t step;  /* bytes the source moves per selected block */
+        int fill;      /* one element for every selected element */
         if (pack_scalar(value, v.code, item)) {
-            /* a Python scalar */
-        } else if (read_view(value, &s) && s.code == v.code && s.dense && s.ndim <= 1
-                   && (s.size == 1 || s.size == count)
-                   && !(s.data < v.data + v.size * v.itemsize && v.data < s.data + s.size * s.itemsize)) {
-            /* an array of x's dtype, one element or one per true element,
-             * outside x's memory */
+            step = 0, fill = 1;
+        } else if (read_view(value, &s) && s.code == v.code && s.dense
+                   && !(s.data < v.data + v.size * isz && v.data < s.data + s.size * s.itemsize)) {
+            /* an array of x's dtype outside x's memory: one element, or one
+             * block per true element (shape (count,) + the trailing dims) */
+            if (s.size == 1 && s.ndim <= 1 + inner) {
+                step = 0, fill = 1;
+            } else if (s.ndim == 1 + inner && s.shape[0] == count
+                       && memcmp(s.shape + 1, v.shape + w.ndim, sizeof(int64_t) * inner) == 0) {
+                step = bb, fill = 0;
+            } else {
+                goto slow;
+            }
             src = s.data;
-            step = s.size == 1 ? 0 : v.itemsize;
         } else {
             goto slow;
         }
-        for (int64_t i = 0; i < v.size; i++)
+        for (int64_t i = 0; i < w.size; i++)
             if (w.data[i]) {
-                memcpy(v.data + i * v.itemsize, src, v.itemsize);
+                char *dst = v.data + i * bb;
+                if (fill)
+                    for (int64_t j = 0; j < block; j++)
+                        memcpy(dst + j * isz, src, isz);
+                else
+                    memcpy(dst, src, (size_t)bb);
                 src += step;
             }
         return 0;
