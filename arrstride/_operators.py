@@ -145,20 +145,9 @@ def _inplace(func):
     return op
 
 
-def _pow(self, other, modulo=None):
-    if modulo is not None:
-        return NotImplemented
-    operand = _as_operand(other)
-    if operand is None:
-        if isinstance(other, (list, tuple)):
-            raise operand_error("__pow__", other)
-        return NotImplemented
-    return _ew.pow(self, operand)
-
-
 _BINARY_OPERATORS = {
     "add": _ew.add, "sub": _ew.subtract, "mul": _ew.multiply, "truediv": _ew.divide,
-    "floordiv": _ew.floor_divide, "mod": _ew.remainder,
+    "floordiv": _ew.floor_divide, "mod": _ew.remainder, "pow": _ew.pow,
     "and": _ew.bitwise_and, "or": _ew.bitwise_or, "xor": _ew.bitwise_xor,
     "lshift": _ew.bitwise_left_shift, "rshift": _ew.bitwise_right_shift,
 }
@@ -178,12 +167,6 @@ for _name, _func in _COMPARISONS.items():
     _operators[_name] = (_func, _f)
 for _name, _func in _UNARY_OPERATORS.items():
     _operators[_name] = (_func,)
-_i = _inplace(_ew.pow)
-_i.__name__ = "__ipow__"
-Array.__ipow__ = _i
-Array.__pow__ = _pow
-Array.__rpow__ = _reflected(_ew.pow)
-Array.__rpow__.__name__ = "__rpow__"
 del _name, _func, _f, _r, _i
 
 _core_bind(dict(FALLBACKS, getitem=_getitem, setitem=_setitem), _operators)

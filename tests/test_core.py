@@ -931,3 +931,24 @@ def test_mask_of_leading_dims_that_needs_python():
     e[xp.asarray([True, True])] = 5.0  # empty blocks: nothing to write
     with pytest.raises(ValueError):
         e[xp.asarray([True, True])] = xp.ones((3, 0))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_pow_operator_is_a_slot(dtype, layout):
+    # x ** y, y ** x and x **= y through ArrayBase's nb_power (fast path or Python)
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    b, m = make(layout, (3, 4), getattr(xp, dtype), seed=1)
+    with np.errstate(all="ignore"):
+        _agree(a ** b, xp.pow.__wrapped__(a, b), np.power(n, m))
+        for s in (2, 0.5, 3, -1):
+            _agree(a ** s, xp.pow.__wrapped__(a, s), None)
+        _agree(2.0 ** a, xp.pow.__wrapped__(2.0, a), None)
+    if layout in WRITABLE and layout != "broadcast":
+        c = xp.asarray(a, copy=True)
+        c **= 2
+        _agree(c, xp.pow.__wrapped__(a, 2), None)
+    with pytest.raises(TypeError):
+        pow(a, 2, 3)
+    with pytest.raises(TypeError, match="__pow__"):
+        a ** [1, 2]

@@ -1661,10 +1661,10 @@ static PyTypeObject ElementwiseType = {
 /* Binary operators, in the order of OPERATOR_NAMES; each has the Elementwise
  * object of its fast path and the Python implementations of `x op y`
  * (forward, called as (x, y)) and `y op x` (reflected, called as (x, y)). */
-enum { O_ADD, O_SUB, O_MUL, O_TRUEDIV, O_FLOORDIV, O_MOD, O_AND, O_OR, O_XOR, O_LSHIFT, O_RSHIFT,
+enum { O_ADD, O_SUB, O_MUL, O_TRUEDIV, O_FLOORDIV, O_MOD, O_POW, O_AND, O_OR, O_XOR, O_LSHIFT, O_RSHIFT,
        O_LT, O_LE, O_EQ, O_NE, O_GT, O_GE, O_NEG, O_POS, O_ABS, O_INVERT, O_COUNT };
 static const char *OPERATOR_NAMES[O_COUNT] = {
-    "add", "sub", "mul", "truediv", "floordiv", "mod", "and", "or", "xor", "lshift", "rshift",
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor", "lshift", "rshift",
     "lt", "le", "eq", "ne", "gt", "ge", "neg", "pos", "abs", "invert"};
 static struct { PyObject *ew, *forward, *reflected, *inplace; } OPS[O_COUNT];
 
@@ -1768,6 +1768,19 @@ INPLACE_SLOT(or, O_OR)
 INPLACE_SLOT(xor, O_XOR)
 INPLACE_SLOT(lshift, O_LSHIFT)
 INPLACE_SLOT(rshift, O_RSHIFT)
+
+/* x ** y and x **= y; a third argument (pow(x, y, mod)) is not supported */
+static PyObject *nb_pow(PyObject *a, PyObject *b, PyObject *mod) {
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return binary_slot(O_POW, a, b);
+}
+
+static PyObject *nb_ipow(PyObject *a, PyObject *b, PyObject *mod) {
+    if (mod != Py_None)
+        Py_RETURN_NOTIMPLEMENTED;
+    return inplace_slot(O_POW, a, b);
+}
 #define UNARY_SLOT(name, which) \
     static PyObject *nb_##name(PyObject *a) { return unary_slot(which, a); }
 UNARY_SLOT(neg, O_NEG)
@@ -1784,6 +1797,7 @@ static PyObject *array_richcompare(PyObject *a, PyObject *b, int op) {
 static PyNumberMethods array_as_number = {
     .nb_add = nb_add, .nb_subtract = nb_sub, .nb_multiply = nb_mul,
     .nb_true_divide = nb_truediv, .nb_floor_divide = nb_floordiv, .nb_remainder = nb_mod,
+    .nb_power = nb_pow, .nb_inplace_power = nb_ipow,
     .nb_and = nb_and, .nb_or = nb_or, .nb_xor = nb_xor,
     .nb_lshift = nb_lshift, .nb_rshift = nb_rshift,
     .nb_inplace_add = nb_iadd, .nb_inplace_subtract = nb_isub, .nb_inplace_multiply = nb_imul,
