@@ -398,6 +398,26 @@ static int pack_scalar(PyObject *value, int code, char *out) {
 static int run_status(int rc);
 static PyObject *tuple_i64(const int64_t *v, int n);
 
+/* A Storage of its slots: ptr (a cffi char*), owner and nbytes are stolen
+ * (NULL for any: nothing is made and the others are released). */
+static PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int readonly,
+                               int external, PyObject *why) {
+    PyObject *st = ptr && owner && nbytes ? StorageType->tp_alloc(StorageType, 0) : NULL;
+    if (st == NULL) {
+        Py_XDECREF(ptr);
+        Py_XDECREF(owner);
+        Py_XDECREF(nbytes);
+        return NULL;
+    }
+    SLOT(st, off_ptr) = ptr;
+    SLOT(st, off_owner) = owner;
+    SLOT(st, off_nbytes) = nbytes;
+    SLOT(st, off_readonly) = Py_NewRef(readonly ? Py_True : Py_False);
+    SLOT(st, off_external) = Py_NewRef(external ? Py_True : Py_False);
+    SLOT(st, off_why) = Py_NewRef(why);
+    return st;
+}
+
 /* A new writable Storage of nbytes (unzeroed). */
 static PyObject *new_storage(Py_ssize_t nbytes) {
     if (nbytes >= small_block) {
@@ -415,25 +435,8 @@ static PyObject *new_storage(Py_ssize_t nbytes) {
     Py_DECREF(args[1]);
     if (buf == NULL)
         return NULL;
-    PyObject *st = StorageType->tp_alloc(StorageType, 0);
-    PyObject *nb = PyLong_FromSsize_t(nbytes);
-    if (st == NULL || nb == NULL) {
-        Py_XDECREF(st);
-        Py_XDECREF(nb);
-        Py_DECREF(buf);
-        return NULL;
-    }
     Py_INCREF(buf);
-    SLOT(st, off_ptr) = buf;
-    SLOT(st, off_owner) = buf;
-    SLOT(st, off_nbytes) = nb;
-    Py_INCREF(Py_False);
-    SLOT(st, off_readonly) = Py_False;
-    Py_INCREF(Py_False);
-    SLOT(st, off_external) = Py_False;
-    Py_INCREF(Py_None);
-    SLOT(st, off_why) = Py_None;
-    return st;
+    return storage_steal(buf, buf, PyLong_FromSsize_t(nbytes), 0, 0, Py_None);
 }
 
 /* The contiguous Layout of shape (a tuple), from _layout's cache. New reference. */
@@ -2079,26 +2082,10 @@ static PyObject *core_from_buffer(PyObject *mod, PyObject *obj) {
     PyObject *addr = PyLong_FromVoidPtr((char *)b->buf + lo * isz);
     PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
     Py_XDECREF(addr);
-    PyObject *st = ptr ? StorageType->tp_alloc(StorageType, 0) : NULL;
-    PyObject *nbytes = PyLong_FromLongLong((hi - lo + 1) * isz);
-    if (st == NULL || nbytes == NULL) {
-        Py_XDECREF(st);
-        Py_XDECREF(ptr);
-        Py_XDECREF(nbytes);
-        Py_DECREF(capsule);
+    PyObject *st = storage_steal(ptr, capsule, PyLong_FromLongLong((hi - lo + 1) * isz), b->readonly, 1,
+                                 b->readonly ? str_read_only_why : Py_None);
+    if (st == NULL)
         return NULL;
-    }
-    PyObject *ro = b->readonly ? Py_True : Py_False;
-    SLOT(st, off_ptr) = ptr;
-    SLOT(st, off_owner) = capsule;
-    SLOT(st, off_nbytes) = nbytes;
-    Py_INCREF(ro);
-    SLOT(st, off_readonly) = ro;
-    Py_INCREF(Py_True);
-    SLOT(st, off_external) = Py_True;
-    PyObject *why = b->readonly ? str_read_only_why : Py_None;
-    Py_INCREF(why);
-    SLOT(st, off_why) = why;
     PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
                                      PyLong_FromLongLong(-lo), PyLong_FromLongLong(size));
     if (lay == NULL) {
