@@ -950,3 +950,24 @@ def test_pow_operator_is_a_slot(dtype, layout):
         pow(a, 2, 3)
     with pytest.raises(TypeError, match="__pow__"):
         a ** [1, 2]
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float64", "complex64", "bool"])
+@pytest.mark.parametrize("mlayout", ["transposed", "stepped", "negative", "broadcast", "offset"])
+def test_masks_in_any_layout(dtype, mlayout):
+    # a mask that is not dense is read once into C order, then used as a dense one
+    a, n = make("contiguous", (3, 4), getattr(xp, dtype))
+    m, k = make(mlayout, (3, 4), xp.bool, seed=9)
+    _same(a[m], n[k])
+    n = n.copy()
+    a[m] = _scalar_for(dtype)
+    n[k] = _scalar_for(dtype)
+    _same(a, n)
+    count = int(k.sum())
+    v, nv = make("contiguous", (count,), getattr(xp, dtype), seed=2)
+    a[m] = v
+    n[k] = nv
+    _same(a, n)
+    b = xp.reshape(xp.arange(24.0), (4, 3, 2))
+    rows = xp.broadcast_to(xp.asarray([[True], [False], [True], [True]]), (4, 3))  # leading dims, stride 0
+    _same(b[rows], np.arange(24.0).reshape(4, 3, 2)[np.asarray(to_numpy(rows))])

@@ -1028,23 +1028,49 @@ static int nests(const view_t *w) {
     return 1;
 }
 
-/* A dense bool mask of the leading dims of a dense v (all of them, or the
- * first few: each true element then selects a block of the trailing dims),
- * not in v's memory unless it is v's own elements (a write through a
- * shifted mask could change a mask element not yet read; NumPy reads the
- * whole mask first): 1 with its count of true elements and the block's
- * element count, 0 not a fast case. */
-static int dense_mask(const view_t *v, const view_t *w, int64_t *count, int64_t *block) {
-    if (w->code != 0 || !w->dense || !v->dense || w->ndim > v->ndim || w->ndim == 0
+/* A bool mask of the leading dims of a dense v (all of them, or the first
+ * few: each true element then selects a block of the trailing dims), in any
+ * layout: 1 with its elements in C order in *bytes, their count of true
+ * elements and the block's element count, 0 not a fast case. A dense mask
+ * is read in place, unless it lies in v's memory shifted (a write could
+ * change a mask element not yet read; NumPy reads the whole mask first);
+ * any other is copied first into *tmp, which the caller frees. */
+static int read_mask(const view_t *v, const view_t *w, const char **bytes, char **tmp,
+                     int64_t *count, int64_t *block) {
+    *tmp = NULL;
+    if (w->code != 0 || !v->dense || w->ndim > v->ndim || w->ndim == 0
         || memcmp(w->shape, v->shape, sizeof(int64_t) * w->ndim) != 0)
         return 0;
-    if (w->data != v->data && w->data < v->data + v->size * v->itemsize && v->data < w->data + w->size)
-        return 0;
+    if (w->dense) {
+        if (w->data != v->data && w->data < v->data + v->size * v->itemsize && v->data < w->data + w->size)
+            return 0;
+        *bytes = w->data;
+    } else {
+        char *m = malloc((size_t)w->size + 1);
+        if (m == NULL)
+            return 0;
+        /* rows of the last dim, the outer dims by an odometer (every offset
+         * is inside the storage: no overflow) */
+        int last = w->ndim - 1;
+        int64_t idx[FAST_DIMS] = {0}, off = 0, n = w->shape[last], st = w->strides[last];
+        for (int64_t i = 0; i < w->size; i += n) {
+            for (int64_t j = 0; j < n; j++)
+                m[i + j] = w->data[off + j * st];
+            for (int k = last - 1; k >= 0; k--) {
+                off += w->strides[k];
+                if (++idx[k] < w->shape[k])
+                    break;
+                off -= w->strides[k] * w->shape[k];
+                idx[k] = 0;
+            }
+        }
+        *bytes = *tmp = m;
+    }
     int64_t c = 0, b = 1;
     for (int k = w->ndim; k < v->ndim; k++)
         b *= v->shape[k];  /* at most v's size */
     for (int64_t i = 0; i < w->size; i++)
-        c += w->data[i] != 0;
+        c += (*bytes)[i] != 0;
     *count = c;
     *block = b;
     return 1;
@@ -1056,26 +1082,27 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
     if (read_view(self, &v)) {
         if (index_basic(&v, key, &w))
             return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
-        /* x[mask]: the elements (or blocks) where a dense mask of x's leading
-         * dims is true, in C order */
-        if (read_view(key, &w) && dense_mask(&v, &w, &count, &block)) {
+        /* x[mask]: the elements (or blocks) where a mask of x's leading dims
+         * is true, in C order */
+        const char *mb;
+        char *tmp;
+        if (read_view(key, &w) && read_mask(&v, &w, &mb, &tmp, &count, &block)) {
             int64_t dims[FAST_DIMS];
             int nd = 1 + v.ndim - w.ndim;
             dims[0] = count;
             memcpy(dims + 1, v.shape + w.ndim, sizeof(int64_t) * (nd - 1));
             PyObject *out = empty_dims(dims, nd, v.code, count * block);
-            if (out == NULL)
-                return NULL;
             view_t o;
             int64_t bb = block * v.itemsize;
-            if (count > 0 && bb > 0 && read_view(out, &o)) {
+            if (out != NULL && count > 0 && bb > 0 && read_view(out, &o)) {
                 char *dst = o.data;
                 for (int64_t i = 0; i < w.size; i++)
-                    if (w.data[i]) {
+                    if (mb[i]) {
                         memcpy(dst, v.data + i * bb, (size_t)bb);
                         dst += bb;
                     }
             }
+            free(tmp);
             return out;
         }
     }
@@ -1094,17 +1121,19 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     if (value == NULL || !read_view(self, &v) || v.readonly)
         goto slow;
     if (read_view(key, &w)) {
-        /* x[mask] = value over a dense x, for a dense mask of its leading dims */
-        if (!dense_mask(&v, &w, &count, &block))
+        /* x[mask] = value over a dense x, for a mask of its leading dims */
+        const char *mb;
+        char *tmp;
+        if (!read_mask(&v, &w, &mb, &tmp, &count, &block))
             goto slow;
         int inner = v.ndim - w.ndim, isz = v.itemsize;
         int64_t bb = block * isz;
-        if (bb == 0)
-            goto slow;  /* empty blocks: the Python path checks the value's shape */
         const char *src = item;
         int64_t step;  /* bytes the source moves per selected block */
         int fill;      /* one element for every selected element */
-        if (pack_scalar(value, v.code, item)) {
+        if (bb == 0) {
+            goto slow_mask;  /* empty blocks: the Python path checks the value's shape */
+        } else if (pack_scalar(value, v.code, item)) {
             step = 0, fill = 1;
         } else if (read_view(value, &s) && s.code == v.code && s.dense
                    && !(s.data < v.data + v.size * isz && v.data < s.data + s.size * s.itemsize)) {
@@ -1116,14 +1145,14 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
                        && memcmp(s.shape + 1, v.shape + w.ndim, sizeof(int64_t) * inner) == 0) {
                 step = bb, fill = 0;
             } else {
-                goto slow;
+                goto slow_mask;
             }
             src = s.data;
         } else {
-            goto slow;
+            goto slow_mask;
         }
         for (int64_t i = 0; i < w.size; i++)
-            if (w.data[i]) {
+            if (mb[i]) {
                 char *dst = v.data + i * bb;
                 if (fill)
                     for (int64_t j = 0; j < block; j++)
@@ -1132,7 +1161,11 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
                     memcpy(dst, src, (size_t)bb);
                 src += step;
             }
+        free(tmp);
         return 0;
+    slow_mask:
+        free(tmp);
+        goto slow;
     }
     if (!index_basic(&v, key, &w))
         goto slow;
