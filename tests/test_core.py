@@ -971,3 +971,37 @@ def test_masks_in_any_layout(dtype, mlayout):
     b = xp.reshape(xp.arange(24.0), (4, 3, 2))
     rows = xp.broadcast_to(xp.asarray([[True], [False], [True], [True]]), (4, 3))  # leading dims, stride 0
     _same(b[rows], np.arange(24.0).reshape(4, 3, 2)[np.asarray(to_numpy(rows))])
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("layout", WRITABLE)
+def test_inplace_on_strided_arrays(dtype, layout):
+    # x op= y through x's own strides (U *= S on the transposed U of svd)
+    a, n = make(layout, (3, 4), getattr(xp, dtype))
+    if not n.size:
+        return
+    n = n.copy()
+    row, nrow = make("contiguous", n.shape[-1:], getattr(xp, dtype), seed=2)
+    other, nother = make("negative", n.shape, getattr(xp, dtype), seed=3)
+    with np.errstate(all="ignore"):
+        for op in ("__iadd__", "__imul__", "__isub__"):
+            for y, ny in ((row, nrow), (other, nother), (2, 2), (a, n)):
+                assert getattr(a, op)(y) is a
+                n = getattr(n, op)(n if y is a else ny)
+                _same(a, n)
+
+
+def test_inplace_on_strided_arrays_that_need_python():
+    x = xp.reshape(xp.arange(9.0), (3, 3))
+    n = np.arange(9.0).reshape(3, 3)
+    x.T.__iadd__(x)  # the operand overlaps x's transposed view: read first, as NumPy
+    n.T.__iadd__(n.copy())
+    assert x.tolist() == n.tolist()
+    w = xp.unfold(xp.arange(6.0), 0, 3, 1)  # windows reach elements twice
+    with pytest.raises(ValueError, match="two indices"):
+        w += 1.0
+    y = xp.reshape(xp.arange(6.0), (2, 3)).T  # (3, 2), strided
+    y += xp.ones(2)  # broadcasts along the last dim
+    assert y.tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]
+    with pytest.raises(ValueError):
+        y += xp.ones(3)

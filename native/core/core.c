@@ -1721,11 +1721,50 @@ static PyObject *binary_slot(int which, PyObject *a, PyObject *b) {
 /* x op= y: in C when x is dense and writable, the result keeps x's dtype and
  * y is a dense array of x's dtype and shape that is x itself or does not
  * overlap it, or a Python scalar of x's kind; else the Python implementation. */
+/* x op= y for x in any layout whose elements are distinct (nests), y an
+ * array of x's dtype that broadcasts to x's shape and is x itself or lies
+ * outside it, or a Python scalar of x's kind: one N-D kernel call that
+ * writes x through its own strides. NULL without an exception when not a
+ * fast case. */
+static PyObject *inplace_strided(ElementwiseObject *e, PyObject *a, const view_t *va, PyObject *b) {
+    view_t vb = {0};
+    char item[16];
+    if (va->size == 0 || !nests(va))
+        return NULL;
+    if (read_view(b, &vb)) {
+        int same = vb.data == va->data && vb.ndim == va->ndim
+                   && memcmp(vb.shape, va->shape, sizeof(int64_t) * va->ndim) == 0
+                   && memcmp(vb.strides, va->strides, sizeof(int64_t) * va->ndim) == 0;
+        if (vb.code != va->code || vb.size == 0 || (!same && !disjoint(va, va->data, &vb, vb.data)))
+            return NULL;
+    } else if (pack_scalar(b, va->code, item)) {
+        vb.itemsize = va->itemsize, vb.code = va->code, vb.data = item, vb.size = 1;
+    } else {
+        return NULL;
+    }
+    int64_t dims[4 * FAST_DIMS];
+    int nd, rc;
+    if (!broadcast_dims(va, &vb, va->itemsize, dims, &nd) || nd != va->ndim
+        || memcmp(dims, va->shape, sizeof(int64_t) * nd) != 0)
+        return NULL;
+    for (int k = 0; k < nd; k++)
+        dims[nd + k] = dims[2 * nd + k];  /* the output is x: its strides */
+    KERNEL(rc, va->size, k_binary(e->op, va->code, nd, dims, va->data, va->data, vb.data));
+    if (run_status(rc) < 0)
+        return NULL;
+    Py_INCREF(a);
+    return a;
+}
+
 static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
     view_t va, vb;
     char item[16];
     ElementwiseObject *e = (ElementwiseObject *)OPS[which].ew;
-    if (e != NULL && ready && read_view(a, &va) && va.dense && !va.readonly && e->out[va.code] == va.code) {
+    if (e != NULL && ready && read_view(a, &va) && !va.dense && !va.readonly && e->out[va.code] == va.code) {
+        PyObject *r = inplace_strided(e, a, &va, b);
+        if (r != NULL || PyErr_Occurred())
+            return r;
+    } else if (e != NULL && ready && read_view(a, &va) && va.dense && !va.readonly && e->out[va.code] == va.code) {
         const char *pb = NULL;
         int64_t sb = 0;
         int64_t bytes = va.size * va.itemsize;  /* inside a's storage */
