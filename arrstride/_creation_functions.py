@@ -69,12 +69,15 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
     if t is Array and (copy is None or copy is False) and (device is None or device is CPU) \
             and (dtype is None or dtype is obj._dtype):
         return obj  # clients re-wrap their arrays on every call
+    if (t is float or t is int or t is complex or t is dt.builtins_bool) and copy is not False \
+            and (device is None or device is CPU) and (dtype is None or type(dtype) is dt.DType):
+        # a Python scalar (asarray(inf, dtype=X.dtype, device=device(X))), in C when
+        # the dtype takes it as it is; None for an int past int64 or another kind
+        fast = _core_scalar(obj, dtype)
+        if fast is not None:
+            return fast
     if dtype is None and device is None and (copy is None or copy is True):
-        if t is float or t is int or t is complex or t is dt.builtins_bool:
-            fast = _core_scalar(obj)  # None for an int past int64
-            if fast is not None:
-                return fast
-        elif t is list:
+        if t is list:
             fast = _core_from_list(obj)  # a flat list of floats or of ints, in C
             if fast is not None:
                 return fast

@@ -1005,3 +1005,32 @@ def test_inplace_on_strided_arrays_that_need_python():
     assert y.tolist() == [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]
     with pytest.raises(ValueError):
         y += xp.ones(3)
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_scalar_with_a_dtype(dtype):
+    # _core.scalar(value, dtype): the dtype takes the value as it is, else the Python path
+    d = getattr(xp, dtype)
+    for v in (True, 3, -2, 2.5, 1 - 2j, 2 ** 70):
+        fast = _core.scalar(v, d)
+        try:
+            want = np.asarray(v, dtype=np_dtype(d)) if not isinstance(v, complex) or d.kind == "c" else None
+        except (OverflowError, TypeError):
+            want = None
+        if fast is None:
+            continue  # left to asarray's Python path
+        assert want is not None and fast.dtype == d and fast.shape == ()
+        _same(fast, want)
+        _same(xp.asarray(v, dtype=d, device=xp.asarray(0).device), want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "float64", "complex64", "bool"])
+def test_where_with_zero_d_operands(dtype):
+    # sklearn's _nanmin: where(mask, asarray(inf, dtype=X.dtype), X)
+    a, n = make("contiguous", (3, 4), getattr(xp, dtype))
+    c, k = make("contiguous", (3, 4), xp.bool, seed=5)
+    z, nz = make("zerod", (), getattr(xp, dtype), seed=6)
+    _same(xp.where(c, z, a), np.where(k, nz, n))
+    _same(xp.where(c, a, z), np.where(k, n, nz))
+    _same(xp.where(c, z, z), np.where(k, nz, nz))
+    _same(xp.where(xp.asarray(True), z, z), np.where(True, nz, nz))

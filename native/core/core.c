@@ -525,10 +525,14 @@ static PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nar
 
 /* scalar(value) -> a 0-d array of the default dtype of a Python bool, int
  * (in int64), float or complex; None for anything else. */
-static PyObject *core_scalar(PyObject *mod, PyObject *value) {
+static PyObject *core_scalar(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
+    if (nargs < 1 || nargs > 2)
+        Py_RETURN_NONE;
+    PyObject *value = args[0];
     PyTypeObject *t = Py_TYPE(value);
-    int code = t == &PyFloat_Type ? 10 : t == &PyLong_Type ? 4 : t == &PyBool_Type ? 0
+    int code = nargs == 2 && args[1] != Py_None ? dtype_code(args[1])
+             : t == &PyFloat_Type ? 10 : t == &PyLong_Type ? 4 : t == &PyBool_Type ? 0
              : t == &PyComplex_Type ? 12 : -1;
     char item[16];
     if (!ready || code < 0 || !pack_scalar(value, code, item))
@@ -761,16 +765,17 @@ static PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     const char *pa = NULL, *pb = NULL;
     int64_t sa = 0, sb = 0;
     int code = 0;
+    /* an array operand of the condition's shape, or a 0-d one (read like a scalar) */
     if (fa) {
-        if (!a.dense || a.ndim != c.ndim || memcmp(a.shape, c.shape, sizeof(int64_t) * c.ndim) != 0)
+        if (a.ndim != 0 && (!a.dense || a.ndim != c.ndim || memcmp(a.shape, c.shape, sizeof(int64_t) * c.ndim) != 0))
             Py_RETURN_NONE;
-        code = a.code, pa = a.data, sa = a.itemsize;
+        code = a.code, pa = a.data, sa = a.ndim ? a.itemsize : 0;
     }
     if (fb) {
-        if (!b.dense || b.ndim != c.ndim || memcmp(b.shape, c.shape, sizeof(int64_t) * c.ndim) != 0
+        if ((b.ndim != 0 && (!b.dense || b.ndim != c.ndim || memcmp(b.shape, c.shape, sizeof(int64_t) * c.ndim) != 0))
             || (fa && b.code != a.code))
             Py_RETURN_NONE;
-        code = b.code, pb = b.data, sb = b.itemsize;
+        code = b.code, pb = b.data, sb = b.ndim ? b.itemsize : 0;
     }
     if (!fa && !fb)
         Py_RETURN_NONE;
@@ -2326,7 +2331,8 @@ static PyMethodDef core_methods[] = {
     {"new", (PyCFunction)(void (*)(void))core_new, METH_FASTCALL, "new(storage, layout, dtype) -> Array"},
     {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
      "empty(shape, dtype, zero=False) -> a new contiguous Array, or None (not a fast case)"},
-    {"scalar", core_scalar, METH_O, "scalar(value) -> 0-d array of a Python scalar, or None"},
+    {"scalar", (PyCFunction)(void (*)(void))core_scalar, METH_FASTCALL,
+     "scalar(value[, dtype]) -> 0-d array of a Python scalar (of its kind's default dtype, or dtype when it takes the value as it is), or None"},
     {"reduce_all", (PyCFunction)(void (*)(void))core_reduce_all, METH_FASTCALL,
      "reduce_all(op, x, acc_dtype) -> the 0-d reduction of a dense x, or None"},
     {"reshape", (PyCFunction)(void (*)(void))core_reshape, METH_FASTCALL,
