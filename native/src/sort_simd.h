@@ -130,6 +130,21 @@ SS_INL void SS(clean_reg)(SS_V *v, __m512i *vi)
     SS(lane_coex)(v, vi, 1);
 }
 
+/* Half-cleaners between the nr registers, at distances from, from / 2, ...,
+ * 1; vi holds the index register beside each of v (step 1), or is one
+ * scratch register for them all (step 0). */
+SS_INL void SS(reg_cleaners)(SS_V *v, __m512i *vi, const int step, const int nr, const int from)
+{
+SS_UNROLL
+    for (int d = from; d >= 1; d /= 2)
+SS_UNROLL
+        for (int base = 0; base < nr; base += 2 * d)
+SS_UNROLL
+            for (int j = 0; j < d; j++)
+                SS(reg_coex)(&v[base + j], &v[base + j + d], &vi[step * (base + j)],
+                             &vi[step * (base + j + d)]);
+}
+
 /* Sort nr registers (a constant power of 2) as one sequence of nr * SS_L keys. */
 SS_INL void SS(sort_regs)(SS_V *v, __m512i *vi, const int nr)
 {
@@ -158,15 +173,7 @@ SS_UNROLL
             }
         }
         /* ... then half-cleaners between registers and within them */
-SS_UNROLL
-        for (int d = w / 2; d >= 1; d /= 2) {
-SS_UNROLL
-            for (int base = 0; base < nr; base += 2 * d) {
-SS_UNROLL
-                for (int j = 0; j < d; j++)
-                    SS(reg_coex)(&v[base + j], &v[base + j + d], &vi[base + j], &vi[base + j + d]);
-            }
-        }
+        SS(reg_cleaners)(v, vi, 1, nr, w / 2);
 SS_UNROLL
         for (int i = 0; i < nr; i++)
             SS(clean_reg)(&v[i], &vi[i]);
@@ -276,13 +283,7 @@ SS_UNROLL
 SS_UNROLL
             for (int j = 0; j < sz / 2; j++)
                 SS(reg_coex)(&v[base + j], &v[base + sz - 1 - j], &dummy, &dummy);
-SS_UNROLL
-        for (int d = sz / 4; d >= 1; d /= 2)
-SS_UNROLL
-            for (int base = 0; base < nr; base += 2 * d)
-SS_UNROLL
-                for (int j = 0; j < d; j++)
-                    SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
+        SS(reg_cleaners)(v, &dummy, 0, nr, sz / 4);
     }
     /* merge the columns: runs of k columns */
 SS_UNROLL
@@ -300,13 +301,7 @@ SS_UNROLL
 SS_UNROLL
             for (int i = 0; i < nr; i++)
                 SS(lane_coex)(&v[i], &dummy, x);
-SS_UNROLL
-        for (int d = nr / 2; d >= 1; d /= 2)
-SS_UNROLL
-            for (int base = 0; base < nr; base += 2 * d)
-SS_UNROLL
-                for (int j = 0; j < d; j++)
-                    SS(reg_coex)(&v[base + j], &v[base + j + d], &dummy, &dummy);
+        SS(reg_cleaners)(v, &dummy, 0, nr, nr / 2);
     }
     /* column-major to row-major: block b of SS_L registers holds memory
      * registers b, b + nr / SS_L, ... after its transpose */
