@@ -155,23 +155,28 @@ static PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *
     return (PyObject *)a;
 }
 
+/* A new instance of a __slots__ class (Layout, Storage) with n slots set,
+ * at the given offsets; the values' references are stolen. A NULL value
+ * (its maker failed) makes nothing, and the others are released. */
+static PyObject *new_with_slots(PyTypeObject *type, int n, const Py_ssize_t *offsets, PyObject *const *values) {
+    int ok = 1;
+    for (int k = 0; k < n; k++)
+        ok &= values[k] != NULL;
+    PyObject *obj = ok ? type->tp_alloc(type, 0) : NULL;
+    for (int k = 0; k < n; k++) {
+        if (obj != NULL)
+            SLOT(obj, offsets[k]) = values[k];
+        else
+            Py_XDECREF(values[k]);
+    }
+    return obj;
+}
+
 /* A new Layout (references stolen; offset and size are new references too). */
 static PyObject *new_layout_steal(PyObject *shape, PyObject *strides, PyObject *offset, PyObject *size) {
-    PyObject *lay = NULL;
-    if (shape && strides && offset && size)
-        lay = LayoutType->tp_alloc(LayoutType, 0);
-    if (lay == NULL) {
-        Py_XDECREF(shape);
-        Py_XDECREF(strides);
-        Py_XDECREF(offset);
-        Py_XDECREF(size);
-        return NULL;
-    }
-    SLOT(lay, off_shape) = shape;
-    SLOT(lay, off_strides) = strides;
-    SLOT(lay, off_offset) = offset;
-    SLOT(lay, off_size) = size;
-    return lay;
+    const Py_ssize_t offsets[4] = {off_shape, off_strides, off_offset, off_size};
+    PyObject *values[4] = {shape, strides, offset, size};
+    return new_with_slots(LayoutType, 4, offsets, values);
 }
 
 /* The int64 value of a Python int, or 0 with *ok cleared when it is not one
@@ -402,20 +407,10 @@ static PyObject *tuple_i64(const int64_t *v, int n);
  * (NULL for any: nothing is made and the others are released). */
 static PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int readonly,
                                int external, PyObject *why) {
-    PyObject *st = ptr && owner && nbytes ? StorageType->tp_alloc(StorageType, 0) : NULL;
-    if (st == NULL) {
-        Py_XDECREF(ptr);
-        Py_XDECREF(owner);
-        Py_XDECREF(nbytes);
-        return NULL;
-    }
-    SLOT(st, off_ptr) = ptr;
-    SLOT(st, off_owner) = owner;
-    SLOT(st, off_nbytes) = nbytes;
-    SLOT(st, off_readonly) = Py_NewRef(readonly ? Py_True : Py_False);
-    SLOT(st, off_external) = Py_NewRef(external ? Py_True : Py_False);
-    SLOT(st, off_why) = Py_NewRef(why);
-    return st;
+    const Py_ssize_t offsets[6] = {off_ptr, off_owner, off_nbytes, off_readonly, off_external, off_why};
+    PyObject *values[6] = {ptr, owner, nbytes, Py_NewRef(readonly ? Py_True : Py_False),
+                           Py_NewRef(external ? Py_True : Py_False), Py_NewRef(why)};
+    return new_with_slots(StorageType, 6, offsets, values);
 }
 
 /* A new writable Storage of nbytes (unzeroed). */
