@@ -1393,6 +1393,14 @@ static PyObject *ew_broadcast(ElementwiseObject *e, const view_t *va, const view
     return out;
 }
 
+/* A Python scalar packed into item (of like's dtype) as a 0-d view, the
+ * operand the N-D kernels read with stride 0. */
+static view_t scalar_view(const view_t *like, char *item) {
+    view_t sc = {0};
+    sc.itemsize = like->itemsize, sc.code = like->code, sc.data = item, sc.size = 1;
+    return sc;
+}
+
 /* The output layout _elementwise_functions._empty_like_order gives (NumPy's
  * order "K"): the memory order of the first input that covers shape without
  * a zero stride, else C order. Writes element strides to ostr. */
@@ -1522,8 +1530,7 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
         if (!pack_scalar(b, va.code, item))
             return NULL;
         if (!va.dense) {
-            view_t sc = {0};
-            sc.itemsize = va.itemsize, sc.code = va.code, sc.data = item, sc.size = 1;
+            view_t sc = scalar_view(&va, item);
             return ew_strided(e, &va, &sc);
         }
         pa = va.data, sa = va.itemsize, pb = item, sb = 0, like = a, v = &va;
@@ -1531,8 +1538,7 @@ static PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
         if (!pack_scalar(a, vb.code, item))
             return NULL;
         if (!vb.dense) {
-            view_t sc = {0};
-            sc.itemsize = vb.itemsize, sc.code = vb.code, sc.data = item, sc.size = 1;
+            view_t sc = scalar_view(&vb, item);
             return ew_strided(e, &sc, &vb);
         }
         pa = item, sa = 0, pb = vb.data, sb = vb.itemsize, like = b, v = &vb;
@@ -1738,7 +1744,7 @@ static PyObject *inplace_strided(ElementwiseObject *e, PyObject *a, const view_t
         if (vb.code != va->code || vb.size == 0 || (!same && !disjoint(va, va->data, &vb, vb.data)))
             return NULL;
     } else if (pack_scalar(b, va->code, item)) {
-        vb.itemsize = va->itemsize, vb.code = va->code, vb.data = item, vb.size = 1;
+        vb = scalar_view(va, item);
     } else {
         return NULL;
     }
