@@ -662,7 +662,7 @@ def lapack(routine: str, a, *args) -> list:
     else:
         rc = fn(_f(a._dtype), nb, a.shape[-1], data_ptr(a), *conv, info)
     _check(rc, routine)
-    status = info[0:nb]
+    status = list(info[0:nb])  # a copy: a cdata slice is a view that does not keep `info` alive
     for i in status:
         if i in (-1010, -1011):     # LAPACKE's work/transpose memory errors
             raise MemoryError(f"arrstride: out of memory in {routine}")

@@ -421,3 +421,19 @@ def test_inf_input_does_not_hang(dtype):
     close(LA.eigvalsh(A), np.linalg.eigvalsh(a), dtype)   # reads the lower triangle only
     assert np.isnan(to_np(LA.eigvalsh(A.mT))).all()
     assert np.isnan(to_np(LA.pinv(A))).all()
+
+
+def test_lapack_status_outlives_its_buffer():
+    # K.lapack's per-matrix status must be a copy: a cffi slice of the info
+    # buffer is a view of memory freed when the call returns (it once made
+    # eigh and pinv raise "did not converge" at random)
+    from arrstride import _kernels as K
+    from arrstride import linalg as LA
+    a = LA._colmajor(xp.reshape(xp.eye(2), (1, 2, 2)), xp.float64)
+    status = K.lapack("cholesky", a, 0)
+    assert type(status) is list and status == [0]
+    for _ in range(200):
+        junk = [np.ones(8) for _ in range(4)]  # noqa: F841 (reuse freed blocks)
+        x = xp.ones((3, 1, 1), dtype=xp.float32)
+        assert xp.linalg.eigh(x).eigenvalues.tolist() == [[1.0]] * 3
+        assert xp.linalg.pinv(x).tolist() == [[[1.0]]] * 3
