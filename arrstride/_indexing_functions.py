@@ -23,14 +23,15 @@ def _indices(func: str, indices: Array) -> Array:
     return indices
 
 
-def _gather(func: str, x: Array, out: Array, idx_strides, idx: Array, src_strides, ax: int) -> Array:
+def _gather(func: str, x: Array, out: Array, idx_strides, idx: Array, src_strides, ax: int,
+            named_axis: int) -> Array:
     if out.size == 0:
         return out
     K.check_size(func, x)
     n = x.shape[ax]
     bad = K.take(out, idx_strides, idx, src_strides, x, n, x.strides[ax])
     if bad is not None:
-        raise index_bounds_error(func, bad, ax, n)
+        raise index_bounds_error(func, bad, named_axis, n)
     return out
 
 
@@ -51,14 +52,20 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
             raise value_error(func, "axis is required unless x is one-dimensional", f"shape {x.shape}")
         axis = 0
     ax = normalize_axis(func, axis, x.ndim)
+    return take_axis(func, x, idx, ax, ax)
+
+
+def take_axis(func: str, x: Array, idx: Array, ax: int, named_axis: int) -> Array:
+    """x[..., idx, ...] with the int64 array idx on dim ax (its dims replace
+    it); also x[int array] in __getitem__. named_axis: the dim messages name."""
     ni = idx.ndim
     shape = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
     idx_strides = (0,) * ax + idx.strides + (0,) * (x.ndim - ax - 1)
     src_strides = x.strides[:ax] + (0,) * ni + x.strides[ax + 1:]
     out = Array._empty(shape, x.dtype)
     if x.shape[ax] == 0 and idx.size:
-        raise index_error(func, f"cannot take from the empty axis {ax}")
-    return _gather(func, x, out, idx_strides, idx, src_strides, ax)
+        raise index_error(func, f"cannot take from the empty axis {named_axis}")
+    return _gather(func, x, out, idx_strides, idx, src_strides, ax, named_axis)
 
 
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
@@ -88,4 +95,4 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     out = Array._empty(tuple(shape), x.dtype)
     if x.shape[ax] == 0 and out.size:
         raise index_error(func, f"cannot take from the empty axis {ax}")
-    return _gather(func, x, out, idx_strides, idx, src_strides, ax)
+    return _gather(func, x, out, idx_strides, idx, src_strides, ax, ax)

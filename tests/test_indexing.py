@@ -352,3 +352,33 @@ def test_int_with_empty_advanced_index_still_checked():
     with pytest.raises(IndexError, match="Array.__getitem__"):
         a[2 ** 70, xp.asarray([0])]
     assert a[xp.asarray([], dtype=xp.int64), :, :, 3].shape == (0, 0, 0)
+
+
+def test_single_index_array_is_a_take_along_its_dim():
+    """x[..., int array, ...] among slices and None runs as a take on the
+    sliced view: large sources (the prefetching gather), negative indices,
+    every item size, and errors that name x's axis."""
+    rng = np.random.default_rng(3)
+    for dtype in (np.int8, np.int16, np.float32, np.float64, np.complex128):
+        n = (rng.standard_normal(300000) * 100).astype(dtype)
+        a = xp.asarray(n)
+        idx = rng.integers(-300000, 300000, 5000)
+        assert_same(a[xp.asarray(idx)], n[idx])
+        assert_same(xp.take(a, xp.asarray(idx)), n.take(idx))
+    n2 = np.arange(6 * 70000, dtype=np.float64).reshape(6, 70000)[::-2, ::3]
+    a2 = xp.asarray(np.ascontiguousarray(n2))
+    idx = rng.integers(-n2.shape[1], n2.shape[1], (40, 3))
+    assert_same(a2[:, xp.asarray(idx)], n2[:, idx])
+    assert_same(a2[None, 1:, xp.asarray(idx)], n2[None, 1:, idx])
+    a3 = xp.reshape(xp.arange(24.0), (2, 3, 4))
+    with pytest.raises(IndexError, match=r"Array.__getitem__: index 4 is out of bounds for axis 2 "
+                                         r"with size 4"):
+        a3[None, :, :, xp.asarray([0, 4])]
+    bad = np.zeros(3000, dtype=np.int64)
+    bad[2500] = -300001
+    with pytest.raises(IndexError, match=r"index -300001 is out of bounds for axis 0"):
+        xp.asarray(np.zeros(300000))[xp.asarray(bad)]
+    e = xp.zeros((2, 0))
+    with pytest.raises(IndexError, match="Array.__getitem__"):
+        e[:, xp.asarray([0])]
+    assert e[:, xp.asarray([], dtype=xp.int64)].shape == (2, 0)

@@ -10,40 +10,37 @@ typedef struct {
     int failed;
 } take_ctx;
 
-/* Indices are checked in one branch-free pass first; the gather then runs
- * without branches, prefetching the source items TAKE_AHEAD indices ahead
- * (random gathers from a large source are bound by memory latency). A bad
- * index sends the run to the checked loop, which reports the first. */
+/* The gather checks each index as it goes (a branch that is never taken
+ * while the indices are good, which costs less than a separate checking
+ * pass). A source larger than TAKE_PREFETCH_BYTES is also prefetched
+ * TAKE_AHEAD indices ahead: random gathers from it are bound by memory
+ * latency, while from a cache-resident source the prefetch only costs (a
+ * prefetch of a bad index's address is harmless: it never faults). */
 enum { TAKE_AHEAD = 16 };
+static const int64_t TAKE_PREFETCH_BYTES = (int64_t)1 << 20;
 
-static int take_indices_ok(const char *idx, int64_t si, int64_t n, int64_t len)
+/* Index v of an axis of len as 0 <= *w < len; 0 when out of range (then c
+ * records it: the first bad index any thread saw). len is passed rather than
+ * read from c, which the compiler would reload after every store. */
+static inline int take_wrap(take_ctx *c, int64_t len, int64_t v, int64_t *w)
 {
-    int ok = 1;
-    if (si == 8) {
-        for (int64_t i = 0; i < n; i++) {
-            int64_t v = ld_INT64(idx + i * 8);
-            ok &= (v >= -len) & (v < len);
-        }
-    } else {
-        for (int64_t i = 0; i < n; i++) {
-            int64_t v = ld_INT64(idx + i * si);
-            ok &= (v >= -len) & (v < len);
-        }
-    }
-    return ok;
-}
-
-/* Index v of an axis of c->axis_len as 0 <= *w < len; 0 when out of range
- * (then c records it: the first bad index any thread saw). */
-static inline int take_wrap(take_ctx *c, int64_t v, int64_t *w)
-{
-    *w = v < 0 ? v + c->axis_len : v;
-    if ((uint64_t)*w < (uint64_t)c->axis_len)
+    *w = v + ((v >> 63) & len);
+    if (__builtin_expect((uint64_t)*w < (uint64_t)len, 1))
         return 1;
     __atomic_store_n(&c->bad, v, __ATOMIC_RELAXED);
     __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
     return 0;
 }
+
+#define TAKE_ONE(T, I)                                                            \
+    {                                                                             \
+        int64_t w;                                                                \
+        if (!take_wrap(c, len, ld_INT64(idx + (I) * si), &w))                    \
+            return;                                                               \
+        T item;                                                                   \
+        memcpy(&item, src + (I) * ss + w * step, sizeof(T));                      \
+        memcpy(out + (I) * so, &item, sizeof(T));                                 \
+    }
 
 #define DEF_TAKE(T)                                                               \
     static void take_##T(char **data, int64_t n, const int64_t *s, void *p)      \
@@ -55,7 +52,7 @@ static inline int take_wrap(take_ctx *c, int64_t v, int64_t *w)
         const int64_t so = s[0], si = s[1], ss = s[2];                            \
         if (si == 0) { /* one index for the run: a row (or column) of src */      \
             int64_t w;                                                            \
-            if (!take_wrap(c, ld_INT64(idx), &w))                                 \
+            if (!take_wrap(c, len, ld_INT64(idx), &w))                            \
                 return;                                                           \
             const char *from = src + w * step;                                    \
             if (so == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {           \
@@ -69,35 +66,28 @@ static inline int take_wrap(take_ctx *c, int64_t v, int64_t *w)
             }                                                                     \
             return;                                                               \
         }                                                                         \
-        if (take_indices_ok(idx, si, n, len)) {                                   \
-            int64_t i = 0;                                                        \
+        int64_t i = 0;                                                            \
+        /* the source's extent along the axis decides whether to prefetch */      \
+        if (step != 0 && len > TAKE_PREFETCH_BYTES / (step < 0 ? -step : step))   \
             for (; i + TAKE_AHEAD < n; i++) {                                     \
                 int64_t a = ld_INT64(idx + (i + TAKE_AHEAD) * si);                \
-                a += (a < 0) * len;                                               \
+                a += (a >> 63) & len;                                             \
                 __builtin_prefetch(src + (i + TAKE_AHEAD) * ss + a * step);       \
-                int64_t v = ld_INT64(idx + i * si);                               \
-                v += (v < 0) * len;                                               \
-                T item;                                                           \
-                memcpy(&item, src + i * ss + v * step, sizeof(T));                \
-                memcpy(out + i * so, &item, sizeof(T));                           \
+                TAKE_ONE(T, i)                                                    \
             }                                                                     \
-            for (; i < n; i++) {                                                  \
-                int64_t v = ld_INT64(idx + i * si);                               \
-                v += (v < 0) * len;                                               \
+        if (si == 8 && ss == 0 && so == (int64_t)sizeof(T)) {                     \
+            for (; i < n; i++) { /* the common 1-D gather, strides constant */   \
+                int64_t w;                                                        \
+                if (!take_wrap(c, len, ld_INT64(idx + i * 8), &w))                \
+                    return;                                                       \
                 T item;                                                           \
-                memcpy(&item, src + i * ss + v * step, sizeof(T));                \
-                memcpy(out + i * so, &item, sizeof(T));                           \
+                memcpy(&item, src + w * step, sizeof(T));                         \
+                memcpy(out + i * (int64_t)sizeof(T), &item, sizeof(T));           \
             }                                                                     \
             return;                                                               \
         }                                                                         \
-        for (int64_t i = 0; i < n; i++) {                                         \
-            int64_t w;                                                            \
-            if (!take_wrap(c, ld_INT64(idx + i * si), &w))                        \
-                return;                                                           \
-            T item;                                                               \
-            memcpy(&item, src + i * ss + w * step, sizeof(T));                    \
-            memcpy(out + i * so, &item, sizeof(T));                               \
-        }                                                                         \
+        for (; i < n; i++)                                                        \
+            TAKE_ONE(T, i)                                                        \
     }
 ARS_ITEM_TYPES(DEF_TAKE)
 
