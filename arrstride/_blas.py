@@ -10,6 +10,11 @@ Nothing is linked at build time and no rpath points into a build directory, so
 a wheel or a `pip install .` works wherever `scipy-openblas64` is installed
 (it is a dependency in pyproject.toml). ARRSTRIDE_BLAS_LIB names another
 ILP64 OpenBLAS/LAPACKE library to use instead.
+
+When the library is a pthreads OpenBLAS that exports its thread server
+(NumPy's copy does), arrstride's parallel kernels run on OpenBLAS's workers
+rather than on a second pool (native/src/parallel.c says why);
+ARRSTRIDE_BLAS_SERVER=0 keeps them on arrstride's own workers.
 Only _kernels.py calls this module.
 """
 from __future__ import annotations
@@ -114,6 +119,31 @@ def ensure() -> None:
         _dll = dll
         if _threads is not None:
             set_threads(_threads)
+        _use_server(dll)
+
+
+def _use_server(dll) -> bool:
+    """Hand OpenBLAS's thread server to C's parallel regions when the library
+    has one: a pthreads build (get_parallel() == 1) exporting gotoblas_pthread
+    and blas_num_threads."""
+    if os.environ.get("ARRSTRIDE_BLAS_SERVER", "1") == "0":
+        return False
+    parallel = next((getattr(dll, s) for s in _mangled("openblas_get_parallel")
+                     if getattr(dll, s, None) is not None), None)
+    run = getattr(dll, "gotoblas_pthread", None)
+    if parallel is None or run is None:
+        return False
+    try:
+        nthreads = ctypes.c_int.in_dll(dll, "blas_num_threads")
+    except ValueError:
+        return False
+    parallel.restype = ctypes.c_int
+    parallel.argtypes = []
+    if parallel() != 1:
+        return False
+    lib.ars_parallel_set_server(ffi.cast("void *", ctypes.cast(run, ctypes.c_void_p).value),
+                                ffi.cast("void *", ctypes.addressof(nthreads)))
+    return True
 
 
 _threads = None  # the count set through arrstride, if any

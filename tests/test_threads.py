@@ -193,8 +193,21 @@ def _task_count() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
+@pytest.fixture
+def own_pool():
+    """The test's regions run on arrstride's own workers, not OpenBLAS's
+    server (restored after)."""
+    from arrstride import _blas
+    from arrstride._native import ffi, lib
+    was = lib.ars_parallel_server_active()
+    lib.ars_parallel_set_server(ffi.NULL, ffi.NULL)
+    yield
+    if was:
+        assert _blas._use_server(_blas._dll)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
-def test_set_num_threads_resizes_pool(threads):
+def test_set_num_threads_resizes_pool(threads, own_pool):
     xp.set_num_threads(6)
     _check_big(40)  # starts the pool's 5 workers
     before = _task_count()
@@ -373,3 +386,62 @@ def test_resize_while_other_threads_run_kernels(threads):
         for t in ts:
             t.join()
     assert not errors
+
+
+_SERVER_JOB = """
+import os
+import numpy as np
+import arrstride as xp
+from arrstride._native import lib
+a = xp.asarray(np.ones((64, 64))); xp.matmul(a, a)   # loads BLAS
+print(lib.ars_parallel_server_active())
+rng = np.random.default_rng(5)
+v = rng.standard_normal(1 << 22)
+m = rng.standard_normal((1500, 1700))
+xv, xm = xp.asarray(v), xp.asarray(m)
+np.testing.assert_allclose(np.asarray(xp.exp(xv) * xv + 1.0), np.exp(v) * v + 1.0, rtol=1e-14)
+assert abs(float(xp.sum(xv)) - float(np.sum(v))) < 1e-9
+np.testing.assert_allclose(np.asarray(xp.max(xm, axis=0)), m.max(axis=0))
+np.testing.assert_array_equal(np.asarray(xp.sort(xv)), np.sort(v))
+idx = rng.integers(-len(v), len(v), 1 << 20)
+np.testing.assert_array_equal(np.asarray(xv[xp.asarray(idx)]), v[idx])
+np.testing.assert_allclose(np.asarray(xp.fft.fft(xv)), np.fft.fft(v), rtol=1e-9, atol=1e-6)
+print(lib.ars_parallel_own_workers())
+# regions whose chunks call BLAS/LAPACK (batches of small matrices)
+b = rng.standard_normal((3000, 6, 6)) + 6 * np.eye(6)
+np.testing.assert_allclose(np.asarray(xp.linalg.inv(xp.asarray(b))), np.linalg.inv(b),
+                           rtol=1e-10, atol=1e-12)
+np.testing.assert_allclose(np.asarray(xp.asarray(b) @ xp.asarray(b)), b @ b, rtol=1e-12)
+"""
+
+
+def test_regions_run_on_openblas_server_with_numpys_openblas():
+    """NumPy's OpenBLAS (pthreads, exporting its server) is the one loaded: big
+    kernels then run on OpenBLAS's workers, so arrstride starts no thread of
+    its own, and results equal NumPy's (BLAS-calling batches included).
+    ARRSTRIDE_BLAS_SERVER=0 keeps arrstride's own workers."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ARRSTRIDE_BLAS_LIB",)}
+    env.update(ARRSTRIDE_NUM_THREADS="2", OPENBLAS_NUM_THREADS="2")
+    active, own_workers = _run_python(_SERVER_JOB, env).stdout.split()
+    assert active == "1"
+    assert own_workers == "0"
+    env["ARRSTRIDE_BLAS_SERVER"] = "0"
+    active, own_workers = _run_python(_SERVER_JOB, env).stdout.split()
+    assert active == "0"
+    assert own_workers == "1"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork with threads running
+def test_server_regions_in_forked_child(threads):
+    """A child forked after regions ran on OpenBLAS's workers runs them again
+    (OpenBLAS re-creates its workers in the child)."""
+    a = xp.asarray(np.ones((64, 64)))
+    xp.matmul(a, a)
+    xp.set_num_threads(2)
+    _check_big(11)
+    pid = os.fork()
+    if pid == 0:
+        _child(12)
+    assert _wait(pid) == 0
+    _check_big(13)

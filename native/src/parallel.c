@@ -10,7 +10,21 @@
  *
  * One region runs at a time; a region started while another runs (another
  * Python thread, or a kernel called from inside a region) runs on its caller's
- * thread alone. Fork: a prepare handler waits for the running region, the
+ * thread alone.
+ *
+ * OpenBLAS's workers: after every BLAS call that used threads, OpenBLAS's
+ * workers busy-wait for about 0.1 s (its THREAD_TIMEOUT of 2^28 cycles, nops
+ * only) before they sleep. A region run meanwhile on arrstride's own workers
+ * puts more busy threads than cores on the machine, and on 2 cores the
+ * memory-bound kernels after a matmul (sklearn's pairwise distances, for one)
+ * ran at half speed. So when arrstride uses an OpenBLAS built with pthreads
+ * that exports its server (NumPy's copy does), a leaf region (one whose chunks
+ * never call BLAS) runs on OpenBLAS's workers instead, through
+ * gotoblas_pthread: the same claim-a-chunk loop, and one set of threads in the
+ * process. A region whose chunks call BLAS (ars_parallel_for_blas) stays on
+ * arrstride's workers: an OpenBLAS worker that called BLAS could wait for
+ * itself. Small regions stay too: OpenBLAS cannot cancel the post to a worker
+ * that sleeps, so the caller would wait for its wake-up. Fork: a prepare handler waits for the running region, the
  * parent carries on, and the child, which has none of the workers, forgets
  * them and starts new ones when it first needs them. */
 #include <pthread.h>
@@ -104,6 +118,16 @@ static struct {
 } job;
 
 static _Thread_local int in_region = 0;  /* on a worker, or a caller inside a region */
+
+/* OpenBLAS's server (set once BLAS is loaded; read under submit_mu). */
+typedef int (*server_run_fn)(int nthreads, void *fn, void *args, int stride);
+static server_run_fn server_run = NULL;
+static const volatile int *server_nthreads = NULL;
+/* Chunks of at least `grain` (each about 5 us of work) a region needs
+ * before it goes to OpenBLAS's workers: posting there costs a few
+ * microseconds more than to arrstride's own (x * x on 1e5 float64, 4 chunks:
+ * 17 us against 10.5), which only large regions absorb. */
+enum { SERVER_MIN_CHUNKS = 16 };
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static int64_t now_ns(void)
@@ -290,7 +314,44 @@ int ars_set_num_threads(int n)
     return ARS_OK;
 }
 
-void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
+int ars_parallel_set_server(void *run, void *nthreads)
+{
+    if (run != NULL && nthreads == NULL)
+        return ARS_ERR_ARG;
+    pthread_mutex_lock(&submit_mu);
+    server_run = (server_run_fn)run;
+    server_nthreads = run ? nthreads : NULL;
+    pthread_mutex_unlock(&submit_mu);
+    return ARS_OK;
+}
+
+int ars_parallel_server_active(void)
+{
+    pthread_mutex_lock(&submit_mu);
+    int on = server_run != NULL;
+    pthread_mutex_unlock(&submit_mu);
+    return on;
+}
+
+int ars_parallel_own_workers(void)
+{
+    pthread_mutex_lock(&submit_mu);
+    int n = nworkers;
+    pthread_mutex_unlock(&submit_mu);
+    return n;
+}
+
+/* What each OpenBLAS thread (the caller's included) runs for a region. */
+static void server_entry(void *unused)
+{
+    (void)unused;
+    int was = in_region;
+    in_region = 1;
+    run_chunks();
+    in_region = was;
+}
+
+static void parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx, int leaf)
 {
     if (n <= 0)
         return;
@@ -303,10 +364,15 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
         fn(0, n, ctx);
         return;
     }
-    grow((int)nt - 1);
-    if (nt > nworkers + 1)
-        nt = nworkers + 1;
     int64_t nchunks = n / grain;
+    /* grain 1: the caller's units are coarse (sort pieces, reduction parts) */
+    int server = leaf && server_run && (nchunks >= SERVER_MIN_CHUNKS || grain == 1) &&
+                 nt <= *server_nthreads;
+    if (!server) {
+        grow((int)nt - 1);
+        if (nt > nworkers + 1)
+            nt = nworkers + 1;
+    }
     if (nchunks > nt * CHUNKS_PER_THREAD)
         nchunks = nt * CHUNKS_PER_THREAD;
     job.fn = fn;
@@ -314,6 +380,11 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
     job.n = n;
     job.nchunks = nchunks < 1 ? 1 : nchunks;
     __atomic_store_n(&job.next, 0, __ATOMIC_RELAXED);
+    if (server) {
+        server_run((int)nt, (void *)server_entry, NULL, 0);
+        pthread_mutex_unlock(&submit_mu);
+        return;
+    }
     for (int k = 1; k < nt; k++)
         post(&workers[k], W_POSTED);
     in_region = 1;
@@ -326,4 +397,14 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
             wait_done(&workers[k]);
     }
     pthread_mutex_unlock(&submit_mu);
+}
+
+void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
+{
+    parallel_for(n, grain, fn, ctx, 1);
+}
+
+void ars_parallel_for_blas(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
+{
+    parallel_for(n, grain, fn, ctx, 0);
 }
