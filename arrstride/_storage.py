@@ -92,10 +92,10 @@ def export_buffer(obj: Any):
 
 # ---- Storage -----------------------------------------------------------------------
 
-# char[] buffers below 1 MiB (which ars_alloc does not cache) come from Python's
+# char[] buffers below ars_alloc's cached sizes (64 KiB) come from Python's
 # allocator, 16-byte aligned, unzeroed; they are not tracked by the collector.
 _allocate_small = ffi.new_allocator(should_clear_after_alloc=False)
-SMALL_BLOCK = 1 << 20
+SMALL_BLOCK = int(lib.ars_cache_min_block())
 MAX_BYTES = (1 << 63) - 1     # int64: every size, stride and offset C takes
 MAX_ELEMENTS = MAX_BYTES      # the most elements a kernel can walk
 # The most bytes one array may ask for: beyond any address space (x86-64 and

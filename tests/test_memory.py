@@ -203,6 +203,31 @@ def test_reused_block_is_correct():
         xp.release_cache()
 
 
+def test_mid_size_blocks_are_cached_last_parked_first():
+    """Blocks from 64 KiB on go through the cache (a chain of 800 KB
+    temporaries no longer hands pages back to the system on every call), and
+    of two equal parked blocks the last parked is reused (still in cache)."""
+    from arrstride import _storage
+    assert _storage.SMALL_BLOCK == lib.ars_cache_min_block() == 1 << 16
+    xp.release_cache()
+    a = xp.ones(100_000)          # 800 KB
+    b = xp.ones(100_000)
+    addr_b = b._storage.address
+    del a
+    parked = lib.ars_cache_bytes()
+    assert parked >= 800_000
+    del b                          # parked last
+    assert lib.ars_cache_bytes() >= parked + 800_000
+    c = xp.zeros(100_000)
+    assert c._storage.address == addr_b
+    assert float(xp.sum(c)) == 0.0
+    small = xp.ones(8000)          # 64000 bytes: below the cached sizes
+    before = lib.ars_cache_bytes()
+    del small
+    assert lib.ars_cache_bytes() == before
+    xp.release_cache()
+
+
 @pytest.mark.parametrize("n", [2**60 - 1, 2**60, 2**61 + 3, 2**63 - 1])
 def test_huge_requests_are_memory_errors(n):
     with pytest.raises(MemoryError):

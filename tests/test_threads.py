@@ -122,8 +122,13 @@ def test_os_fork_parent_and_child(threads):
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_fork_while_another_thread_runs_kernels(threads):
-    """The fork handler waits for a region in flight; the child's pool works."""
+@pytest.mark.parametrize("blas_first", [False, True], ids=["pool", "openblas-server"])
+def test_fork_while_another_thread_runs_kernels(threads, blas_first):
+    """The fork handler waits for a region in flight (on arrstride's pool, or
+    on OpenBLAS's workers once BLAS is loaded); the child's threads work."""
+    if blas_first:
+        a = xp.asarray(np.ones((64, 64)))
+        xp.matmul(a, a)
     xp.set_num_threads(2)
     stop = threading.Event()
     errors = []

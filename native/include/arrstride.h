@@ -35,6 +35,9 @@ int64_t ars_cache_bytes(void);
 void ars_cache_clear(void);
 int64_t ars_cache_limit(void);
 void ars_cache_set_limit(int64_t nbytes);
+/* Blocks from this size on are cached; smaller ones are best left to malloc
+ * (Python's Storage takes them from cffi's allocator). */
+int64_t ars_cache_min_block(void);
 
 /* ---- owners of memory (owner.c): the one object that gives memory back, once.
  * Each is held by a PyCapsule (not tracked by the garbage collector) whose

@@ -37,8 +37,13 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-enum { ALIGN = 64, CACHE_SLOTS = 16 };
-static const int64_t CACHE_MIN_BLOCK = 1 << 20;  /* smaller blocks go straight to free() */
+enum { ALIGN = 64, CACHE_SLOTS = 32 };
+/* Smaller blocks go straight to free(). From 64 KiB on they are parked too:
+ * glibc serves such blocks from the heap's top once its mmap threshold has
+ * risen, and frees past its trim threshold shrink the heap, so a chain such as
+ * sqrt(y * y) on 1e5 float64 (two 800 KB temporaries) gave the pages back and
+ * faulted them in again on every call: 414 us, against 40 for sqrt(z). */
+static const int64_t CACHE_MIN_BLOCK = 1 << 16;
 /* Blocks from this size on are aligned to 2 MiB and asked for transparent huge
  * pages: a streaming kernel then takes one TLB miss per 2 MiB instead of per
  * 4 KiB, and a fresh block faults in 512 times less often. */
@@ -187,9 +192,11 @@ static header *take_cached(int64_t nbytes)
     pthread_mutex_lock(&cache_lock);
     for (int i = 0; i < CACHE_SLOTS; i++) {
         header *h = cache[i];
-        /* Reuse a block no more than twice the request. */
+        /* Reuse a block no more than twice the request: the smallest, and
+         * of equal ones the last parked (its lines may still be in cache). */
         if (h && h->capacity >= nbytes && h->capacity / 2 <= nbytes &&
-            (!best || h->capacity < best->capacity)) {
+            (!best || h->capacity < best->capacity ||
+             (h->capacity == best->capacity && h->parked > best->parked))) {
             best = h;
             best_i = i;
         }
@@ -268,8 +275,11 @@ void ars_free(void *ptr)
                     cache[free_slot] = h;
                     cache_total += h->capacity;
                     h = NULL;
+                    /* No signal: the reaper always sleeps until a deadline
+                     * (the oldest block's, or an empty cache's), which a newly
+                     * parked block cannot bring forward; a wake-up per park
+                     * cost more than the 160 KB kernel that freed it. */
                     ensure_reaper();
-                    pthread_cond_signal(&cache_cv);
                     break;
                 }
                 evicted[n++] = unpark(oldest);  /* oldest >= 0: the cache cannot be empty here */
@@ -283,6 +293,8 @@ void ars_free(void *ptr)
     }
     release_block(h);
 }
+
+int64_t ars_cache_min_block(void) { return CACHE_MIN_BLOCK; }
 
 int64_t ars_cache_bytes(void)
 {

@@ -318,6 +318,10 @@ int ars_parallel_set_server(void *run, void *nthreads)
 {
     if (run != NULL && nthreads == NULL)
         return ARS_ERR_ARG;
+    /* Registered after OpenBLAS's own fork handler, ours runs before it: a
+     * fork waits for the region in flight on OpenBLAS's workers before
+     * OpenBLAS stops them. */
+    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&submit_mu);
     server_run = (server_run_fn)run;
     server_nthreads = run ? nthreads : NULL;
