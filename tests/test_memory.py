@@ -218,9 +218,12 @@ def test_mid_size_blocks_are_cached_last_parked_first():
     assert parked >= 800_000
     del b                          # parked last
     assert lib.ars_cache_bytes() >= parked + 800_000
-    c = xp.zeros(100_000)
+    c = xp.zeros(100_000)          # zeroed, from block b's dirty memory
     assert c._storage.address == addr_b
     assert float(xp.sum(c)) == 0.0
+    d = c * 2.0                    # the elementwise path's mid-size allocator
+    assert d._storage.address % 64 == 0 and d._storage.address != addr_b
+    assert float(xp.sum(d)) == 0.0
     small = xp.ones(8000)          # 64000 bytes: below the cached sizes
     before = lib.ars_cache_bytes()
     del small

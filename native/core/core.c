@@ -56,6 +56,8 @@ static PyObject *allocate_large;        /* Storage.allocate(nbytes) */
 static PyObject *check_status;          /* _kernels.check_status(rc): raises */
 static PyObject *str_char_array;        /* "char[]" */
 static Py_ssize_t small_block;          /* blocks below this come from allocate_small */
+static PyObject *allocate_mid;          /* cffi allocator on ars_alloc: ("char[]", n) -> cdata */
+static Py_ssize_t mid_block;            /* ... for blocks from small_block up to this (0: none) */
 typedef int (*unary_fn)(int, int, int64_t, char *, const char *, int64_t);
 typedef int (*binary_fn)(int, int, int64_t, char *, const char *, int64_t, const char *, int64_t);
 typedef int (*cast_fn)(int, const int64_t *, char *, const int64_t *, int, const char *,
@@ -415,18 +417,22 @@ static PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes,
 
 /* A new writable Storage of nbytes (unzeroed). */
 static PyObject *new_storage(Py_ssize_t nbytes) {
+    PyObject *alloc = allocate_small;
     if (nbytes >= small_block) {
-        PyObject *n = PyLong_FromSsize_t(nbytes);
-        if (n == NULL)
-            return NULL;
-        PyObject *st = PyObject_CallOneArg(allocate_large, n);
-        Py_DECREF(n);
-        return st;
+        if (nbytes >= mid_block) {
+            PyObject *n = PyLong_FromSsize_t(nbytes);
+            if (n == NULL)
+                return NULL;
+            PyObject *st = PyObject_CallOneArg(allocate_large, n);
+            Py_DECREF(n);
+            return st;
+        }
+        alloc = allocate_mid;
     }
     PyObject *args[2] = {str_char_array, PyLong_FromSsize_t(nbytes ? nbytes : 1)};
     if (args[1] == NULL)
         return NULL;
-    PyObject *buf = PyObject_Vectorcall(allocate_small, args, 2, NULL);
+    PyObject *buf = PyObject_Vectorcall(alloc, args, 2, NULL);
     Py_DECREF(args[1]);
     if (buf == NULL)
         return NULL;
@@ -2202,6 +2208,19 @@ static PyObject *core_setup_buffers(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* setup_mid(allocate_mid, mid_block): blocks in [small_block, mid_block)
+ * come from the cffi allocator allocate_mid (once, after setup). */
+static PyObject *core_setup_mid(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *alloc;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "On:setup_mid", &alloc, &limit))
+        return NULL;
+    REPLACE(allocate_mid, alloc);
+    mid_block = limit;
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
     if (ready) {
@@ -2349,6 +2368,7 @@ static PyMethodDef core_methods[] = {
     {"from_buffer", core_from_buffer, METH_O,
      "from_buffer(obj) -> a zero-copy Array over obj's buffer export, or None"},
     {"setup_buffers", core_setup_buffers, METH_VARARGS, "Bind the owner of buffer exports (once)."},
+    {"setup_mid", core_setup_mid, METH_VARARGS, "Bind the allocator of mid-size blocks (once)."},
     {"concat0", core_concat0, METH_O,
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
