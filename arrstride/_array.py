@@ -30,7 +30,7 @@ from ._core import empty as _core_empty
 from ._core import new as _core_new
 from ._core import setup as _core_setup
 from ._core import setup_buffers as _core_setup_buffers
-from ._core import setup_mid as _core_setup_mid
+from ._core import setup_blocks as _core_setup_blocks
 from ._errors import alloc_error, msg, no_view_error, not_array_error, type_error, value_error
 
 
@@ -346,10 +346,11 @@ _core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.cod
               for name in ("ars_binary_flat", "ars_cast", "ars_matmul", "ars_where", "ars_reduce",
                            "ars_binary", "ars_unary")),
             _blas.ensure)
-_core_setup_mid(S._allocate_mid, S.MID_BLOCK)
 _core_setup_buffers(*(int(S.ffi.cast("uintptr_t", p)) for p in (
                         S.ffi.addressof(S.lib, "ars_owner_new"), S.ffi.addressof(S.lib, "ars_owner_release"),
                         S.lib.ars_owner_capsule_name(), S.ffi.addressof(S.lib, "ars_owner_capsule_destructor"))),
                     S.ffi.offsetof("ars_owner", "view"), S.ffi.sizeof("ars_pybuffer"),
                     functools.partial(S.ffi.cast, "char *"), S.READ_ONLY_WHY)
+_core_setup_blocks(*(int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
+                     for name in ("ars_alloc", "ars_free")))
 del _probe

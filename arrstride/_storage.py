@@ -96,15 +96,6 @@ def export_buffer(obj: Any):
 # allocator, 16-byte aligned, unzeroed; they are not tracked by the collector.
 _allocate_small = ffi.new_allocator(should_clear_after_alloc=False)
 SMALL_BLOCK = int(lib.ars_cache_min_block())
-# From there to 1 MiB, char[] buffers whose memory is ars_alloc's (cached,
-# 64-byte aligned) and goes back through ars_free when the cdata dies: a cffi
-# allocator costs a fraction of an owner capsule, which larger blocks (made
-# less often) keep.
-_allocate_mid = ffi.new_allocator(alloc=lib.ars_alloc, free=lib.ars_free,
-                                  should_clear_after_alloc=False)
-_allocate_mid_zeroed = ffi.new_allocator(alloc=lib.ars_alloc_zeroed, free=lib.ars_free,
-                                         should_clear_after_alloc=False)
-MID_BLOCK = 1 << 20
 MAX_BYTES = (1 << 63) - 1     # int64: every size, stride and offset C takes
 MAX_ELEMENTS = MAX_BYTES      # the most elements a kernel can walk
 # The most bytes one array may ask for: beyond any address space (x86-64 and
@@ -137,9 +128,6 @@ class Storage:
             raise MemoryError(f"arrstride: cannot allocate {nbytes} bytes")
         if nbytes < SMALL_BLOCK:
             buf = ffi.new("char[]", nbytes or 1) if zero else _allocate_small("char[]", nbytes or 1)
-            return cls(buf, nbytes, buf)
-        if nbytes < MID_BLOCK:
-            buf = (_allocate_mid_zeroed if zero else _allocate_mid)("char[]", nbytes)
             return cls(buf, nbytes, buf)
         raw = lib.ars_alloc_zeroed(nbytes) if zero else lib.ars_alloc(nbytes)
         if raw == ffi.NULL:
@@ -177,11 +165,8 @@ def new_storage(nbytes: int) -> Storage:
     """Storage.allocate(nbytes) without zeroing, as one plain function: the
     per-call hot path of every elementwise result."""
     if nbytes >= SMALL_BLOCK:
-        if nbytes >= MID_BLOCK:
-            return Storage.allocate(nbytes)  # also refuses sizes past MAX_ALLOC
-        buf = _allocate_mid("char[]", nbytes)
-    else:
-        buf = _allocate_small("char[]", nbytes or 1)
+        return Storage.allocate(nbytes)  # also refuses sizes past MAX_ALLOC
+    buf = _allocate_small("char[]", nbytes or 1)
     st = _new_object(Storage)
     st.ptr = buf
     st.nbytes = nbytes

@@ -56,8 +56,7 @@ static PyObject *allocate_large;        /* Storage.allocate(nbytes) */
 static PyObject *check_status;          /* _kernels.check_status(rc): raises */
 static PyObject *str_char_array;        /* "char[]" */
 static Py_ssize_t small_block;          /* blocks below this come from allocate_small */
-static PyObject *allocate_mid;          /* cffi allocator on ars_alloc: ("char[]", n) -> cdata */
-static Py_ssize_t mid_block;            /* ... for blocks from small_block up to this (0: none) */
+static void *(*k_alloc)(int64_t);       /* ars_alloc: blocks from small_block on (setup_blocks) */
 typedef int (*unary_fn)(int, int, int64_t, char *, const char *, int64_t);
 typedef int (*binary_fn)(int, int, int64_t, char *, const char *, int64_t, const char *, int64_t);
 typedef int (*cast_fn)(int, const int64_t *, char *, const int64_t *, int, const char *,
@@ -415,24 +414,26 @@ static PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes,
     return new_with_slots(StorageType, 6, offsets, values);
 }
 
+static PyObject *owned_block_storage(Py_ssize_t nbytes);
+
 /* A new writable Storage of nbytes (unzeroed). */
 static PyObject *new_storage(Py_ssize_t nbytes) {
-    PyObject *alloc = allocate_small;
     if (nbytes >= small_block) {
-        if (nbytes >= mid_block) {
-            PyObject *n = PyLong_FromSsize_t(nbytes);
-            if (n == NULL)
-                return NULL;
-            PyObject *st = PyObject_CallOneArg(allocate_large, n);
-            Py_DECREF(n);
+        PyObject *st = owned_block_storage(nbytes);
+        if (st != Py_None)
             return st;
-        }
-        alloc = allocate_mid;
+        Py_DECREF(st);
+        PyObject *n = PyLong_FromSsize_t(nbytes);
+        if (n == NULL)
+            return NULL;
+        st = PyObject_CallOneArg(allocate_large, n);
+        Py_DECREF(n);
+        return st;
     }
     PyObject *args[2] = {str_char_array, PyLong_FromSsize_t(nbytes ? nbytes : 1)};
     if (args[1] == NULL)
         return NULL;
-    PyObject *buf = PyObject_Vectorcall(alloc, args, 2, NULL);
+    PyObject *buf = PyObject_Vectorcall(allocate_small, args, 2, NULL);
     Py_DECREF(args[1]);
     if (buf == NULL)
         return NULL;
@@ -2086,7 +2087,8 @@ static PyCapsule_Destructor owner_destructor;
 static PyObject *foreign_ptr;            /* address -> cffi char* */
 static PyObject *str_read_only_why;      /* Storage.foreign's reason for read-only memory */
 static int buffers_ready;
-enum { OWN_BUFFER = 1 };
+static void (*k_free_block)(void *);      /* ars_free (setup_blocks) */
+enum { OWN_BLOCK = 0, OWN_BUFFER = 1 };
 
 /* The dtype code of a buffer's struct format and itemsize (native order), or -1. */
 static int format_code(const char *fmt, Py_ssize_t itemsize) {
@@ -2208,16 +2210,43 @@ static PyObject *core_setup_buffers(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* setup_mid(allocate_mid, mid_block): blocks in [small_block, mid_block)
- * come from the cffi allocator allocate_mid (once, after setup). */
-static PyObject *core_setup_mid(PyObject *mod, PyObject *args) {
-    (void)mod;
-    PyObject *alloc;
-    Py_ssize_t limit;
-    if (!PyArg_ParseTuple(args, "On:setup_mid", &alloc, &limit))
+/* A Storage of an ars_alloc block of nbytes held by an ARS_OWN_BLOCK owner
+ * capsule: what Storage.allocate makes for blocks from small_block on, made
+ * here without its Python calls (a 160 KB result's storage took 1.8 us there).
+ * None (new reference) when the parts are not bound yet or the block cannot
+ * be had: Storage.allocate then decides (it raises the MemoryError). */
+static PyObject *owned_block_storage(Py_ssize_t nbytes) {
+    if (k_alloc == NULL || !buffers_ready)
+        Py_RETURN_NONE;
+    void *raw = k_alloc(nbytes);
+    if (raw == NULL)
+        Py_RETURN_NONE;
+    owner_t *o = k_owner_new(OWN_BLOCK, raw);
+    if (o == NULL) {
+        k_free_block(raw);
+        return PyErr_NoMemory();
+    }
+    PyObject *capsule = PyCapsule_New(o, owner_capsule_name, owner_destructor);
+    if (capsule == NULL) {
+        k_owner_release(o);
         return NULL;
-    REPLACE(allocate_mid, alloc);
-    mid_block = limit;
+    }
+    /* from here the capsule alone gives the block back */
+    PyObject *addr = PyLong_FromVoidPtr(raw);
+    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
+    Py_XDECREF(addr);
+    return storage_steal(ptr, capsule, PyLong_FromSsize_t(nbytes), 0, 0, Py_None);
+}
+
+/* setup_blocks(ars_alloc, ars_free): the addresses of the block allocator,
+ * for owned_block_storage (once, after setup and setup_buffers). */
+static PyObject *core_setup_blocks(PyObject *mod, PyObject *args) {
+    (void)mod;
+    unsigned long long pa, pf;
+    if (!PyArg_ParseTuple(args, "KK:setup_blocks", &pa, &pf))
+        return NULL;
+    k_alloc = (void *(*)(int64_t))(uintptr_t)pa;
+    k_free_block = (void (*)(void *))(uintptr_t)pf;
     Py_RETURN_NONE;
 }
 
@@ -2368,7 +2397,7 @@ static PyMethodDef core_methods[] = {
     {"from_buffer", core_from_buffer, METH_O,
      "from_buffer(obj) -> a zero-copy Array over obj's buffer export, or None"},
     {"setup_buffers", core_setup_buffers, METH_VARARGS, "Bind the owner of buffer exports (once)."},
-    {"setup_mid", core_setup_mid, METH_VARARGS, "Bind the allocator of mid-size blocks (once)."},
+    {"setup_blocks", core_setup_blocks, METH_VARARGS, "Bind the block allocator (once)."},
     {"concat0", core_concat0, METH_O,
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,

@@ -171,9 +171,11 @@ static void *reaper(void *arg)
  * (thread creation failed) the cache is still bounded by its limit. */
 static void ensure_reaper(void)
 {
-    pid_t pid = getpid();
-    if (reaper_pid == pid)
+    /* reaper_pid is this process's (the fork handler zeroes it in a child):
+     * no getpid() system call on every park */
+    if (reaper_pid != 0)
         return;
+    pid_t pid = getpid();
     pthread_t t;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
