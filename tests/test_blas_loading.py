@@ -77,3 +77,26 @@ def test_unusable_library_is_a_clear_import_error():
             "except ImportError as e:\n    print('ImportError', e)\n")
     out = _run(code, ARRSTRIDE_BLAS_LIB="/nonexistent/libopenblas.so")
     assert out[0].startswith("ImportError arrstride: no usable ILP64 OpenBLAS: /nonexistent/libopenblas.so cannot be loaded")
+
+
+SERVER = """
+import numpy as np
+import arrstride as xp
+from arrstride._native import lib
+a = xp.ones((40, 40))
+assert float((a @ a)[0, 0]) == 40.0
+v = np.random.default_rng(1).standard_normal(1 << 22)
+np.testing.assert_array_equal(np.asarray(xp.asarray(v) * 3.0 + 1.0), v * 3.0 + 1.0)
+print(lib.ars_parallel_server_active())
+"""
+
+
+def test_thread_server_only_from_a_library_that_exports_it():
+    # the wheel's copy hides gotoblas_pthread and blas_num_threads: arrstride's
+    # parallel kernels keep their own pool there (and give the same results)
+    from arrstride import _blas
+    wheel = [p for p in _blas._library_paths() if "numpy.libs" not in p]
+    assert _run(SERVER, ARRSTRIDE_BLAS_LIB=wheel[0], ARRSTRIDE_NUM_THREADS="2") == ["0"]
+    numpy_copy = [p for p in _blas._library_paths() if "numpy.libs" in p]
+    if numpy_copy:   # NumPy's copy exports its server: used
+        assert _run(SERVER, ARRSTRIDE_NUM_THREADS="2") == ["1"]
