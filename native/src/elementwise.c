@@ -71,11 +71,26 @@ __attribute__((simd("notinbranch"))) double (log1p)(double);
 /* ---- loops ------------------------------------------------------------------- */
 
 /* The contiguous path is cloned for AVX2 and AVX-512 so that it vectorizes
- * wide where the CPU allows; the strided path is shared. */
+ * wide where the CPU allows; the strided path is shared.
+ *
+ * Ops by cost (the last column of ew_ops.h's lists): cheap ones (1, 2) are
+ * memory-bound and keep AVX2 on CPUs other than Skylake-X (whose clone GCC
+ * tunes to 256-bit vectors anyway): short 512-bit bursts between Python
+ * calls pay for frequency-licence switches (x ** 2 on 2e4 float64 went from
+ * 3.4 to 4.6 us with an "avx512f" clone). Costly ones (4, 8, 16: exp, log,
+ * the trigonometric functions) get an "avx512f" clone, which any AVX-512 CPU
+ * takes and in which glibc's vector libm runs 8 lanes (exp on 1e6 float64:
+ * 437 -> 368 us); "arch=skylake-avx512" resolves on Skylake-X alone. */
 #define EW_CLONES __attribute__((target_clones("default", "avx2", "arch=skylake-avx512")))
+#define EW_CLONES_WIDE __attribute__((target_clones("default", "avx2", "avx512f")))
+#define EW_CLONES_1 EW_CLONES
+#define EW_CLONES_2 EW_CLONES
+#define EW_CLONES_4 EW_CLONES_WIDE
+#define EW_CLONES_8 EW_CLONES_WIDE
+#define EW_CLONES_16 EW_CLONES_WIDE
 
-#define UNARY_LOOP(FN, T, OT, EXPR)                                          \
-    EW_CLONES static void FN##_c(OT *o, const T *a, int64_t n)               \
+#define UNARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                               \
+    CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T x = a[i];                                                      \
@@ -109,22 +124,22 @@ __attribute__((simd("notinbranch"))) double (log1p)(double);
         }                                                                    \
     }
 
-#define BINARY_LOOP(FN, T, OT, EXPR)                                         \
-    EW_CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n) \
+#define BINARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                              \
+    CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = pa[i], b = pb[i];                                          \
             o[i] = (OT)(EXPR);                                               \
         }                                                                    \
     }                                                                        \
-    EW_CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)        \
+    CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)           \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = pa[i];                                                     \
             o[i] = (OT)(EXPR);                                               \
         }                                                                    \
     }                                                                        \
-    EW_CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)        \
+    CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)           \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T b = pb[i];                                                     \
@@ -171,16 +186,17 @@ __attribute__((simd("notinbranch"))) double (log1p)(double);
 
 /* Stamp one loop per (op, dtype of the group). */
 #define U_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
-    UNARY_LOOP(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x))
+    UNARY_LOOP_CL(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x), EW_CLONES_##COST)
 #define U_GROUP(OP, G, OUT, S, COST) G(U_STAMP, OP, OUT, S, COST)
 UNARY_LIST(U_GROUP)
 
 #define B_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
-    BINARY_LOOP(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b))
+    BINARY_LOOP_CL(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b), EW_CLONES_##COST)
 #define B_GROUP(OP, G, OUT, S, COST) G(B_STAMP, OP, OUT, S, COST)
 BINARY_LIST(B_GROUP)
 
-#define P_STAMP(DN, T, WT, RT, RDN, EXP, S, COST) UNARY_LOOP(p_##EXP##_##DN, T, T, S(T, WT, RT, x))
+#define P_STAMP(DN, T, WT, RT, RDN, EXP, S, COST) \
+    UNARY_LOOP_CL(p_##EXP##_##DN, T, T, S(T, WT, RT, x), EW_CLONES_##COST)
 #define P_GROUP(EXP, G, S, COST) G(P_STAMP, EXP, S, COST)
 POW_FAST_LIST(P_GROUP)
 
