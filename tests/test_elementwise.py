@@ -10,7 +10,6 @@ import pytest
 
 import arrstride as xp
 from arrstride import _dtypes as dt
-from arrstride import _elementwise_functions as E
 import layouts as L
 from layouts import CORE, WRITABLE, params
 
