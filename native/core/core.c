@@ -1731,9 +1731,6 @@ static PyObject *binary_slot(int which, PyObject *a, PyObject *b) {
     return PyObject_Vectorcall(f, args, 2, NULL);
 }
 
-/* x op= y: in C when x is dense and writable, the result keeps x's dtype and
- * y is a dense array of x's dtype and shape that is x itself or does not
- * overlap it, or a Python scalar of x's kind; else the Python implementation. */
 /* x op= y for x in any layout whose elements are distinct (nests), y an
  * array of x's dtype that broadcasts to x's shape and is x itself or lies
  * outside it, or a Python scalar of x's kind: one N-D kernel call that
@@ -1769,40 +1766,29 @@ static PyObject *inplace_strided(ElementwiseObject *e, PyObject *a, const view_t
     return a;
 }
 
+/* x op= y: in C when x is writable and the result keeps x's dtype: over a
+ * dense x one flat kernel call for y a dense array of x's dtype and shape
+ * that is x itself or does not overlap it, or a Python scalar of x's kind;
+ * any other layout of x, or a y that broadcasts to x's shape, through
+ * inplace_strided; else the Python implementation. */
 static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
     view_t va, vb;
     char item[16];
     ElementwiseObject *e = (ElementwiseObject *)OPS[which].ew;
-    if (e != NULL && ready && read_view(a, &va) && !va.dense && !va.readonly && e->out[va.code] == va.code) {
-        PyObject *r = inplace_strided(e, a, &va, b);
-        if (r != NULL || PyErr_Occurred())
-            return r;
-    } else if (e != NULL && ready && read_view(a, &va) && va.dense && !va.readonly && e->out[va.code] == va.code) {
+    if (e != NULL && ready && read_view(a, &va) && !va.readonly && e->out[va.code] == va.code) {
         const char *pb = NULL;
         int64_t sb = 0;
-        int64_t bytes = va.size * va.itemsize;  /* inside a's storage */
-        if (read_view(b, &vb)) {
-            int apart = vb.data >= va.data + bytes || va.data >= vb.data + vb.size * vb.itemsize;
-            if (vb.code == va.code && vb.dense && vb.ndim == va.ndim
-                && memcmp(vb.shape, va.shape, sizeof(int64_t) * va.ndim) == 0
-                && (vb.data == va.data || apart)) {
-                pb = vb.data, sb = vb.itemsize;
-            } else if (vb.code == va.code && vb.dense && apart && va.size) {
-                /* x op= y with y broadcasting to x's shape (X -= mean) */
-                int64_t dims[4 * FAST_DIMS];
-                int nd;
-                if (broadcast_dims(&va, &vb, va.itemsize, dims, &nd) && nd == va.ndim
-                    && memcmp(dims, va.shape, sizeof(int64_t) * nd) == 0) {
-                    int rc;
-                    KERNEL(rc, va.size, k_binary(e->op, va.code, nd, dims, va.data, va.data, vb.data));
-                    if (run_status(rc) < 0)
-                        return NULL;
-                    Py_INCREF(a);
-                    return a;
-                }
+        if (va.dense) {
+            if (read_view(b, &vb)) {
+                int apart = vb.data >= va.data + va.size * va.itemsize
+                            || va.data >= vb.data + vb.size * vb.itemsize;
+                if (vb.code == va.code && vb.dense && vb.ndim == va.ndim
+                    && memcmp(vb.shape, va.shape, sizeof(int64_t) * va.ndim) == 0
+                    && (vb.data == va.data || apart))
+                    pb = vb.data, sb = vb.itemsize;
+            } else if (pack_scalar(b, va.code, item)) {
+                pb = item, sb = 0;
             }
-        } else if (pack_scalar(b, va.code, item)) {
-            pb = item, sb = 0;
         }
         if (pb != NULL) {
             int rc = 0;
@@ -1813,6 +1799,9 @@ static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
             Py_INCREF(a);
             return a;
         }
+        PyObject *r = inplace_strided(e, a, &va, b);
+        if (r != NULL || PyErr_Occurred())
+            return r;
     }
     if (PyErr_Occurred())
         return NULL;

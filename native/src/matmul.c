@@ -224,33 +224,27 @@ static void blas_gemv(int dtype, int trans, int64_t rows, int64_t cols, const ch
 
 /* c (m x m, row-major): the lower triangle from the upper one, in tiles so
  * that the column reads stay in cache (a plain copy per element was a third
- * of syrk's own time at m = 500). */
+ * of syrk's own time at m = 500). Items move by size (ARS_ITEM_TYPES). */
 #define FILL_TILE 64
-#define FILL_LOWER(T)                                                                   \
-    static void fill_lower_##T(T *c, int64_t m)                                         \
+#define FILL_LOWER(T)                                                               \
+    static void fill_lower_##T(char *cc, int64_t m)                                 \
     {                                                                               \
-        for (int64_t ib = 0; ib < m; ib += FILL_TILE)                             \
-            for (int64_t jb = ib; jb < m; jb += FILL_TILE) {                      \
-                int64_t ie = ib + FILL_TILE < m ? ib + FILL_TILE : m;           \
-                int64_t je = jb + FILL_TILE < m ? jb + FILL_TILE : m;           \
+        T *c = (T *)(void *)cc;                                                     \
+        for (int64_t ib = 0; ib < m; ib += FILL_TILE)                               \
+            for (int64_t jb = ib; jb < m; jb += FILL_TILE) {                        \
+                int64_t ie = ib + FILL_TILE < m ? ib + FILL_TILE : m;               \
+                int64_t je = jb + FILL_TILE < m ? jb + FILL_TILE : m;               \
                 for (int64_t i = ib; i < ie; i++)                                   \
                     for (int64_t j = jb > i + 1 ? jb : i + 1; j < je; j++)          \
                         c[j * m + i] = c[i * m + j];                                \
             }                                                                       \
     }
-typedef struct { double re, im; } pair64;
-FILL_LOWER(float)
-FILL_LOWER(double)
-FILL_LOWER(pair64)
+ARS_ITEM_TYPES(FILL_LOWER)
 
 static void fill_lower(char *c, int64_t m, int64_t isz)
 {
-    if (isz == 4)
-        fill_lower_float((float *)(void *)c, m);
-    else if (isz == 8)
-        fill_lower_double((double *)(void *)c, m);
-    else
-        fill_lower_pair64((pair64 *)(void *)c, m);
+    static void (*const fills[])(char *, int64_t) = ARS_SIZE_TABLE(fill_lower_);
+    fills[ars_size_class(isz)](c, m);  /* isz: 4, 8 or 16 (the BLAS dtypes) */
 }
 
 /* c (m x m, row-major) = A A^T for A m x k, row-major with lda, or stored

@@ -24,9 +24,11 @@
  * process. A region whose chunks call BLAS (ars_parallel_for_blas) stays on
  * arrstride's workers: an OpenBLAS worker that called BLAS could wait for
  * itself. Small regions stay too: OpenBLAS cannot cancel the post to a worker
- * that sleeps, so the caller would wait for its wake-up. Fork: a prepare handler waits for the running region, the
- * parent carries on, and the child, which has none of the workers, forgets
- * them and starts new ones when it first needs them. */
+ * that sleeps, so the caller would wait for its wake-up.
+ *
+ * Fork: a prepare handler waits for the running region, the parent carries
+ * on, and the child, which has none of the workers, forgets them and starts
+ * new ones when it first needs them. */
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>

@@ -32,15 +32,18 @@ static inline int take_wrap(take_ctx *c, int64_t len, int64_t v, int64_t *w)
     return 0;
 }
 
-#define TAKE_ONE(T, I)                                                            \
+/* out[I] = src[idx[I]] with the given byte strides (constants where the
+ * caller knows them, so that the loop needs no multiplies for them). */
+#define TAKE_AT(T, I, SI, SS, SO)                                                 \
     {                                                                             \
         int64_t w;                                                                \
-        if (!take_wrap(c, len, ld_INT64(idx + (I) * si), &w))                    \
+        if (!take_wrap(c, len, ld_INT64(idx + (I) * (SI)), &w))                   \
             return;                                                               \
         T item;                                                                   \
-        memcpy(&item, src + (I) * ss + w * step, sizeof(T));                      \
-        memcpy(out + (I) * so, &item, sizeof(T));                                 \
+        memcpy(&item, src + (I) * (SS) + w * step, sizeof(T));                    \
+        memcpy(out + (I) * (SO), &item, sizeof(T));                               \
     }
+#define TAKE_ONE(T, I) TAKE_AT(T, I, si, ss, so)
 
 #define DEF_TAKE(T)                                                               \
     static void take_##T(char **data, int64_t n, const int64_t *s, void *p)      \
@@ -76,14 +79,8 @@ static inline int take_wrap(take_ctx *c, int64_t len, int64_t v, int64_t *w)
                 TAKE_ONE(T, i)                                                    \
             }                                                                     \
         if (si == 8 && ss == 0 && so == (int64_t)sizeof(T)) {                     \
-            for (; i < n; i++) { /* the common 1-D gather, strides constant */   \
-                int64_t w;                                                        \
-                if (!take_wrap(c, len, ld_INT64(idx + i * 8), &w))                \
-                    return;                                                       \
-                T item;                                                           \
-                memcpy(&item, src + w * step, sizeof(T));                         \
-                memcpy(out + i * (int64_t)sizeof(T), &item, sizeof(T));           \
-            }                                                                     \
+            for (; i < n; i++) /* the common 1-D gather, strides constant */     \
+                TAKE_AT(T, i, 8, 0, (int64_t)sizeof(T))                           \
             return;                                                               \
         }                                                                         \
         for (; i < n; i++)                                                        \
