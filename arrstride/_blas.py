@@ -78,6 +78,12 @@ def _mangled(name: str):
     yield name
 
 
+def _symbol(dll, name: str):
+    """The library's routine `name` under the first mangling it has, or None."""
+    return next((fn for fn in (getattr(dll, sym, None) for sym in _mangled(name)) if fn is not None),
+                None)
+
+
 def _load(path: str):
     """(library, None) with the C table filled from it, or (None, why not)
     with the table untouched."""
@@ -88,13 +94,10 @@ def _load(path: str):
     found = []
     for i in range(lib.ars_blas_nsyms()):
         name = ffi.string(lib.ars_blas_symbol(i)).decode()
-        for sym in _mangled(name):
-            fn = getattr(dll, sym, None)
-            if fn is not None:
-                found.append((i, ctypes.cast(fn, ctypes.c_void_p).value))
-                break
-        else:
+        fn = _symbol(dll, name)
+        if fn is None:
             return None, f"has no routine {name!r}"
+        found.append((i, ctypes.cast(fn, ctypes.c_void_p).value))
     for i, addr in found:
         lib.ars_blas_set(i, ffi.cast("void *", addr))
     return dll, None
@@ -128,8 +131,7 @@ def _use_server(dll) -> bool:
     and blas_num_threads."""
     if os.environ.get("ARRSTRIDE_BLAS_SERVER", "1") == "0":
         return False
-    parallel = next((getattr(dll, s) for s in _mangled("openblas_get_parallel")
-                     if getattr(dll, s, None) is not None), None)
+    parallel = _symbol(dll, "openblas_get_parallel")
     run = getattr(dll, "gotoblas_pthread", None)
     if parallel is None or run is None:
         return False
@@ -158,10 +160,8 @@ def set_threads(n: int) -> None:
     _threads = n
     if _dll is None:
         return
-    for sym in _mangled("openblas_set_num_threads"):
-        fn = getattr(_dll, sym, None)
-        if fn is not None:
-            fn.argtypes = [ctypes.c_int]
-            fn.restype = None
-            fn(n)
-            return
+    fn = _symbol(_dll, "openblas_set_num_threads")
+    if fn is not None:
+        fn.argtypes = [ctypes.c_int]
+        fn.restype = None
+        fn(n)

@@ -123,14 +123,12 @@ def getitem(x: Array, key: Any) -> Array:
         # one integer array among slices and None: a take along its dim of the
         # sliced view, the same result as the general plan, in one C pass
         idx = items[one][1]
-        ax_x = sum(1 for it in items[:one] if it[0] == "slice")
-        items[one] = ("slice", slice(None))
-        view = x._with_layout(_basic(x._layout, items, GET))
+        view = x._with_layout(_basic(x._layout, items[:one] + [("slice", slice(None))]
+                                     + items[one + 1:], GET))
         if view.shape[one] or not idx.size:
             if idx.dtype is not dt.int64:
                 idx = idx._copy_contiguous(dt.int64)
-            return take_axis(GET, view, idx, one, ax_x)
-        items[one] = ("adv", idx)
+            return take_axis(GET, view, idx, one, _x_dim(items[:one]))
     plan = _advanced_plan(x, items, GET)
     view, offsets, adv_axes, out_shape, p, nb_dims = plan
     out = Array._empty(out_shape, x.dtype)
@@ -138,6 +136,12 @@ def getitem(x: Array, key: Any) -> Array:
     isz = x.dtype.itemsize
     K.gather(offsets, K.data_ptr(view), K.data_ptr(out), b_stride, rest_src, rest_dst, isz)
     return out
+
+
+def _x_dim(items: list) -> int:
+    """The dim of the indexed array that the item after `items` indexes (None
+    items add dims of their own; the others come after the expansion)."""
+    return sum(1 for item in items if item[0] == "slice")
 
 
 def _single_index_array(items: list) -> int:
@@ -246,7 +250,7 @@ def _advanced_plan(x: Array, items: list, func: str):
             basic.append(item)
             axis += 1
         elif kind == "int":  # checked here: an empty broadcast would skip its check
-            i, xdim = item[1], sum(1 for b in basic if b[0] == "slice")
+            i, xdim = item[1], _x_dim(basic)
             n = x.shape[xdim]
             if not -n <= i < n:
                 raise index_bounds_error(func, i, xdim, n)
@@ -283,7 +287,7 @@ def _advanced_plan(x: Array, items: list, func: str):
         n = view.shape[ax]
         bad = K.index_accumulate(offsets, idx, n, view.strides[ax])
         if bad is not None:  # name the axis of x: the view has x's dims plus None's
-            raise index_bounds_error(func, bad, sum(1 for b in basic[:ax] if b[0] == "slice"), n)
+            raise index_bounds_error(func, bad, _x_dim(basic[:ax]), n)
     adv_axes = [ax for ax, _ in adv]
     rest = [d for k, d in enumerate(view.shape) if k not in adv_axes]
     adjacent = adv_axes == list(range(adv_axes[0], adv_axes[0] + len(adv_axes)))
@@ -295,7 +299,7 @@ def _advanced_plan(x: Array, items: list, func: str):
 def _mask_coords(m: Array, x: Array, basic: list, func: str) -> list:
     """The coordinates of the true elements of mask m, after checking its
     shape against the dims of x it covers."""
-    start = sum(1 for b in basic if b[0] == "slice")
+    start = _x_dim(basic)
     covered = x.shape[start:start + m.ndim]
     # a mask dim of size 0 selects nothing from a dim of any size (NumPy allows
     # it for size 1; the standard's test suite asks it for every size)

@@ -221,7 +221,7 @@ def test_mid_size_blocks_are_cached_last_parked_first():
     c = xp.zeros(100_000)          # zeroed, from block b's dirty memory
     assert c._storage.address == addr_b
     assert float(xp.sum(c)) == 0.0
-    d = c * 2.0                    # the elementwise path's mid-size allocator
+    d = c * 2.0                    # a block _core allocates itself
     assert d._storage.address % 64 == 0 and d._storage.address != addr_b
     assert float(xp.sum(d)) == 0.0
     small = xp.ones(8000)          # 64000 bytes: below the cached sizes
