@@ -2,6 +2,7 @@
 single-thread results (and NumPy's), the pool survives fork in parent and
 child (os.fork and multiprocessing's fork start method), set_num_threads
 resizes it and governs OpenBLAS, and concurrent callers stay correct."""
+import faulthandler
 import multiprocessing
 import os
 import subprocess
@@ -84,6 +85,9 @@ def _wait(pid: int, timeout: float = 120.0) -> int:
 
 
 def _child(seed: int) -> None:
+    # a child that hangs prints where (all threads) and exits, so the parent's
+    # _wait reports it instead of timing out blind
+    faulthandler.dump_traceback_later(60, exit=True)
     code = 1
     try:
         _check_big(seed)
@@ -131,6 +135,7 @@ def test_fork_while_another_thread_runs_kernels(threads, blas_first):
         xp.matmul(a, a)
     xp.set_num_threads(2)
     stop = threading.Event()
+    running = threading.Event()
     errors = []
 
     def spin():
@@ -140,9 +145,15 @@ def test_fork_while_another_thread_runs_kernels(threads, blas_first):
         while not stop.is_set():
             if not np.array_equal(np.asarray(xa * xa), a * a):
                 errors.append("wrong result")
+            running.set()
 
     t = threading.Thread(target=spin)
     t.start()
+    # Fork only once the thread runs kernels: a fork while it is still inside
+    # an import (np.random is a lazy one) leaves the child waiting forever on
+    # that module's import lock, a hazard of fork with threads in any Python
+    # program, not of the pool.
+    assert running.wait(60)
     try:
         for k in range(5):
             pid = os.fork()
