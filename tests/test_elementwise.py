@@ -669,25 +669,47 @@ def test_threads_safe_across_fork():
     assert got == pytest.approx([want, want])
 
 
-@pytest.mark.parametrize("name", ["exp", "log", "log1p", "tanh", "sinh", "cosh", "expm1"])
+# name: (domain (lo, hi) for float64, for float32); None: the default span.
+# Inverse functions take their whole domain and a stretch outside it (NaN).
+_VECTOR_LIBM = {
+    "exp": None, "expm1": None, "sinh": None, "cosh": None, "tanh": None,
+    "log": ((0, 1e300), (0, 1e30)), "log1p": ((-1, 1e300), (-1, 1e30)),
+    "log2": ((0, 1e300), (0, 1e30)), "log10": ((0, 1e300), (0, 1e30)),
+    "sin": ((-1e4, 1e4), (-1e3, 1e3)), "cos": ((-1e4, 1e4), (-1e3, 1e3)),
+    "tan": ((-1e4, 1e4), (-1e3, 1e3)),
+    "asin": ((-1.1, 1.1),) * 2, "acos": ((-1.1, 1.1),) * 2, "atanh": ((-1.1, 1.1),) * 2,
+    "atan": ((-1e300, 1e300), (-1e30, 1e30)), "asinh": ((-1e300, 1e300), (-1e30, 1e30)),
+    "acosh": ((0.5, 1e300), (0.5, 1e30)),
+}
+
+
+@pytest.mark.parametrize("name", list(_VECTOR_LIBM))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_vector_libm_within_4_ulp(name, dtype):
     """The functions whose contiguous loops call glibc's vector libm (4 ulp
     promised): long arrays (every vector lane and the scalar tail), against
     NumPy computed in float64 and rounded, with special values scattered
-    through the lanes."""
+    through the lanes. Values are spread over the domain on a log scale as
+    well as a linear one, so that small arguments (where many of these
+    functions are nearly the identity) and large ones both count."""
     rng = np.random.default_rng(sum(map(ord, name)))
-    lo = 1e-30 if name in ("log", "log1p") else -(30.0 if dtype is np.float32 else 300.0)
-    hi = 80.0 if dtype is np.float32 else 700.0
-    x = np.concatenate([rng.uniform(lo, hi, 4001), rng.uniform(-1, 1, 2003) * 10.0 ** rng.integers(-12, 1, 2003)])
-    if name in ("log", "log1p"):
-        x = np.abs(x)
+    dom = _VECTOR_LIBM[name]
+    if dom is None:
+        lo, hi = (-300.0, 700.0) if dtype is np.float64 else (-30.0, 80.0)
+    else:
+        lo, hi = dom[0] if dtype is np.float64 else dom[1]
+    mags = 10.0 ** rng.uniform(-12, np.log10(max(abs(lo), abs(hi))), 2003)
+    signed = np.where(rng.random(2003) < 0.5, -mags, mags)
+    x = np.concatenate([rng.uniform(lo, hi, 4001), np.clip(signed, lo, hi),
+                        rng.uniform(-1, 1, 2003) * 10.0 ** rng.integers(-12, 1, 2003)])
     specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, -1e-300, 5e-324]
     pos = rng.choice(len(x), len(specials), replace=False)
     x[pos] = specials
     x = x.astype(dtype)
+    np_name = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh",
+               "acosh": "arccosh", "atanh": "arctanh"}.get(name, name)
     with np.errstate(all="ignore"):
-        want = getattr(np, name)(x.astype(np.float64)).astype(dtype)
+        want = getattr(np, np_name)(x.astype(np.float64)).astype(dtype)
     got = to_np(getattr(xp, name)(xp.asarray(x)))
     assert got.dtype == dtype
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
@@ -698,3 +720,36 @@ def test_vector_libm_within_4_ulp(name, dtype):
     assert np.array_equal(ok, fin)
     ulps = np.abs(got[ok].astype(np.float64) - want[ok].astype(np.float64)) / np.spacing(np.abs(want[ok])).astype(np.float64)
     assert ulps.max() <= 4.0, (name, float(ulps.max()), x[ok][np.argmax(ulps)])
+
+
+@pytest.mark.parametrize("name", ["atan2", "pow"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_vector_libm_binary_special_pairs(name, dtype):
+    """atan2 and pow on two arrays call glibc's vector libm too: every pair of
+    special values (the C99 tables the standard's special cases follow) sits
+    at every position of a vector, amid ordinary values, and matches NumPy's
+    (scalar libm) result exactly; the ordinary values within 4 ulp."""
+    rng = np.random.default_rng(3)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, -0.5, 2.0,
+                         3.0, -3.0, 2.5, -2.5, 1e-30, -1e-30, 1e30, -1e30, 7.0, 0.75])
+    a, b = (g.ravel() for g in np.meshgrid(specials, specials))
+    n = 16 * 1024 + 5
+    x1 = rng.uniform(0.01, 30.0, n) * np.where(rng.random(n) < 0.3, -1, 1)
+    x2 = rng.uniform(-4.0, 4.0, n)
+    for shift in range(17):  # each pair in every lane of a 16-wide vector
+        pos = np.arange(len(a)) * 37 + shift
+        x1[pos], x2[pos] = a, b
+    x1, x2 = x1.astype(dtype), x2.astype(dtype)
+    np_name = {"atan2": "arctan2", "pow": "power"}[name]
+    with np.errstate(all="ignore"):
+        want = getattr(np, np_name)(x1.astype(np.float64), x2.astype(np.float64)).astype(dtype)
+    got = to_np(getattr(xp, name)(xp.asarray(x1), xp.asarray(x2)))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    fin = np.isfinite(want)
+    np.testing.assert_array_equal(got[~fin], want[~fin])
+    assert np.array_equal(np.signbit(got[want == 0]), np.signbit(want[want == 0]))
+    ok = fin & np.isfinite(got)
+    assert np.array_equal(ok, fin)
+    ulps = np.abs(got[ok].astype(np.float64) - want[ok].astype(np.float64)) / np.spacing(np.abs(want[ok])).astype(np.float64)
+    assert ulps.max() <= 4.0, (name, float(ulps.max()))

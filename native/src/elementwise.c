@@ -78,6 +78,38 @@ __attribute__((simd("notinbranch"))) double (cosh)(double);
 __attribute__((simd("notinbranch"))) float coshf(float);
 __attribute__((simd("notinbranch"))) double (expm1)(double);
 __attribute__((simd("notinbranch"))) float expm1f(float);
+__attribute__((simd("notinbranch"))) float log1pf(float);
+/* The trigonometric and inverse hyperbolic functions, log2 and log10: NumPy
+ * runs SIMD versions of them (SVML on AVX-512), and the scalar libm loops
+ * were 3-34x slower than NumPy's on 1e6 elements (float32 tan: 12.8 ms
+ * against 0.38). */
+__attribute__((simd("notinbranch"))) double (sin)(double);
+__attribute__((simd("notinbranch"))) float sinf(float);
+__attribute__((simd("notinbranch"))) double (cos)(double);
+__attribute__((simd("notinbranch"))) float cosf(float);
+__attribute__((simd("notinbranch"))) double (tan)(double);
+__attribute__((simd("notinbranch"))) float tanf(float);
+__attribute__((simd("notinbranch"))) double (asin)(double);
+__attribute__((simd("notinbranch"))) float asinf(float);
+__attribute__((simd("notinbranch"))) double (acos)(double);
+__attribute__((simd("notinbranch"))) float acosf(float);
+__attribute__((simd("notinbranch"))) double (atan)(double);
+__attribute__((simd("notinbranch"))) float atanf(float);
+__attribute__((simd("notinbranch"))) double (asinh)(double);
+__attribute__((simd("notinbranch"))) float asinhf(float);
+__attribute__((simd("notinbranch"))) double (acosh)(double);
+__attribute__((simd("notinbranch"))) float acoshf(float);
+__attribute__((simd("notinbranch"))) double (atanh)(double);
+__attribute__((simd("notinbranch"))) float atanhf(float);
+__attribute__((simd("notinbranch"))) double (log2)(double);
+__attribute__((simd("notinbranch"))) float log2f(float);
+__attribute__((simd("notinbranch"))) double (log10)(double);
+__attribute__((simd("notinbranch"))) float log10f(float);
+/* atan2 and pow on two arrays: 8x and 4-6x NumPy's time as scalar loops. */
+__attribute__((simd("notinbranch"))) double (atan2)(double, double);
+__attribute__((simd("notinbranch"))) float atan2f(float, float);
+__attribute__((simd("notinbranch"))) double (pow)(double, double);
+__attribute__((simd("notinbranch"))) float powf(float, float);
 #endif
 
 /* ---- loops ------------------------------------------------------------------- */
