@@ -22,6 +22,11 @@ def test_numpy_asarray_is_zero_copy(layout, name):
     a, expected = make(layout, (3, 4), name)
     n = np.asarray(a)
     assert n.dtype == expected.dtype and n.shape == a.shape
+    # NumPy's own type, not an equal one: C extensions switch on the type
+    # number (an int64 exported as "q" was NumPy's longlong, which SciPy's
+    # rank_filter refused)
+    assert n.dtype is np.dtype(name) and n.dtype.num == np.dtype(name).num
+    assert np.asarray(memoryview(a)).dtype is np.dtype(name)
     np.testing.assert_array_equal(n, expected)
     if a.size:
         assert n.ctypes.data == address(a)

@@ -1930,13 +1930,17 @@ static PyMethodDef array_methods[] = {
 
 /* ---- the buffer protocol: memoryview(x), numpy.asarray(x) --------------------------- */
 
-/* The struct format of a dtype code (native order). */
+/* The struct format of a dtype code (native order). 64-bit integers are C
+ * long where long has 64 bits, as NumPy's int64 is: a "q" export became
+ * NumPy's distinct longlong type, which C extensions that switch on the type
+ * number refuse (SciPy's 1-D rank_filter: "Unsupported array type"). */
 static const char *format_of(int code) {
     const dinfo *d = &DINFO[code];
+    const int long64 = sizeof(long) == 8;
     switch (d->kind) {
     case K_BOOL: return "?";
-    case K_INT: return d->itemsize == 1 ? "b" : d->itemsize == 2 ? "h" : d->itemsize == 4 ? "i" : "q";
-    case K_UINT: return d->itemsize == 1 ? "B" : d->itemsize == 2 ? "H" : d->itemsize == 4 ? "I" : "Q";
+    case K_INT: return d->itemsize == 1 ? "b" : d->itemsize == 2 ? "h" : d->itemsize == 4 ? "i" : long64 ? "l" : "q";
+    case K_UINT: return d->itemsize == 1 ? "B" : d->itemsize == 2 ? "H" : d->itemsize == 4 ? "I" : long64 ? "L" : "Q";
     case K_FLOAT: return d->itemsize == 4 ? "f" : "d";
     default: return d->itemsize == 8 ? "Zf" : "Zd";
     }
