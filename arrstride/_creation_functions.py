@@ -228,23 +228,29 @@ def _shared_from_dlpack(func: str, x: Any, copy: Optional[bool]) -> Array:
     return _dlpack.from_capsule(func, capsule)[0]
 
 
-def _flatten(obj: Any, func: str):
-    """Nested sequences of scalars as (flat list, shape)."""
+def _flatten(obj: Any, func: str, typed: set):
+    """Nested sequences of scalars as (flat list of Python scalars, shape).
+    The dtypes of typed leaves (arrays, NumPy scalars and arrays) go into
+    `typed`, with the default dtype of each kind of Python scalar leaf: when
+    there are typed leaves they make the result's dtype, as in NumPy
+    (asarray([np.int32(1), np.int32(2)]) is int32)."""
     if isinstance(obj, Array):
-        return ([obj.tolist()] if obj.ndim == 0 else _flatten(obj.tolist(), func)[0]), obj.shape
+        typed.add(obj.dtype)
+        return ([obj.tolist()] if obj.ndim == 0 else _flatten(obj.tolist(), func, set())[0]), obj.shape
     if not isinstance(obj, (list, tuple, range)):
         for kind in (dt.builtins_bool, int, float, complex):
             if isinstance(obj, kind):  # subclasses (numpy.float64) become the Python type
+                typed.add(kind)
                 return [obj if type(obj) is kind else kind(obj)], ()
         iface = getattr(obj, "__array_interface__", None) or hasattr(obj, "__buffer__")
         if iface:
             a = asarray(obj)
-            return _flatten(a, func)
+            return _flatten(a, func, typed)
         raise type_error(func, "expected a bool, int, float, complex, array or nested sequence of them",
                          type(obj).__name__)
     if len(obj) == 0:
         return [], (0,)
-    parts = [_flatten(o, func) for o in obj]
+    parts = [_flatten(o, func, typed) for o in obj]
     inner = parts[0][1]
     for p in parts:
         if p[1] != inner:
@@ -254,10 +260,22 @@ def _flatten(obj: Any, func: str):
     return flat, (len(obj),) + inner
 
 
-def _infer_dtype(flat: list) -> dt.DType:
-    kinds = set(map(type, flat))
+_PYTHON_DEFAULT = {dt.builtins_bool: dt.bool, int: dt.default_int, float: dt.default_float,
+                   complex: dt.default_complex}
+
+
+def _infer_dtype(flat: list, typed: set) -> dt.DType:
     if not flat:
         return dt.default_float
+    if any(type(d) is dt.DType for d in typed):
+        # NumPy's rule: Python scalars beside typed values count as their
+        # default dtypes, and everything promotes together
+        out = None
+        for d in typed:
+            d = _PYTHON_DEFAULT.get(d, d)
+            out = d if out is None else dt.promote(out, d)
+        return out
+    kinds = set(map(type, flat))
     if complex in kinds:
         return dt.default_complex
     if float in kinds:
@@ -272,9 +290,10 @@ def _infer_dtype(flat: list) -> dt.DType:
 
 def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
     func = "asarray"
-    flat, shape = _flatten(obj, func)
+    typed: set = set()
+    flat, shape = _flatten(obj, func, typed)
     if dtype is None:
-        dtype = _infer_dtype(flat)
+        dtype = _infer_dtype(flat, typed)
     out = Array._empty(shape, dtype)
     n = len(flat)
     if n == 0:

@@ -185,6 +185,33 @@ def test_asarray_nested_arrays():
     assert_same(xp.asarray([xp.asarray(1.5), 2.0]), np.array([1.5, 2.0]))
 
 
+@pytest.mark.parametrize("make", [
+    lambda: [np.int32(1), np.int32(2)],              # as SciPy builds its status arrays
+    lambda: [[np.int16(1)], [np.int16(-2)]],
+    lambda: [np.int32(1), 5],                        # a Python int counts as int64
+    lambda: [np.float32(1.5), np.float32(2)],
+    lambda: [np.float32(1.5), 1.0],
+    lambda: [np.float32(1.5), np.int64(2)],
+    lambda: [np.uint8(1), np.int8(-1)],
+    lambda: [True, np.int8(3)],
+    lambda: [np.bool_(True), 1],
+    lambda: [np.complex64(1j), np.float32(2)],
+    lambda: [np.float32(1), 1j],
+    lambda: [np.uint64(2 ** 64 - 1)],
+    lambda: [np.array([1, 2], dtype=np.float32), [3, 4]],
+    lambda: [xp.asarray(1, dtype=xp.int8), xp.asarray(-2, dtype=xp.int8)],
+    lambda: [[xp.asarray([1, 2], dtype=xp.uint16)], [[3, 4]]],
+])
+def test_asarray_typed_elements_keep_their_dtypes(make):
+    """NumPy scalars and arrays inside a sequence take part in its dtype, as
+    in NumPy (the promotion of the typed elements with the default dtypes of
+    the Python scalars beside them)."""
+    obj = make()
+    want = np.asarray([np.asarray(v) if isinstance(v, xp.Array) else v for v in obj]
+                      if isinstance(obj, list) else obj)
+    assert_same(xp.asarray(obj), want)
+
+
 @pytest.mark.parametrize("layout", params(ALL, ndim=2))
 @pytest.mark.parametrize("dt", DTYPES, ids=ids)
 def test_asarray_array_copy_semantics(layout, dt):
