@@ -151,7 +151,10 @@ def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
     for a in arrays:
         check_array("broadcast_arrays", a, "every argument")
     shape = _broadcast_shapes("broadcast_arrays", [a.shape for a in arrays])
-    return tuple(_read_only_view(a, L.expand(a._layout, shape), "broadcast_arrays") for a in arrays)
+    # as NumPy: an array already of the shape comes back as it is (writable,
+    # when it was: SciPy's elementwise solvers write into what they get back)
+    return tuple(a if a.shape == shape else _read_only_view(a, L.expand(a._layout, shape), "broadcast_arrays")
+                 for a in arrays)
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:

@@ -57,3 +57,23 @@ def test_expand_keeps_write_through():
     assert a.tolist() == [0.0, 2.0, 0.0] and e[3, 1] == 2.0
     with pytest.raises(ValueError, match="two indices"):
         e[...] = 1.0               # a write through the stride 0 itself is refused
+
+
+def test_broadcast_arrays_returns_arguments_of_the_shape_as_they_are():
+    """As NumPy's: an argument that already has the broadcast shape comes back
+    itself, writable (SciPy's elementwise solvers write into it); the ones
+    that broadcast are read-only views."""
+    a, b = xp.arange(3.0), xp.zeros((2, 3))
+    ra, rb = xp.broadcast_arrays(a, b)
+    na, nb = np.broadcast_arrays(np.arange(3.0), np.zeros((2, 3)))
+    assert rb is b and ra is not a
+    assert ra.shape == na.shape == (2, 3)
+    with pytest.raises(ValueError, match="read-only"):
+        ra[0, 0] = 1.0
+    rb[0, 0] = 5.0
+    assert b[0, 0] == 5.0
+    (only,) = xp.broadcast_arrays(a)
+    assert only is a
+    only[xp.isinf(only)] = 0.0  # a write through a mask works on it
+    x, y = xp.broadcast_arrays(a, a)
+    assert x is a and y is a
