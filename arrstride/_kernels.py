@@ -6,6 +6,7 @@ pass validated arguments; a nonzero status from C is a bug or out-of-memory.
 """
 from __future__ import annotations
 
+import sys
 from typing import Optional, Sequence
 
 from . import _blas
@@ -285,6 +286,18 @@ def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]])
     return (tuple(out_shape[0:n]),
             tuple(tuple(out_strides[op * n:(op + 1) * n]) for op in range(nop)),
             tuple(out_offsets[0:nop]))
+
+
+# NumPy imported first: its OpenBLAS is in the process, and after NumPy's own
+# threaded BLAS calls its workers spin. Bind it now (about 1 ms), so that
+# arrstride's parallel kernels run on those workers from the first one, not
+# beside them until arrstride's first BLAS call. A library that cannot be
+# used is reported then, as without NumPy.
+if "numpy" in sys.modules:
+    try:
+        _blas.ensure()
+    except ImportError:
+        pass
 
 
 def set_num_threads(n: int) -> None:

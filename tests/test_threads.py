@@ -409,8 +409,8 @@ import os
 import numpy as np
 import arrstride as xp
 from arrstride._native import lib
-a = xp.asarray(np.ones((64, 64))); xp.matmul(a, a)   # loads BLAS
-print(lib.ars_parallel_server_active())
+np.ones((64, 64)) @ np.ones((64, 64))  # NumPy's BLAS call; its workers spin
+print(lib.ars_parallel_server_active())  # bound at import: NumPy came first
 rng = np.random.default_rng(5)
 v = rng.standard_normal(1 << 22)
 m = rng.standard_normal((1500, 1700))
@@ -432,9 +432,11 @@ np.testing.assert_allclose(np.asarray(xp.asarray(b) @ xp.asarray(b)), b @ b, rto
 
 
 def test_regions_run_on_openblas_server_with_numpys_openblas():
-    """NumPy's OpenBLAS (pthreads, exporting its server) is the one loaded: big
-    kernels then run on OpenBLAS's workers, so arrstride starts no thread of
-    its own, and results equal NumPy's (BLAS-calling batches included).
+    """NumPy's OpenBLAS (pthreads, exporting its server) is the one loaded,
+    bound when arrstride is imported after NumPy (no arrstride BLAS call
+    needed): big kernels then run on OpenBLAS's workers, so arrstride starts
+    no thread of its own, and results equal NumPy's (BLAS-calling batches
+    included).
     ARRSTRIDE_BLAS_SERVER=0 keeps arrstride's own workers."""
     env = {k: v for k, v in os.environ.items() if k not in ("ARRSTRIDE_BLAS_LIB",)}
     env.update(ARRSTRIDE_NUM_THREADS="2", OPENBLAS_NUM_THREADS="2")
