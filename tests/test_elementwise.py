@@ -757,16 +757,19 @@ def test_vector_libm_binary_special_pairs(name, dtype):
 def test_near_identities_of_tiny_arguments_are_exact(dtype):
     """Where the true value rounds to x (sin, tan, asin, atan, asinh, atanh,
     sinh, tanh) or to 1 (cos, cosh), the result is exactly that, on the
-    vector loops too: SciPy's circmean test checks cos(1e-9) == 1, and
-    glibc's vector cosf and atanh are 1 ulp off there without the guard."""
+    vector (contiguous) and scalar (strided) loops alike: SciPy's circmean
+    test checks cos(1e-9) == 1; glibc's vector cosf and atanh and its scalar
+    tanh are 1 ulp off there without the guard."""
     rng = np.random.default_rng(11)
     hi = 1e-9 if dtype is np.float64 else 1e-5
     x = (10.0 ** rng.uniform(np.log10(np.finfo(dtype).tiny), np.log10(hi), 20000)).astype(dtype)
     x = np.concatenate([x, -x])
-    xa = xp.asarray(x)
-    for name in ("sin", "tan", "asin", "atan", "asinh", "atanh", "sinh", "tanh"):
-        got = to_np(getattr(xp, name)(xa))
-        assert np.array_equal(got, x), (name, x[got != x][:3])
-    for name in ("cos", "cosh"):
-        got = to_np(getattr(xp, name)(xa))
-        assert np.all(got == 1), (name, x[got != 1][:3])
+    spread = np.zeros(2 * len(x), dtype)
+    spread[::2] = x
+    for xa in (xp.asarray(x), xp.asarray(spread)[::2]):
+        for name in ("sin", "tan", "asin", "atan", "asinh", "atanh", "sinh", "tanh"):
+            got = to_np(getattr(xp, name)(xa))
+            assert np.array_equal(got, x), (name, xa.strides, x[got != x][:3])
+        for name in ("cos", "cosh"):
+            got = to_np(getattr(xp, name)(xa))
+            assert np.all(got == 1), (name, xa.strides, x[got != 1][:3])

@@ -98,6 +98,7 @@ DEF_UNSIGNED(uint32_t, uint32_t)
 DEF_UNSIGNED(uint64_t, uint64_t)
 
 /* Real floating helpers (tgmath picks the float or double function). */
+#define TINY_OF(T) (sizeof(T) == 4 ? (T)0x1p-12 : (T)0x1p-27)
 #define DEF_REAL(T)                                                          \
     static inline T f_fdiv_##T(T a, T b)                                     \
     {                                                                        \
@@ -152,20 +153,25 @@ DEF_UNSIGNED(uint64_t, uint64_t)
     {                                                                        \
         return sqrt(x == -(T)INFINITY ? (T)INFINITY : x) + (T)0;             \
     }                                                                        \
-    /* cos and atanh of tiny x, where the true value rounds to 1 and to x:    \
-     * glibc's vector ones are 1 ulp off there (cosf(1e-5) = 1 - 2^-24), and  \
-     * code checks cos(x) == 1 and atanh(x) == x. Below 2^-12 (float) or      \
-     * 2^-27 (double), x*x/2 and x*x/3 are under half an ulp. A select after  \
-     * the call, so that the loop still vectorizes. */                       \
+    /* cos, atanh and tanh of tiny x, where the true value rounds to 1 and   \
+     * to x: glibc's vector cosf and atanh and its scalar tanh are 1 ulp off  \
+     * there (cosf(1e-5) = 1 - 2^-24), and code checks cos(x) == 1 and        \
+     * tanh(x) == x. Below TINY_OF(T), x*x/2 and x*x/3 are under half an ulp. \
+     * A select after the call, so that the loop still vectorizes. */        \
     static inline T f_cos_##T(T x)                                           \
     {                                                                        \
         T c = cos(x);                                                        \
-        return fabs(x) < (sizeof(T) == 4 ? (T)0x1p-12 : (T)0x1p-27) ? (T)1 : c; \
+        return fabs(x) < TINY_OF(T) ? (T)1 : c;                              \
     }                                                                        \
     static inline T f_atanh_##T(T x)                                         \
     {                                                                        \
         T t = atanh(x);                                                      \
-        return fabs(x) < (sizeof(T) == 4 ? (T)0x1p-12 : (T)0x1p-27) ? x : t; \
+        return fabs(x) < TINY_OF(T) ? x : t;                                 \
+    }                                                                        \
+    static inline T f_tanh_##T(T x)                                          \
+    {                                                                        \
+        T t = tanh(x);                                                       \
+        return fabs(x) < TINY_OF(T) ? x : t;                                 \
     }
 DEF_REAL(float)
 DEF_REAL(double)
@@ -346,7 +352,7 @@ DEF_COMPLEX(ars_c128, double)
 #define S_SQUARE(T, WT, RT, x) ((x) * (x))
 #define S_CSQUARE(T, WT, RT, x) c_square_##T(x)
 #define S_TAN(T, WT, RT, x) tan(x)
-#define S_TANH(T, WT, RT, x) tanh(x)
+#define S_TANH(T, WT, RT, x) f_tanh_##T(x)
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */
