@@ -53,6 +53,36 @@ for _dt in ("float64", "float32"):
 summary("micro", "geomean of the large workloads", ("large",), "geomean", 0.45)
 
 
+# ---- transcendental functions on 1e6 elements (glibc's vector libm; NumPy has SVML
+# or its own SIMD code for them): target parity ------------------------------------------
+
+def _uniform(dtype: str, lo: float, hi: float, n: int = 10 ** 6, seed: int = 9):
+    """Two arrays of uniform values in (lo, hi)."""
+    def make(np, xp):
+        rng = np.random.default_rng(seed)
+        a, b = (rng.uniform(lo, hi, n).astype(dtype) for _ in range(2))
+        return (a, b), (xp.asarray(a), xp.asarray(b))
+    return make
+
+
+# name, NumPy's name, the domain the inputs are drawn from
+_LIBM_UNARY = (("tan", "tan", (-1.5, 1.5)), ("asin", "arcsin", (-0.9, 0.9)),
+               ("atan", "arctan", (-10, 10)), ("atanh", "arctanh", (-0.9, 0.9)),
+               ("sin", "sin", (-10, 10)), ("log10", "log10", (0.1, 100)))
+for _dt in ("float64", "float32"):
+    for _name, _np_name, (_lo, _hi) in _LIBM_UNARY:
+        register(f"{_name} {_dt} 1e6",
+                 _binary(_uniform(_dt, _lo, _hi), lambda xp, a, b, f=_name: getattr(xp, f)(a),
+                         lambda np, a, b, f=_np_name: getattr(np, f)(a)),
+                 suite="micro", group="libm", target=1.0)
+    register(f"atan2 {_dt} 1e6", _binary(_uniform(_dt, -10, 10), lambda xp, a, b: xp.atan2(a, b),
+                                         lambda np, a, b: np.arctan2(a, b)),
+             suite="micro", group="libm", target=1.0)
+    register(f"pow(x, y) {_dt} 1e6", _binary(_uniform(_dt, 0.1, 3), lambda xp, a, b: xp.pow(a, b),
+                                             lambda np, a, b: np.power(a, b)),
+             suite="micro", group="libm", target=1.0)
+
+
 # ---- strided layouts and copies (issue 3) -------------------------------------------------
 
 def _arrays(*shapes, seed: int):
