@@ -145,9 +145,20 @@ class Array(ArrayBase):
             return self
         return self._copy_contiguous()
 
-    def view(self, *shape) -> "Array":
+    def view(self, *shape, dtype: Any = None) -> "Array":
         """The same elements under a new shape, without copying; raises when
-        no strides give that shape (then use reshape or .contiguous())."""
+        no strides give that shape (then use reshape or .contiguous()).
+
+        view(dtype), as NumPy's and PyTorch's: the same bytes read as another
+        dtype (SciPy's RBFInterpolator views complex data as float pairs).
+        Of another item size, the last dim must be contiguous and its bytes a
+        whole number of new items."""
+        if dtype is None and len(shape) == 1 and _is_dtype_like(shape[0]):
+            dtype, shape = shape[0], ()
+        if dtype is not None:
+            if shape:
+                raise TypeError(msg("Array.view", "takes a shape or a dtype, not both"))
+            return self._view_as(dtype)
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         new_shape = resolve_shape("Array.view", shape, self.size)
@@ -155,6 +166,37 @@ class Array(ArrayBase):
         if strides is None:
             raise no_view_error("Array.view", self.shape, self.strides, new_shape)
         return self._with_layout(L.Layout(new_shape, strides, self._layout.offset))
+
+    def _view_as(self, dtype: Any) -> "Array":
+        func = "Array.view"
+        new = _PYTHON_TYPES.get(dtype) if isinstance(dtype, type) else None
+        new = new or dt.as_dtype(func, dtype, allow_none=False)
+        old, lay = self._dtype, self._layout
+        if new is dt.bool and old is not dt.bool:
+            raise TypeError(msg(func, "a bool view would read bytes that are not 0 or 1; "
+                                      "use x != 0 or astype(bool)", f"an array of {old}"))
+        oi, ni = old.itemsize, new.itemsize
+        if oi == ni:
+            return _core_new(self._storage, lay, new)
+        if lay.ndim == 0:
+            raise ValueError(msg(func, f"a view as {new} changes the item size, which needs "
+                                       "at least one dim", f"a 0-d array of {old}"))
+        last = lay.shape[-1]
+        if last != 1 and lay.strides[-1] != 1:
+            raise ValueError(msg(func, f"a view as {new} changes the item size, which needs a "
+                                       "contiguous last dim", f"strides {self.strides}"))
+        if (last * oi) % ni:
+            raise ValueError(msg(func, f"the last dim of {last} x {oi} bytes is not a whole "
+                                       f"number of {new} items of {ni} bytes"))
+        start, others = lay.offset * oi, [s * oi for s in lay.strides[:-1]]
+        if start % ni or any(s % ni for s in others) or \
+                (self._storage.address + start) % min(ni, 8):
+            raise ValueError(msg(func, f"a view as {new} needs its start and strides in bytes "
+                                       f"to be multiples of {ni}",
+                                 f"byte offset {start}, byte strides {tuple(others) + (oi,)}"))
+        return _core_new(self._storage, L.Layout(lay.shape[:-1] + (last * oi // ni,),
+                                                  tuple(s // ni for s in others) + (1,),
+                                                  start // ni), new)
 
     def _copy_contiguous(self, dtype: Optional[dt.DType] = None) -> "Array":
         out = Array._empty(self.shape, dtype or self._dtype)
@@ -317,6 +359,16 @@ class _InterfaceView:
 
 
 builtins_bool = type(True)
+# Python's scalar types as dtypes (x.view(float), as NumPy reads them)
+_PYTHON_TYPES = {float: dt.float64, int: dt.int64, complex: dt.complex128, builtins_bool: dt.bool}
+
+
+def _is_dtype_like(obj: Any) -> "builtins_bool":
+    """x.view(obj) names a dtype, not a shape: a dtype, a type, or a name;
+    ints (with __index__), tuples and lists are shapes."""
+    if isinstance(obj, (dt.DType, type, str)):
+        return True
+    return not (isinstance(obj, (tuple, list)) or hasattr(obj, "__index__"))
 SUPPORTED_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 

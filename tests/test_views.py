@@ -178,6 +178,55 @@ def test_view_method():
         a.view(5, 3)
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "rows", "flipped_rows", "offset", "broadcast_rows"])
+@pytest.mark.parametrize("src,dst", [("complex128", "float64"), ("float64", "complex128"),
+                                     ("int64", "float64"), ("float32", "int32"),
+                                     ("int64", "uint8"), ("uint8", "int16"), ("complex64", "float32")])
+def test_view_as_dtype_matches_numpy(layout, src, dst):
+    """x.view(dtype) reinterprets the bytes as NumPy's does, on any layout
+    whose last dim is contiguous: same storage, writes show through."""
+    rng = np.random.default_rng(1)
+    base = rng.integers(0, 255, (4, 6, 16), dtype=np.uint8).view(src)  # bytes of any pattern
+    key = {"contiguous": (slice(None),), "rows": (slice(None, None, 2),),
+           "flipped_rows": (slice(None, None, -1), slice(1, None)),
+           "offset": (slice(1, None), slice(2, 5)), "broadcast_rows": (None,)}[layout]
+    n = base[key]
+    a = xp.asarray(base)[key]
+    if layout == "broadcast_rows":
+        n = np.broadcast_to(base, (2,) + base.shape)
+        a = xp.broadcast_to(xp.asarray(base), (2,) + base.shape)
+    want = n.view(dst)
+    got = a.view(getattr(xp, dst))
+    assert got.dtype == getattr(xp, dst) and got.shape == want.shape
+    assert np.array_equal(np.asarray(got).view(np.uint8), want.view(np.uint8))
+    assert got.storage is a.storage and got.storage.readonly == a.storage.readonly
+    if not a.storage.readonly:
+        got[(0,) * got.ndim] = got[(1,) + (0,) * (got.ndim - 1)]
+        assert np.asarray(a).tobytes() == np.asarray(xp.asarray(base)[key]).tobytes()
+
+
+def test_view_as_dtype_arguments_and_refusals():
+    c = xp.asarray(np.arange(12.0).reshape(3, 4) * (1 + 2j))
+    for d in (float, np.float64, "float64", xp.float64):
+        assert c.view(d).shape == (3, 8) and c.view(d).dtype == xp.float64
+    assert c.view(dtype=xp.float64).shape == (3, 8)
+    assert c.view(12).shape == (12,) and c.view(np.int64(12)).shape == (12,)  # shapes stay shapes
+    i = xp.arange(6)
+    assert i.view(int).dtype == xp.int64 and i.view(xp.int64) is not i
+    for bad, err, text in [
+        (lambda: c.T.view(float), ValueError, "contiguous last dim"),
+        (lambda: i[1:].view(xp.complex128), ValueError, "whole number"),
+        (lambda: xp.asarray(np.arange(16, dtype=np.int32).reshape(4, 4))[:, 1:3].view(xp.int64),
+         ValueError, "multiples of 8"),
+        (lambda: xp.asarray(1.0).view(xp.float32), ValueError, "at least one dim"),
+        (lambda: i.view(xp.bool), TypeError, "bool view"),
+        (lambda: i.view(3, dtype=xp.float64), TypeError, "shape or a dtype"),
+        (lambda: i.view("float16"), TypeError, "dtype must be"),
+    ]:
+        with pytest.raises(err, match=text):
+            bad()
+
+
 def test_storage_kept_alive():
     v = xp.arange(10.)[2:5]
     import gc
