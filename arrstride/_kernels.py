@@ -335,6 +335,11 @@ def release_cache() -> None:
     lib.ars_cache_clear()
 
 
+def cache_bytes() -> int:
+    """Bytes of blocks parked in the cache now (arrstride.cluster reads it)."""
+    return lib.ars_cache_bytes()
+
+
 # ---- discrete Fourier transforms ----------------------------------------------------
 
 FFT_C2C = lib.ARS_FFT_C2C
