@@ -54,6 +54,7 @@ lib = _types.ModuleType("arrstride.lib", "NumPy-style helpers: lib.stride_tricks
 lib.stride_tricks = _stride_tricks
 from ._info import __array_namespace_info__
 from ._show import show
+from ._config import __version__, show_config
 from ._kernels import get_cache_limit, get_num_threads, release_cache, set_cache_limit, set_num_threads
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from . import linalg
@@ -107,7 +108,7 @@ __all__ = [
     # indexing
     "take", "take_along_axis",
     # beyond the standard
-    "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
+    "as_strided", "diagonal", "expand", "narrow", "unfold", "show", "show_config",
     "median", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanprod",
     "nanquantile", "nanstd", "nansum", "nanvar", "pad", "quantile", "top_k", "lib",
     "get_num_threads", "set_num_threads", "get_cache_limit", "set_cache_limit", "release_cache",
