@@ -6,19 +6,19 @@ import math
 import struct
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from . import _dlpack
+from . import _dlpack, _foreign
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from . import _storage as S
-from ._args import shape_ints
-from ._array import CPU, Array, check_device
+from ._args import check_dims, shape_ints
+from ._array import CPU, Array, check_array, check_device
 from ._core import empty as _core_empty
 from ._core import from_buffer as _core_from_buffer
 from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
-from ._errors import not_array_error, number_error, type_error, value_error
+from ._errors import number_error, type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
 builtins_min, builtins_max = min, max
@@ -29,11 +29,7 @@ builtins_min, builtins_max = min, max
 def normalize_shape(func: str, shape: Any) -> Tuple[int, ...]:
     if isinstance(shape, Array):
         raise type_error(func, "shape must be an int or a tuple of ints", "an array")
-    dims = shape_ints(func, shape)
-    for d in dims:
-        if d < 0:
-            raise value_error(func, "negative dimensions are not allowed", f"shape {dims}")
-    return dims
+    return check_dims(func, shape_ints(func, shape))
 
 
 def check_dtype(func: str, dtype: Any) -> Optional[dt.DType]:
@@ -114,24 +110,6 @@ def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Ar
     return x._copy_contiguous(dtype)
 
 
-_TYPESTR = {"b1": dt.bool, "i1": dt.int8, "i2": dt.int16, "i4": dt.int32, "i8": dt.int64,
-            "u1": dt.uint8, "u2": dt.uint16, "u4": dt.uint32, "u8": dt.uint64,
-            "f4": dt.float32, "f8": dt.float64, "c8": dt.complex64, "c16": dt.complex128}
-_FORMAT_KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-                "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u",
-                "f": "f", "d": "f", "Zf": "c", "Zd": "c"}
-
-
-def _dtype_of_format(fmt: str, itemsize: int) -> Optional[dt.DType]:
-    if fmt[:1] in "@=<":
-        fmt = fmt[1:]
-    kind = _FORMAT_KIND.get(fmt)
-    for d in dt.ALL:
-        if d.kind == kind and d.itemsize == itemsize:
-            return d
-    return None
-
-
 def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     """A zero-copy view of a foreign array, or None if obj exports no memory.
 
@@ -139,7 +117,8 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     bytes, bytearray, memoryview): the storage's one owner holds the export
     and releases it once (see _storage). A NumPy scalar is an immutable value,
     so its array is a writable copy. Objects with only __array_interface__ are
-    kept alive by a reference; DLPack producers go through DLPack."""
+    kept alive by a reference; DLPack producers go through DLPack. What the
+    exporter says is checked in _foreign before memory is touched."""
     func = "asarray"
     shared = _core_from_buffer(obj)  # an exporter of a non-empty N-D buffer of a known format, in C
     if shared is not None:
@@ -147,11 +126,13 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     export = S.export_buffer(obj)
     if export is not None:
         owner, (fmt, itemsize, shape, bstrides, address, readonly) = export
-        dtype = _dtype_of_format(fmt, itemsize)
+        dtype = _foreign.dtype_of_format(fmt, itemsize)
         if dtype is None:
             raise type_error(func, "unsupported buffer format (arrstride has the standard's 13 "
-                             "dtypes, native byte order)", repr(fmt))
-        arr = _wrap(func, dtype, shape, bstrides, address, owner, readonly)
+                             "dtypes, native byte order, with the format's own item size)",
+                             f"format {fmt!r}, itemsize {itemsize}")
+        arr = _foreign.wrap(func, dtype, shape, bstrides, address, owner, readonly,
+                            byte_strides=True, copy=copy)
         if S.is_numpy_scalar(obj):  # an immutable value, not shared memory: copied
             if copy is False:
                 raise value_error(func, "copy=False, but a NumPy scalar is a value and cannot "
@@ -159,14 +140,10 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
             return arr._copy_contiguous()
         return arr
     iface = getattr(obj, "__array_interface__", None)
-    if isinstance(iface, dict) and isinstance(iface.get("data"), tuple):
-        typestr = iface["typestr"]
-        dtype = _TYPESTR.get(typestr[1:]) if typestr[0] in "<|" else None
-        if dtype is None:
-            raise type_error(func, "unsupported element type (arrstride has the standard's 13 dtypes, "
-                             "little-endian)", repr(typestr))
-        addr, readonly = iface["data"]
-        return _wrap(func, dtype, tuple(iface["shape"]), iface.get("strides"), addr, obj, bool(readonly))
+    if isinstance(iface, dict):
+        arr = _foreign.from_interface(func, obj, iface, copy)
+        if arr is not None:
+            return arr
     if hasattr(obj, "__dlpack__") or _dlpack.is_capsule(obj):
         return _shared_from_dlpack(func, obj, copy)
     try:
@@ -177,33 +154,18 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
                              type(obj).__name__) from None
         return None
     with mv:
-        dtype = _dtype_of_format(mv.format, mv.itemsize)
+        dtype = _foreign.dtype_of_format(mv.format, mv.itemsize)
         if dtype is None:
-            raise type_error(func, "unsupported buffer format", repr(mv.format))
+            raise type_error(func, "unsupported buffer format", f"format {mv.format!r}, itemsize {mv.itemsize}")
         if copy is False:
             raise value_error(func, "copy=False, but a buffer with suboffsets cannot be shared")
-        out = Array._empty(tuple(mv.shape), dtype)
-        K.write_bytes(out, mv.tobytes())
+        out = Array._empty(_foreign.check_shape(func, mv.shape), dtype)
+        data = mv.tobytes()
+        if len(data) != out.size * dtype.itemsize:
+            raise value_error(func, "the buffer's size does not match its shape and item size",
+                              f"{len(data)} bytes for shape {mv.shape}")
+        K.write_bytes(out, data)
     return out
-
-
-def _wrap(func: str, dtype: dt.DType, shape: Tuple[int, ...], bstrides, address: int,
-          owner: object, readonly: bool) -> Array:
-    """An array over foreign memory at `address` with byte strides `bstrides`
-    (None: C order), kept alive by `owner`."""
-    isz = dtype.itemsize
-    if bstrides is None:
-        strides = L.contiguous_strides(shape)
-    else:
-        if any(s % isz for s in bstrides):
-            raise value_error(func, "strides must be multiples of the item size", repr(bstrides))
-        strides = tuple(s // isz for s in bstrides)
-    lay = L.Layout(shape, strides, 0)
-    if lay.size == 0:
-        return Array._new(K.Storage.allocate(0), L.contiguous(shape), dtype)
-    lo, hi = L.extent(lay)
-    storage = S.Storage.foreign(address + lo * isz, (hi - lo + 1) * isz, owner, readonly)
-    return Array._new(storage, L.Layout(shape, strides, -lo), dtype)
 
 
 # ---- from_dlpack -------------------------------------------------------------------
@@ -369,34 +331,33 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
 def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
     check_device("ones", device)
     dtype = check_dtype("ones", dtype) or dt.default_float
-    return full(shape, 1, dtype=dtype)
+    return full(normalize_shape("ones", shape), 1, dtype=dtype)
 
 
-def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DType:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> Tuple[Array, dt.DType]:
+    x = check_array(func, x)
     check_device(func, device)
-    return check_dtype(func, dtype) or x.dtype
+    return x, check_dtype(func, dtype) or x.dtype
 
 
 def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    dtype = _like("empty_like", x, dtype, device)
+    x, dtype = _like("empty_like", x, dtype, device)
     return Array._empty(x.shape, dtype, func="empty_like")
 
 
 def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    dtype = _like("zeros_like", x, dtype, device)
+    x, dtype = _like("zeros_like", x, dtype, device)
     return Array._empty(x.shape, dtype, zero=True, func="zeros_like")
 
 
 def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    dtype = _like("ones_like", x, dtype, device)
+    x, dtype = _like("ones_like", x, dtype, device)
     return full(x.shape, 1, dtype=dtype)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
               device: Any = None) -> Array:
-    dtype = _like("full_like", x, dtype, device)
+    x, dtype = _like("full_like", x, dtype, device)
     return full(x.shape, fill_value, dtype=dtype)
 
 
@@ -502,9 +463,8 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
+    arrays = tuple(check_array(func, a, "every input") for a in arrays)
     for a in arrays:
-        if not isinstance(a, Array):
-            raise not_array_error(func, a, "every input")
         if a.ndim != 1:
             raise value_error(func, "every input must be 1-D", f"shape {a.shape}")
     if len({a.dtype for a in arrays}) > 1:
@@ -525,8 +485,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
 
 
 def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     k = _int_arg(func, "k", k, allow_negative=True)
