@@ -8,20 +8,25 @@ does not count: it plans every task to fit in ``allowed_mem``, and a worker
 still holding the last task's temporaries runs the next task on top of them
 (a 40 GB job measured 774 MB of peak task memory against NumPy's 569 MB).
 
-Two ways to keep the cache inside the plan:
+Two measures keep the cache inside the plan, and :class:`CacheRelease` (a
+dask.distributed worker plugin, registered once from the client) takes both in
+every worker, including one started later to replace a lost one::
 
-- on dask.distributed, register :class:`CacheRelease` once from the client::
+    from arrstride.cluster import CacheRelease
+    client.register_plugin(CacheRelease(allowed_mem=spec.allowed_mem))
 
-      from arrstride.cluster import CacheRelease
-      client.register_plugin(CacheRelease())
+- the cache limit is sized from the task's memory budget
+  (:func:`cache_limit_for`: 2% of ``allowed_mem``, or of the worker's memory
+  limit per thread when no ``allowed_mem`` is given). Blocks of a chunk's size
+  are then freed at once, as NumPy frees them: a task that reads its next chunk
+  (Cubed fuses several chunks into one task) does not hold the last chunk's
+  temporaries beside it. Small temporaries are still reused.
+- the cache is freed when each task ends, so that nothing parked by one task
+  is there under the next.
 
-  Every worker, including one started later to replace a lost one, then frees
-  the cache when each task ends. A task still reuses its own temporaries
-  (Cubed fuses several chunks into one task), so the speed the cache buys is
-  kept; nothing survives from one task into the next.
-- on an executor without a hook for the end of a task (Cubed's ``processes``
-  executor), set ``ARRSTRIDE_CACHE_BYTES`` in the workers' environment to
-  :func:`cache_limit_for` of the spec's ``allowed_mem``.
+On an executor without worker plugins (Cubed's ``processes`` executor), set
+``ARRSTRIDE_CACHE_BYTES`` in the workers' environment to
+``cache_limit_for(allowed_mem)``.
 
 Importing this module imports dask.distributed (not a dependency of
 arrstride: ``pip install arrstride[scale]``).
@@ -30,14 +35,17 @@ from __future__ import annotations
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from ._kernels import cache_bytes, get_cache_limit, release_cache
+from ._kernels import cache_bytes, get_cache_limit, release_cache, set_cache_limit
 
 __all__ = ["CacheRelease", "cache_limit_for"]
 
 
 class CacheRelease(WorkerPlugin):
-    """A dask.distributed worker plugin: free arrstride's block cache whenever a
-    task leaves the ``executing`` state (finished, failed or rescheduled).
+    """A dask.distributed worker plugin: on each worker, lower arrstride's cache
+    limit to ``cache_limit_for`` of the task budget (``allowed_mem`` if given,
+    else the worker's memory limit per thread; unchanged when neither is
+    known), and free the cache whenever a task leaves the ``executing`` state
+    (finished, failed or rescheduled).
 
     ``released`` counts the releases that found parked blocks and ``freed``
     their bytes, per worker (``client.run(lambda dask_worker:
@@ -46,13 +54,21 @@ class CacheRelease(WorkerPlugin):
     name = "arrstride-cache-release"
     idempotent = True  # registering it twice keeps the first
 
-    def __init__(self) -> None:
+    def __init__(self, allowed_mem: int | None = None) -> None:
+        if allowed_mem is not None:
+            cache_limit_for(allowed_mem)  # validates
+        self.allowed_mem = allowed_mem
         self.released = 0
         self.freed = 0
 
     def setup(self, worker) -> None:
-        self.released = 0
-        self.freed = 0
+        budget = self.allowed_mem
+        if budget is None:
+            limit = getattr(getattr(worker, "memory_manager", None), "memory_limit", None)
+            threads = getattr(getattr(worker, "state", None), "nthreads", 1) or 1
+            budget = int(limit) // threads if limit else None
+        if budget is not None:
+            set_cache_limit(cache_limit_for(budget))
 
     def transition(self, key, start, finish, **kwargs) -> None:
         if start == "executing":
@@ -65,11 +81,9 @@ class CacheRelease(WorkerPlugin):
 
 def cache_limit_for(allowed_mem: int) -> int:
     """A block-cache limit for a worker process that runs tasks planned to
-    ``allowed_mem`` bytes each, with no hook for the end of a task: 2% of
-    ``allowed_mem`` (and never above the current limit). Blocks larger than it
-    are freed at once, as NumPy frees them, so the cache keeps only small
-    temporaries and the peak of a task stays within a few percent of
-    NumPy's."""
+    ``allowed_mem`` bytes each: 2% of ``allowed_mem``, never above the current
+    limit. Larger blocks are freed at once, as NumPy frees them, so what the
+    cache holds beyond NumPy's memory is at most 2% of the task's budget."""
     if isinstance(allowed_mem, bool) or not isinstance(allowed_mem, int) or allowed_mem < 0:
         raise ValueError(f"cache_limit_for: expected allowed_mem as an int number of bytes >= 0; "
                          f"got {allowed_mem!r}")

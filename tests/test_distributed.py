@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import arrstride as xp
 
 SCRIPT = r"""
@@ -29,6 +31,7 @@ from arrstride.cluster import CacheRelease
 
 assert nxp is arrstride, nxp
 ROWS, COLS, CHUNK = 25_000, 250, 5_000           # 50 MB of float64 in 5 chunks of 10 MB
+ALLOWED = 200_000_000
 
 
 class Tasks(Callback):
@@ -45,9 +48,9 @@ def backend_in_worker():
     return cubed.backend_array_api.namespace.__name__
 
 
-def releases(dask_worker):
+def cache_state(dask_worker):
     plugin = dask_worker.plugins["arrstride-cache-release"]
-    return plugin.released, plugin.freed
+    return arrstride.get_cache_limit(), plugin.released, plugin.freed
 
 
 if __name__ == "__main__":  # the workers are spawned: they import this file as __mp_main__
@@ -57,14 +60,14 @@ if __name__ == "__main__":  # the workers are spawned: they import this file as 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, memory_limit="1GB",
                       dashboard_address=None) as cluster, Client(cluster) as client:
         client.wait_for_workers(2, timeout=60)
-        client.register_plugin(CacheRelease())
+        client.register_plugin(CacheRelease(allowed_mem=ALLOWED))
         # each worker is its own OS process, and imported arrstride as Cubed's backend
         assert set(client.run(backend_in_worker).values()) == {{"arrstride"}}
         pids = set(client.run(__import__("os").getpid).values())
         assert len(pids) == 2 and __import__("os").getpid() not in pids, pids
 
         executor = create_executor("dask", {{"compute_kwargs": {{"address": cluster.scheduler_address}}}})
-        spec = cubed.Spec(work_dir={work_dir!r}, allowed_mem="200MB", executor=executor)
+        spec = cubed.Spec(work_dir={work_dir!r}, allowed_mem=ALLOWED, executor=executor)
         x = cubed.from_zarr({data!r}, spec=spec)
         # the first 10 columns as 10 whole series (a rechunk: 5 row chunks become
         # 10 single-column ones), each reduced along its 25,000 elements
@@ -81,9 +84,11 @@ if __name__ == "__main__":  # the workers are spawned: they import this file as 
             np.testing.assert_allclose(np.asarray(value), expected[name], rtol=1e-10,
                                        atol=1e-9 * np.abs(expected[name]).max(), err_msg=name)
         assert Tasks.n >= 10 and 0 < Tasks.peak < spec.allowed_mem, (Tasks.n, Tasks.peak)
-        # the plugin ran in the workers and freed blocks the tasks had left parked
-        released = client.run(releases)
-        assert sum(n for n, _ in released.values()) > 0 and sum(b for _, b in released.values()) > 0, released
+        # the plugin ran in every worker: the cache limit is 2% of allowed_mem, and
+        # blocks the tasks left parked were freed as they ended
+        state = client.run(cache_state)
+        assert {{limit for limit, _, _ in state.values()}} == {{ALLOWED // 50}}, state
+        assert sum(n for _, n, _ in state.values()) > 0, state
     print(f"distributed ok: {{Tasks.n}} tasks, peak task memory {{Tasks.peak / 1e6:.0f}} MB, "
           f"{{time.perf_counter() - t_start:.1f}} s")
 """
@@ -98,3 +103,49 @@ def test_cubed_dask_executor_on_local_cluster(tmp_path):
     proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True,
                           timeout=240, cwd=tmp_path)
     assert proc.returncode == 0 and "distributed ok" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-4000:]
+
+
+def test_cache_release_plugin_in_this_process():
+    """The plugin's two measures without a cluster: setup lowers the cache
+    limit to 2% of the task budget (allowed_mem, else the worker's memory limit
+    per thread), and the end of a task frees what is parked."""
+    from types import SimpleNamespace
+
+    from arrstride._kernels import cache_bytes
+    from arrstride.cluster import CacheRelease, cache_limit_for
+
+    old = xp.get_cache_limit()
+    try:
+        assert cache_limit_for(2_000_000_000) == min(old, 40_000_000)
+        assert cache_limit_for(0) == 0
+        for bad in (-1, 2.5e9, "2GB", True):
+            with pytest.raises(ValueError, match="cache_limit_for: expected allowed_mem"):
+                cache_limit_for(bad)
+        with pytest.raises(ValueError, match="cache_limit_for"):
+            CacheRelease(allowed_mem=-5)
+
+        plugin = CacheRelease(allowed_mem=1_000_000_000)
+        plugin.setup(SimpleNamespace())
+        assert xp.get_cache_limit() == min(old, 20_000_000)
+        xp.set_cache_limit(old)
+        worker = SimpleNamespace(memory_manager=SimpleNamespace(memory_limit=3_000_000_000),
+                                 state=SimpleNamespace(nthreads=2))
+        CacheRelease().setup(worker)           # 1.5 GB per thread
+        assert xp.get_cache_limit() == min(old, 30_000_000)
+        xp.set_cache_limit(old)
+        CacheRelease().setup(SimpleNamespace(memory_manager=SimpleNamespace(memory_limit=0)))
+        assert xp.get_cache_limit() == old     # no limit known: unchanged
+
+        xp.release_cache()
+        a = xp.ones((1 << 20,))                # 8 MiB, parked when freed
+        del a
+        assert cache_bytes() >= 8 << 20
+        plugin.transition("k", "ready", "executing")
+        assert cache_bytes() >= 8 << 20 and plugin.released == 0
+        plugin.transition("k", "executing", "memory")
+        assert cache_bytes() == 0 and plugin.released == 1 and plugin.freed >= 8 << 20
+        plugin.transition("k2", "executing", "error")   # nothing parked: not counted
+        assert plugin.released == 1
+    finally:
+        xp.set_cache_limit(old)
+        xp.release_cache()
