@@ -9,6 +9,23 @@ from typing import Any, Dict, Optional
 
 import arrstride as xp
 
+
+def _not_the_package(pkg) -> str:
+    """What to say when `arrstride` imported as a folder, not the package:
+    `python -m arrstride` run from the folder that holds a clone named arrstride/."""
+    cwd = Path.cwd()
+    folders = [str(p) for p in getattr(pkg, "__path__", [])]
+    here = folders[0] if folders else str(cwd / "arrstride")
+    return (f"python -m arrstride: `import arrstride` found the folder {here}, not the arrstride package.\n"
+            f"You are in {cwd}, which holds that folder (the clone), and Python imports folders of the\n"
+            "current directory before installed packages. Run from inside the clone instead:\n\n"
+            f"    cd {here} && pip install -e . && python -m arrstride\n\n"
+            "(or from any other folder, once arrstride is installed).")
+
+
+if not hasattr(xp, "__array_api_version__"):
+    sys.exit(_not_the_package(xp))
+
 INTRO = """\
 arrstride {version}: every array is a view of a storage (a flat buffer) given by
 an offset, a shape and strides, all counted in elements. Element x[i0, i1, ...]
