@@ -18,6 +18,7 @@ from ._core import from_buffer as _core_from_buffer
 from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
+from ._elementwise_functions import pow as _pow
 from ._errors import number_error, type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
@@ -457,6 +458,50 @@ def _linspace_int(func: str, start: Any, stop: Any, num: int, dtype: dt.DType,
     if num:
         K.linspace(tmp, complex(start), complex(stop), bool(endpoint))
     return floor(tmp)._copy_contiguous(dtype)
+
+
+def logspace(start: Union[int, float, complex], stop: Union[int, float, complex], /,
+             num: int = 50, *, endpoint: bool = True, base: Union[int, float] = 10.0,
+             dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """base ** linspace(start, stop, num), as NumPy's logspace (float64, or
+    complex128 for complex ends, unless dtype says otherwise)."""
+    func = "logspace"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype)
+    base = number_arg(func, "base", base, "number")
+    is_complex = isinstance(number_arg(func, "start", start, "number"), complex) or \
+        isinstance(number_arg(func, "stop", stop, "number"), complex) or isinstance(base, complex)
+    exps = linspace(start, stop, num, endpoint=endpoint,
+                    dtype=dt.default_complex if is_complex else dt.default_float)
+    out = _pow(base, exps)
+    return out if dtype is None or dtype is out.dtype else out._copy_contiguous(dtype)
+
+
+def diag(x: Array, /, k: int = 0) -> Array:
+    """NumPy's diag: of a 1-D x, a new 2-D array with x on diagonal k (k > 0
+    above the main one); of a 2-D x, its diagonal k as a read-only view."""
+    func = "diag"
+    x = check_array(func, x)
+    k = _int_arg(func, "k", k, allow_negative=True)
+    if x.ndim == 1:
+        m = x.shape[0]
+        n = m + abs(k)
+        out = Array._empty((n, n), x.dtype, zero=True, func=func)
+        if m:
+            diagonal = out._with_layout(L.Layout((m,), (n + 1,), k if k >= 0 else -k * n))
+            K.copy_into(diagonal, x)
+        return out
+    if x.ndim == 2:
+        rows, cols = x.shape
+        if (k >= 0 and k >= cols) or (k < 0 and -k >= rows):
+            lay = L.Layout((0,), (1,), x._layout.offset)
+        else:
+            lay = L.diagonal(x._layout, k, 0, 1)
+        st = x._storage
+        if not st.readonly:
+            st = st.readonly_alias("a view made by diag (NumPy's diagonal views are read-only)")
+        return Array._new(st, lay, x.dtype)
+    raise value_error(func, "x must be 1-D or 2-D", f"shape {x.shape}")
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:

@@ -38,7 +38,7 @@ def _first(a: Array, k: int) -> Array:
 
 
 def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
-    check_array(func, x)
+    x = check_array(func, x)
     flat = flat_view(x)
     n = flat.size
     values = Array._empty((n,), x.dtype)

@@ -17,8 +17,8 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
-from ._array import Array, check_device
-from ._errors import dtype_error, not_array_error, type_error, value_error
+from ._array import Array, check_array, check_device
+from ._errors import dtype_error, type_error, value_error
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -35,8 +35,7 @@ _FORWARD, _BACKWARD = -1, 1
 def _check_x(func: str, x: Any, want: str) -> Array:
     """x as an array of the dtype the transform reads: 'complex' (real floats
     promoted) or 'real' (real floating only)."""
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     d = x.dtype
     if want == "real":
         if d.kind != "f":
@@ -270,8 +269,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, dev
 
 
 def _shift(func: str, x: Any, axes: Any, inverse: bool) -> Array:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     if axes is not None and not isinstance(axes, (tuple, list)):
         axes = (axes,)
     ax = normalize_axes(func, axes, x.ndim)
