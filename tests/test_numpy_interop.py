@@ -142,8 +142,10 @@ def test_asarray_takes_dlpack_producers():
             return self.a.__dlpack_device__()
 
     src = xp.reshape(xp.arange(6, dtype=xp.uint16), (2, 3))[:, ::-1]
-    a = xp.asarray(Producer(src))
+    a = xp.asarray(Producer(src), copy=False)
     assert a.tolist() == src.tolist() and address(a) == address(src) and a.strides == src.strides
+    c = xp.asarray(Producer(src))  # copy=None: negative strides are exported as a copy
+    assert c.tolist() == src.tolist() and address(c) != address(src)
     b = xp.asarray(Producer(src), dtype=xp.int32)
     assert b.dtype == xp.int32 and b.tolist() == src.tolist()
     with pytest.raises(ValueError):
