@@ -79,6 +79,8 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
             if fast is not None:
                 return fast
         elif copy is None and t is not Array:
+            if t is bytes or t.__name__ in _NOT_NUMBERS:
+                _refuse_not_numbers(obj)
             fast = _core_from_buffer(obj)  # a NumPy array (any exporter), shared, in C
             if fast is not None:
                 return fast
@@ -111,6 +113,19 @@ def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Ar
     return x._copy_contiguous(dtype)
 
 
+# NumPy scalars that are not numbers export their bytes through the buffer
+# protocol, as bytes does: refused, never read as uint8
+_NOT_NUMBERS = frozenset({"datetime64", "timedelta64", "bytes_", "str_", "void"})
+
+
+def _refuse_not_numbers(obj: Any) -> None:
+    t = type(obj)
+    if t is bytes or getattr(t, "__module__", None) == "numpy":
+        raise type_error("asarray", "expected numbers: bytes, strings, dates and times are not "
+                                    "array data (arrstride has the standard's 13 dtypes)",
+                         t.__name__)
+
+
 def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     """A zero-copy view of a foreign array, or None if obj exports no memory.
 
@@ -121,6 +136,9 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     kept alive by a reference; DLPack producers go through DLPack. What the
     exporter says is checked in _foreign before memory is touched."""
     func = "asarray"
+    t = type(obj)
+    if t is bytes or t.__name__ in _NOT_NUMBERS:
+        _refuse_not_numbers(obj)
     shared = _core_from_buffer(obj)  # an exporter of a non-empty N-D buffer of a known format, in C
     if shared is not None:
         return shared

@@ -14,6 +14,7 @@ import operator
 from typing import Any, Literal, Optional, Sequence, Tuple, Union
 
 from . import _dtypes as dt
+from . import _elementwise_functions as _ew
 from . import _kernels as K
 from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
@@ -126,6 +127,11 @@ def _transform(kind: int, x: Array, axis: int, n: int, sign: int, norm: str) -> 
     out = Array._empty(shape, out_dtype)
     if out.size:
         K.fft_lines(kind, out, x, axis, n, sign, _scale(norm, n, sign))
+        if out_dtype.kind == "c":
+            # the kernel's zero parts may come out as -0.0 where NumPy's pocketfft
+            # gives +0.0 (rfft(ones(3)) prints 3.+0.j there): adding +0.0 turns
+            # -0.0 into +0.0 and changes nothing else
+            _ew.binary_inplace(_ew.add, out, 0.0)
     return out
 
 
