@@ -272,7 +272,11 @@ def test_asarray_bytearray_and_buffers():
     assert ro.shape == (2, 4) and ro.tolist() == [[0, 1, 2, 3], [4, 5, 6, 7]]
     with pytest.raises(ValueError, match="read-only"):
         ro[0, 0] = 1
-    assert xp.asarray(b"").shape == (0,)
+    # bytes are text, not numbers (NumPy makes an |S array of them): refused, as
+    # the issue-19 rule's "never raw bytes"; a bytearray or memoryview is a buffer
+    with pytest.raises(TypeError, match="asarray.*got bytes"):
+        xp.asarray(b"")
+    assert xp.asarray(bytearray(b"")).shape == (0,)
 
 
 def test_asarray_copy_false_needs_copy():
