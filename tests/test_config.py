@@ -84,3 +84,18 @@ def test_import_of_an_unbuilt_source_tree(tmp_path):
     assert r.returncode == 1
     assert "the compiled module arrstride._native is missing" in r.stderr
     assert f"cd {tmp_path} && pip install -e ." in r.stderr
+
+
+def test_bench_plot_from_json(tmp_path):
+    """bench --plot draws a run's JSON rows (the runner's format) into a PNG."""
+    pytest.importorskip("matplotlib", reason="matplotlib not installed (the bench extra)")
+    import json
+    from arrstride.__main__ import _plot_option, plot_json
+    assert _plot_option(["--suite", "percall", "--plot", "b.png", "-k", "x"]) == (
+        ["--suite", "percall", "-k", "x"], "b.png")
+    rows = [{"name": "add float64 1e7", "suite": "micro", "ratio": 0.4, "target": 0.5},
+            {"name": "sum float64 2e4", "suite": "micro", "ratio": 1.3, "target": None},
+            {"summary": "geomean", "suite": "micro", "ratio": 0.7}]
+    (tmp_path / "b.json").write_text(json.dumps(rows))
+    plot_json(str(tmp_path / "b.json"), str(tmp_path / "b.png"))
+    assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
