@@ -146,18 +146,19 @@ _COMPLEX_SIZE = {"Zf": 8, "Zd": 16}
 
 def dtype_of_format(fmt: str, itemsize: int) -> Optional[dt.DType]:
     """The dtype of a struct format (native or little-endian byte order) whose
-    size, as the struct module computes it for that prefix, is itemsize; None
-    for any other format, or an itemsize the format does not have."""
+    size, as the struct module computes it for that prefix or natively, is
+    itemsize; None for any other format, or an itemsize the format cannot have."""
     prefix = ""
     if fmt[:1] in "@=<":
         prefix, fmt = fmt[:1], fmt[1:]
     if fmt in _COMPLEX_SIZE:
         kind, size = "c", _COMPLEX_SIZE[fmt]
     elif fmt in _FORMAT_KIND:
-        kind, size = _FORMAT_KIND[fmt], struct.calcsize(prefix + fmt)
+        # the prefix's size, or the native one: ctypes exports C long as '<l' with 8 bytes
+        kind, size = _FORMAT_KIND[fmt], (struct.calcsize(prefix + fmt), struct.calcsize(fmt))
     else:
         return None
-    if size != itemsize:
+    if itemsize not in (size if isinstance(size, tuple) else (size,)):
         return None
     for d in dt.ALL:
         if d.kind == kind and d.itemsize == itemsize:
