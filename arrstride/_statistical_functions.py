@@ -179,10 +179,14 @@ def _result_dtype_arg(func: str, x: Array, out_dtype: dt.DType, dtype: Any) -> d
 def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
          dtype: Optional[dt.DType] = None) -> Array:
     """Mean; NaN over an empty reduction. dtype= (beyond the standard, as
-    NumPy) names the result's floating dtype; sums run in 64 bits."""
+    NumPy) names the result's floating dtype. Floats sum pairwise in their
+    own dtype, as NumPy's (so a float32 mean overflows where NumPy's does);
+    integers in float64."""
     func = "mean"
     x = check_array(func, x)
     out_dtype, acc_dtype = _float_result(func, x)
+    if x.dtype.kind in "fc":
+        acc_dtype = x.dtype  # as NumPy: float32 sums pairwise in float32 (and overflows as it does)
     out_dtype = _result_dtype_arg(func, x, out_dtype, dtype)
     if axis is None and keepdims is False:
         acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func)
