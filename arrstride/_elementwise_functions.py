@@ -187,6 +187,9 @@ def _check_arg(func: str, x: Any, allowed, category: str, name: str) -> None:
         raise not_array_error(func, x, name, scalars=True)
 
 
+_OPERANDS = (Array,) + _SCALARS
+
+
 def _operand(func: str, x: Any, name: str) -> Any:
     """x as an operand, as the operators take it: an Array or Python scalar as
     it is, NumPy data converted (arrays zero-copy, scalars as Python scalars);
@@ -202,8 +205,10 @@ def _operand(func: str, x: Any, name: str) -> Any:
 
 def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
     """(promoted dtype, x1, x2) with both as arrays of that dtype (not yet broadcast)."""
-    x1 = _operand(func, x1, "x1")
-    x2 = _operand(func, x2, "x2")
+    if not isinstance(x1, _OPERANDS):
+        x1 = _operand(func, x1, "x1")
+    if not isinstance(x2, _OPERANDS):
+        x2 = _operand(func, x2, "x2")
     _check_arg(func, x1, allowed, category, "x1")
     _check_arg(func, x2, allowed, category, "x2")
     a1 = isinstance(x1, Array)

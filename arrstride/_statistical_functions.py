@@ -128,6 +128,10 @@ def sum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
 
 def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
          keepdims: bool = False) -> Array:
+    """The product of the elements of ``x`` over ``axis`` (a new array).
+
+    Integers and bools accumulate in ``int64``/``uint64`` and wrap, unless ``dtype`` is given.
+    """
     return _sum_like("prod", lib.ARS_RED_PROD, x, axis, dtype, keepdims)
 
 
@@ -183,7 +187,8 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
     own dtype, as NumPy's (so a float32 mean overflows where NumPy's does);
     integers in float64."""
     func = "mean"
-    x = check_array(func, x)
+    if not isinstance(x, Array):
+        x = check_array(func, x)
     out_dtype, acc_dtype = _float_result(func, x)
     if x.dtype.kind in "fc":
         acc_dtype = x.dtype  # as NumPy: float32 sums pairwise in float32 (and overflows as it does)
@@ -201,8 +206,10 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
 
 def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, float],
              keepdims: bool, dtype: Any = None, ddof: Any = None) -> Array:
-    x = check_array(func, x)
-    correction = _correction_arg(func, correction, ddof)
+    if not isinstance(x, Array):
+        x = check_array(func, x)
+    if ddof is not None:
+        correction = _correction_arg(func, correction, ddof)
     out_dtype, acc_dtype = _float_result(func, x)
     out_dtype = dt.real_of(out_dtype)
     if dtype is not None:
@@ -266,11 +273,21 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
 
 def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
                    include_initial: bool = False) -> Array:
+    """The cumulative sum of ``x`` along ``axis`` (a new array).
+
+    ``include_initial=True`` starts each lane with 0; integers accumulate in
+    ``int64``/``uint64`` unless ``dtype`` is given.
+    """
     return _cumulative("cumulative_sum", lib.ARS_LANE_CUMSUM, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
                     include_initial: bool = False) -> Array:
+    """The cumulative product of ``x`` along ``axis`` (a new array).
+
+    ``include_initial=True`` starts each lane with 1; integers accumulate in
+    ``int64``/``uint64`` unless ``dtype`` is given.
+    """
     return _cumulative("cumulative_prod", lib.ARS_LANE_CUMPROD, x, axis, dtype, include_initial)
 
 
