@@ -12,8 +12,7 @@ from ._array import Array, check_array
 from ._creation_functions import asarray, number_arg
 from ._statistical_functions import max as _max
 from ._statistical_functions import min as _min
-from ._errors import (broadcast_error, dtype_error, index_bounds_error, index_error, not_array_error,
-                      value_error)
+from ._errors import broadcast_error, dtype_error, index_bounds_error, index_error, value_error
 
 
 def _indices(func: str, indices: Array) -> Array:
@@ -58,8 +57,8 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     if not isinstance(indices, Array):  # an int drops the axis, as in NumPy (Cubed relies on it)
         try:
             indices = asarray(number_arg(func, "indices", indices, "int"))
-        except TypeError:
-            raise not_array_error(func, indices, "indices") from None
+        except TypeError:  # NumPy arrays as every function takes them; lists refused
+            indices = check_array(func, indices, "indices")
     idx = _indices(func, indices)
     if axis is None:
         if x.ndim != 1:

@@ -9,7 +9,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
-from ._array import Array, check_array
+from ._array import FOREIGN, Array, check_array
 from ._creation_functions import arange, asarray, number_arg
 from ._elementwise_functions import isnan, remainder, where
 from ._errors import dtype_error, not_array_error, value_error
@@ -101,6 +101,9 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
         raise value_error(func, "x1 must be one-dimensional", f"shape {x1.shape}")
     if side not in ("left", "right"):
         raise value_error(func, "side must be 'left' or 'right'", repr(side))
+    if not isinstance(x2, (Array, dt.builtins_bool, int, float, complex)) and FOREIGN[1] is not None:
+        converted = FOREIGN[1](x2)  # NumPy data, as the operators take it
+        x2 = x2 if converted is None else converted
     if isinstance(x2, Array):
         common = dt.promote(x1.dtype, x2.dtype)
     elif isinstance(x2, (dt.builtins_bool, int, float, complex)):
