@@ -310,6 +310,7 @@ def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
 # ---- filled arrays --------------------------------------------------------------------
 
 def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``shape`` whose values are not set (a new storage)."""
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
         if out is not None:  # a tuple of ints (or an int) and an arrstride dtype: done in C
@@ -320,6 +321,7 @@ def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
 
 
 def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``shape`` filled with zeros."""
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype, True)
         if out is not None:  # as in empty
@@ -331,6 +333,11 @@ def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
 
 def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
          device: Any = None) -> Array:
+    """A new array of ``shape`` filled with ``fill_value``.
+
+    The dtype is ``fill_value``'s default dtype (``bool``, ``int64``, ``float64``,
+    ``complex128``) unless given.
+    """
     func = "full"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -348,6 +355,7 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
 
 
 def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``shape`` filled with ones."""
     check_device("ones", device)
     dtype = check_dtype("ones", dtype) or dt.default_float
     return full(normalize_shape("ones", shape), 1, dtype=dtype)
@@ -360,28 +368,33 @@ def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> Tuple[
 
 
 def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``x``'s shape (and dtype, unless given) whose values are not set."""
     x, dtype = _like("empty_like", x, dtype, device)
     return Array._empty(x.shape, dtype, func="empty_like")
 
 
 def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``x``'s shape (and dtype, unless given) filled with zeros."""
     x, dtype = _like("zeros_like", x, dtype, device)
     return Array._empty(x.shape, dtype, zero=True, func="zeros_like")
 
 
 def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``x``'s shape (and dtype, unless given) filled with ones."""
     x, dtype = _like("ones_like", x, dtype, device)
     return full(x.shape, 1, dtype=dtype)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
               device: Any = None) -> Array:
+    """A new array of ``x``'s shape (and dtype, unless given) filled with ``fill_value``."""
     x, dtype = _like("full_like", x, dtype, device)
     return full(x.shape, fill_value, dtype=dtype)
 
 
 def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
         dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere (a new array)."""
     func = "eye"
     check_device(func, device)
     dtype = check_dtype(func, dtype) or dt.default_float
@@ -407,6 +420,11 @@ def _int_arg(func: str, name: str, value: Any, allow_negative: bool = False) -> 
 def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
            step: Union[int, float] = 1, *, dtype: Optional[dt.DType] = None,
            device: Any = None) -> Array:
+    """Evenly spaced values in ``[start, stop)`` with step ``step`` (a new array).
+
+    Integers give ``int64`` and any float ``float64`` unless ``dtype`` is given; 0-d
+    arrays and NumPy scalars are taken by their value.
+    """
     func = "arange"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -441,6 +459,11 @@ def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None
 
 def linspace(start: Union[int, float, complex], stop: Union[int, float, complex], /, num: int,
              *, dtype: Optional[dt.DType] = None, device: Any = None, endpoint: bool = True) -> Array:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (a new array).
+
+    Beyond the standard: an integer ``dtype`` computes in ``float64`` and rounds
+    towards -inf, as NumPy.
+    """
     func = "linspace"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -523,6 +546,10 @@ def diag(x: Array, /, k: int = 0) -> Array:
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
+    """Coordinate arrays from 1-D coordinate vectors (``indexing='xy'`` or ``'ij'``).
+
+    Each result is a new contiguous array.
+    """
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
@@ -559,8 +586,10 @@ def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
 
 
 def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle of each matrix of ``x`` (elements above the ``k``-th diagonal set to zero; a copy)."""
     return _tri("tril", x, k, lower=True)
 
 
 def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle of each matrix of ``x`` (elements below the ``k``-th diagonal set to zero; a copy)."""
     return _tri("triu", x, k, lower=False)

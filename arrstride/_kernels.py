@@ -310,6 +310,7 @@ def set_num_threads(n: int) -> None:
 
 
 def get_num_threads() -> int:
+    """The number of threads large kernels and OpenBLAS use (see ``set_num_threads``)."""
     return lib.ars_get_num_threads()
 
 

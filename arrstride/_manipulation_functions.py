@@ -51,6 +51,7 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None)
 
 
 def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
+    """``x`` with its axes permuted as ``axes`` says (a view: the strides permuted)."""
     func = "permute_dims"
     x = check_array(func, x)
     if not isinstance(axes, (tuple, list)):
@@ -62,6 +63,7 @@ def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
 
 
 def matrix_transpose(x: Array, /) -> Array:
+    """The transpose of each matrix of ``x`` (its last two dims swapped; a view)."""
     x = check_array("matrix_transpose", x)
     if x.ndim < 2:
         raise value_error("matrix_transpose", "x must have at least 2 dimensions", f"shape {x.shape}")
@@ -79,6 +81,7 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
 
 
 def squeeze(x: Array, /, axis: Any) -> Array:
+    """``x`` without the size-1 axes ``axis`` (a view)."""
     func = "squeeze"
     x = check_array(func, x)
     norm = normalize_axes(func, axis, x.ndim, allow_none=False)
@@ -89,12 +92,17 @@ def squeeze(x: Array, /, axis: Any) -> Array:
 
 
 def flip(x: Array, /, axis: Any = None) -> Array:
+    """The elements of ``x`` in reverse order along ``axis`` (all axes by default).
+
+    A view: a negative stride, no data copied.
+    """
     func = "flip"
     x = check_array(func, x)
     return x._with_layout(L.flip(x._layout, normalize_axes(func, axis, x.ndim)))
 
 
 def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
+    """``x`` with the axes ``source`` moved to ``destination`` (a view)."""
     func = "moveaxis"
     x = check_array(func, x)
     src = normalize_axes(func, source, x.ndim, allow_none=False)
@@ -109,6 +117,7 @@ def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
 
 
 def broadcast_shapes(*shapes: Tuple[int, ...]) -> Tuple[int, ...]:
+    """The shape that broadcasting the given shapes gives (a tuple)."""
     return _broadcast_shapes("broadcast_shapes", shapes)
 
 
@@ -151,6 +160,9 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
 
 
 def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
+    """The arrays broadcast against each other (read-only views; an argument that
+    already has the broadcast shape is returned as it is, as NumPy).
+    """
     arrays = tuple(check_array("broadcast_arrays", a, "every argument") for a in arrays)
     shape = _broadcast_shapes("broadcast_arrays", [a.shape for a in arrays])
     # as NumPy: an array already of the shape comes back as it is (writable,
@@ -160,6 +172,7 @@ def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:
+    """The slices of ``x`` along ``axis``, as a tuple (each a view)."""
     func = "unstack"
     x = check_array(func, x)
     if x.ndim == 0:

@@ -70,6 +70,7 @@ def argmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -
 
 
 def count_nonzero(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
+    """The number of non-zero elements of ``x`` over ``axis`` (an ``int64`` array)."""
     func = "count_nonzero"
     x = check_array(func, x)
     check_keepdims(func, keepdims)

@@ -145,6 +145,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
 
 def det(x: Array, /) -> Array:
+    """The determinant of each square matrix of ``x`` (LU factorization in LAPACK)."""
     func = "det"
     x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
@@ -154,6 +155,9 @@ def det(x: Array, /) -> Array:
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
+    """The sign and the natural logarithm of the absolute determinant of each
+    square matrix of ``x``, as ``SlogdetResult(sign, logabsdet)``.
+    """
     func = "slogdet"
     x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
@@ -164,6 +168,10 @@ def slogdet(x: Array, /) -> SlogdetResult:
 
 
 def inv(x: Array, /) -> Array:
+    """The inverse of each square matrix of ``x``.
+
+    A singular matrix raises ``LinAlgError`` (a ``ValueError``).
+    """
     func = "inv"
     x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
@@ -223,6 +231,10 @@ def eigh(x: Array, /) -> EighResult:
 
 
 def eigvalsh(x: Array, /) -> Array:
+    """The eigenvalues of each Hermitian (symmetric) matrix of ``x``, ascending.
+
+    Only the lower triangle is read.
+    """
     return _eigh("eigvalsh", x, False)[0]
 
 
@@ -247,6 +259,7 @@ def eig(x: Array, /) -> EigResult:
 
 
 def eigvals(x: Array, /) -> Array:
+    """The eigenvalues of each square matrix of ``x`` (complex, unordered; LAPACK's geev)."""
     return _eig("eigvals", x, False)[0]
 
 
@@ -289,6 +302,10 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def svdvals(x: Array, /) -> Array:
+    """The singular values of each matrix of ``x``, descending.
+
+    Tall matrices go through a Cholesky-based QR first (see the guide's internals).
+    """
     func = "svdvals"
     x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
@@ -381,6 +398,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
 # ---- products ----------------------------------------------------------------------
 
 def outer(x1: Array, x2: Array, /) -> Array:
+    """The outer product of two 1-D arrays (a new 2-D array)."""
     func = "outer"
     x1 = check_array(func, x1, "x1")
     x2 = check_array(func, x2, "x2")
