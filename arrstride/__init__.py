@@ -74,6 +74,7 @@ from ._config import __version__, show_config
 from ._kernels import get_cache_limit, get_num_threads, release_cache, set_cache_limit, set_num_threads
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._einsum import einsum
+from ._numpy_functions import cumprod, cumsum, gradient, nancumprod, nancumsum, transpose
 from . import linalg
 from . import fft
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
@@ -128,7 +129,8 @@ __all__ = [
     "as_strided", "diagonal", "expand", "narrow", "unfold", "show", "show_config",
     "median", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanprod",
     "nanquantile", "nanstd", "nansum", "nanvar", "pad", "quantile", "top_k", "lib",
-    "diag", "einsum", "logspace",
+    "diag", "einsum", "logspace", "cumsum", "cumprod", "nancumsum", "nancumprod", "gradient",
+    "transpose",
     "get_num_threads", "set_num_threads", "get_cache_limit", "set_cache_limit", "release_cache",
     # linear algebra (matrix_transpose is with manipulation)
     "matmul", "tensordot", "vecdot", "linalg",

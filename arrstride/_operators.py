@@ -20,6 +20,7 @@ from . import _kernels as K
 from . import _layout as L
 from . import _manipulation_functions as _mf
 from . import _searching_functions as _srf
+from . import _sorting_functions as _sortf
 from . import _statistical_functions as _sf
 from . import _utility_functions as _uf
 from ._array import FALLBACKS, SUPPORTED_VERSIONS, Array, builtins_bool, check_array
@@ -329,6 +330,17 @@ def _round_method(self, decimals: int = 0) -> "Array":
     return _ew.round(self, decimals=decimals)
 
 
+def _argsort_method(self, axis: Optional[int] = -1, kind: Any = None, order: Any = None, *,
+                    stable: Optional[bool] = None, descending: bool = False) -> "Array":
+    """NumPy's x.argsort (axis=None: of the flattened array); a stable sort
+    (NumPy's default sort gives any order of equal elements)."""
+    if order is not None:
+        raise ValueError(msg("Array.argsort", "order= (structured dtypes) is not supported"))
+    x = _mf.reshape(self, (-1,)) if axis is None else self
+    return _sortf.argsort(x, axis=0 if axis is None else axis, descending=descending,
+                          stable=True if stable is None else stable)
+
+
 def _flags(self) -> "_Flags":
     return _Flags(self)
 
@@ -398,10 +410,13 @@ METHODS = {
     "copy": _copy_method, "item": _item_method, "flatten": _flatten_method, "ravel": _ravel_method,
     "transpose": _transpose_method, "squeeze": _squeeze_method, "clip": _out(_ew.clip),
     "round": _out(_round_method), "nonzero": _srf.nonzero, "dot": _out(_dot), "fill": _fill_method,
+    "conj": _ew.conj, "conjugate": _ew.conj, "argsort": _argsort_method,
 }
 for _name, _func in METHODS.items():
     setattr(Array, _name, _func)
 Array.flags = property(_flags)
+Array.real = property(_ew.real, doc="The real part (a view of a complex array; x itself otherwise).")
+Array.imag = property(_ew.imag, doc="The imaginary part (a view of a complex array; zeros otherwise).")
 del _name, _func
 
 

@@ -510,3 +510,70 @@ def test_top_k_axis_none_and_info_devices():
         assert info.default_dtypes(device=device)["real floating"] == xp.float64
     with pytest.raises(ValueError, match="dtypes"):
         info.dtypes(device="gpu")
+
+
+# ---- NumPy's functions clients reach through the namespace (peers' requests) -------------
+
+@pytest.mark.parametrize("layout", params(["contiguous", "transposed", "negative", "mixed"], ndim=2))
+def test_transpose_cumsum_nancumsum_gradient(layout):
+    a, n = make(layout, (3, 4), "float64")
+    same(xp.transpose(a), np.transpose(n))
+    same(xp.transpose(a, (1, 0)), np.transpose(n, (1, 0)))
+    for f in ("cumsum", "cumprod"):
+        same(getattr(xp, f)(a), getattr(np, f)(n))
+        same(getattr(xp, f)(a, 1), getattr(np, f)(n, 1))
+    m = n.copy()
+    m[1, 2] = np.nan
+    for f in ("nancumsum", "nancumprod"):
+        same(getattr(xp, f)(xp.asarray(m)), getattr(np, f)(m))
+        same(getattr(xp, f)(xp.asarray(m), 0), getattr(np, f)(m, 0))
+    coords = np.cumsum(np.linspace(0.5, 2.0, 4))
+    for args, kw in [((), {}), ((2.0,), {}), ((0.5, 2.0), {}), ((), {"axis": 1}),
+                     ((), {"edge_order": 2}), ((xp.asarray(coords),), {"axis": 1}),
+                     ((xp.asarray(coords),), {"axis": 1, "edge_order": 2})]:
+        got = xp.gradient(a, *args, **kw)
+        want = np.gradient(n, *(np.asarray(v) if isinstance(v, xp.Array) else v for v in args), **kw)
+        if isinstance(want, tuple):
+            assert isinstance(got, tuple) and len(got) == len(want)
+            for g, w in zip(got, want):
+                same(g, w)
+        else:
+            same(got, want)
+    same(xp.gradient(xp.arange(5) ** 2), np.gradient(np.arange(5) ** 2))
+
+
+def test_conj_real_imag_argsort_methods():
+    c = np.asarray([[1 + 2j, 3 - 1j], [0.5j, 2.0]])
+    x = xp.asarray(c)
+    same(x.conj(), c.conj())
+    same(x.conjugate(), c.conjugate())
+    same(x.real, c.real)
+    same(x.imag, c.imag)
+    x.real[0, 0] = 9.0  # a view, as NumPy's
+    assert complex(x[0, 0]) == 9 + 2j
+    r = np.asarray([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    y = xp.asarray(r)
+    same(y.real, r.real)
+    same(y.imag, r.imag)
+    same(y.argsort(), r.argsort(kind="stable"))
+    same(y.argsort(0), r.argsort(0, kind="stable"))
+    same(y.argsort(None), r.argsort(None, kind="stable"))
+
+
+def test_xarray_keeps_arrstride_data():
+    xr = pytest.importorskip("xarray")
+    n = np.linspace(0, 1, 12).reshape(3, 4)
+    n[1, 1] = np.nan
+    da = xr.DataArray(xp.asarray(n), dims=("x", "y"), coords={"x": [0.0, 1.0, 3.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = {
+            "cumsum": (da.cumsum(), np.nancumsum(np.nancumsum(n, 0), 1)),  # over every dim "cumprod-y": (da.cumprod("y"), np.nancumprod(n, 1)),
+            "cumsum-noskip": (da.cumsum(skipna=False), None), "conj": (da.conj(), n),
+            "real": (da.real, n), "argsort": (da.argsort(), None),
+            "differentiate": (da.differentiate("x"), np.gradient(n, [0.0, 1.0, 3.0], axis=0)),
+        }
+    for name, (got, want) in results.items():
+        assert isinstance(got.data, xp.Array), name
+        if want is not None:
+            same(got.data, want)
