@@ -178,8 +178,8 @@ def compute(a) -> None:
     spec = cubed.Spec(work_dir=a.work_dir, allowed_mem=allowed, executor=ex)
     callbacks = [history := _History()]
     if a.progress:
-        from cubed.diagnostics.tqdm import TqdmProgressBar
-        callbacks.append(TqdmProgressBar())
+        from cubed.diagnostics import ProgressBar  # Cubed's rich progress bars, one per operation
+        callbacks.append(ProgressBar())
     t0 = time.perf_counter()
     if a.kind == "array":
         x = cubed.from_zarr(a.data, spec=spec)
@@ -411,7 +411,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--label", default="",
                    help="a line for the plot's title and the report (e.g. the machine's conditions)")
     p.add_argument("--progress", choices=["auto", "on", "off"], default="auto",
-                   help="Cubed's progress bars (tqdm): on a terminal by default")
+                   help="Cubed's progress bars (rich), one per operation: on a terminal by default")
     p.add_argument("--reuse-data", action="store_true",
                    help="keep an existing generated dataset in --dir of the same size instead of "
                         "writing it again")
