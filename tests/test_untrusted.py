@@ -384,6 +384,16 @@ BUFFER = [
         assert xp.asarray(np.zeros((0, 3))).shape == (0, 3)
         assert xp.asarray(memoryview(bytearray(0))).shape == (0,)
     """),
+    ("suboffsets-copied", """
+        import _testbuffer as tb  # CPython's own exporter of PIL-style buffers
+        nd = tb.ndarray(list(range(12)), shape=[3, 4], format='d', flags=tb.ND_PIL)
+        assert memoryview(nd).suboffsets
+        a = xp.asarray(nd)
+        assert a.tolist() == memoryview(nd).tolist()
+        expect(ValueError, 'suboffsets', lambda: xp.asarray(nd, copy=False))
+        nd = tb.ndarray(list(range(12)), shape=[3, 4], strides=[-32, 8], offset=64, format='q')
+        assert xp.asarray(nd).tolist() == memoryview(nd).tolist()
+    """),
     ("bytes-read-only", """
         a = xp.asarray(memoryview(b'abcd'))
         expect(ValueError, 'read-only', lambda: a.__setitem__(0, 1))
