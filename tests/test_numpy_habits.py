@@ -577,3 +577,26 @@ def test_xarray_keeps_arrstride_data():
         assert isinstance(got.data, xp.Array), name
         if want is not None:
             same(got.data, want)
+
+
+def test_inplace_operators_cast_within_a_kind_as_numpy():
+    """x += y keeps x's dtype when NumPy's same_kind rule allows the cast back
+    (PyTorch allows it too): SciPy's nsum counts int32 evaluations this way."""
+    for xd, yd in [("int32", "int64"), ("float32", "float64"), ("int16", "uint8"),
+                   ("complex64", "complex128"), ("float64", "int64"), ("int8", "bool")]:
+        for layout in ("contiguous", "transposed", "negative"):
+            a, n = make(layout, (3, 4), xd)
+            y = np.arange(1, 5).astype(yd)
+            a += xp.asarray(y)
+            n += y
+            same(a, n)
+            a *= xp.asarray(y[:1])
+            n *= y[:1]
+            same(a, n)
+    for xd, yd in [("int32", "float64"), ("uint8", "int64"), ("bool", "int8"), ("float64", "complex128")]:
+        x = xp.ones(3, dtype=getattr(xp, xd))
+        with pytest.raises(TypeError, match="same_kind"):
+            x += xp.ones(3, dtype=getattr(xp, yd))
+        with pytest.raises(Exception):  # NumPy refuses these too
+            v = np.ones(3, dtype=xd)
+            v += np.ones(3, dtype=yd)
