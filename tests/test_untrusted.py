@@ -477,3 +477,25 @@ CORE = [
 @cases(CORE)
 def test_core_shapes_indices(code):
     run_case(code)
+
+
+# ---- the fuzz targets' corpus and findings, replayed ------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("target", ["pickle", "dlpack", "asarray", "views", "index"])
+def test_fuzz_corpus_and_findings_replay(target):
+    # every seed of fuzz/corpus/TARGET and every finding kept in tests/data/fuzz
+    # (TARGET-*) through the target and its oracle, in its own interpreter:
+    # what the fuzzer once found stays fixed, in the normal and sanitizer builds
+    files = sorted((ROOT / "fuzz" / "corpus" / target).glob("*"))
+    files += sorted((Path(__file__).resolve().parent / "data" / "fuzz").glob(f"{target}-*"))
+    assert files
+    run_case(f"""
+        sys.path.insert(0, {str(ROOT / 'fuzz')!r})
+        import targets
+        for path in {[str(f) for f in files]!r}:
+            with open(path, 'rb') as f:
+                targets.TARGETS[{target!r}](f.read())
+    """)
