@@ -1012,7 +1012,7 @@ def test_inplace_on_strided_arrays_that_need_python():
 
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
-def test_scalar_with_a_dtype(dtype):
+def test_scalar_with_a_dtype(dtype, fast_paths_on):
     # _core.scalar(value, dtype): the dtype takes the value as it is, else the Python path
     d = getattr(xp, dtype)
     for v in (True, 3, -2, 2.5, 1 - 2j, 2 ** 70):
