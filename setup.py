@@ -51,8 +51,8 @@ _core = Extension(
     "arrstride._core",
     [f"native/core/{name}.c" for name in
      ("module", "type", "view", "scalar", "alloc", "calls", "index", "ewise", "operators", "buffer")],
-    include_dirs=["native/include"],
-    depends=["native/core/core.h", "native/include/arrstride.h"],
+    include_dirs=["native/include", "native/src"],
+    depends=["native/core/core.h", "native/include/arrstride.h", "native/src/ars_internal.h"],
     extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
                         "-Wno-cast-function-type", "-fno-strict-aliasing"]
     + shlex.split(os.environ.get("ARRSTRIDE_EXTRA_CFLAGS", "")),

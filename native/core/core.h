@@ -41,7 +41,8 @@
  *   operators.c  the operator slots (x + y, x += y, -x, x < y)
  *   buffer.c     the buffer protocol both ways, owned blocks
  *
- * Dtype codes are the C kernel library's (ars_dtype in arrstride.h).
+ * Dtype codes are the C kernel library's (ars_dtype in arrstride.h); per-dtype
+ * switches are stamped from its X-macro table (ARS_DTYPES in native/src/ars_internal.h).
  */
 #ifndef ARRSTRIDE_CORE_H
 #define ARRSTRIDE_CORE_H
@@ -51,7 +52,7 @@
 #include <structmember.h>
 #include <stdint.h>
 #include <string.h>
-#include "arrstride.h"
+#include "ars_internal.h"   /* arrstride.h, and the C dtype table (ARS_DTYPES) */
 
 #pragma GCC visibility push(hidden)
 

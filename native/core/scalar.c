@@ -3,37 +3,37 @@
 
 /* ---- scalars in and out -------------------------------------------------------- */
 
+/* One case per row of the C dtype table (ARS_DTYPES, native/src/ars_internal.h),
+ * by the row's kind: KB bool, KI signed, KU unsigned, KF real float, KC complex. */
+#define TO_PY_KB(v) PyBool_FromLong((v) != 0)
+#define TO_PY_KI(v) PyLong_FromLongLong((long long)(v))
+#define TO_PY_KU(v) PyLong_FromUnsignedLongLong((unsigned long long)(v))
+#define TO_PY_KF(v) PyFloat_FromDouble((double)(v))
+#define TO_PY_KC(v) PyComplex_FromDoubles(creal(v), cimag(v))
+
 /* An element of dtype `code` as a Python scalar. */
 PyObject *read_scalar(const char *p, int code) {
     switch (code) {
-#define R(C, T, MAKE) case C: { T v; memcpy(&v, p, sizeof v); return MAKE; }
-    R(ARS_BOOL, uint8_t, PyBool_FromLong(v != 0))
-    R(ARS_INT8, int8_t, PyLong_FromLong(v))
-    R(ARS_INT16, int16_t, PyLong_FromLong(v))
-    R(ARS_INT32, int32_t, PyLong_FromLong(v))
-    R(ARS_INT64, int64_t, PyLong_FromLongLong(v))
-    R(ARS_UINT8, uint8_t, PyLong_FromLong(v))
-    R(ARS_UINT16, uint16_t, PyLong_FromLong(v))
-    R(ARS_UINT32, uint32_t, PyLong_FromUnsignedLong(v))
-    R(ARS_UINT64, uint64_t, PyLong_FromUnsignedLongLong(v))
-    R(ARS_FLOAT32, float, PyFloat_FromDouble(v))
-    R(ARS_FLOAT64, double, PyFloat_FromDouble(v))
-    case ARS_COMPLEX64: { float v[2]; memcpy(v, p, sizeof v); return PyComplex_FromDoubles(v[0], v[1]); }
-    case ARS_COMPLEX128: { double v[2]; memcpy(v, p, sizeof v); return PyComplex_FromDoubles(v[0], v[1]); }
+#define R(NAME, T, K) case ARS_##NAME: { T v; memcpy(&v, p, sizeof v); return TO_PY_##K(v); }
+    ARS_DTYPES(R)
 #undef R
     }
     PyErr_SetString(PyExc_SystemError, "arrstride: unknown dtype code");
     return NULL;
 }
 
-/* A real value written as one element of a floating dtype (float32 rounds
- * as Python's struct does: past its range to infinity) or complex (imag 0). */
+/* A real value as one element of a floating dtype (float32 rounds as Python's
+ * struct does: past its range to infinity) or complex (imag +0); 0 for others. */
+#define PACK_REAL_KB(T) return 0;
+#define PACK_REAL_KI(T) return 0;
+#define PACK_REAL_KU(T) return 0;
+#define PACK_REAL_KF(T) { T w = (T)d; memcpy(out, &w, sizeof w); return 1; }
+#define PACK_REAL_KC(T) PACK_REAL_KF(T)
 static int pack_real(double d, int code, char *out) {
     switch (code) {
-    case ARS_FLOAT32: { float w = (float)d; memcpy(out, &w, 4); return 1; }
-    case ARS_FLOAT64: memcpy(out, &d, 8); return 1;
-    case ARS_COMPLEX64: { float w[2] = {(float)d, 0.0f}; memcpy(out, w, 8); return 1; }
-    case ARS_COMPLEX128: { double w[2] = {d, 0.0}; memcpy(out, w, 16); return 1; }
+#define P(NAME, T, K) case ARS_##NAME: PACK_REAL_##K(T)
+    ARS_DTYPES(P)
+#undef P
     }
     return 0;
 }
