@@ -1,94 +1,94 @@
-/* arrstride._core: the buffer protocol both ways (memoryview(x); asarray of an exporter) and owned blocks (see core.h). */
+/* arrstride._core: numpy.asarray(x) through __array_struct__, asarray of a buffer exporter, owned blocks (see core.h). */
 #include "core.h"
 
-/* ---- the buffer protocol: memoryview(x), numpy.asarray(x) --------------------------- */
+/* ---- numpy.asarray(x): NumPy's __array_struct__ ---------------------------------------- */
 
-/* The struct format of a dtype code (native order). 64-bit integers are C
- * long where long has 64 bits, as NumPy's int64 is: a "q" export became
- * NumPy's distinct longlong type, which C extensions that switch on the type
- * number refuse (SciPy's 1-D rank_filter: "Unsupported array type"). */
-static const char *format_of(int code) {
-    const dinfo *d = &DINFO[code];
-    const int long64 = sizeof(long) == 8;
-    switch (d->kind) {
-    case K_BOOL: return "?";
-    case K_INT: return d->itemsize == 1 ? "b" : d->itemsize == 2 ? "h" : d->itemsize == 4 ? "i" : long64 ? "l" : "q";
-    case K_UINT: return d->itemsize == 1 ? "B" : d->itemsize == 2 ? "H" : d->itemsize == 4 ? "I" : long64 ? "L" : "Q";
-    case K_FLOAT: return d->itemsize == 4 ? "f" : "d";
-    default: return d->itemsize == 8 ? "Zf" : "Zd";
-    }
+/* No buffer protocol on purpose: torch.asarray takes any buffer exporter
+ * before DLPack and reads its bytes as its default dtype, 1-D (a float64
+ * array came back as float32 garbage; a transposed one as "could not
+ * retrieve buffer"). Without it torch.asarray takes x.__dlpack__. NumPy
+ * still gets the elements in place through C: __array_struct__, a capsule
+ * of NumPy's PyArrayInterface (version 2), which NumPy asks for right after
+ * the buffer protocol. The struct, its shape and its byte strides are one
+ * allocation that the capsule frees; NumPy keeps x itself as the new
+ * array's base. */
+typedef struct {
+    int two;              /* 2: the interface's version */
+    int nd;
+    char typekind;        /* 'b', 'i', 'u', 'f', 'c' */
+    int itemsize;
+    int flags;            /* NumPy's NPY_ARRAY_* bits below */
+    Py_ssize_t *shape;    /* npy_intp */
+    Py_ssize_t *strides;  /* in bytes */
+    void *data;
+    PyObject *descr;      /* NULL: typekind and itemsize say it */
+} ars_array_interface;
+
+#define ARS_NPY_C_CONTIGUOUS 0x0001
+#define ARS_NPY_ALIGNED 0x0100
+#define ARS_NPY_NOTSWAPPED 0x0200
+#define ARS_NPY_WRITEABLE 0x0400
+#define ARS_NPY_ARR_HAS_DESCR 0x0800
+
+static void array_struct_free(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, NULL));
 }
 
-/* An export of x's elements, in place (any strides, when the consumer takes
- * strides; a read-only storage exports read-only). view->internal holds the
- * shape and byte strides until the release. A layout the C view cannot
- * read (dims past int64) is refused with BufferError; NumPy then takes
- * __array_interface__. */
-static int array_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+PyObject *array_get_array_struct(PyObject *self, void *c) {
+    (void)c;
     view_t v;
-    view->obj = NULL;
     if (!read_view(self, &v)) {
+        /* a layout the C view cannot read (dims past int64): NumPy goes on
+         * to __array_interface__ */
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_BufferError, "arrstride.Array: this layout has no buffer export (use __array_interface__)");
-        return -1;
+            PyErr_SetString(PyExc_AttributeError, "__array_struct__");
+        return NULL;
     }
-    if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && v.readonly) {
-        PyErr_SetString(PyExc_BufferError, "arrstride.Array: the array is read-only");
-        return -1;
-    }
-    int strided = (flags & PyBUF_STRIDES) == PyBUF_STRIDES;
-    int want_c = (flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS
-              || (flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS
-              || (flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS;
-    if ((!strided || want_c) && !v.dense) {
-        PyErr_SetString(PyExc_BufferError, "arrstride.Array: the array is not C-contiguous");
-        return -1;
-    }
-    if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && v.ndim > 1 && v.size > 1) {
-        int big = 0;  /* C order is F order when at most one dim exceeds 1 */
-        for (int k = 0; k < v.ndim; k++)
-            big += v.shape[k] > 1;
-        if (big > 1) {
-            PyErr_SetString(PyExc_BufferError, "arrstride.Array: the array is not Fortran-contiguous");
-            return -1;
-        }
-    }
-    Py_ssize_t *mem = PyMem_Malloc(sizeof(Py_ssize_t) * (2 * (size_t)v.ndim + 1));
-    if (mem == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    int64_t c = v.itemsize;
+    ars_array_interface *ai = PyMem_Malloc(sizeof(*ai) + sizeof(Py_ssize_t) * (2 * (size_t)v.ndim + 1));
+    if (ai == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t *mem = (Py_ssize_t *)(ai + 1);
     for (int k = v.ndim - 1; k >= 0; k--) {
         mem[k] = (Py_ssize_t)v.shape[k];
-        /* a size-1 dim's stride is free (and may not fit in bytes); C order's otherwise */
-        mem[v.ndim + k] = v.shape[k] > 1 ? (Py_ssize_t)(v.strides[k] * v.itemsize) : (Py_ssize_t)c;
-        if (v.shape[k] > 1)
-            c *= v.shape[k];
+        /* a size-1 dim's stride is free (and may not fit in bytes) */
+        mem[v.ndim + k] = v.shape[k] > 1 ? (Py_ssize_t)(v.strides[k] * v.itemsize) : (Py_ssize_t)v.itemsize;
     }
-    view->buf = v.data;
-    view->obj = Py_NewRef(self);
-    view->len = (Py_ssize_t)(v.size * v.itemsize);  /* an empty array: 0 */
-    view->readonly = v.readonly;
-    view->itemsize = v.itemsize;
-    view->format = (flags & PyBUF_FORMAT) ? (char *)format_of(v.code) : NULL;
-    view->ndim = v.ndim;
-    view->shape = (flags & PyBUF_ND) == PyBUF_ND ? mem : NULL;
-    view->strides = strided ? mem + v.ndim : NULL;
-    view->suboffsets = NULL;
-    view->internal = mem;
-    return 0;
+    static const char kinds[] = {[K_BOOL] = 'b', [K_INT] = 'i', [K_UINT] = 'u', [K_FLOAT] = 'f', [K_COMPLEX] = 'c'};
+    ai->two = 2;
+    ai->nd = v.ndim;
+    ai->typekind = kinds[v.kind];
+    ai->itemsize = v.itemsize;
+    ai->flags = ARS_NPY_ALIGNED | ARS_NPY_NOTSWAPPED | (v.readonly ? 0 : ARS_NPY_WRITEABLE)
+              | (v.dense ? ARS_NPY_C_CONTIGUOUS : 0);
+    ai->shape = mem;
+    ai->strides = mem + v.ndim;
+    ai->data = v.data;
+    ai->descr = NULL;
+    /* NumPy's own dtype object, when NumPy is loaded (it is when it asks):
+     * NumPy then skips parsing a type string (~0.4 us) */
+    static PyObject *np_dtype[NCODES];
+    if (np_dtype[v.code] == NULL) {
+        PyObject *name = PyUnicode_FromString("numpy");
+        PyObject *np = name != NULL ? PyImport_GetModule(name) : NULL;
+        if (np != NULL) {
+            char ts[16];
+            snprintf(ts, sizeof ts, "=%c%d", ai->typekind, ai->itemsize);
+            np_dtype[v.code] = PyObject_CallMethod(np, "dtype", "s", ts);
+            Py_DECREF(np);
+        }
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
+    if (np_dtype[v.code] != NULL) {
+        ai->descr = np_dtype[v.code];
+        ai->flags |= ARS_NPY_ARR_HAS_DESCR;
+    }
+    PyObject *capsule = PyCapsule_New(ai, NULL, array_struct_free);
+    if (capsule == NULL)
+        PyMem_Free(ai);
+    return capsule;
 }
 
-static void array_releasebuffer(PyObject *self, Py_buffer *view) {
-    (void)self;
-    PyMem_Free(view->internal);
-}
-
-PyBufferProcs array_as_buffer = {
-    .bf_getbuffer = array_getbuffer,
-    .bf_releasebuffer = array_releasebuffer,
-};
 /* ---- asarray(buffer exporter): a zero-copy view ----------------------------------------- */
 
 /* ars_owner (native/include/arrstride.h) as this file sees it: its view has
@@ -115,22 +115,28 @@ static void (*k_free_block)(void *);      /* ars_free (setup_blocks) */
 static int format_code(const char *fmt, Py_ssize_t itemsize) {
     if (fmt == NULL)
         fmt = "B";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+    if (*fmt == '@')  /* native sizes only: '<'/'=' (standard sizes) go to the Python path */
         fmt++;
     int kind;
-    if (fmt[0] == 'Z' && (fmt[1] == 'f' || fmt[1] == 'd') && fmt[2] == 0)
+    Py_ssize_t size;  /* the format's own item size: an export that disagrees is refused */
+    if (fmt[0] == 'Z' && (fmt[1] == 'f' || fmt[1] == 'd') && fmt[2] == 0) {
         kind = K_COMPLEX;
-    else if (fmt[0] == 0 || fmt[1] != 0)
+        size = fmt[1] == 'f' ? 8 : 16;
+    } else if (fmt[0] == 0 || fmt[1] != 0)
         return -1;
     else if (fmt[0] == '?')
-        kind = K_BOOL;
+        kind = K_BOOL, size = 1;
     else if (strchr("bhilqn", fmt[0]))
-        kind = K_INT;
+        kind = K_INT, size = fmt[0] == 'b' ? 1 : fmt[0] == 'h' ? 2 : fmt[0] == 'i' ? (Py_ssize_t)sizeof(int)
+             : fmt[0] == 'l' ? (Py_ssize_t)sizeof(long) : 8;
     else if (strchr("BHILQN", fmt[0]))
-        kind = K_UINT;
+        kind = K_UINT, size = fmt[0] == 'B' ? 1 : fmt[0] == 'H' ? 2 : fmt[0] == 'I' ? (Py_ssize_t)sizeof(int)
+             : fmt[0] == 'L' ? (Py_ssize_t)sizeof(long) : 8;
     else if (fmt[0] == 'f' || fmt[0] == 'd')
-        kind = K_FLOAT;
+        kind = K_FLOAT, size = fmt[0] == 'f' ? 4 : 8;
     else
+        return -1;
+    if (size != itemsize)
         return -1;
     for (int k = 0; k < NCODES; k++)
         if (DINFO[k].dtype != NULL && DINFO[k].kind == kind && DINFO[k].itemsize == itemsize)
@@ -178,7 +184,9 @@ PyObject *core_from_buffer(PyObject *mod, PyObject *obj) {
                 hi += (n - 1) * strides[k];
         }
     }
-    if (size == 0)
+    /* empty, or elements not aligned to their size (C reads typed values):
+     * the Python path (_foreign.wrap) decides, copying unaligned data */
+    if (size == 0 || ((uintptr_t)b->buf + (uintptr_t)(lo * isz)) % (uintptr_t)isz != 0)
         goto give_up;
     PyObject *capsule = PyCapsule_New(o, owner_capsule_name, owner_destructor);
     if (capsule == NULL) {

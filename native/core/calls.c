@@ -1,11 +1,52 @@
 /* arrstride._core: the fast paths of the namespace functions (empty, scalar, reshape, where, ...) (see core.h). */
 #include "core.h"
 
-/* new(storage, layout, dtype) -> Array */
+/* 1 when every element the layout reaches lies inside the storage's bytes
+ * (an empty layout reaches none), else 0. */
+static int layout_fits(PyObject *lay, PyObject *st, int64_t itemsize) {
+    PyObject *shape = SLOT(lay, off_shape), *strides = SLOT(lay, off_strides);
+    PyObject *offset = SLOT(lay, off_offset), *nb = SLOT(st, off_nbytes);
+    if (!shape || !strides || !offset || !nb || !PyTuple_Check(shape) || !PyTuple_Check(strides)
+        || PyTuple_GET_SIZE(shape) != PyTuple_GET_SIZE(strides))
+        return 0;
+    int ok = 1, empty = 0, past = 0;  /* past: a reach beyond int64 (harmless only when empty) */
+    int64_t lo = as_i64(offset, &ok), hi = lo, nbytes = as_i64(nb, &ok), end;
+    if (!ok)
+        past = 1, ok = 1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(shape); k++) {
+        int64_t d = as_i64(PyTuple_GET_ITEM(shape, k), &ok), s, reach;
+        if (!ok || d < 0)
+            return 0;
+        if (d == 0)
+            empty = 1;
+        if (d <= 1 || past)
+            continue;  /* a dim of one element adds nothing, whatever its stride */
+        s = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+        if (!ok || __builtin_mul_overflow(d - 1, s, &reach)
+            || __builtin_add_overflow(s < 0 ? lo : hi, reach, s < 0 ? &lo : &hi))
+            past = 1, ok = 1;
+    }
+    if (empty)
+        return 1;
+    return !past && lo >= 0 && !__builtin_mul_overflow(hi + 1, itemsize, &end) && end <= nbytes;
+}
+
+/* new(storage, layout, dtype) -> Array, after checking the three kinds and
+ * that the layout stays inside the storage: this entry point is reachable
+ * from Python, and every kernel trusts an Array's fields. */
 PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     if (nargs != 3 || ArrayType == NULL) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.new(storage, layout, dtype)");
+        return NULL;
+    }
+    int code = dtype_code(args[2]);
+    if (Py_TYPE(args[0]) != StorageType || Py_TYPE(args[1]) != LayoutType || code < 0) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.new: expected a Storage, a Layout and an arrstride dtype");
+        return NULL;
+    }
+    if (!layout_fits(args[1], args[0], DINFO[code].itemsize)) {
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.new: the layout reaches outside the storage");
         return NULL;
     }
     Py_INCREF(args[0]);

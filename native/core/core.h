@@ -39,7 +39,8 @@
  *   index.c      x[key] and x[key] = value
  *   ewise.c      Elementwise and the one elementwise engine (broadcast, order)
  *   operators.c  the operator slots (x + y, x += y, -x, x < y)
- *   buffer.c     the buffer protocol both ways, owned blocks
+ *   buffer.c     numpy.asarray(x) (__array_struct__; no buffer export), asarray of an
+ *                exporter (from_buffer), owned blocks
  *
  * Dtype codes are the C kernel library's (ars_dtype in arrstride.h); per-dtype
  * switches are stamped from its X-macro table (ARS_DTYPES in native/src/ars_internal.h).
@@ -153,7 +154,6 @@ typedef struct {
 extern PyTypeObject ArrayBaseType, ElementwiseType;
 extern PyNumberMethods array_as_number;
 extern PyMappingMethods array_as_mapping;
-extern PyBufferProcs array_as_buffer;
 
 /* What a fast path needs of an array: base address of its first element,
  * dims, strides (elements), item size, dtype code. ok=0: take the Python path. */
@@ -255,6 +255,7 @@ PyObject *array_richcompare(PyObject *a, PyObject *b, int op);
 int bind_operators(PyObject *operators);
 
 /* buffer.c */
+PyObject *array_get_array_struct(PyObject *self, void *c);
 PyObject *owned_block_storage(Py_ssize_t nbytes);
 PyObject *core_from_buffer(PyObject *mod, PyObject *obj);
 PyObject *core_setup_buffers(PyObject *mod, PyObject *args);

@@ -154,6 +154,7 @@ static PyObject *array_get_mT(PyObject *self, void *c) {
 static PyGetSetDef array_getset[] = {
     {"T", array_get_T, NULL, "The transpose of a 2-D array (a view).", NULL},
     {"mT", array_get_mT, NULL, "The transpose of the last two dims (a view).", NULL},
+    {"__array_struct__", array_get_array_struct, NULL, "NumPy's array interface in C: the elements in place.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMethodDef array_methods[] = {
@@ -174,7 +175,6 @@ PyTypeObject ArrayBaseType = {
     .tp_getset = array_getset,
     .tp_as_number = &array_as_number,
     .tp_as_mapping = &array_as_mapping,
-    .tp_as_buffer = &array_as_buffer,
     .tp_richcompare = array_richcompare,
     .tp_hash = PyObject_HashNotImplemented,
 };
