@@ -10,6 +10,21 @@ __array_api_version__ = "2025.12"
 import math as _math
 import types as _types
 
+# The compiled modules: a source tree that was never built has neither, and
+# Python imports it instead of the installed package when it is the current
+# directory (tests/test_config.py checks the message).
+import importlib.util as _ilu
+_missing = [m for m in ("_native", "_core") if _ilu.find_spec(f"{__name__}.{m}") is None]
+if _missing:
+    import os as _os
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    raise ImportError(
+        f"arrstride: the compiled module arrstride.{_missing[0]} is missing from {_here}.\n"
+        f"You are in {_os.getcwd()}: Python imported that source tree, which was not built in place,\n"
+        "instead of an installed arrstride. Either build it here (needs a C compiler):\n\n"
+        f"    cd {_os.path.dirname(_here)} && pip install -e .\n\n"
+        "or run from another folder (e.g. `cd ..`), where the installed package is imported.")
+
 from ._array import Array, Device
 from ._dtypes import (
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
@@ -18,6 +33,7 @@ from ._dtypes import (
 from ._creation_functions import (
     arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid,
     ones, ones_like, tril, triu, zeros, zeros_like,
+    diag, logspace,
 )
 from ._data_type_functions import astype, can_cast, finfo, iinfo, isdtype, result_type
 from ._manipulation_functions import (
@@ -54,8 +70,11 @@ lib = _types.ModuleType("arrstride.lib", "NumPy-style helpers: lib.stride_tricks
 lib.stride_tricks = _stride_tricks
 from ._info import __array_namespace_info__
 from ._show import show
+from ._config import __version__, show_config
 from ._kernels import get_cache_limit, get_num_threads, release_cache, set_cache_limit, set_num_threads
 from ._linear_algebra_functions import matmul, tensordot, vecdot
+from ._einsum import einsum
+from ._numpy_functions import cumprod, cumsum, gradient, nancumprod, nancumsum, transpose
 from . import linalg
 from . import fft
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
@@ -107,9 +126,11 @@ __all__ = [
     # indexing
     "take", "take_along_axis",
     # beyond the standard
-    "as_strided", "diagonal", "expand", "narrow", "unfold", "show",
+    "as_strided", "diagonal", "expand", "narrow", "unfold", "show", "show_config",
     "median", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian", "nanmin", "nanprod",
     "nanquantile", "nanstd", "nansum", "nanvar", "pad", "quantile", "top_k", "lib",
+    "diag", "einsum", "logspace", "cumsum", "cumprod", "nancumsum", "nancumprod", "gradient",
+    "transpose",
     "get_num_threads", "set_num_threads", "get_cache_limit", "set_cache_limit", "release_cache",
     # linear algebra (matrix_transpose is with manipulation)
     "matmul", "tensordot", "vecdot", "linalg",

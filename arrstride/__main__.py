@@ -1,6 +1,8 @@
 """python -m arrstride          a short tour of the view model, with storage diagrams
 python -m arrstride bench    the benchmarks against NumPy (see bench --help; needs a
-                             source checkout, where they live in benchmarks/)"""
+                             source checkout, where they live in benchmarks/);
+                             bench ... --plot FILE.png also draws the time ratios
+                             (needs matplotlib: the bench extra)"""
 from __future__ import annotations
 
 import sys
@@ -8,6 +10,23 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 import arrstride as xp
+
+
+def _not_the_package(pkg) -> str:
+    """What to say when `arrstride` imported as a folder, not the package:
+    `python -m arrstride` run from the folder that holds a clone named arrstride/."""
+    cwd = Path.cwd()
+    folders = [str(p) for p in getattr(pkg, "__path__", [])]
+    here = folders[0] if folders else str(cwd / "arrstride")
+    return (f"python -m arrstride: `import arrstride` found the folder {here}, not the arrstride package.\n"
+            f"You are in {cwd}, which holds that folder (the clone), and Python imports folders of the\n"
+            "current directory before installed packages. Run from inside the clone instead:\n\n"
+            f"    cd {here} && pip install -e . && python -m arrstride\n\n"
+            "(or from any other folder, once arrstride is installed).")
+
+
+if not hasattr(xp, "__array_api_version__"):
+    sys.exit(_not_the_package(xp))
 
 INTRO = """\
 arrstride {version}: every array is a view of a storage (a flat buffer) given by
@@ -82,8 +101,82 @@ def _bench(argv: list, root: Optional[Path] = None) -> int:
         return 2
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    from benchmarks import runner
-    return runner.main(argv)
+    argv, plot = _plot_option(argv)
+    if plot is None:
+        from benchmarks import runner
+        return runner.main(argv)
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        json_path = _json_option(argv) or str(Path(tmp) / "bench.json")
+        if _json_option(argv) is None:
+            argv = argv + ["--json", json_path]
+        from benchmarks import runner
+        status = runner.main(argv)
+        if status == 0 and "--list" not in argv:
+            plot_json(json_path, plot)
+            print(f"plot: {plot}")
+        return status
+
+
+def _plot_option(argv: list):
+    """(argv without --plot PATH, PATH or None)."""
+    out, plot, i = [], None, 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--plot":
+            if i + 1 >= len(argv):
+                raise SystemExit("python -m arrstride bench: --plot needs a file name (e.g. --plot bench.png)")
+            plot, i = argv[i + 1], i + 2
+            continue
+        if a.startswith("--plot="):
+            plot = a.split("=", 1)[1]
+        else:
+            out.append(a)
+        i += 1
+    return out, plot
+
+
+def _json_option(argv: list) -> Optional[str]:
+    for i, a in enumerate(argv):
+        if a == "--json" and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--json="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def plot_json(json_path: str, png_path: str) -> None:
+    """Draws the rows of a bench run's JSON (`bench --json`) as a bar chart of
+    time ratios to NumPy (log scale, 1 = parity, each row's target as a tick)
+    into png_path. Needs matplotlib (the bench extra)."""
+    import json
+    try:
+        import matplotlib
+    except ImportError:
+        raise SystemExit("python -m arrstride bench --plot needs matplotlib: pip install 'arrstride[bench]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(json_path) as f:
+        rows = [r for r in json.load(f) if "name" in r and r.get("ratio") is not None]
+    if not rows:
+        raise SystemExit(f"python -m arrstride bench --plot: no rows with a ratio in {json_path}")
+    rows.sort(key=lambda r: r["ratio"])
+    names = [r["name"] for r in rows]
+    ratios = [r["ratio"] for r in rows]
+    fig, ax = plt.subplots(figsize=(8, 0.28 * len(rows) + 1.2))
+    colors = ["tab:green" if x <= 1 else "tab:orange" for x in ratios]
+    ax.barh(range(len(rows)), ratios, color=colors)
+    for k, r in enumerate(rows):
+        if r.get("target"):
+            ax.plot([r["target"]], [k], marker="|", color="black", markersize=10)
+    ax.axvline(1.0, color="gray", linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(rows)), names, fontsize=7)
+    ax.set_xlabel("time ratio arrstride / NumPy (below 1: arrstride faster; | = target)")
+    ax.set_title(f"python -m arrstride bench: {len(rows)} rows", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=110)
+    plt.close(fig)
 
 
 def main(argv: list) -> int:

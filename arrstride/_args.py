@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Optional, Tuple
 
-from ._errors import axis_error, type_error, value_error
+from ._errors import MAX_DIM, axis_error, dimension_error, type_error, value_error
 
 
 def int_arg(func: str, value: Any, rule: str) -> int:
@@ -53,6 +53,16 @@ def shape_ints(func: str, shape: Any) -> Tuple[int, ...]:
         raise type_error(func, "shape must be an int or a tuple of ints", repr(shape)) from None
 
 
+def check_dims(func: str, dims: Tuple[int, ...]) -> Tuple[int, ...]:
+    """dims (ints) with none negative and none past 2**63 - 1, empty shapes included."""
+    for d in dims:
+        if d < 0:
+            raise value_error(func, "negative dimensions are not allowed", f"shape {dims}")
+        if d > MAX_DIM:
+            raise dimension_error(func, dims)
+    return dims
+
+
 def normalize_optional_axis(func: str, axis: Any, ndim: int) -> Optional[int]:
     return None if axis is None else normalize_axis(func, axis, ndim)
 
@@ -73,7 +83,7 @@ def resolve_shape(func: str, shape: Any, size: int) -> Tuple[int, ...]:
         dims = dims[:unknown[0]] + (size // known,) + dims[unknown[0] + 1:]
     elif known != size:
         raise value_error(func, f"cannot reshape an array of size {size} into shape {dims}")
-    return dims
+    return check_dims(func, dims)
 
 
 def check_keepdims(func: str, keepdims: Any) -> bool:

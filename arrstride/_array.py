@@ -31,7 +31,8 @@ from ._core import new as _core_new
 from ._core import setup as _core_setup
 from ._core import setup_buffers as _core_setup_buffers
 from ._core import setup_blocks as _core_setup_blocks
-from ._errors import alloc_error, msg, no_view_error, not_array_error, type_error, value_error
+from ._errors import (MAX_DIM, alloc_error, msg, no_view_error, not_array_error, pickle_error, type_error,
+                      value_error)
 
 
 
@@ -57,10 +58,21 @@ CPU = Device("cpu")
 
 
 def check_array(func: str, x: Any, name: str = "x") -> "Array":
-    """x itself when it is an arrstride array, else TypeError naming func."""
-    if not isinstance(x, Array):
+    """x itself when it is an arrstride array; NumPy data (arrays zero-copy,
+    scalars and 0-d arrays) as an arrstride array, by the conversion the
+    operators use (FOREIGN, set by _operators); else TypeError naming func."""
+    if isinstance(x, Array):
+        return x
+    convert = FOREIGN[0]
+    out = convert(x) if convert is not None else None
+    if out is None:
         raise not_array_error(func, x, name)
-    return x
+    return out
+
+
+# Set by _operators: [value -> Array or None (NumPy arrays and scalars as arrays),
+# value -> Array, Python scalar or None (the operators' operand conversion)]
+FOREIGN: list = [None, None]
 
 
 def check_device(func: str, device: object) -> None:
@@ -204,10 +216,12 @@ class Array(ArrayBase):
         return out
 
     def __reduce__(self):
-        """Pickle as (dtype, shape, bytes): the data travels contiguous; views
-        do not stay views across a pickle."""
+        """Pickle as (format version, dtype name, shape, bytes): the data
+        travels contiguous; views do not stay views across a pickle. Loading
+        checks every field before memory is touched (_unpickle)."""
         src = self.contiguous()
-        return (_rebuild, (self._dtype.name, self.shape, K.read_bytes(src, self.size * self._dtype.itemsize)))
+        return (_unpickle, (PICKLE_VERSION, self._dtype.name, self.shape,
+                            K.read_bytes(src, self.size * self._dtype.itemsize)))
 
     # ---- conversions ----------------------------------------------------------
 
@@ -383,10 +397,53 @@ def _nest(flat: list, shape: Tuple[int, ...]) -> Any:
     return [_nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
-def _rebuild(dtype_name: str, shape: Tuple[int, ...], data: bytes) -> Array:
-    out = Array._empty(tuple(shape), dt.BY_NAME[dtype_name])
-    if data:
-        K.write_bytes(out, data)
+# ---- pickle: the payload is untrusted bytes ------------------------------------------------
+#
+# Format 1 (arrstride >= 0.1.1): _unpickle(1, dtype name, shape, data).
+# Format 0 (arrstride 0.1.0 and before): _rebuild(dtype name, shape, data).
+# Both load through _rebuild, which checks every field (a pickle may be
+# truncated, edited or forged) before memory is touched. A later format adds a
+# version here and keeps reading the old ones (tests/data/pickles/ hold files of
+# each format that must keep loading).
+PICKLE_VERSION = 1
+PICKLE_VERSIONS = (0, 1)
+
+
+def _unpickle(version: Any, *payload: Any) -> Array:
+    if type(version) is not int or version not in PICKLE_VERSIONS[1:]:
+        raise pickle_error(f"unknown arrstride pickle format version (this arrstride reads "
+                           f"formats {PICKLE_VERSIONS}); written by a newer arrstride?", repr(version))
+    if len(payload) != 3:
+        raise pickle_error("a format-1 payload is (dtype name, shape, data)", f"{len(payload)} fields")
+    return _rebuild(*payload)
+
+
+def _rebuild(dtype_name: Any, shape: Any, data: Any) -> Array:
+    """The array a pickle describes, after checking each field: a known dtype
+    name, a tuple of ints in [0, 2**63 - 1], bytes-like data of exactly
+    size * itemsize bytes (NumPy: "buffer size does not match array size")."""
+    dtype = dt.BY_NAME.get(dtype_name) if type(dtype_name) is str else None
+    if dtype is None:
+        raise pickle_error("unknown dtype name", repr(dtype_name)[:80])
+    if type(shape) is not tuple or any(type(d) is not int or not 0 <= d <= MAX_DIM for d in shape):
+        raise pickle_error("shape must be a tuple of ints in [0, 2**63 - 1]", repr(shape)[:120])
+    try:
+        view = memoryview(data)
+    except TypeError:
+        raise pickle_error("data must be bytes-like", type(data).__name__) from None
+    with view:
+        if not view.c_contiguous:
+            raise pickle_error("data must be a contiguous buffer")
+        size = 1
+        for d in shape:
+            size *= d
+        nbytes = size * dtype.itemsize
+        if view.nbytes != nbytes:
+            raise pickle_error("buffer size does not match array size",
+                               f"{view.nbytes} bytes for shape {shape} of {dtype} ({nbytes} bytes)")
+        out = Array._empty(shape, dtype, func="pickle.loads (arrstride array)")
+        if nbytes:
+            K.write_bytes(out, view.cast("B") if view.format != "B" or view.ndim != 1 else view)
     return out
 
 

@@ -6,19 +6,20 @@ import math
 import struct
 from typing import Any, Optional, Sequence, Tuple, Union
 
-from . import _dlpack
+from . import _dlpack, _foreign
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from . import _storage as S
-from ._args import shape_ints
-from ._array import CPU, Array, check_device
+from ._args import check_dims, shape_ints
+from ._array import CPU, Array, check_array, check_device
 from ._core import empty as _core_empty
 from ._core import from_buffer as _core_from_buffer
 from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import floor
-from ._errors import not_array_error, number_error, type_error, value_error
+from ._elementwise_functions import pow as _pow
+from ._errors import number_error, type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
 builtins_min, builtins_max = min, max
@@ -29,11 +30,7 @@ builtins_min, builtins_max = min, max
 def normalize_shape(func: str, shape: Any) -> Tuple[int, ...]:
     if isinstance(shape, Array):
         raise type_error(func, "shape must be an int or a tuple of ints", "an array")
-    dims = shape_ints(func, shape)
-    for d in dims:
-        if d < 0:
-            raise value_error(func, "negative dimensions are not allowed", f"shape {dims}")
-    return dims
+    return check_dims(func, shape_ints(func, shape))
 
 
 def check_dtype(func: str, dtype: Any) -> Optional[dt.DType]:
@@ -82,6 +79,8 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
             if fast is not None:
                 return fast
         elif copy is None and t is not Array:
+            if t is bytes or t.__name__ in _NOT_NUMBERS:
+                _refuse_not_numbers(obj)
             fast = _core_from_buffer(obj)  # a NumPy array (any exporter), shared, in C
             if fast is not None:
                 return fast
@@ -114,22 +113,17 @@ def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Ar
     return x._copy_contiguous(dtype)
 
 
-_TYPESTR = {"b1": dt.bool, "i1": dt.int8, "i2": dt.int16, "i4": dt.int32, "i8": dt.int64,
-            "u1": dt.uint8, "u2": dt.uint16, "u4": dt.uint32, "u8": dt.uint64,
-            "f4": dt.float32, "f8": dt.float64, "c8": dt.complex64, "c16": dt.complex128}
-_FORMAT_KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-                "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u",
-                "f": "f", "d": "f", "Zf": "c", "Zd": "c"}
+# NumPy scalars that are not numbers export their bytes through the buffer
+# protocol, as bytes does: refused, never read as uint8
+_NOT_NUMBERS = frozenset({"datetime64", "timedelta64", "bytes_", "str_", "void"})
 
 
-def _dtype_of_format(fmt: str, itemsize: int) -> Optional[dt.DType]:
-    if fmt[:1] in "@=<":
-        fmt = fmt[1:]
-    kind = _FORMAT_KIND.get(fmt)
-    for d in dt.ALL:
-        if d.kind == kind and d.itemsize == itemsize:
-            return d
-    return None
+def _refuse_not_numbers(obj: Any) -> None:
+    t = type(obj)
+    if t is bytes or getattr(t, "__module__", None) == "numpy":
+        raise type_error("asarray", "expected numbers: bytes, strings, dates and times are not "
+                                    "array data (arrstride has the standard's 13 dtypes)",
+                         t.__name__)
 
 
 def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
@@ -139,19 +133,25 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
     bytes, bytearray, memoryview): the storage's one owner holds the export
     and releases it once (see _storage). A NumPy scalar is an immutable value,
     so its array is a writable copy. Objects with only __array_interface__ are
-    kept alive by a reference; DLPack producers go through DLPack."""
+    kept alive by a reference; DLPack producers go through DLPack. What the
+    exporter says is checked in _foreign before memory is touched."""
     func = "asarray"
+    t = type(obj)
+    if t is bytes or t.__name__ in _NOT_NUMBERS:
+        _refuse_not_numbers(obj)
     shared = _core_from_buffer(obj)  # an exporter of a non-empty N-D buffer of a known format, in C
     if shared is not None:
         return shared
     export = S.export_buffer(obj)
     if export is not None:
         owner, (fmt, itemsize, shape, bstrides, address, readonly) = export
-        dtype = _dtype_of_format(fmt, itemsize)
+        dtype = _foreign.dtype_of_format(fmt, itemsize)
         if dtype is None:
             raise type_error(func, "unsupported buffer format (arrstride has the standard's 13 "
-                             "dtypes, native byte order)", repr(fmt))
-        arr = _wrap(func, dtype, shape, bstrides, address, owner, readonly)
+                             "dtypes, native byte order, with the format's own item size)",
+                             f"format {fmt!r}, itemsize {itemsize}")
+        arr = _foreign.wrap(func, dtype, shape, bstrides, address, owner, readonly,
+                            byte_strides=True, copy=copy)
         if S.is_numpy_scalar(obj):  # an immutable value, not shared memory: copied
             if copy is False:
                 raise value_error(func, "copy=False, but a NumPy scalar is a value and cannot "
@@ -159,14 +159,10 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
             return arr._copy_contiguous()
         return arr
     iface = getattr(obj, "__array_interface__", None)
-    if isinstance(iface, dict) and isinstance(iface.get("data"), tuple):
-        typestr = iface["typestr"]
-        dtype = _TYPESTR.get(typestr[1:]) if typestr[0] in "<|" else None
-        if dtype is None:
-            raise type_error(func, "unsupported element type (arrstride has the standard's 13 dtypes, "
-                             "little-endian)", repr(typestr))
-        addr, readonly = iface["data"]
-        return _wrap(func, dtype, tuple(iface["shape"]), iface.get("strides"), addr, obj, bool(readonly))
+    if isinstance(iface, dict):
+        arr = _foreign.from_interface(func, obj, iface, copy)
+        if arr is not None:
+            return arr
     if hasattr(obj, "__dlpack__") or _dlpack.is_capsule(obj):
         return _shared_from_dlpack(func, obj, copy)
     try:
@@ -177,33 +173,18 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
                              type(obj).__name__) from None
         return None
     with mv:
-        dtype = _dtype_of_format(mv.format, mv.itemsize)
+        dtype = _foreign.dtype_of_format(mv.format, mv.itemsize)
         if dtype is None:
-            raise type_error(func, "unsupported buffer format", repr(mv.format))
+            raise type_error(func, "unsupported buffer format", f"format {mv.format!r}, itemsize {mv.itemsize}")
         if copy is False:
             raise value_error(func, "copy=False, but a buffer with suboffsets cannot be shared")
-        out = Array._empty(tuple(mv.shape), dtype)
-        K.write_bytes(out, mv.tobytes())
+        out = Array._empty(_foreign.check_shape(func, mv.shape), dtype)
+        data = mv.tobytes()
+        if len(data) != out.size * dtype.itemsize:
+            raise value_error(func, "the buffer's size does not match its shape and item size",
+                              f"{len(data)} bytes for shape {mv.shape}")
+        K.write_bytes(out, data)
     return out
-
-
-def _wrap(func: str, dtype: dt.DType, shape: Tuple[int, ...], bstrides, address: int,
-          owner: object, readonly: bool) -> Array:
-    """An array over foreign memory at `address` with byte strides `bstrides`
-    (None: C order), kept alive by `owner`."""
-    isz = dtype.itemsize
-    if bstrides is None:
-        strides = L.contiguous_strides(shape)
-    else:
-        if any(s % isz for s in bstrides):
-            raise value_error(func, "strides must be multiples of the item size", repr(bstrides))
-        strides = tuple(s // isz for s in bstrides)
-    lay = L.Layout(shape, strides, 0)
-    if lay.size == 0:
-        return Array._new(K.Storage.allocate(0), L.contiguous(shape), dtype)
-    lo, hi = L.extent(lay)
-    storage = S.Storage.foreign(address + lo * isz, (hi - lo + 1) * isz, owner, readonly)
-    return Array._new(storage, L.Layout(shape, strides, -lo), dtype)
 
 
 # ---- from_dlpack -------------------------------------------------------------------
@@ -329,6 +310,7 @@ def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
 # ---- filled arrays --------------------------------------------------------------------
 
 def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``shape`` whose values are not set (a new storage)."""
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
         if out is not None:  # a tuple of ints (or an int) and an arrstride dtype: done in C
@@ -339,6 +321,7 @@ def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
 
 
 def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``shape`` filled with zeros."""
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype, True)
         if out is not None:  # as in empty
@@ -350,6 +333,11 @@ def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
 
 def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
          device: Any = None) -> Array:
+    """A new array of ``shape`` filled with ``fill_value``.
+
+    The dtype is ``fill_value``'s default dtype (``bool``, ``int64``, ``float64``,
+    ``complex128``) unless given.
+    """
     func = "full"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -367,41 +355,46 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
 
 
 def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A new array of ``shape`` filled with ones."""
     check_device("ones", device)
     dtype = check_dtype("ones", dtype) or dt.default_float
-    return full(shape, 1, dtype=dtype)
+    return full(normalize_shape("ones", shape), 1, dtype=dtype)
 
 
-def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> dt.DType:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> Tuple[Array, dt.DType]:
+    x = check_array(func, x)
     check_device(func, device)
-    return check_dtype(func, dtype) or x.dtype
+    return x, check_dtype(func, dtype) or x.dtype
 
 
 def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    dtype = _like("empty_like", x, dtype, device)
+    """A new array of ``x``'s shape (and dtype, unless given) whose values are not set."""
+    x, dtype = _like("empty_like", x, dtype, device)
     return Array._empty(x.shape, dtype, func="empty_like")
 
 
 def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    dtype = _like("zeros_like", x, dtype, device)
+    """A new array of ``x``'s shape (and dtype, unless given) filled with zeros."""
+    x, dtype = _like("zeros_like", x, dtype, device)
     return Array._empty(x.shape, dtype, zero=True, func="zeros_like")
 
 
 def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    dtype = _like("ones_like", x, dtype, device)
+    """A new array of ``x``'s shape (and dtype, unless given) filled with ones."""
+    x, dtype = _like("ones_like", x, dtype, device)
     return full(x.shape, 1, dtype=dtype)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
               device: Any = None) -> Array:
-    dtype = _like("full_like", x, dtype, device)
+    """A new array of ``x``'s shape (and dtype, unless given) filled with ``fill_value``."""
+    x, dtype = _like("full_like", x, dtype, device)
     return full(x.shape, fill_value, dtype=dtype)
 
 
 def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
         dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere (a new array)."""
     func = "eye"
     check_device(func, device)
     dtype = check_dtype(func, dtype) or dt.default_float
@@ -427,6 +420,11 @@ def _int_arg(func: str, name: str, value: Any, allow_negative: bool = False) -> 
 def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
            step: Union[int, float] = 1, *, dtype: Optional[dt.DType] = None,
            device: Any = None) -> Array:
+    """Evenly spaced values in ``[start, stop)`` with step ``step`` (a new array).
+
+    Integers give ``int64`` and any float ``float64`` unless ``dtype`` is given; 0-d
+    arrays and NumPy scalars are taken by their value.
+    """
     func = "arange"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -461,6 +459,11 @@ def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None
 
 def linspace(start: Union[int, float, complex], stop: Union[int, float, complex], /, num: int,
              *, dtype: Optional[dt.DType] = None, device: Any = None, endpoint: bool = True) -> Array:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (a new array).
+
+    Beyond the standard: an integer ``dtype`` computes in ``float64`` and rounds
+    towards -inf, as NumPy.
+    """
     func = "linspace"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -498,13 +501,60 @@ def _linspace_int(func: str, start: Any, stop: Any, num: int, dtype: dt.DType,
     return floor(tmp)._copy_contiguous(dtype)
 
 
+def logspace(start: Union[int, float, complex], stop: Union[int, float, complex], /,
+             num: int = 50, *, endpoint: bool = True, base: Union[int, float] = 10.0,
+             dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
+    """base ** linspace(start, stop, num), as NumPy's logspace (float64, or
+    complex128 for complex ends, unless dtype says otherwise)."""
+    func = "logspace"
+    check_device(func, device)
+    dtype = check_dtype(func, dtype)
+    base = number_arg(func, "base", base, "number")
+    is_complex = isinstance(number_arg(func, "start", start, "number"), complex) or \
+        isinstance(number_arg(func, "stop", stop, "number"), complex) or isinstance(base, complex)
+    exps = linspace(start, stop, num, endpoint=endpoint,
+                    dtype=dt.default_complex if is_complex else dt.default_float)
+    out = _pow(base, exps)
+    return out if dtype is None or dtype is out.dtype else out._copy_contiguous(dtype)
+
+
+def diag(x: Array, /, k: int = 0) -> Array:
+    """NumPy's diag: of a 1-D x, a new 2-D array with x on diagonal k (k > 0
+    above the main one); of a 2-D x, its diagonal k as a read-only view."""
+    func = "diag"
+    x = check_array(func, x)
+    k = _int_arg(func, "k", k, allow_negative=True)
+    if x.ndim == 1:
+        m = x.shape[0]
+        n = m + abs(k)
+        out = Array._empty((n, n), x.dtype, zero=True, func=func)
+        if m:
+            diagonal = out._with_layout(L.Layout((m,), (n + 1,), k if k >= 0 else -k * n))
+            K.copy_into(diagonal, x)
+        return out
+    if x.ndim == 2:
+        rows, cols = x.shape
+        if (k >= 0 and k >= cols) or (k < 0 and -k >= rows):
+            lay = L.Layout((0,), (1,), x._layout.offset)
+        else:
+            lay = L.diagonal(x._layout, k, 0, 1)
+        st = x._storage
+        if not st.readonly:
+            st = st.readonly_alias("a view made by diag (NumPy's diagonal views are read-only)")
+        return Array._new(st, lay, x.dtype)
+    raise value_error(func, "x must be 1-D or 2-D", f"shape {x.shape}")
+
+
 def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
+    """Coordinate arrays from 1-D coordinate vectors (``indexing='xy'`` or ``'ij'``).
+
+    Each result is a new contiguous array.
+    """
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
         raise value_error(func, "indexing must be 'xy' or 'ij'", repr(indexing))
+    arrays = tuple(check_array(func, a, "every input") for a in arrays)
     for a in arrays:
-        if not isinstance(a, Array):
-            raise not_array_error(func, a, "every input")
         if a.ndim != 1:
             raise value_error(func, "every input must be 1-D", f"shape {a.shape}")
     if len({a.dtype for a in arrays}) > 1:
@@ -525,8 +575,7 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
 
 
 def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     k = _int_arg(func, "k", k, allow_negative=True)
@@ -537,8 +586,10 @@ def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
 
 
 def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle of each matrix of ``x`` (elements above the ``k``-th diagonal set to zero; a copy)."""
     return _tri("tril", x, k, lower=True)
 
 
 def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle of each matrix of ``x`` (elements below the ``k``-th diagonal set to zero; a copy)."""
     return _tri("triu", x, k, lower=False)

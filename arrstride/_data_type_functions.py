@@ -49,7 +49,7 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
 
 
 def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:
-    """True when promotion of from_ with to gives to (bool casts to anything)."""
+    """True when promotion of ``from_`` with ``to`` gives ``to`` (bool casts to anything)."""
     a = _dtype_arg("can_cast", from_)
     to = dt.as_dtype("can_cast", to, allow_none=False)
     return a is to or a is dt.bool or dt.promote(a, to) is to
@@ -80,6 +80,10 @@ _FINFO = {
 
 
 def finfo(type: Union[dt.DType, Array], /) -> finfo_object:
+    """Machine limits of a floating dtype (bits, eps, max, min, smallest_normal, dtype).
+
+    Complex dtypes give those of their real part's dtype.
+    """
     d = _dtype_arg("finfo", type)
     if d.kind not in "fc":
         raise type_error("finfo", "expected a floating-point dtype", d)
@@ -87,6 +91,7 @@ def finfo(type: Union[dt.DType, Array], /) -> finfo_object:
 
 
 def iinfo(type: Union[dt.DType, Array], /) -> iinfo_object:
+    """Machine limits of an integer dtype (bits, max, min, dtype)."""
     d = _dtype_arg("iinfo", type)
     if d.kind not in "iu":
         raise type_error("iinfo", "expected an integer dtype", d)
@@ -98,6 +103,10 @@ _ISDTYPE: dict = {}  # (dtype, kind) -> answer: clients ask the same few questio
 
 
 def isdtype(dtype: dt.DType, kind: Union[dt.DType, str, tuple]) -> bool:
+    """Whether ``dtype`` is of ``kind``: a dtype, a kind name (``'bool'``,
+    ``'signed integer'``, ``'unsigned integer'``, ``'integral'``, ``'real floating'``,
+    ``'complex floating'``, ``'numeric'``) or a tuple of them.
+    """
     if type(dtype) is dt.DType:
         try:
             hit = _ISDTYPE.get((dtype, kind))

@@ -38,6 +38,7 @@ from typing import Any, Optional, Tuple
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
+from . import _foreign
 from . import _storage as S
 from ._array import Array
 from ._errors import msg
@@ -140,6 +141,14 @@ def export(x, stream: Any, max_version: Optional[Tuple[int, int]], dl_device: An
                                 repr(max_version))) from None
     if dl_device is not None:
         _check_device_tuple(func, dl_device)
+    if copy is None and any(s < 0 and d > 1 for s, d in zip(x._layout.strides, x._layout.shape)) \
+            and x._layout.size:
+        # Note to the lead (peers, issue 19): negative strides are exported as a
+        # copy unless copy=False asks for the view. torch.from_dlpack aborts the
+        # process on a negative stride (c10::Error "Storage size calculation
+        # overflowed", uncaught), and torch.asarray(x) comes here now that
+        # arrstride has no buffer export; torch refuses NumPy's negative views too.
+        copy = True
     readonly = x._storage.readonly
     if readonly and not versioned and not copy:
         if copy is False:
@@ -243,19 +252,19 @@ def from_capsule(func: str, capsule: Any):
     ndim = t.ndim
     if not 0 <= ndim <= L_MAX_DIMS:
         raise BufferError(msg(func, f"at most {L_MAX_DIMS} dimensions are supported", ndim))
+    if ndim and t.shape == ffi.NULL:
+        raise BufferError(msg(func, "the DLPack tensor has no shape array", f"ndim {ndim}"))
     shape = tuple(t.shape[0:ndim])
-    strides = tuple(t.strides[0:ndim]) if t.strides != ffi.NULL else L.contiguous_strides(shape)
+    strides = tuple(t.strides[0:ndim]) if ndim and t.strides != ffi.NULL else None
     readonly = bool(flags & lib.ARS_DLPACK_FLAG_READ_ONLY)
     copied = bool(flags & lib.ARS_DLPACK_FLAG_IS_COPIED)
-    lay = L.Layout(shape, strides, 0)
-    if lay.size == 0:
-        return Array._new(K.Storage.allocate(0), L.contiguous(shape), dtype), copied
-    isz = dtype.itemsize
-    lo, hi = L.extent(lay)
-    addr = _addr(t.data) + t.byte_offset
-    storage = S.Storage.foreign(addr + lo * isz, (hi - lo + 1) * isz, owner, readonly,
-                                "the DLPack producer marked it read-only")
-    return Array._new(storage, L.Layout(shape, strides, -lo), dtype), copied
+    # Shape, strides, byte_offset and the data pointer are the producer's word:
+    # _foreign checks them (negative dims, overflowing strides, NULL data with
+    # elements, unaligned data) before any memory is touched.
+    out = _foreign.wrap(func, dtype, shape, strides, _addr(t.data) + t.byte_offset, owner, readonly,
+                        byte_strides=False, why="the DLPack producer marked it read-only",
+                        exc=BufferError)
+    return out, copied
 
 
 L_MAX_DIMS = lib.ARS_MAX_DIMS

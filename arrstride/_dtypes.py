@@ -130,13 +130,16 @@ def foreign_name(obj: Any):
 
 
 def as_dtype(func: str, obj: Any, allow_none: bool = True):
-    """obj as an arrstride dtype: a DType, its name ('float32'), or (interop,
-    e.g. Cubed) a NumPy dtype or scalar type of one of the standard's 13
-    dtypes. None passes when allowed."""
+    """obj as an arrstride dtype: a DType, its name ('float32'), a Python
+    type as NumPy reads it (float, int, complex, bool), or (interop, e.g.
+    Cubed) a NumPy dtype or scalar type of one of the standard's 13 dtypes.
+    None passes when allowed."""
     if isinstance(obj, DType):
         return obj
     if obj is None and allow_none:
         return None
+    if isinstance(obj, type) and obj in _PYTHON_TYPES:
+        return _PYTHON_TYPES[obj]
     name = foreign_name(obj)
     if name is None:
         raise type_error(func, "dtype must be an arrstride dtype such as arrstride.float64", repr(obj))
@@ -147,6 +150,9 @@ default_int = int64
 default_float = float64
 default_complex = complex128
 default_index = int64
+
+# Python's scalar types as dtypes, as NumPy reads them (dtype=float)
+_PYTHON_TYPES = {type(True): bool, int: int64, float: float64, complex: complex128}
 
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
@@ -171,6 +177,16 @@ CATEGORIES = {
     "floating-point": FLOATING,
     "any": ALL,
 }
+
+
+def float_for_int(dtype: DType) -> DType:
+    """The float an integer or bool dtype computes in where a function needs a
+    float (exp, sqrt, atan2, ...), as NumPy: the smallest that holds every
+    value exactly (bool and 8-bit integers: float32, as arrstride has no
+    float16; 16-bit: float32; wider: float64). Floats are themselves."""
+    if dtype.kind in "fc":
+        return dtype
+    return float32 if dtype.itemsize <= 2 else float64
 
 
 def real_of(dtype: DType) -> DType:

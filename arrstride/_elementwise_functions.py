@@ -14,7 +14,8 @@ from typing import Any, Callable, Optional, Union
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
-from ._array import Array
+from ._args import int_arg
+from ._array import FOREIGN, Array, check_array
 from ._core import Elementwise
 from ._core import where as _core_where
 from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_array_error,
@@ -186,8 +187,28 @@ def _check_arg(func: str, x: Any, allowed, category: str, name: str) -> None:
         raise not_array_error(func, x, name, scalars=True)
 
 
+_OPERANDS = (Array,) + _SCALARS
+
+
+def _operand(func: str, x: Any, name: str) -> Any:
+    """x as an operand, as the operators take it: an Array or Python scalar as
+    it is, NumPy data converted (arrays zero-copy, scalars as Python scalars);
+    anything else (lists included) is refused."""
+    if isinstance(x, Array) or isinstance(x, _SCALARS):
+        return x
+    convert = FOREIGN[1]
+    out = convert(x) if convert is not None else None
+    if out is None:
+        raise not_array_error(func, x, name, scalars=True)
+    return out
+
+
 def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
     """(promoted dtype, x1, x2) with both as arrays of that dtype (not yet broadcast)."""
+    if not isinstance(x1, _OPERANDS):
+        x1 = _operand(func, x1, "x1")
+    if not isinstance(x2, _OPERANDS):
+        x2 = _operand(func, x2, "x2")
     _check_arg(func, x1, allowed, category, "x1")
     _check_arg(func, x2, allowed, category, "x2")
     a1 = isinstance(x1, Array)
@@ -204,7 +225,7 @@ def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
     return d, x1, x2
 
 
-def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
+def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -> Callable[[Array], Array]:
     op = K.op_code(opname)
     allowed = frozenset(dt.CATEGORIES[category])
     table = _kernel_table(op, allowed, unary=True)
@@ -214,9 +235,14 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
 
     def func(x: Array, /) -> Array:
         if not isinstance(x, Array):
-            raise not_array_error(name, x)
+            x = check_array(name, x)
         d = x._dtype
         out_d = by_code[d.code]
+        if out_d is None and ints_to_float and d.kind in "iub":
+            # as NumPy: integers and bools compute in the float that holds them
+            x = x._copy_contiguous(dt.float_for_int(d))
+            d = x._dtype
+            out_d = by_code[d.code]
         if out_d is None:
             raise dtype_error(name, rule, d)
         # (the dense case never gets here: the Elementwise object runs it in C)
@@ -229,21 +255,37 @@ def _unary(name: str, category: str, opname: str) -> Callable[[Array], Array]:
     return Elementwise(name, op, 1, _out_codes(table), func)
 
 
-def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
+def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
+            bool_op: Optional[str] = None, bools: bool = False):
+    """ints_to_float: integer (and bool) operands compute in float64 (True) or,
+    with "held", in the float that holds them (NumPy's rule). bool_op: the
+    kernel for two bools (add is logical or, as NumPy). bools: bool arrays
+    take part (as 0 and 1) beside other dtypes, as in NumPy."""
     op = K.op_code(opname)
     allowed = frozenset(dt.CATEGORIES[category])
     table = _kernel_table(op, allowed, unary=False)
     rule = _CATEGORY_NAMES[category]
+    bool_code = K.op_code(bool_op) if bool_op else None
+    given_allowed = allowed | {dt.bool} if (bools or bool_op or ints_to_float) else allowed
+    if ints_to_float:
+        given_allowed = given_allowed | frozenset(dt.INTEGER)
 
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
         # (dense operands of one dtype and shape never get here: the
         # Elementwise object runs them in C; K.binary picks flat or strided)
         given = (x1, x2)
-        d, x1, x2 = _operands(name, x1, x2, allowed, category)
-        if ints_to_float and d.kind in "iub":
-            d = dt.default_float
-        out_d = table.get(d)
+        d, x1, x2 = _operands(name, x1, x2, given_allowed, category)
+        kernel = op
+        if d is dt.bool and bool_code is not None:
+            kernel, out_d = bool_code, dt.bool
+        else:
+            if ints_to_float and d.kind in "iub":
+                d = dt.float_for_int(d) if ints_to_float == "held" else dt.default_float
+            out_d = table.get(d)
         if out_d is None:
+            if d is dt.bool and name == "subtract":
+                raise type_error(name, "two bool operands are not subtracted (as in NumPy "
+                                       "and PyTorch); use logical_xor or ^", "bool and bool")
             raise dtype_error(name, rule, d, given)
         if x1._dtype is not d:
             x1 = x1._copy_contiguous(d)
@@ -251,7 +293,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
             x2 = x2._copy_contiguous(d)
         shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
         out = _empty_like_order(shape, out_d, x1, x2)
-        K.binary(op, d.code, out, _expand(x1, shape), _expand(x2, shape))
+        K.binary(kernel, d.code, out, _expand(x1, shape), _expand(x2, shape))
         return out
 
     func.__name__ = func.__qualname__ = name
@@ -259,53 +301,87 @@ def _binary(name: str, category: str, opname: str, ints_to_float: bool = False):
                     f"(a new contiguous array); arguments of {rule} dtype.")
     func._ars_op = op
     func._ars_table = table
-    func._ars_allowed = allowed
+    func._ars_allowed = given_allowed
     func._ars_category = category
+    func._ars_bool_op = bool_code
     return Elementwise(name, op, 2, _out_codes(table), func)
 
 
 # ---- unary functions ------------------------------------------------------------
 
 abs = _unary("abs", "numeric", "ABS")
-acos = _unary("acos", "floating-point", "ACOS")
-acosh = _unary("acosh", "floating-point", "ACOSH")
-asin = _unary("asin", "floating-point", "ASIN")
-asinh = _unary("asinh", "floating-point", "ASINH")
-atan = _unary("atan", "floating-point", "ATAN")
-atanh = _unary("atanh", "floating-point", "ATANH")
+acos = _unary("acos", "floating-point", "ACOS", ints_to_float=True)
+acosh = _unary("acosh", "floating-point", "ACOSH", ints_to_float=True)
+asin = _unary("asin", "floating-point", "ASIN", ints_to_float=True)
+asinh = _unary("asinh", "floating-point", "ASINH", ints_to_float=True)
+atan = _unary("atan", "floating-point", "ATAN", ints_to_float=True)
+atanh = _unary("atanh", "floating-point", "ATANH", ints_to_float=True)
 bitwise_invert = _unary("bitwise_invert", "integer or boolean", "BITWISE_INVERT")
 ceil = _unary("ceil", "real numeric", "CEIL")
-cos = _unary("cos", "floating-point", "COS")
-cosh = _unary("cosh", "floating-point", "COSH")
-exp = _unary("exp", "floating-point", "EXP")
-expm1 = _unary("expm1", "floating-point", "EXPM1")
+cos = _unary("cos", "floating-point", "COS", ints_to_float=True)
+cosh = _unary("cosh", "floating-point", "COSH", ints_to_float=True)
+exp = _unary("exp", "floating-point", "EXP", ints_to_float=True)
+expm1 = _unary("expm1", "floating-point", "EXPM1", ints_to_float=True)
 floor = _unary("floor", "real numeric", "FLOOR")
 isfinite = _unary("isfinite", "numeric", "ISFINITE")
 isinf = _unary("isinf", "numeric", "ISINF")
 isnan = _unary("isnan", "numeric", "ISNAN")
-log = _unary("log", "floating-point", "LOG")
-log10 = _unary("log10", "floating-point", "LOG10")
-log1p = _unary("log1p", "floating-point", "LOG1P")
-log2 = _unary("log2", "floating-point", "LOG2")
+log = _unary("log", "floating-point", "LOG", ints_to_float=True)
+log10 = _unary("log10", "floating-point", "LOG10", ints_to_float=True)
+log1p = _unary("log1p", "floating-point", "LOG1P", ints_to_float=True)
+log2 = _unary("log2", "floating-point", "LOG2", ints_to_float=True)
 logical_not = _unary("logical_not", "bool", "LOGICAL_NOT")
 negative = _unary("negative", "numeric", "NEGATIVE")
 positive = _unary("positive", "numeric", "POSITIVE")
 reciprocal = _unary("reciprocal", "floating-point", "RECIPROCAL")
-round = _unary("round", "numeric", "ROUND")
+_round0 = _unary("round", "numeric", "ROUND")
+
+
+def _round(x: Array, /, decimals: int = 0) -> Array:
+    """Rounds half to even, to `decimals` places (negative: to tens,
+    hundreds, ...), as NumPy's round: x * 10**decimals rounded, then divided
+    back (complex: each part). Integers with decimals >= 0 are copied."""
+    if decimals == 0 and type(decimals) is int:
+        return _round0(x)
+    func = "round"
+    x = check_array(func, x)
+    n = int_arg(func, decimals, "decimals must be an int")
+    d = x._dtype
+    if d.kind in "iu":
+        if n >= 0:
+            return x._copy_contiguous()
+        f = 10.0 ** -n
+        return multiply(_round0(divide(x, f)), f)._copy_contiguous(d)
+    if d.kind not in "fc":
+        raise dtype_error(func, _CATEGORY_NAMES["numeric"], d)
+    if n == 0:
+        return _round0(x)
+    if n > 0:
+        f = 10.0 ** n
+        return divide(_round0(multiply(x, f)), f)
+    f = 10.0 ** -n
+    return multiply(_round0(divide(x, f)), f)
+
+
+round = Elementwise("round", K.op_code("ROUND"), 1,
+                    _out_codes(_kernel_table(K.op_code("ROUND"), frozenset(dt.CATEGORIES["numeric"]), True)),
+                    _round)
 sign = _unary("sign", "numeric", "SIGN")
 signbit = _unary("signbit", "real floating", "SIGNBIT")
-sin = _unary("sin", "floating-point", "SIN")
-sinh = _unary("sinh", "floating-point", "SINH")
-sqrt = _unary("sqrt", "floating-point", "SQRT")
+sin = _unary("sin", "floating-point", "SIN", ints_to_float=True)
+sinh = _unary("sinh", "floating-point", "SINH", ints_to_float=True)
+sqrt = _unary("sqrt", "floating-point", "SQRT", ints_to_float=True)
 square = _unary("square", "numeric", "SQUARE")
-tan = _unary("tan", "floating-point", "TAN")
-tanh = _unary("tanh", "floating-point", "TANH")
+tan = _unary("tan", "floating-point", "TAN", ints_to_float=True)
+tanh = _unary("tanh", "floating-point", "TANH", ints_to_float=True)
 trunc = _unary("trunc", "real numeric", "TRUNC")
 _conj_complex = _unary("conj", "complex floating", "CONJ")
 
 
 def conj(x: Array, /) -> Array:
     """Complex conjugate (a new array); a copy of x for real dtypes."""
+    if not isinstance(x, Array):
+        x = check_array("conj", x)
     if isinstance(x, Array) and x._dtype.kind == "c":
         return _conj_complex(x)
     if isinstance(x, Array) and x._dtype.kind in "iuf":
@@ -316,8 +392,7 @@ def conj(x: Array, /) -> Array:
 
 
 def _component(func: str, x: Any, part: int) -> Array:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     d = x._dtype
     if d.kind == "c":
         lay = x._layout
@@ -343,34 +418,34 @@ def imag(x: Array, /) -> Array:
 
 # ---- binary functions -----------------------------------------------------------
 
-add = _binary("add", "numeric", "ADD")
-atan2 = _binary("atan2", "real floating", "ATAN2")
+add = _binary("add", "numeric", "ADD", bool_op="LOGICAL_OR")
+atan2 = _binary("atan2", "real floating", "ATAN2", ints_to_float="held")
 bitwise_and = _binary("bitwise_and", "integer or boolean", "BITWISE_AND")
 bitwise_left_shift = _binary("bitwise_left_shift", "integral", "BITWISE_LEFT_SHIFT")
 bitwise_or = _binary("bitwise_or", "integer or boolean", "BITWISE_OR")
 bitwise_right_shift = _binary("bitwise_right_shift", "integral", "BITWISE_RIGHT_SHIFT")
 bitwise_xor = _binary("bitwise_xor", "integer or boolean", "BITWISE_XOR")
-copysign = _binary("copysign", "real floating", "COPYSIGN")
+copysign = _binary("copysign", "real floating", "COPYSIGN", ints_to_float="held")
 divide = _binary("divide", "numeric", "DIVIDE", ints_to_float=True)
 equal = _binary("equal", "any", "EQUAL")
-floor_divide = _binary("floor_divide", "real numeric", "FLOOR_DIVIDE")
+floor_divide = _binary("floor_divide", "real numeric", "FLOOR_DIVIDE", bools=True)
 greater = _binary("greater", "real numeric", "GREATER")
 greater_equal = _binary("greater_equal", "real numeric", "GREATER_EQUAL")
-hypot = _binary("hypot", "real floating", "HYPOT")
+hypot = _binary("hypot", "real floating", "HYPOT", ints_to_float="held")
 less = _binary("less", "real numeric", "LESS")
 less_equal = _binary("less_equal", "real numeric", "LESS_EQUAL")
-logaddexp = _binary("logaddexp", "real floating", "LOGADDEXP")
+logaddexp = _binary("logaddexp", "real floating", "LOGADDEXP", ints_to_float="held")
 logical_and = _binary("logical_and", "bool", "LOGICAL_AND")
 logical_or = _binary("logical_or", "bool", "LOGICAL_OR")
 logical_xor = _binary("logical_xor", "bool", "LOGICAL_XOR")
-maximum = _binary("maximum", "real numeric", "MAXIMUM")
-minimum = _binary("minimum", "real numeric", "MINIMUM")
-multiply = _binary("multiply", "numeric", "MULTIPLY")
-nextafter = _binary("nextafter", "real floating", "NEXTAFTER")
+maximum = _binary("maximum", "real numeric", "MAXIMUM", bool_op="LOGICAL_OR")
+minimum = _binary("minimum", "real numeric", "MINIMUM", bool_op="LOGICAL_AND")
+multiply = _binary("multiply", "numeric", "MULTIPLY", bool_op="LOGICAL_AND")
+nextafter = _binary("nextafter", "real floating", "NEXTAFTER", ints_to_float="held")
 not_equal = _binary("not_equal", "any", "NOT_EQUAL")
-pow = _binary("pow", "numeric", "POW")
-remainder = _binary("remainder", "real numeric", "REMAINDER")
-subtract = _binary("subtract", "numeric", "SUBTRACT")
+pow = _binary("pow", "numeric", "POW", bools=True)
+remainder = _binary("remainder", "real numeric", "REMAINDER", bools=True)
+subtract = _binary("subtract", "numeric", "SUBTRACT", bools=True)
 
 
 def binary_inplace(func, x: Array, y: Any) -> Array:
@@ -379,7 +454,11 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     func = getattr(func, "__wrapped__", func)  # the Python implementation holds the tables
     name = "Array.__i" + func.__name__ + "__"
     d, a, b = _operands(func.__name__, x, y, func._ars_allowed, func._ars_category)
-    out_d = func._ars_table.get(d)
+    kernel = func._ars_op
+    if d is dt.bool and func._ars_bool_op is not None:
+        kernel, out_d = func._ars_bool_op, dt.bool
+    else:
+        out_d = func._ars_table.get(d)
     if out_d is None:
         raise dtype_error(func.__name__, _CATEGORY_NAMES[func._ars_category], d, (x, y))
     if out_d is not x._dtype:
@@ -402,7 +481,7 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
             b._layout == lay and b._storage is x._storage):
         b = b._copy_contiguous()
     b = _expand(b, shape)
-    K.binary(func._ars_op, d.code, x, x, b, out_contig=contig)
+    K.binary(kernel, d.code, x, x, b, out_contig=contig)
     return x
 
 
@@ -419,8 +498,9 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool],
     if out is not None:
         return out
     func = "where"
-    if not isinstance(condition, Array):
-        raise not_array_error(func, condition, "condition")
+    condition = check_array(func, condition, "condition")
+    x1 = _operand(func, x1, "x1")
+    x2 = _operand(func, x2, "x2")
     if condition._dtype is not dt.bool:
         raise dtype_error(func, "boolean", condition._dtype)
     if not isinstance(x1, Array) and not isinstance(x2, Array):
@@ -446,6 +526,9 @@ def _clip_bound(func: str, name: str, v: Any, x: Array, default) -> Array:
     d = x._dtype
     if v is None:
         return _scalar_array(default, d, func)
+    if not isinstance(v, Array) and FOREIGN[1] is not None:
+        c = FOREIGN[1](v)  # NumPy data as the operators take it
+        v = v if c is None else c
     if isinstance(v, Array):
         if v._dtype not in _REAL_NUMERIC:
             raise dtype_error(func, "real-valued", v._dtype)
@@ -469,8 +552,7 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     """x clamped to [min, max] elementwise (a new array of x's dtype); NaN in
     any operand gives NaN."""
     func = "clip"
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     d = x._dtype
     if d not in _REAL_NUMERIC:
         raise dtype_error(func, "real-valued", d)

@@ -143,11 +143,13 @@ def not_square_error(func: str, name: str, shape: tuple) -> ValueError:
                                 "equal)", f"shape {tuple(shape)}"))
 
 
-def no_view_error(func: str, shape: tuple, strides: tuple, new_shape: tuple) -> ValueError:
+def no_view_error(func: str, shape: tuple, strides: tuple, new_shape: tuple,
+                  advice: str = "use reshape(), which copies when it must, or call "
+                                ".contiguous() first") -> ValueError:
     return ValueError(
         f"{func}: no view exists of shape {tuple(new_shape)} over a layout with shape "
         f"{tuple(shape)} and strides {tuple(strides)} (the array is not contiguous enough); "
-        "use reshape(), which copies when it must, or call .contiguous() first"
+        + advice
     )
 
 
@@ -187,3 +189,17 @@ def too_large_error(func: str, shape: tuple, count: int) -> ValueError:
 def alloc_error(func: str, shape: tuple, dtype: object, nbytes: int) -> MemoryError:
     return MemoryError(msg(func, f"cannot allocate {nbytes} bytes for an array of shape "
                                  f"{tuple(shape)} and dtype {dtype}"))
+
+
+MAX_DIM = (1 << 63) - 1  # the largest size of one dimension (int64, as NumPy's npy_intp)
+
+
+def dimension_error(func: str, shape: tuple) -> ValueError:
+    """A dimension past int64, even in an empty shape (NumPy's wording)."""
+    return ValueError(msg(func, "maximum allowed dimension exceeded: each dimension must be at "
+                                "most 2**63 - 1", f"shape {tuple(shape)}"))
+
+
+def pickle_error(rule: str, got: object = None) -> ValueError:
+    """A malformed arrstride pickle payload: truncated, edited or not ours."""
+    return ValueError(msg("pickle.loads (arrstride array)", rule, got))

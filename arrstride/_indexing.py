@@ -17,7 +17,7 @@ from ._array import Array
 from ._creation_functions import asarray, empty, zeros
 from ._errors import (broadcast_error, broadcast_into_error, index_bounds_error, index_error, msg,
                       overlap_error, read_only_error, value_error)
-from ._indexing_functions import take_axis
+from ._indexing_functions import as_int64_indices, take_axis
 
 GET = "Array.__getitem__"
 SET = "Array.__setitem__"
@@ -126,8 +126,7 @@ def getitem(x: Array, key: Any) -> Array:
         view = x._with_layout(_basic(x._layout, items[:one] + [("slice", slice(None))]
                                      + items[one + 1:], GET))
         if view.shape[one] or not idx.size:
-            if idx.dtype is not dt.int64:
-                idx = idx._copy_contiguous(dt.int64)
+            idx = as_int64_indices(GET, idx, _x_dim(items[:one]))
             return take_axis(GET, view, idx, one, _x_dim(items[:one]))
     plan = _advanced_plan(x, items, GET)
     view, offsets, adv_axes, out_shape, p, nb_dims = plan
@@ -281,8 +280,7 @@ def _advanced_plan(x: Array, items: list, func: str):
                               what="shape mismatch: indexing arrays")
     offsets = zeros(bshape, dtype=dt.int64)
     for ax, idx in adv:
-        if idx.dtype is not dt.int64:
-            idx = idx._copy_contiguous(dt.int64)
+        idx = as_int64_indices(func, idx, _x_dim(basic[:ax]))
         idx = idx._with_layout(L.expand(idx._layout, bshape))
         n = view.shape[ax]
         bad = K.index_accumulate(offsets, idx, n, view.strides[ax])

@@ -10,22 +10,35 @@ from . import _kernels as K
 from ._args import normalize_axis
 from ._array import Array, check_array
 from ._creation_functions import asarray, number_arg
-from ._errors import (broadcast_error, dtype_error, index_bounds_error, index_error, not_array_error,
-                      value_error)
+from ._statistical_functions import max as _max
+from ._statistical_functions import min as _min
+from ._errors import broadcast_error, dtype_error, index_bounds_error, index_error, value_error
 
 
 def _indices(func: str, indices: Array) -> Array:
-    check_array(func, indices, "indices")
+    indices = check_array(func, indices, "indices")
     if indices.dtype.kind not in "iu":
         raise dtype_error(func, "integer", indices.dtype)
-    if indices.dtype is not dt.int64:
-        indices = indices._copy_contiguous(dt.int64)
-    return indices
+    return as_int64_indices(func, indices)
+
+
+def as_int64_indices(func: str, idx: Array, axis: int = 0) -> Array:
+    """Integer indices as int64; a uint64 index past int64 is out of bounds for
+    any axis (a plain cast would wrap it to a negative index)."""
+    if idx.dtype is dt.uint64 and idx.size and int(_max(idx)) > (1 << 63) - 1:
+        raise index_bounds_error(func, int(_max(idx)), axis, "at most 2**63 - 1")
+    return idx if idx.dtype is dt.int64 else idx._copy_contiguous(dt.int64)
 
 
 def _gather(func: str, x: Array, out: Array, idx_strides, idx: Array, src_strides, ax: int,
             named_axis: int) -> Array:
     if out.size == 0:
+        # nothing is read, but an index out of range is still an error (as NumPy)
+        if idx.size:
+            n = x.shape[ax]
+            lo, hi = int(_min(idx)), int(_max(idx))
+            if hi >= n or lo < -n:
+                raise index_bounds_error(func, hi if hi >= n else lo, named_axis, n)
         return out
     K.check_size(func, x)
     n = x.shape[ax]
@@ -40,12 +53,12 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     any number of dims, which replace the axis (as NumPy); a Python int
     removes the axis."""
     func = "take"
-    check_array(func, x)
+    x = check_array(func, x)
     if not isinstance(indices, Array):  # an int drops the axis, as in NumPy (Cubed relies on it)
         try:
             indices = asarray(number_arg(func, "indices", indices, "int"))
-        except TypeError:
-            raise not_array_error(func, indices, "indices") from None
+        except TypeError:  # NumPy arrays as every function takes them; lists refused
+            indices = check_array(func, indices, "indices")
     idx = _indices(func, indices)
     if axis is None:
         if x.ndim != 1:
@@ -71,7 +84,7 @@ def take_axis(func: str, x: Array, idx: Array, ax: int, named_axis: int) -> Arra
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     """out[..., j, ...] = x[..., indices[..., j, ...], ...]; the other dims broadcast."""
     func = "take_along_axis"
-    check_array(func, x)
+    x = check_array(func, x)
     idx = _indices(func, indices)
     if x.ndim == 0 or idx.ndim != x.ndim:
         raise value_error(func, "x and indices must have the same number (>= 1) of dimensions",

@@ -81,4 +81,7 @@ _DTYPES_BY_KIND: dict = {}  # kind -> its dtypes (clients ask on every call)
 
 
 def __array_namespace_info__() -> Info:
+    """The namespace's inspection object (the standard's ``__array_namespace_info__``):
+    capabilities, default dtypes, devices and the dtypes each kind holds.
+    """
     return Info()

@@ -310,6 +310,7 @@ def set_num_threads(n: int) -> None:
 
 
 def get_num_threads() -> int:
+    """The number of threads large kernels and OpenBLAS use (see ``set_num_threads``)."""
     return lib.ars_get_num_threads()
 
 
@@ -333,6 +334,11 @@ def get_cache_limit() -> int:
 def release_cache() -> None:
     """Free every parked block now (the cache also frees a block unused for a second)."""
     lib.ars_cache_clear()
+
+
+def cache_bytes() -> int:
+    """Bytes of blocks parked in the cache now (arrstride.cluster reads it)."""
+    return lib.ars_cache_bytes()
 
 
 # ---- discrete Fourier transforms ----------------------------------------------------

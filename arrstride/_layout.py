@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Optional, Sequence, Tuple
 
 Shape = Tuple[int, ...]
+_MAX_DIM = (1 << 63) - 1  # the largest size of one dimension (int64); callers check it first
 
 
 class Layout:
@@ -20,6 +21,10 @@ class Layout:
         n = 1
         for d in shape:
             n *= d
+        if n > _MAX_DIM or not n:  # a dim past int64 (in an empty shape too): never made
+            for d in shape:
+                if d > _MAX_DIM:
+                    raise ValueError(f"arrstride: maximum allowed dimension exceeded; got shape {tuple(shape)}")
         _set_shape(self, shape)  # slot setters: __setattr__ below refuses assignment
         _set_strides(self, strides)
         _set_offset(self, offset)

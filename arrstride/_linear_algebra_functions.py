@@ -22,10 +22,11 @@ from ._errors import broadcast_error, dtype_error, shapes_error, type_error, val
 from ._manipulation_functions import reshape
 
 
-def _numeric(func: str, x: Array, name: str) -> None:
-    check_array(func, x, name)
+def _numeric(func: str, x: Array, name: str) -> Array:
+    x = check_array(func, x, name)
     if x.dtype.kind == "b" and func != "matmul":
         raise dtype_error(func, "numeric", x.dtype)
+    return x
 
 
 def _as(x: Array, dtype: dt.DType) -> Array:
@@ -63,8 +64,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
                 return out._with_layout(L.contiguous(((m,) if n1 == 2 else ()) +
                                                      ((n,) if n2 == 2 else ())))
     func = "matmul"
-    _numeric(func, x1, "x1")
-    _numeric(func, x2, "x2")
+    x1 = _numeric(func, x1, "x1")
+    x2 = _numeric(func, x2, "x2")
     if x1.ndim == 0 or x2.ndim == 0:
         raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
@@ -119,8 +120,8 @@ def tensordot(x1: Array, x2: Array, /, *,
               axes: Union[int, Tuple[Sequence[int], Sequence[int]]] = 2) -> Array:
     """Contract axes of x1 with axes of x2 (negative axes allowed); one gemm."""
     func = "tensordot"
-    _numeric(func, x1, "x1")
-    _numeric(func, x2, "x2")
+    x1 = _numeric(func, x1, "x1")
+    x2 = _numeric(func, x2, "x2")
     ax1, ax2 = _axes_arg(func, axes, x1.ndim, x2.ndim)
     for a1, a2 in zip(ax1, ax2):
         if x1.shape[a1] != x2.shape[a2]:
@@ -152,8 +153,8 @@ def tensordot(x1: Array, x2: Array, /, *,
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """sum(conj(x1) * x2) along axis, over broadcast shapes."""
     func = "vecdot"
-    _numeric(func, x1, "x1")
-    _numeric(func, x2, "x2")
+    x1 = _numeric(func, x1, "x1")
+    x2 = _numeric(func, x2, "x2")
     shape = L.broadcast_shapes(x1.shape, x2.shape)
     if shape is None:
         raise broadcast_error(func, x1.shape, x2.shape, what="x1 and x2")

@@ -10,7 +10,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
-from ._args import int_arg, normalize_axes, normalize_axis
+from ._args import check_dims, int_arg, normalize_axes, normalize_axis
 from ._args import resolve_shape as _resolve_shape
 from ._array import Array, check_array
 from ._core import concat0 as _core_concat0
@@ -37,7 +37,7 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None)
         if out is not None:
             return out
     func = "reshape"
-    check_array(func, x)
+    x = check_array(func, x)
     new_shape = _resolve_shape(func, shape, x.size)
     if copy:
         return x._copy_contiguous()._with_layout(L.contiguous(new_shape))
@@ -45,13 +45,15 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None)
     if strides is not None:
         return x._with_layout(L.Layout(new_shape, strides, x._layout.offset))
     if copy is False:
-        raise no_view_error(func, x.shape, x.strides, new_shape)
+        raise no_view_error(func, x.shape, x.strides, new_shape,
+                            "copy=False asks for a view; use copy=None to copy when no view exists")
     return x._copy_contiguous()._with_layout(L.contiguous(new_shape))
 
 
 def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
+    """``x`` with its axes permuted as ``axes`` says (a view: the strides permuted)."""
     func = "permute_dims"
-    check_array(func, x)
+    x = check_array(func, x)
     if not isinstance(axes, (tuple, list)):
         raise type_error(func, "axes must be a tuple of ints", repr(axes))
     norm = normalize_axes(func, axes, x.ndim)
@@ -61,7 +63,8 @@ def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
 
 
 def matrix_transpose(x: Array, /) -> Array:
-    check_array("matrix_transpose", x)
+    """The transpose of each matrix of ``x`` (its last two dims swapped; a view)."""
+    x = check_array("matrix_transpose", x)
     if x.ndim < 2:
         raise value_error("matrix_transpose", "x must have at least 2 dimensions", f"shape {x.shape}")
     return x.mT
@@ -70,7 +73,7 @@ def matrix_transpose(x: Array, /) -> Array:
 def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     """New size-1 axes at the given positions of the result (an int or a tuple)."""
     func = "expand_dims"
-    check_array(func, x)
+    x = check_array(func, x)
     axes = axis if isinstance(axis, tuple) else (axis,)
     out_ndim = x.ndim + len(axes)
     norm = normalize_axes(func, axes, out_ndim)
@@ -78,8 +81,9 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
 
 
 def squeeze(x: Array, /, axis: Any) -> Array:
+    """``x`` without the size-1 axes ``axis`` (a view)."""
     func = "squeeze"
-    check_array(func, x)
+    x = check_array(func, x)
     norm = normalize_axes(func, axis, x.ndim, allow_none=False)
     for a in norm:
         if x.shape[a] != 1:
@@ -87,15 +91,20 @@ def squeeze(x: Array, /, axis: Any) -> Array:
     return x._with_layout(L.drop_dims(x._layout, norm))
 
 
-def flip(x: Array, /, *, axis: Any = None) -> Array:
+def flip(x: Array, /, axis: Any = None) -> Array:
+    """The elements of ``x`` in reverse order along ``axis`` (all axes by default).
+
+    A view: a negative stride, no data copied.
+    """
     func = "flip"
-    check_array(func, x)
+    x = check_array(func, x)
     return x._with_layout(L.flip(x._layout, normalize_axes(func, axis, x.ndim)))
 
 
 def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
+    """``x`` with the axes ``source`` moved to ``destination`` (a view)."""
     func = "moveaxis"
-    check_array(func, x)
+    x = check_array(func, x)
     src = normalize_axes(func, source, x.ndim, allow_none=False)
     dst = normalize_axes(func, destination, x.ndim, allow_none=False)
     if len(src) != len(dst):
@@ -108,6 +117,7 @@ def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
 
 
 def broadcast_shapes(*shapes: Tuple[int, ...]) -> Tuple[int, ...]:
+    """The shape that broadcasting the given shapes gives (a tuple)."""
     return _broadcast_shapes("broadcast_shapes", shapes)
 
 
@@ -121,7 +131,7 @@ def _broadcast_shapes(func: str, shapes) -> Tuple[int, ...]:
     out = L.broadcast_shapes(*norm)
     if out is None:
         raise broadcast_error(func, *norm)
-    return out
+    return check_dims(func, out)
 
 
 def _read_only_view(x: Array, lay: L.Layout, func: str) -> Array:
@@ -136,20 +146,24 @@ def _read_only_view(x: Array, lay: L.Layout, func: str) -> Array:
 def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
     """A stride-0 view, read-only; allocates nothing."""
     func = "broadcast_to"
-    check_array(func, x)
+    x = check_array(func, x)
     try:
         shape = tuple(operator.index(d) for d in shape)
     except TypeError:
         raise type_error(func, "shape must be a tuple of ints", repr(shape)) from None
-    lay = L.expand(x._layout, shape)
-    if lay is None or any(d < 0 for d in shape):
+    if any(d < 0 for d in shape):
+        raise broadcast_into_error(func, x.shape, shape, "x")
+    lay = L.expand(x._layout, check_dims(func, shape))
+    if lay is None:
         raise broadcast_into_error(func, x.shape, shape, "x")
     return _read_only_view(x, lay, func)
 
 
 def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
-    for a in arrays:
-        check_array("broadcast_arrays", a, "every argument")
+    """The arrays broadcast against each other (read-only views; an argument that
+    already has the broadcast shape is returned as it is, as NumPy).
+    """
+    arrays = tuple(check_array("broadcast_arrays", a, "every argument") for a in arrays)
     shape = _broadcast_shapes("broadcast_arrays", [a.shape for a in arrays])
     # as NumPy: an array already of the shape comes back as it is (writable,
     # when it was: SciPy's elementwise solvers write into what they get back)
@@ -158,8 +172,9 @@ def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:
+    """The slices of ``x`` along ``axis``, as a tuple (each a view)."""
     func = "unstack"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim == 0:
         raise value_error(func, "x must have at least one dimension")
     a = normalize_axis(func, axis, x.ndim)
@@ -179,16 +194,14 @@ def _result_dtype(func: str, arrays: Sequence[Array]):
 def _array_list(func: str, arrays: Any) -> List[Array]:
     if not isinstance(arrays, (tuple, list)) or not arrays:
         raise type_error(func, "arrays must be a non-empty tuple or list of arrays", repr(arrays))
-    for a in arrays:
-        check_array(func, a, "every element of arrays")
-    return list(arrays)
+    return [check_array(func, a, "every element of arrays") for a in arrays]
 
 
 def _flat(x: Array) -> Array:
     return reshape(x, (x.size,))
 
 
-def concat(arrays: Any, /, *, axis: Optional[int] = 0) -> Array:
+def concat(arrays: Any, /, axis: Optional[int] = 0) -> Array:
     """A new array joining the arrays along axis (None: flattened first)."""
     if axis == 0 and type(axis) is int:
         out = _core_concat0(arrays)  # dense arrays of one dtype, in C
@@ -221,7 +234,7 @@ def concat(arrays: Any, /, *, axis: Optional[int] = 0) -> Array:
     return out
 
 
-def stack(arrays: Any, /, *, axis: int = 0) -> Array:
+def stack(arrays: Any, /, axis: int = 0) -> Array:
     """A new array joining arrays of one shape along a new axis."""
     func = "stack"
     arrays = _array_list(func, arrays)
@@ -248,14 +261,14 @@ def _int_tuple(func: str, name: str, value: Any) -> Tuple[int, ...]:
 def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
     """x repeated along each axis (one copy through a broadcast view)."""
     func = "tile"
-    check_array(func, x)
+    x = check_array(func, x)
     reps = _int_tuple(func, "repetitions", repetitions)
     if any(r < 0 for r in reps):
         raise value_error(func, "repetitions must be non-negative", reps)
     nd = builtins.max(x.ndim, len(reps))
     reps = (1,) * (nd - len(reps)) + reps
     lay = L.Layout((1,) * (nd - x.ndim) + x.shape, (0,) * (nd - x.ndim) + x.strides, x._layout.offset)
-    out = Array._empty(tuple(r * d for r, d in zip(reps, lay.shape)), x.dtype)
+    out = Array._empty(check_dims(func, tuple(r * d for r, d in zip(reps, lay.shape))), x.dtype)
     if out.size == 0:
         return out
     ost = out._layout.strides
@@ -270,11 +283,11 @@ def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
     return out
 
 
-def repeat(x: Array, repeats: Any, /, *, axis: Optional[int] = None) -> Array:
+def repeat(x: Array, repeats: Any, /, axis: Optional[int] = None) -> Array:
     """Each element repeated `repeats` times along axis (None: flattened first);
     repeats is an int or a 1-D integer array (one count per element, or one)."""
     func = "repeat"
-    check_array(func, x)
+    x = check_array(func, x)
     if axis is None:
         x = _flat(x)
         axis = 0
@@ -325,10 +338,10 @@ def _repeat_each(func: str, x: Array, repeats: Array, ax: int, n: int) -> Array:
     return take(x, idx, axis=ax)
 
 
-def roll(x: Array, /, shift: Any, *, axis: Any = None) -> Array:
+def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     """x shifted cyclically along the axes (None: flattened, then restored)."""
     func = "roll"
-    check_array(func, x)
+    x = check_array(func, x)
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     for s in shifts:
         if isinstance(s, builtins.bool):

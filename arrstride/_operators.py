@@ -13,18 +13,25 @@ import sys
 import types
 from typing import Any, Optional, Tuple
 
+from . import _data_type_functions as _dtf
 from . import _dtypes as dt
 from . import _elementwise_functions as _ew
 from . import _kernels as K
 from . import _layout as L
-from ._array import FALLBACKS, SUPPORTED_VERSIONS, Array, builtins_bool
+from . import _manipulation_functions as _mf
+from . import _searching_functions as _srf
+from . import _sorting_functions as _sortf
+from . import _statistical_functions as _sf
+from . import _utility_functions as _uf
+from ._array import FALLBACKS, SUPPORTED_VERSIONS, Array, builtins_bool, check_array
+from ._array import FOREIGN as _FOREIGN
 from ._core import bind as _core_bind
 from ._creation_functions import asarray
 from ._dlpack import DLDeviceType, export
 from ._errors import msg, operand_error, overlap_error, read_only_error
 from ._indexing import getitem as _getitem
 from ._indexing import setitem as _setitem
-from ._linear_algebra_functions import matmul
+from ._linear_algebra_functions import matmul, tensordot
 
 
 class _Methods:
@@ -209,3 +216,245 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 
 Array.__array_ufunc__ = _array_ufunc
+
+
+# ---- NumPy data as arguments: one rule for operators and functions ---------------------
+
+def _foreign_array(v: Any) -> Any:
+    """A NumPy array (zero-copy), NumPy scalar or 0-d array as an arrstride
+    array, for the functions that take arrays (xp.sum(n)); None for anything
+    else, lists included (they keep their own message)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(v, (np.ndarray, np.generic)):
+        return asarray(v)
+    return None
+
+
+# check_array (every function that takes an array) and the elementwise
+# functions (as operands, NumPy scalars counting as Python scalars) convert
+# through these, only after an argument failed the Array test: the per-call
+# paths for arrstride arrays are untouched.
+_FOREIGN[0] = _foreign_array
+_FOREIGN[1] = _foreign_operand
+
+
+# ---- methods that NumPy's ndarray and torch.Tensor share, with NumPy's signatures ------
+# Each is the namespace function: bound as it is where its signature is NumPy's
+# method's (x.sum(0, keepdims=True) is sum(x, 0, keepdims=True)), or through a
+# one-line adapter where NumPy's method differs from the function.
+
+def _out(func):
+    """func as a method that also takes NumPy's out= (NumPy's own functions,
+    np.sum(x), pass it): the result is written into out and out returned."""
+    def method(self, *args, out: Any = None, **kwargs):
+        result = func(self, *args, **kwargs)
+        if out is None:
+            return result
+        out = check_array(getattr(func, "__name__", "method"), out, "out")
+        out[...] = result
+        return out
+    method.__name__ = getattr(func, "__name__", "method")
+    method.__doc__ = getattr(func, "__doc__", None)
+    return method
+
+
+def _reshape_method(self, *shape, copy: Optional[bool] = None, order: str = "C") -> "Array":
+    if order != "C":
+        raise ValueError(msg("Array.reshape", "only order='C' is supported", repr(order)))
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return _mf.reshape(self, shape, copy=copy)
+
+
+def _transpose_method(self, *axes) -> "Array":
+    if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+        axes = axes[0]
+    if not axes:
+        axes = tuple(range(self.ndim - 1, -1, -1))
+    return _mf.permute_dims(self, tuple(axes))
+
+
+def _squeeze_method(self, axis: Any = None) -> "Array":
+    if axis is None:
+        axis = tuple(k for k, d in enumerate(self.shape) if d == 1)
+    return _mf.squeeze(self, axis)
+
+
+def _cumulative_method(func):
+    def method(self, axis: Optional[int] = None, dtype: Any = None) -> "Array":
+        x = _mf.reshape(self, (-1,)) if axis is None else self
+        return func(x, axis=0 if axis is None else axis, dtype=dtype)
+    return method
+
+
+def _item_method(self, *args) -> Any:
+    if not args:
+        return self._scalar("Array.item")
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if len(args) == 1 and self.ndim != 1:
+        flat = _mf.reshape(self, (-1,))
+        return flat[args[0]]._item()
+    return self[tuple(args)]._item()
+
+
+def _copy_method(self) -> "Array":
+    return self._copy_contiguous()
+
+
+def _flatten_method(self) -> "Array":
+    return _mf.reshape(self, (-1,), copy=True)
+
+
+def _ravel_method(self) -> "Array":
+    return _mf.reshape(self, (-1,))
+
+
+def _fill_method(self, value: Any) -> None:
+    self[...] = value
+
+
+def _dot(self, other: Any) -> "Array":
+    """NumPy's dot: matmul for 1-D and 2-D operands, a product with a 0-d
+    operand, and for N-D the sum over self's last axis and other's
+    second-to-last."""
+    other = check_array("Array.dot", other, "b")
+    if self.ndim == 0 or other.ndim == 0:
+        return _ew.multiply(self, other)
+    if other.ndim == 1 or (self.ndim <= 2 and other.ndim <= 2):
+        return matmul(self, other)
+    return tensordot(self, other, axes=((self.ndim - 1,), (other.ndim - 2,)))
+
+
+def _round_method(self, decimals: int = 0) -> "Array":
+    return _ew.round(self, decimals=decimals)
+
+
+def _argsort_method(self, axis: Optional[int] = -1, kind: Any = None, order: Any = None, *,
+                    stable: Optional[bool] = None, descending: bool = False) -> "Array":
+    """NumPy's x.argsort (axis=None: of the flattened array); a stable sort
+    (NumPy's default sort gives any order of equal elements)."""
+    if order is not None:
+        raise ValueError(msg("Array.argsort", "order= (structured dtypes) is not supported"))
+    x = _mf.reshape(self, (-1,)) if axis is None else self
+    return _sortf.argsort(x, axis=0 if axis is None else axis, descending=descending,
+                          stable=True if stable is None else stable)
+
+
+def _flags(self) -> "_Flags":
+    return _Flags(self)
+
+
+class _Flags:
+    """NumPy's ndarray.flags, read-only: what libraries written for NumPy
+    (scikit-learn's validation) read of an array's memory."""
+
+    __slots__ = ("_x",)
+
+    def __init__(self, x: "Array"):
+        self._x = x
+
+    @property
+    def c_contiguous(self) -> bool:
+        return self._x.is_contiguous()
+
+    @property
+    def f_contiguous(self) -> bool:
+        x = self._x
+        return x.ndim <= 1 and x.is_contiguous() or L.is_contiguous(L.permute(
+            x._layout, tuple(range(x.ndim - 1, -1, -1))))
+
+    @property
+    def writeable(self) -> bool:
+        return not self._x._storage.readonly
+
+    @property
+    def aligned(self) -> bool:
+        return True
+
+    @property
+    def owndata(self) -> bool:
+        return False
+
+    @property
+    def forc(self) -> bool:
+        return self.c_contiguous or self.f_contiguous
+
+    contiguous = c_contiguous
+    fortran = f_contiguous
+    writable = writeable
+
+    def __getitem__(self, key: str) -> bool:
+        names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+                 "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+                 "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
+                 "OWNDATA": "owndata", "O": "owndata", "FORC": "forc"}
+        if not isinstance(key, str) or key.upper() not in names:
+            raise KeyError(key)
+        return getattr(self, names[key.upper()])
+
+    def __repr__(self) -> str:
+        return "\n".join(f"  {n.upper()} : {getattr(self, n)}" for n in
+                         ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned"))
+
+
+# the one table: method name -> the namespace function (or its adapter)
+METHODS = {
+    "astype": _dtf.astype, "reshape": _reshape_method,
+    "sum": _out(_sf.sum), "prod": _out(_sf.prod), "mean": _out(_sf.mean), "std": _out(_sf.std),
+    "var": _out(_sf.var), "min": _out(_sf.min), "max": _out(_sf.max),
+    "argmin": _out(_srf.argmin), "argmax": _out(_srf.argmax),
+    "any": _out(_uf.any), "all": _out(_uf.all),
+    "cumsum": _out(_cumulative_method(_sf.cumulative_sum)),
+    "cumprod": _out(_cumulative_method(_sf.cumulative_prod)),
+    "copy": _copy_method, "item": _item_method, "flatten": _flatten_method, "ravel": _ravel_method,
+    "transpose": _transpose_method, "squeeze": _squeeze_method, "clip": _out(_ew.clip),
+    "round": _out(_round_method), "nonzero": _srf.nonzero, "dot": _out(_dot), "fill": _fill_method,
+    "conj": _ew.conj, "conjugate": _ew.conj, "argsort": _argsort_method,
+}
+for _name, _func in METHODS.items():
+    setattr(Array, _name, _func)
+Array.flags = property(_flags)
+Array.real = property(_ew.real, doc="The real part (a view of a complex array; x itself otherwise).")
+Array.imag = property(_ew.imag, doc="The imaginary part (a view of a complex array; zeros otherwise).")
+del _name, _func
+
+
+# ---- Python's protocols, as NumPy's arrays have them -------------------------------------
+
+def _round(self, ndigits: Optional[int] = None) -> "Array":
+    """round(x) and round(x, n): NumPy's round, half to even (an array)."""
+    return _ew.round(self, decimals=0 if ndigits is None else ndigits)
+
+
+def _divmod(self, other: Any):
+    operand = _as_operand(other)
+    if operand is None:
+        return NotImplemented
+    return _ew.floor_divide(self, operand), _ew.remainder(self, operand)
+
+
+def _rdivmod(self, other: Any):
+    operand = _as_operand(other)
+    if operand is None:
+        return NotImplemented
+    return _ew.floor_divide(operand, self), _ew.remainder(operand, self)
+
+
+def _contains(self, value: Any) -> bool:
+    """`v in x`: whether some element equals v (NumPy's (x == v).any())."""
+    return builtins_bool(_uf.any(_ew.equal(self, value)))
+
+
+def _iter(self):
+    """The rows, as views (x[i] through the C indexing path)."""
+    if self.ndim == 0:
+        raise TypeError("Array.__iter__: iteration over a 0-d array")
+    return map(self.__getitem__, range(self._layout.shape[0]))
+
+
+Array.__round__ = _round
+Array.__divmod__ = _divmod
+Array.__rdivmod__ = _rdivmod
+Array.__contains__ = _contains
+Array.__iter__ = _iter

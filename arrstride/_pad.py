@@ -49,7 +49,7 @@ def pad(x: Array, pad_width: Any, mode: str = "constant", *, constant_values: An
     dtype) added before and after along each axis (a new array). Only
     mode='constant'."""
     func = "pad"
-    check_array(func, x)
+    x = check_array(func, x)
     if mode != "constant":
         raise value_error(func, "only mode='constant' is supported", repr(mode))
     value = number_arg(func, "constant_values", constant_values, "number")

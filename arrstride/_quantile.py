@@ -75,7 +75,7 @@ def _q_values(func: str, q: Any) -> Tuple[list, bool]:
 
 def _quantile(func: str, x: Array, q: Any, axis: Axis, method: str, keepdims: bool,
               skip_nan: bool) -> Array:
-    _real(func, x)
+    x = _real(func, x)
     if x.dtype is dt.bool:
         raise dtype_error(func, "real numeric", x.dtype)
     check_keepdims(func, keepdims)
@@ -158,7 +158,7 @@ def _take_lane(srt: Array, idx: Optional[Array], take_along_axis) -> Array:
     return take_along_axis(srt, idx._with_layout(lay), axis=-1)[..., 0]
 
 
-def quantile(x: Array, q: Any, /, axis: Axis = None, *, method: str = "linear",
+def quantile(x: Array, /, q: Any, axis: Axis = None, *, method: str = "linear",
              keepdims: bool = False) -> Array:
     """numpy.quantile for q a scalar or 1-D (its dim first in the result), with
     the methods 'linear' (default), 'lower', 'higher', 'nearest' and
@@ -167,18 +167,18 @@ def quantile(x: Array, q: Any, /, axis: Axis = None, *, method: str = "linear",
     return _quantile("quantile", x, q, axis, method, keepdims, skip_nan=False)
 
 
-def nanquantile(x: Array, q: Any, /, axis: Axis = None, *, method: str = "linear",
+def nanquantile(x: Array, /, q: Any, axis: Axis = None, *, method: str = "linear",
                 keepdims: bool = False) -> Array:
     """quantile of the elements that are not NaN (numpy.nanquantile); NaN
     over all-NaN lanes."""
     return _quantile("nanquantile", x, q, axis, method, keepdims, skip_nan=True)
 
 
-def median(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def median(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """numpy.median: quantile 0.5, 'linear'."""
     return _quantile("median", x, 0.5, axis, "linear", keepdims, skip_nan=False)
 
 
-def nanmedian(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def nanmedian(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """numpy.nanmedian."""
     return _quantile("nanmedian", x, 0.5, axis, "linear", keepdims, skip_nan=True)

@@ -9,7 +9,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
-from ._array import Array, check_array
+from ._array import FOREIGN, Array, check_array
 from ._creation_functions import arange, asarray, number_arg
 from ._elementwise_functions import isnan, remainder, where
 from ._errors import dtype_error, not_array_error, value_error
@@ -32,7 +32,7 @@ def flat_view(x: Array) -> Array:
 
 
 def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> Array:
-    check_array(func, x)
+    x = check_array(func, x)
     check_keepdims(func, keepdims)
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
@@ -59,19 +59,20 @@ def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> A
     return out
 
 
-def argmax(x: Array, /, *, axis: Optional[int] = None, keepdims: bool = False) -> Array:
+def argmax(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
     """Index of the first maximum (the first NaN, when there is one)."""
     return _arg("argmax", lib.ARS_LANE_ARGMAX, x, axis, keepdims)
 
 
-def argmin(x: Array, /, *, axis: Optional[int] = None, keepdims: bool = False) -> Array:
+def argmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
     """Index of the first minimum (the first NaN, when there is one)."""
     return _arg("argmin", lib.ARS_LANE_ARGMIN, x, axis, keepdims)
 
 
-def count_nonzero(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def count_nonzero(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
+    """The number of non-zero elements of ``x`` over ``axis`` (an ``int64`` array)."""
     func = "count_nonzero"
-    check_array(func, x)
+    x = check_array(func, x)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     return finish(reduce_into(x, axes, lib.ARS_RED_COUNT, dt.int64, func=func), axes, keepdims, dt.int64)
@@ -80,7 +81,7 @@ def count_nonzero(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> 
 def nonzero(x: Array, /) -> Tuple[Array, ...]:
     """Indices of the nonzero elements, in C order, one int64 array per axis."""
     func = "nonzero"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim == 0:
         raise value_error(func, "x must have at least one dimension (use nonzero(atleast_1d))")
     mask = x if x.dtype is dt.bool else x._copy_contiguous(dt.bool)
@@ -96,11 +97,14 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
                  side: Literal["left", "right"] = "left", sorter: Optional[Array] = None) -> Array:
     """Insertion points of x2 into the sorted 1-D x1 (NaNs sort last, -0.0 == 0.0)."""
     func = "searchsorted"
-    check_array(func, x1, "x1")
+    x1 = check_array(func, x1, "x1")
     if x1.ndim != 1:
         raise value_error(func, "x1 must be one-dimensional", f"shape {x1.shape}")
     if side not in ("left", "right"):
         raise value_error(func, "side must be 'left' or 'right'", repr(side))
+    if not isinstance(x2, (Array, dt.builtins_bool, int, float, complex)) and FOREIGN[1] is not None:
+        converted = FOREIGN[1](x2)  # NumPy data, as the operators take it
+        x2 = x2 if converted is None else converted
     if isinstance(x2, Array):
         common = dt.promote(x1.dtype, x2.dtype)
     elif isinstance(x2, (dt.builtins_bool, int, float, complex)):
@@ -111,7 +115,7 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
     if common.kind == "c":
         raise dtype_error(func, "real-valued", common)
     if sorter is not None:
-        check_array(func, sorter, "sorter")
+        sorter = check_array(func, sorter, "sorter")
         if sorter.dtype.kind not in "iu":
             raise dtype_error(func, "integer", sorter.dtype)
         x1 = take(x1, sorter)
@@ -148,7 +152,7 @@ def top_k(x: Array, k: int, /, *, axis: Optional[int] = -1, mode: str = "largest
     searches the flattened array). Equal elements come lowest index first;
     NaNs come after every number in either mode, as in numpy.top_k."""
     func = "top_k"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
     if mode not in ("largest", "smallest"):
@@ -178,7 +182,7 @@ def top_k(x: Array, k: int, /, *, axis: Optional[int] = -1, mode: str = "largest
 
 def _nan_arg(func: str, op: int, fill: float, x: Array, axis: Optional[int], keepdims: bool) -> Array:
     """argmin/argmax with NaNs replaced by the value that never wins (NumPy's way)."""
-    check_array(func, x)
+    x = check_array(func, x)
     check_keepdims(func, keepdims)
     if x.dtype.kind == "f" and x.size:
         nan = isnan(x)
@@ -189,11 +193,11 @@ def _nan_arg(func: str, op: int, fill: float, x: Array, axis: Optional[int], kee
     return _arg(func, op, x, axis, keepdims)
 
 
-def nanargmax(x: Array, /, *, axis: Optional[int] = None, keepdims: bool = False) -> Array:
+def nanargmax(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
     """argmax ignoring NaNs (numpy.nanargmax); ValueError on an all-NaN lane."""
     return _nan_arg("nanargmax", lib.ARS_LANE_ARGMAX, float("-inf"), x, axis, keepdims)
 
 
-def nanargmin(x: Array, /, *, axis: Optional[int] = None, keepdims: bool = False) -> Array:
+def nanargmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
     """argmin ignoring NaNs (numpy.nanargmin); ValueError on an all-NaN lane."""
     return _nan_arg("nanargmin", lib.ARS_LANE_ARGMIN, float("inf"), x, axis, keepdims)

@@ -38,7 +38,7 @@ def _first(a: Array, k: int) -> Array:
 
 
 def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
-    check_array(func, x)
+    x = check_array(func, x)
     flat = flat_view(x)
     n = flat.size
     values = Array._empty((n,), x.dtype)
@@ -53,19 +53,28 @@ def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
 
 
 def unique_values(x: Array, /) -> Array:
+    """The unique values of ``x``, sorted (NaNs each count as distinct)."""
     return _unique("unique_values", x, False, False, False)[0]
 
 
 def unique_counts(x: Array, /) -> UniqueCountsResult:
+    """The unique values of ``x`` (sorted) and how often each occurs."""
     v, _, _, c = _unique("unique_counts", x, False, False, True)
     return UniqueCountsResult(v, c)
 
 
 def unique_inverse(x: Array, /) -> UniqueInverseResult:
+    """The unique values of ``x`` (sorted) and, for each element of ``x``, the index
+    of its value among them (of ``x``'s shape).
+    """
     v, _, inv, _ = _unique("unique_inverse", x, False, True, False)
     return UniqueInverseResult(v, inv)
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:
+    """The unique values of ``x`` with their first indices, inverse indices and counts.
+
+    NaNs are distinct values, as the standard says; the values come sorted.
+    """
     v, i, inv, c = _unique("unique_all", x, True, True, True)
     return UniqueAllResult(v, i, inv, c)

@@ -6,8 +6,7 @@ import itertools
 from typing import Dict, List
 
 from . import _layout as L
-from ._array import Array
-from ._errors import not_array_error
+from ._array import Array, check_array
 from ._format import _float_str
 
 MAX_CELLS = 48  # a wider storage is shown around the cells the view reaches
@@ -15,8 +14,7 @@ MAX_VISITS = 4  # a cell reached more often lists its first visits, "…" and it
 
 
 def layout_diagram(x: Array) -> str:
-    if not isinstance(x, Array):
-        raise not_array_error("show", x)
+    x = check_array("show", x)
     lay = x._layout
     isz = x.dtype.itemsize
     nelem = x.storage.nbytes // isz

@@ -13,7 +13,7 @@ from ._errors import dtype_error, type_error
 
 
 def _check(func: str, x: Array, axis: int, descending: bool, stable: bool) -> int:
-    check_array(func, x)
+    x = check_array(func, x)
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
     for name, v in (("descending", descending), ("stable", stable)):
@@ -25,7 +25,7 @@ def _check(func: str, x: Array, axis: int, descending: bool, stable: bool) -> in
     return normalize_axis(func, axis, x.ndim)
 
 
-def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool = True) -> Array:
     """Sorted copy along axis; stable=False allows a faster, unstable sort."""
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
@@ -36,7 +36,7 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
     return out
 
 
-def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool = True) -> Array:
     """Indices that sort x along axis (int64); stable (also when descending)
     unless stable=False, when equal elements' indices may come in any order."""
     ax = _check("argsort", x, axis, descending, stable)

@@ -93,22 +93,23 @@ def sum_dtypes(func: str, x: Array, dtype: Optional[dt.DType]) -> Tuple[dt.DType
     return dtype, acc
 
 
-def _numeric(func: str, x: Array) -> None:
+def _numeric(func: str, x: Array) -> Array:
     """Numeric dtypes, and bool as NumPy allows it (counting as int64)."""
-    check_array(func, x)
+    return check_array(func, x)
 
 
-def _real(func: str, x: Array) -> None:
-    check_array(func, x)
+def _real(func: str, x: Array) -> Array:
+    x = check_array(func, x)
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
+    return x
 
 
 # ---- reductions --------------------------------------------------------------------------
 
 def _sum_like(func: str, op: int, x: Array, axis: Axis, dtype: Optional[dt.DType],
               keepdims: bool) -> Array:
-    _numeric(func, x)
+    x = _numeric(func, x)
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype)
     if axis is None and keepdims is False:
         acc = reduce_all(x, op, acc_dtype, func)
@@ -118,20 +119,24 @@ def _sum_like(func: str, op: int, x: Array, axis: Axis, dtype: Optional[dt.DType
     return finish(reduce_into(x, axes, op, acc_dtype, func=func), axes, keepdims, out_dtype)
 
 
-def sum(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def sum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
         keepdims: bool = False) -> Array:
     """Sums (pairwise for floats, at least NumPy's accuracy); integers
     accumulate in int64/uint64 and wrap."""
     return _sum_like("sum", lib.ARS_RED_SUM, x, axis, dtype, keepdims)
 
 
-def prod(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
          keepdims: bool = False) -> Array:
+    """The product of the elements of ``x`` over ``axis`` (a new array).
+
+    Integers and bools accumulate in ``int64``/``uint64`` and wrap, unless ``dtype`` is given.
+    """
     return _sum_like("prod", lib.ARS_RED_PROD, x, axis, dtype, keepdims)
 
 
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
-    _real(func, x)
+    x = _real(func, x)
     if axis is None and keepdims is False and x._layout.size:
         return reduce_all(x, op, x._dtype, func)
     check_keepdims(func, keepdims)
@@ -142,12 +147,12 @@ def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     return finish(reduce_into(x, axes, op, x.dtype, func=func), axes, keepdims, x.dtype)
 
 
-def min(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def min(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """Minimum; NaN propagates."""
     return _min_max("min", lib.ARS_RED_MIN, x, axis, keepdims)
 
 
-def max(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def max(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """Maximum; NaN propagates."""
     return _min_max("max", lib.ARS_RED_MAX, x, axis, keepdims)
 
@@ -155,7 +160,7 @@ def max(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
 def _float_result(func: str, x: Array) -> Tuple[dt.DType, dt.DType]:
     """(result dtype, accumulator dtype) of mean: floats keep their dtype and
     accumulate in 64 bits; integers give float64 (as NumPy)."""
-    _numeric(func, x)
+    x = _numeric(func, x)
     k = x.dtype.kind
     if k == "c":
         return x.dtype, dt.complex128
@@ -175,12 +180,18 @@ def _result_dtype_arg(func: str, x: Array, out_dtype: dt.DType, dtype: Any) -> d
     return dtype
 
 
-def mean(x: Array, /, *, axis: Axis = None, keepdims: bool = False,
+def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
          dtype: Optional[dt.DType] = None) -> Array:
     """Mean; NaN over an empty reduction. dtype= (beyond the standard, as
-    NumPy) names the result's floating dtype; sums run in 64 bits."""
+    NumPy) names the result's floating dtype. Floats sum pairwise in their
+    own dtype, as NumPy's (so a float32 mean overflows where NumPy's does);
+    integers in float64."""
     func = "mean"
+    if not isinstance(x, Array):
+        x = check_array(func, x)
     out_dtype, acc_dtype = _float_result(func, x)
+    if x.dtype.kind in "fc":
+        acc_dtype = x.dtype  # as NumPy: float32 sums pairwise in float32 (and overflows as it does)
     out_dtype = _result_dtype_arg(func, x, out_dtype, dtype)
     if axis is None and keepdims is False:
         acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func)
@@ -194,7 +205,11 @@ def mean(x: Array, /, *, axis: Axis = None, keepdims: bool = False,
 
 
 def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, float],
-             keepdims: bool, dtype: Any = None) -> Array:
+             keepdims: bool, dtype: Any = None, ddof: Any = None) -> Array:
+    if not isinstance(x, Array):
+        x = check_array(func, x)
+    if ddof is not None:
+        correction = _correction_arg(func, correction, ddof)
     out_dtype, acc_dtype = _float_result(func, x)
     out_dtype = dt.real_of(out_dtype)
     if dtype is not None:
@@ -211,25 +226,29 @@ def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, 
     return finish(acc, axes, keepdims, out_dtype)
 
 
-def var(x: Array, /, *, axis: Axis = None, correction: Union[int, float] = 0.0,
-        keepdims: bool = False, dtype: Optional[dt.DType] = None) -> Array:
+def var(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
+        keepdims: bool = False, dtype: Optional[dt.DType] = None,
+        ddof: Optional[Union[int, float]] = None) -> Array:
     """Variance, two passes in float64; NaN when correction >= N. dtype=
-    (beyond the standard) names the result's floating dtype."""
-    return _var_std("var", lib.ARS_FIN_VAR, x, axis, correction, keepdims, dtype)
+    (beyond the standard) names the result's floating dtype; ddof= is
+    NumPy's name for correction."""
+    return _var_std("var", lib.ARS_FIN_VAR, x, axis, correction, keepdims, dtype, ddof)
 
 
-def std(x: Array, /, *, axis: Axis = None, correction: Union[int, float] = 0.0,
-        keepdims: bool = False, dtype: Optional[dt.DType] = None) -> Array:
+def std(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
+        keepdims: bool = False, dtype: Optional[dt.DType] = None,
+        ddof: Optional[Union[int, float]] = None) -> Array:
     """Standard deviation, two passes in float64; NaN when correction >= N.
-    dtype= (beyond the standard) names the result's floating dtype."""
-    return _var_std("std", lib.ARS_FIN_STD, x, axis, correction, keepdims, dtype)
+    dtype= (beyond the standard) names the result's floating dtype; ddof= is
+    NumPy's name for correction."""
+    return _var_std("std", lib.ARS_FIN_STD, x, axis, correction, keepdims, dtype, ddof)
 
 
 # ---- cumulative -------------------------------------------------------------------------
 
 def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Optional[dt.DType],
                 include_initial: bool) -> Array:
-    check_array(func, x)
+    x = check_array(func, x)
     if not isinstance(include_initial, dt.builtins_bool):
         raise type_error(func, "include_initial must be a bool", repr(include_initial))
     if axis is None:
@@ -254,11 +273,21 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
 
 def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
                    include_initial: bool = False) -> Array:
+    """The cumulative sum of ``x`` along ``axis`` (a new array).
+
+    ``include_initial=True`` starts each lane with 0; integers accumulate in
+    ``int64``/``uint64`` unless ``dtype`` is given.
+    """
     return _cumulative("cumulative_sum", lib.ARS_LANE_CUMSUM, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
                     include_initial: bool = False) -> Array:
+    """The cumulative product of ``x`` along ``axis`` (a new array).
+
+    ``include_initial=True`` starts each lane with 1; integers accumulate in
+    ``int64``/``uint64`` unless ``dtype`` is given.
+    """
     return _cumulative("cumulative_prod", lib.ARS_LANE_CUMPROD, x, axis, dtype, include_initial)
 
 
@@ -282,57 +311,57 @@ def _valid_count(x: Array, axes: Tuple[int, ...], keepdims: bool) -> Array:
                   axes, keepdims, dt.int64)
 
 
-def _nan_setup(func: str, x: Array, axis: Axis, keepdims: bool) -> Tuple[int, ...]:
-    check_array(func, x)
+def _nan_setup(func: str, x: Array, axis: Axis, keepdims: bool) -> Tuple[Array, Tuple[int, ...]]:
+    x = check_array(func, x)
     check_keepdims(func, keepdims)
-    return normalize_axes(func, axis, x.ndim)
+    return x, normalize_axes(func, axis, x.ndim)
 
 
 def _nan_sum_like(func: str, op: int, identity: int, x: Array, axis: Axis,
                   dtype: Optional[dt.DType], keepdims: bool) -> Array:
-    _nan_setup(func, x, axis, keepdims)
+    x, _ = _nan_setup(func, x, axis, keepdims)
     if _has_nan(x):
         x = _nan_filled(x, identity)
     return _sum_like(func, op, x, axis, dtype, keepdims)
 
 
-def nansum(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def nansum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
            keepdims: bool = False) -> Array:
     """sum, counting NaNs as zero (numpy.nansum); 0 over all-NaN lanes."""
     return _nan_sum_like("nansum", lib.ARS_RED_SUM, 0, x, axis, dtype, keepdims)
 
 
-def nanprod(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def nanprod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
             keepdims: bool = False) -> Array:
     """prod, counting NaNs as one (numpy.nanprod); 1 over all-NaN lanes."""
     return _nan_sum_like("nanprod", lib.ARS_RED_PROD, 1, x, axis, dtype, keepdims)
 
 
 def _nan_min_max(func: str, op: int, fill: float, x: Array, axis: Axis, keepdims: bool) -> Array:
-    axes = _nan_setup(func, x, axis, keepdims)
+    x, axes = _nan_setup(func, x, axis, keepdims)
     if not _has_nan(x):
         return _min_max(func, op, x, axis, keepdims)
-    _real(func, x)
+    x = _real(func, x)
     out = _min_max(func, op, _nan_filled(x, fill), axis, keepdims)
     return where(_valid_count(x, axes, keepdims) == 0, float("nan"), out)
 
 
-def nanmin(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def nanmin(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """min ignoring NaNs (numpy.nanmin); NaN over all-NaN lanes."""
     return _nan_min_max("nanmin", lib.ARS_RED_MIN, float("inf"), x, axis, keepdims)
 
 
-def nanmax(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def nanmax(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """max ignoring NaNs (numpy.nanmax); NaN over all-NaN lanes."""
     return _nan_min_max("nanmax", lib.ARS_RED_MAX, float("-inf"), x, axis, keepdims)
 
 
-def nanmean(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def nanmean(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
             keepdims: bool = False) -> Array:
     """mean of the elements that are not NaN (numpy.nanmean); NaN over
     all-NaN lanes. Sums run in 64 bits."""
     func = "nanmean"
-    axes = _nan_setup(func, x, axis, keepdims)
+    x, axes = _nan_setup(func, x, axis, keepdims)
     if not _has_nan(x):
         return mean(x, axis=axis, keepdims=keepdims, dtype=dtype)
     out_dtype, acc_dtype = _float_result(func, x)
@@ -355,7 +384,7 @@ def _correction_arg(func: str, correction: Any, ddof: Any) -> Union[int, float]:
 
 def _nan_var(func: str, x: Array, axis: Axis, dtype: Any, correction: Any, ddof: Any,
              keepdims: bool) -> Array:
-    axes = _nan_setup(func, x, axis, keepdims)
+    x, axes = _nan_setup(func, x, axis, keepdims)
     correction = _correction_arg(func, correction, ddof)
     out_dtype, acc_dtype = _float_result(func, x)
     out_dtype = dt.real_of(_result_dtype_arg(func, x, out_dtype, dtype))
@@ -375,7 +404,7 @@ def _nan_var(func: str, x: Array, axis: Axis, dtype: Any, correction: Any, ddof:
     return out if out.dtype is out_dtype else out._copy_contiguous(out_dtype)
 
 
-def nanvar(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def nanvar(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
            correction: Union[int, float] = 0.0, keepdims: bool = False,
            ddof: Optional[Union[int, float]] = None) -> Array:
     """var of the elements that are not NaN (numpy.nanvar), in float64; NaN
@@ -383,7 +412,7 @@ def nanvar(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
     return _nan_var("nanvar", x, axis, dtype, correction, ddof, keepdims)
 
 
-def nanstd(x: Array, /, *, axis: Axis = None, dtype: Optional[dt.DType] = None,
+def nanstd(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
            correction: Union[int, float] = 0.0, keepdims: bool = False,
            ddof: Optional[Union[int, float]] = None) -> Array:
     """std of the elements that are not NaN (numpy.nanstd); see nanvar."""

@@ -1,6 +1,7 @@
 """arrstride.lib.stride_tricks.sliding_window_view: numpy's function of that
 name (xarray's rolling calls it through the namespace), as repeated unfold.
-The result is a view; its windows overlap, so it refuses writes."""
+The result is a read-only view, as NumPy's: its windows overlap, so a write
+would change every window that holds the element."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -16,7 +17,7 @@ def sliding_window_view(x: Array, window_shape: Any, axis: Optional[Any] = None,
     """Every window of window_shape over x (along axis, default all axes),
     the window dims last in axis order, as numpy's (a view)."""
     func = "sliding_window_view"
-    check_array(func, x)
+    x = check_array(func, x)
     rule = "window_shape must be an int or a tuple of ints"
     shape = tuple(int_arg(func, w, rule) for w in window_shape) \
         if isinstance(window_shape, (tuple, list)) else (int_arg(func, window_shape, rule),)
@@ -41,4 +42,7 @@ def sliding_window_view(x: Array, window_shape: Any, axis: Optional[Any] = None,
             raise value_error(func, "window_shape cannot be larger than the input along axis "
                               f"{a}", f"{w} > {out.shape[a]}")
         out = unfold(out, a, w, 1)
-    return out
+    st = out._storage
+    if not st.readonly:
+        st = st.readonly_alias(f"a view made by {func} (its windows overlap)")
+    return Array._new(st, out._layout, out._dtype)

@@ -16,7 +16,7 @@ Axis = Optional[Union[int, Tuple[int, ...]]]
 
 
 def _truth(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
-    check_array(func, x)
+    x = check_array(func, x)
     if axis is None and keepdims is False:
         return reduce_all(x, op, dt.bool, func)  # the per-call path: one C call for a dense x
     check_keepdims(func, keepdims)
@@ -24,12 +24,12 @@ def _truth(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     return finish(reduce_into(x, axes, op, dt.bool, func=func), axes, keepdims, dt.bool)
 
 
-def all(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def all(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """True where every element is nonzero (NaN counts as true); True when empty."""
     return _truth("all", lib.ARS_RED_ALL, x, axis, keepdims)
 
 
-def any(x: Array, /, *, axis: Axis = None, keepdims: bool = False) -> Array:
+def any(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     """True where some element is nonzero (NaN counts as true); False when empty."""
     return _truth("any", lib.ARS_RED_ANY, x, axis, keepdims)
 
@@ -43,7 +43,7 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
     call it that way (scikit-learn's roc_curve). array-api-tests allows a
     keyword-only parameter to be positional-or-keyword."""
     func = "diff"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim == 0:
         raise value_error(func, "x must have at least one dimension")
     n = int_arg(func, n, "n must be an int")
@@ -55,7 +55,7 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
         if extra is None:
             continue
         if name is not None:
-            check_array(func, extra, name)
+            extra = check_array(func, extra, name)
         parts.append(extra)
     if len(parts) > 1:
         x = concat(parts, axis=ax)

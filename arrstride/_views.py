@@ -6,7 +6,7 @@ import operator
 from typing import Sequence, Tuple
 
 from . import _layout as L
-from ._args import normalize_axis
+from ._args import check_dims, normalize_axis
 from ._array import Array, check_array
 from ._errors import broadcast_into_error, type_error, value_error
 
@@ -22,7 +22,7 @@ def as_strided(x: Array, shape: Sequence[int], strides: Sequence[int], offset: i
     """Any (shape, strides, offset) over x's storage, in elements; strides may be
     negative or 0. Every element reached must lie inside the storage."""
     func = "as_strided"
-    check_array(func, x)
+    x = check_array(func, x)
     shape = _ints(func, "shape", shape)
     strides = _ints(func, "strides", strides)
     offset = operator.index(offset)
@@ -47,7 +47,7 @@ def as_strided(x: Array, shape: Sequence[int], strides: Sequence[int], offset: i
 def narrow(x: Array, axis: int, start: int, length: int) -> Array:
     """x[..., start:start+length, ...] along axis."""
     func = "narrow"
-    check_array(func, x)
+    x = check_array(func, x)
     a = normalize_axis(func, axis, x.ndim)
     n = x.shape[a]
     start, length = operator.index(start), operator.index(length)
@@ -61,14 +61,16 @@ def narrow(x: Array, axis: int, start: int, length: int) -> Array:
 def expand(x: Array, shape: Sequence[int]) -> Array:
     """Broadcast to shape by stride 0 (PyTorch's expand; -1 keeps a size)."""
     func = "expand"
-    check_array(func, x)
+    x = check_array(func, x)
     shape = _ints(func, "shape", shape)
     extra = len(shape) - x.ndim
     if extra < 0:
         raise broadcast_into_error(func, x.shape, shape, "x")
     shape = tuple(x.shape[k - extra] if d == -1 and k >= extra else d for k, d in enumerate(shape))
-    lay = L.expand(x._layout, shape)
-    if lay is None or any(d < 0 for d in shape):
+    if any(d < 0 for d in shape):
+        raise broadcast_into_error(func, x.shape, shape, "x")
+    lay = L.expand(x._layout, check_dims(func, shape))
+    if lay is None:
         raise broadcast_into_error(func, x.shape, shape, "x")
     return x._with_layout(lay)
 
@@ -76,7 +78,7 @@ def expand(x: Array, shape: Sequence[int]) -> Array:
 def diagonal(x: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The diagonal of axes (axis1, axis2) as the last dim; offset > 0 is above."""
     func = "diagonal"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     a1 = normalize_axis(func, axis1, x.ndim)
@@ -90,7 +92,7 @@ def unfold(x: Array, axis: int, size: int, step: int) -> Array:
     """Sliding windows of `size` every `step` along axis, the window as a new
     last dim. The windows may overlap; such a view refuses writes."""
     func = "unfold"
-    check_array(func, x)
+    x = check_array(func, x)
     a = normalize_axis(func, axis, x.ndim) if x.ndim else 0
     n = x.shape[a] if x.ndim else 1
     size, step = operator.index(size), operator.index(step)

@@ -14,11 +14,12 @@ import operator
 from typing import Any, Literal, Optional, Sequence, Tuple, Union
 
 from . import _dtypes as dt
+from . import _elementwise_functions as _ew
 from . import _kernels as K
 from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
-from ._array import Array, check_device
-from ._errors import dtype_error, not_array_error, type_error, value_error
+from ._array import Array, check_array, check_device
+from ._errors import dtype_error, type_error, value_error
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -35,8 +36,7 @@ _FORWARD, _BACKWARD = -1, 1
 def _check_x(func: str, x: Any, want: str) -> Array:
     """x as an array of the dtype the transform reads: 'complex' (real floats
     promoted) or 'real' (real floating only)."""
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     d = x.dtype
     if want == "real":
         if d.kind != "f":
@@ -127,6 +127,11 @@ def _transform(kind: int, x: Array, axis: int, n: int, sign: int, norm: str) -> 
     out = Array._empty(shape, out_dtype)
     if out.size:
         K.fft_lines(kind, out, x, axis, n, sign, _scale(norm, n, sign))
+        if out_dtype.kind == "c":
+            # the kernel's zero parts may come out as -0.0 where NumPy's pocketfft
+            # gives +0.0 (rfft(ones(3)) prints 3.+0.j there): adding +0.0 turns
+            # -0.0 into +0.0 and changes nothing else
+            _ew.binary_inplace(_ew.add, out, 0.0)
     return out
 
 
@@ -270,8 +275,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, dev
 
 
 def _shift(func: str, x: Any, axes: Any, inverse: bool) -> Array:
-    if not isinstance(x, Array):
-        raise not_array_error(func, x)
+    x = check_array(func, x)
     if axes is not None and not isinstance(axes, (tuple, list)):
         axes = (axes,)
     ax = normalize_axes(func, axes, x.ndim)

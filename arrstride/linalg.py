@@ -78,14 +78,15 @@ def _float_dtype(x: Array) -> dt.DType:
     return x.dtype if x.dtype.kind in "fc" else dt.float64
 
 
-def _matrices(func: str, x: Array, square: bool = False) -> dt.DType:
-    """Validate a stack of matrices; return the dtype the work runs in."""
-    check_array(func, x)
+def _matrices(func: str, x: Array, square: bool = False) -> Tuple[Array, dt.DType]:
+    """Validate a stack of matrices; return it (NumPy data converted) and the
+    dtype the work runs in."""
+    x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
         raise not_square_error(func, "x", x.shape)
-    return _float_dtype(x)
+    return x, _float_dtype(x)
 
 
 def _colmajor(x: Array, dtype: dt.DType) -> Array:
@@ -136,7 +137,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """L with x = L @ L^H (or U with x = U^H @ U when upper); reads the lower
     (upper) triangle of x only. A new array."""
     func = "cholesky"
-    dtype = _matrices(func, x, square=True)
+    x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     info = K.lapack("cholesky", a, int(bool(upper)))
     _raise_if(func, info, "the matrix is not positive definite")
@@ -144,8 +145,9 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
 
 def det(x: Array, /) -> Array:
+    """The determinant of each square matrix of ``x`` (LU factorization in LAPACK)."""
     func = "det"
-    dtype = _matrices(func, x, square=True)
+    x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     out = Array._empty(x.shape[:-2], dtype)
     K.lapack("det", a, None, None, out)
@@ -153,8 +155,11 @@ def det(x: Array, /) -> Array:
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
+    """The sign and the natural logarithm of the absolute determinant of each
+    square matrix of ``x``, as ``SlogdetResult(sign, logabsdet)``.
+    """
     func = "slogdet"
-    dtype = _matrices(func, x, square=True)
+    x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     sign = Array._empty(x.shape[:-2], dtype)
     logabs = Array._empty(x.shape[:-2], dt.real_of(dtype))
@@ -163,8 +168,12 @@ def slogdet(x: Array, /) -> SlogdetResult:
 
 
 def inv(x: Array, /) -> Array:
+    """The inverse of each square matrix of ``x``.
+
+    A singular matrix raises ``LinAlgError`` (a ``ValueError``).
+    """
     func = "inv"
-    dtype = _matrices(func, x, square=True)
+    x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     out = Array._empty(x.shape, dtype)
     info = K.lapack("solve", a, x.shape[-1], out, 1)
@@ -176,8 +185,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
     """X with x1 @ X = x2. x2 is a vector when 1-D, else a stack of matrices;
     batch dims broadcast."""
     func = "solve"
-    check_array(func, x1, "x1")
-    check_array(func, x2, "x2")
+    x1 = check_array(func, x1, "x1")
+    x2 = check_array(func, x2, "x2")
     if x1.ndim < 2 or x1.shape[-1] != x1.shape[-2]:
         raise not_square_error(func, "x1", x1.shape)
     if x2.ndim == 0:
@@ -206,7 +215,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
 def _eigh(func: str, x: Array, vectors: bool) -> Tuple[Array, Array]:
     """Eigenvalues w of Hermitian matrices and, with `vectors`, the column-major
     stack whose transpose holds the eigenvectors."""
-    dtype = _matrices(func, x, square=True)
+    x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     w = Array._empty(x.shape[:-1], dt.real_of(dtype))
     info = K.lapack("eigh", a, w, 1 if vectors else 0)
@@ -222,13 +231,17 @@ def eigh(x: Array, /) -> EighResult:
 
 
 def eigvalsh(x: Array, /) -> Array:
+    """The eigenvalues of each Hermitian (symmetric) matrix of ``x``, ascending.
+
+    Only the lower triangle is read.
+    """
     return _eigh("eigvalsh", x, False)[0]
 
 
 def _eig(func: str, x: Array, vectors: bool) -> Tuple[Array, Optional[Array]]:
     """Complex eigenvalues w of general matrices and, with `vectors`, the
     column-major stack v whose transpose holds the eigenvectors."""
-    dtype = _matrices(func, x, square=True)
+    x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
     cdt = dt.complex_of(dtype)
     w = Array._empty(x.shape[:-1], cdt)
@@ -246,6 +259,7 @@ def eig(x: Array, /) -> EigResult:
 
 
 def eigvals(x: Array, /) -> Array:
+    """The eigenvalues of each square matrix of ``x`` (complex, unordered; LAPACK's geev)."""
     return _eig("eigvals", x, False)[0]
 
 
@@ -268,7 +282,7 @@ def _svd_rows(x: Array, dtype: dt.DType, vectors: bool):
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """U, S (descending, real), Vh with x = U @ diag(S) @ Vh."""
     func = "svd"
-    dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
     k = min(m, n)
     batch = x.shape[:-2]
@@ -288,8 +302,12 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def svdvals(x: Array, /) -> Array:
+    """The singular values of each matrix of ``x``, descending.
+
+    Tall matrices go through a Cholesky-based QR first (see the guide's internals).
+    """
     func = "svdvals"
-    dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
     rows = _svd_rows(x, dtype, False)
     if rows is not None:
@@ -305,7 +323,7 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     """Q (orthonormal columns) and upper-triangular R with x = Q @ R;
     mode 'reduced' (Q: m x k) or 'complete' (Q: m x m)."""
     func = "qr"
-    dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x)
     if mode not in ("reduced", "complete"):
         raise value_error(func, "mode must be 'reduced' or 'complete'", repr(mode))
     m, n = x.shape[-2:]
@@ -324,7 +342,7 @@ def pinv(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
     """Moore-Penrose pseudo-inverse from the SVD; singular values at most
     rtol * max(S) count as zero (rtol defaults to max(M, N) * eps)."""
     func = "pinv"
-    dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
     batch = x.shape[:-2]
     tol = _rtol_array(func, rtol, batch, dtype, m, n)
@@ -338,7 +356,7 @@ def pinv(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
 def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
     """The number of singular values above rtol * max(S) (int64)."""
     func = "matrix_rank"
-    dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
     batch = x.shape[:-2]
     tol = _rtol_array(func, rtol, batch, dtype, m, n)
@@ -353,7 +371,7 @@ def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> A
 def matrix_power(x: Array, n: int, /) -> Array:
     """x multiplied by itself n times (n < 0: powers of inv(x); n = 0: identity)."""
     func = "matrix_power"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise not_square_error(func, "x", x.shape)
     n = int_arg(func, n, "n must be an int")
@@ -380,9 +398,10 @@ def matrix_power(x: Array, n: int, /) -> Array:
 # ---- products ----------------------------------------------------------------------
 
 def outer(x1: Array, x2: Array, /) -> Array:
+    """The outer product of two 1-D arrays (a new 2-D array)."""
     func = "outer"
-    check_array(func, x1, "x1")
-    check_array(func, x2, "x2")
+    x1 = check_array(func, x1, "x1")
+    x2 = check_array(func, x2, "x2")
     if x1.ndim != 1 or x2.ndim != 1:
         raise shapes_error(func, "x1 and x2 must be 1-D", x1.shape, x2.shape)
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
@@ -402,8 +421,8 @@ def outer(x1: Array, x2: Array, /) -> Array:
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """The cross product of 3-vectors along axis, over broadcast shapes."""
     func = "cross"
-    check_array(func, x1, "x1")
-    check_array(func, x2, "x2")
+    x1 = check_array(func, x1, "x1")
+    x2 = check_array(func, x2, "x2")
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
         raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     shape = L.broadcast_shapes(x1.shape, x2.shape)
@@ -437,7 +456,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """The offset-th diagonal of each matrix, as a view."""
     func = "diagonal"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     return _diagonal_view(x, offset, x.ndim - 2, x.ndim - 1)
@@ -447,7 +466,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     """Sum of the offset-th diagonal of each matrix. Integer inputs sum in the
     default (unsigned) integer dtype, as NumPy does."""
     func = "trace"
-    check_array(func, x)
+    x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if dtype is not None and not isinstance(dtype, dt.DType):
@@ -472,7 +491,7 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
                 keepdims: bool = False, ord: Union[int, float] = 2) -> Array:
     """The ord-norm over axis (all axes when None); real dtype of x."""
     func = "vector_norm"
-    check_array(func, x)
+    x = check_array(func, x)
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
         raise type_error(func, "ord must be a real number", repr(ord))
     dtype = _float_dtype(x)
@@ -499,7 +518,7 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
                 ord: Optional[Union[int, float, str]] = "fro") -> Array:
     """Frobenius, nuclear, 1, 2, inf norms (and their negatives) of each matrix."""
     func = "matrix_norm"
-    dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x)
     if x.dtype is not dtype:
         x = x._copy_contiguous(dtype)
     nd = x.ndim

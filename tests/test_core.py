@@ -1136,11 +1136,11 @@ def test_the_switch_off_takes_no_fast_path():
 
 def test_the_environment_variable():
     code = "import arrstride as xp, arrstride._core as c; print(c.fast_paths(), (xp.ones(3) + 1).tolist())"
-    for value, want in (("0", "False"), ("1", "True"), ("", "True")):
+    for value, want in (("0", "False"), ("1", "True"), ("", "True"), (" Off ", "False"), ("yes", "True")):
         out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "ARRSTRIDE_FAST_PATHS": value},
                              capture_output=True, text=True, check=True).stdout
         assert out.split()[0] == want and "[2.0, 2.0, 2.0]" in out
-    bad = subprocess.run([sys.executable, "-c", code], env={**os.environ, "ARRSTRIDE_FAST_PATHS": "yes"},
+    bad = subprocess.run([sys.executable, "-c", code], env={**os.environ, "ARRSTRIDE_FAST_PATHS": "2"},
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "ARRSTRIDE_FAST_PATHS: 0" in bad.stderr
 

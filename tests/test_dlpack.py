@@ -51,6 +51,12 @@ def exports_settle():
     return _dlpack.live_exports(), len(_dlpack._LIVE)
 
 
+def negative(a) -> bool:
+    """a has elements and a negative stride on a dim longer than 1: __dlpack__
+    exports a copy unless copy=False (torch.from_dlpack aborts on negative strides)."""
+    return a.size > 0 and any(s < 0 and d > 1 for s, d in zip(a.strides, a.shape))
+
+
 def check_same(a, n: np.ndarray) -> None:
     """a views exactly n's memory with n's values and strides."""
     assert a.shape == n.shape
@@ -81,6 +87,9 @@ def test_arrstride_to_numpy(layout, name):
     n = np.from_dlpack(a)
     assert n.dtype == n_expected.dtype
     np.testing.assert_array_equal(n, n_expected)
+    if negative(a):  # copy=None exports negative strides as a copy (torch aborts on them)
+        assert n.ctypes.data != address(a)
+        n = np.from_dlpack(a, copy=False)
     check_same(a, n)
 
 
@@ -88,7 +97,7 @@ def test_arrstride_to_numpy(layout, name):
 @pytest.mark.parametrize("max_version", [None, (0, 8), (1, 0), (1, 1), (2, 0)])
 def test_both_capsule_kinds_round_trip(layout, max_version):
     a, _ = make(layout, (3, 4), "int32")
-    capsule = a.__dlpack__(max_version=max_version)
+    capsule = a.__dlpack__(max_version=max_version, copy=False if negative(a) else None)
     versioned = max_version is not None and max_version[0] >= 1
     assert _dlpack._is_valid(capsule, _dlpack.NAME_VERSIONED if versioned else _dlpack.NAME)
     b = xp.from_dlpack(capsule)  # arrstride accepts a bare capsule too
@@ -104,7 +113,7 @@ def test_both_capsule_kinds_round_trip(layout, max_version):
 
 def test_versioned_capsule_contents():
     a = xp.reshape(xp.arange(12, dtype=xp.complex64), (3, 4))[::-1, 1::2]
-    capsule = a.__dlpack__(max_version=(1, 0))
+    capsule = a.__dlpack__(max_version=(1, 0), copy=False)  # copy=None: a copy (negative strides)
     m = ffi.cast("DLManagedTensorVersioned *", _dlpack._get_pointer(capsule, _dlpack.NAME_VERSIONED))
     assert (m.version.major, m.version.minor) == _dlpack.VERSION
     assert m.flags == 0

@@ -196,9 +196,12 @@ def test_complex_small_integer_powers_exact():
         assert np.isnan(to_numpy(xp.asarray([0j], dtype=d) ** -1)).all()
 
 
-def test_pow_bool_refused():
+def test_pow_bool_as_numpy():
+    """bool ** int is int64, as NumPy and PyTorch; bool ** bool stays refused."""
+    got = xp.asarray([True, False]) ** 2
+    assert got.dtype == xp.int64 and got.tolist() == [1, 0]
     with pytest.raises(TypeError, match="pow"):
-        xp.asarray([True, False]) ** 2
+        xp.asarray([True, False]) ** xp.asarray([True, True])
 
 
 def test_pow_int_array_float_exponent():

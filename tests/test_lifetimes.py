@@ -136,7 +136,7 @@ def _indent(code: str) -> str:
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_collector_cannot_crash(source, held, cycle):
     if source in NEEDS_TORCH:
-        pytest.importorskip("torch")
+        pytest.importorskip("torch", reason="PyTorch not installed (optional interop partner)")
     script = SCRIPT.format(source=_indent(SOURCES[source]), held=_indent(HELD[held]),
                            cycle=_indent(CYCLES[cycle]),
                            torch_import="import torch, torch.utils.dlpack" if source in NEEDS_TORCH else "")

@@ -110,8 +110,11 @@ def test_matmul_errors_name_both_shapes():
         xp.matmul(xp.asarray(np.ones((2, 3, 4))), xp.asarray(np.ones((3, 4, 2))))
     with pytest.raises(ValueError):
         xp.matmul(xp.asarray(1.0), xp.asarray(np.ones(3)))
-    with pytest.raises(TypeError):
-        xp.matmul(np.ones((2, 2)), xp.asarray(np.ones((2, 2))))
+    # NumPy arrays are operands as for @ (the one operand rule); lists are not
+    got = xp.matmul(np.ones((2, 2)), xp.asarray(np.ones((2, 2))))
+    assert isinstance(got, xp.Array) and got.tolist() == [[2.0, 2.0], [2.0, 2.0]]
+    with pytest.raises(TypeError, match="matmul"):
+        xp.matmul([[1.0]], xp.asarray(np.ones((1, 1))))
 
 
 def test_operators():

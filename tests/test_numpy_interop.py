@@ -26,7 +26,6 @@ def test_numpy_asarray_is_zero_copy(layout, name):
     # number (an int64 exported as "q" was NumPy's longlong, which SciPy's
     # rank_filter refused)
     assert n.dtype is np.dtype(name) and n.dtype.num == np.dtype(name).num
-    assert np.asarray(memoryview(a)).dtype is np.dtype(name)
     np.testing.assert_array_equal(n, expected)
     if a.size:
         assert n.ctypes.data == address(a)
@@ -143,8 +142,10 @@ def test_asarray_takes_dlpack_producers():
             return self.a.__dlpack_device__()
 
     src = xp.reshape(xp.arange(6, dtype=xp.uint16), (2, 3))[:, ::-1]
-    a = xp.asarray(Producer(src))
+    a = xp.asarray(Producer(src), copy=False)
     assert a.tolist() == src.tolist() and address(a) == address(src) and a.strides == src.strides
+    c = xp.asarray(Producer(src))  # copy=None: negative strides are exported as a copy
+    assert c.tolist() == src.tolist() and address(c) != address(src)
     b = xp.asarray(Producer(src), dtype=xp.int32)
     assert b.dtype == xp.int32 and b.tolist() == src.tolist()
     with pytest.raises(ValueError):
@@ -159,7 +160,7 @@ def test_unsupported_numpy_dtype():
 def test_c_and_python_paths_wrap_buffers_alike(fast_paths_on):
     # _core.from_buffer (the per-call path) against the Python path it skips
     from arrstride import _core
-    from arrstride._creation_functions import _wrap
+    from arrstride._foreign import wrap
     from arrstride import _storage as S
     for n in (np.arange(12.0).reshape(3, 4)[::-1, 1::2], np.arange(6, dtype=np.int16), np.ones((2, 3), np.complex64).T):
         for writeable in (True, False):
@@ -167,7 +168,7 @@ def test_c_and_python_paths_wrap_buffers_alike(fast_paths_on):
             n.flags.writeable = writeable
             fast = _core.from_buffer(n)
             owner, (fmt, isz, shape, bstrides, address_, readonly) = S.export_buffer(n)
-            slow = _wrap("asarray", fast.dtype, shape, bstrides, address_, owner, readonly)
+            slow = wrap("asarray", fast.dtype, shape, bstrides, address_, owner, readonly, byte_strides=True)
             assert (fast.shape, fast.strides, fast.offset) == (slow.shape, slow.strides, slow.offset)
             fs, ss = fast.storage, slow.storage
             assert (fs.address, fs.nbytes, fs.readonly, fs.external, fs._readonly_why) == \
@@ -206,54 +207,53 @@ def test_the_export_is_released_when_the_array_dies():
 
 @pytest.mark.parametrize("layout", params(INTEROP, ndim=2))
 @pytest.mark.parametrize("name", DTYPE_NAMES)
-def test_buffer_export(layout, name):
-    # ArrayBase exports its elements through the buffer protocol (memoryview,
-    # and numpy.asarray, which asks for it first), in place
+def test_array_struct(layout, name):
+    # numpy.asarray(x) reads __array_struct__ (NumPy's PyArrayInterface in a
+    # capsule, made in C): the elements in place, NumPy's own dtype object
     a, expected = make(layout, (3, 4), name)
-    m = memoryview(a)
-    assert m.shape == a.shape and m.itemsize == a.dtype.itemsize and m.readonly == a.storage.readonly
-    n = np.asarray(m)
-    assert n.dtype == expected.dtype
+    cap = a.__array_struct__
+    assert type(cap).__name__ == "PyCapsule"
+    n = np.asarray(a)
+    assert n.dtype is np.dtype(name) and n.shape == a.shape
     np.testing.assert_array_equal(n, expected)
     if a.size:
         assert n.ctypes.data == address(a)
-        for st, d, s in zip(m.strides, a.shape, a.strides):
+        for st, d, s in zip(n.strides, a.shape, a.strides):
             assert d <= 1 or st == s * a.dtype.itemsize
-    m.release()
+    assert n.flags.writeable == (not a.storage.readonly)
 
 
-def test_buffer_export_refusals_and_release():
-    import ctypes
-
-    def get_buffer(obj, flags):  # PyObject_GetBuffer with the consumer's flags
-        view = ctypes.create_string_buffer(256)  # larger than a Py_buffer
-        get = ctypes.pythonapi.PyObject_GetBuffer
-        get.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int]
-        if get(obj, ctypes.addressof(view), flags) == 0:
-            ctypes.pythonapi.PyBuffer_Release.argtypes = [ctypes.c_void_p]
-            ctypes.pythonapi.PyBuffer_Release(ctypes.addressof(view))
-
-    PyBUF_WRITABLE, PyBUF_ND, PyBUF_STRIDES = 0x1, 0x8, 0x18
-    PyBUF_C_CONTIGUOUS = 0x20 | PyBUF_STRIDES
-    x = xp.reshape(xp.arange(12.0), (3, 4))
-    with pytest.raises(BufferError, match="read-only"):
-        get_buffer(xp.broadcast_to(xp.ones(1), (4,)), PyBUF_WRITABLE | PyBUF_STRIDES)
-    t = x.T
-    with pytest.raises(BufferError, match="not C-contiguous"):
-        get_buffer(t, PyBUF_ND)  # a consumer that takes no strides
-    with pytest.raises(BufferError, match="not C-contiguous"):
-        get_buffer(t, PyBUF_C_CONTIGUOUS)
-    get_buffer(t, PyBUF_STRIDES | PyBUF_WRITABLE)  # strided and writable: exported
-    get_buffer(x, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
-    assert memoryview(t).tobytes() == np.asarray(x).T.tobytes()  # strided export, copied by tobytes
-    assert bytes(xp.asarray([1, 2], dtype=xp.uint8)) == b"\x01\x02"  # as NumPy: the raw elements
+def test_no_buffer_protocol_and_lifetime():
+    # No buffer export, on purpose: torch.asarray takes any buffer exporter
+    # before DLPack and reads its bytes as its default dtype, 1-D (a float64
+    # array came back as float32 garbage, a transposed one as "could not
+    # retrieve buffer"). torch.Tensor has no buffer export either.
     import weakref
+    x = xp.reshape(xp.arange(12.0), (3, 4))
+    with pytest.raises(TypeError):
+        memoryview(x)
     y = xp.arange(4.0)
     r = weakref.ref(y)
-    m = memoryview(y)
+    n = np.asarray(y)
     del y
     gc.collect()
-    assert r() is not None  # the export holds the array
-    m.release()
+    assert r() is not None  # NumPy's array keeps the arrstride array as its base
+    assert n.tolist() == [0.0, 1.0, 2.0, 3.0]
+    del n
     gc.collect()
     assert r() is None
+
+
+# every layout with no negative stride: torch refuses negative strides (for
+# NumPy's arrays too: ValueError), and torch.from_dlpack of one aborts the
+# process (c10::Error), so arrstride's __dlpack__ copies those when copy=None
+@pytest.mark.parametrize("layout", params(ALL))
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_torch_asarray_every_layout(layout, name):
+    torch = pytest.importorskip("torch", reason="PyTorch not installed (optional interop partner)")
+    a, expected = make(layout, (3, 4), name)
+    t = torch.asarray(a)
+    assert tuple(t.shape) == expected.shape and str(t.dtype) == f"torch.{name}"
+    np.testing.assert_array_equal(t.numpy(), expected)
+    if a.size and all(s >= 0 for s in a.strides):
+        assert t.data_ptr() == address(a)  # zero-copy, by DLPack

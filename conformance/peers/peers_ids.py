@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import re
 
-BACKENDS = ("arrstride", "array_api_strict")
+# in this order: "arrstride to torch cpu" is arrstride's, "array_api_strict to
+# torch cpu" strict's (scikit-learn's mixed-namespace ids)
+BACKENDS = ("arrstride", "array_api_strict", "torch")
 # "array_api_strictest" (array-api-extra) is strict with extra flags: not the control
 _BACKEND_RE = {
     "arrstride": re.compile(r"arrstride"),
     "array_api_strict": re.compile(r"array_api_strict(?!est)"),
+    "torch": re.compile(r"\btorch\b"),
 }
 
 

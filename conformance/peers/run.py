@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""Run scikit-learn's, SciPy's and array-api-extra's own array-API tests with
-arrstride as a backend, and array_api_strict as the control.
+"""Run scikit-learn's, SciPy's, array-api-extra's, Cubed's and xarray's own
+array-API tests with arrstride as a backend, beside controls: array_api_strict
+and PyTorch (CPU) for SciPy and scikit-learn, array_api_strict for
+array-api-extra and xarray, Cubed's NumPy backend for Cubed.
 
-    python conformance/peers/run.py [sklearn|scipy|extra|all] [-k EXPR] [options] [-- pytest args]
+    python conformance/peers/run.py [sklearn|scipy|extra|cubed|xarray|all] [-k EXPR] [options] [-- pytest args]
 
 The tests are the ones shipped in the installed wheels. A pytest plugin per
 suite (peers_sklearn.py, peers_scipy.py, peers_extra.py, loaded with ``-p``)
 adds "arrstride" to the suite's backend parametrization; peers_common.py keeps
 only the tests parametrized with arrstride or array_api_strict and logs every
 outcome. Each suite (each SciPy module) is one pytest-xdist run, so a crash
-costs one worker, not the run. Prints, per suite, the counts for both backends
-and the tests that fail for arrstride only, grouped by exception and message.
+costs one worker, not the run; Cubed and xarray take one run per backend
+(the backend is set for the whole run: CUBED_BACKEND_ARRAY_API_MODULE, and
+peers_xarray.py swapping arrstride in for array_api_strict). Prints, per suite,
+the counts per backend and the tests that fail for arrstride and pass for a
+control ("passes for array_api_strict", "passes for torch", ...), grouped by
+exception and message.
 Logs and reports go to conformance/peers/.cache/ (git-ignored).
 Exit status: 1 if any test fails for arrstride only, else 0.
 """
@@ -35,6 +41,9 @@ ROOT = HERE.parent.parent
 CACHE = HERE / ".cache"
 SITE = Path(sysconfig.get_paths()["purelib"])
 BACKEND, CONTROL = "arrstride", "array_api_strict"
+# the controls each suite is compared with (NumPy: Cubed's default backend)
+CONTROLS = {"extra": (CONTROL,), "sklearn": (CONTROL, "torch"), "scipy": (CONTROL, "torch"),
+            "cubed": ("numpy",), "xarray": (CONTROL,)}
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "crashed")
 BAD = ("failed", "error", "crashed")
 
@@ -61,28 +70,57 @@ def sklearn_paths() -> list[str]:
     return files
 
 
-def plan(suite: str, scipy_modules: list[str]) -> list[tuple[str, list[str], list[str]]]:
-    """(run name, plugin names, pytest args) for each pytest run of a suite."""
+# Cubed's own tests that run on the local executors (the rest need Lithops,
+# Modal, Dask clusters, icechunk or measure memory for minutes)
+CUBED_TESTS = ("test_array_api.py", "test_core.py", "test_indexing.py", "test_linalg.py",
+               "test_ops.py", "test_random.py", "test_rechunk.py", "test_groupby.py",
+               "test_gufunc.py", "test_types.py", "test_utils.py", "test_optimization.py",
+               "test_inspection.py", "array", "primitive")
+XARRAY_TESTS = ("test_array_api.py", "test_namedarray.py", "test_duck_array_wrapping.py")
+
+
+class Run:
+    """One pytest run: its name, plugins, pytest args, extra environment, the
+    backend of every test in it (None: read from each test id) and the group
+    whose runs are compared together."""
+
+    def __init__(self, name, plugins, args, env=None, backend=None, group=None):
+        self.name, self.plugins, self.args = name, plugins, args
+        self.env, self.backend, self.group = env or {}, backend, group or name
+
+
+def plan(suite: str, scipy_modules: list[str]) -> list[Run]:
+    """The pytest runs of a suite."""
     if suite == "extra":
-        return [("extra", ["peers_extra"], [str(SITE / "array_api_extra" / "tests" / "main")])]
+        return [Run("extra", ["peers_extra"], [str(SITE / "array_api_extra" / "tests" / "main")])]
     if suite == "sklearn":
-        return [("sklearn", ["peers_sklearn"], sklearn_paths())]
+        return [Run("sklearn", ["peers_sklearn"], sklearn_paths())]
+    if suite == "cubed":
+        paths = [str(SITE / "cubed" / "tests" / t) for t in CUBED_TESTS]
+        return [Run(f"cubed.{b}", [], paths + ["-m", "not slow"],
+                    {"CUBED_BACKEND_ARRAY_API_MODULE": b}, b, "cubed")
+                for b in (BACKEND, "numpy")]
+    if suite == "xarray":
+        paths = [str(SITE / "xarray" / "tests" / t) for t in XARRAY_TESTS]
+        return [Run(f"xarray.{b}", ["peers_xarray"], paths + [f"--peers-xarray={b}"], None, b, "xarray")
+                for b in (BACKEND, CONTROL)]
     runs = []
     for mod in scipy_modules:
         path = SITE / "scipy" / mod
         if path.is_dir():
-            runs.append((f"scipy.{mod}", ["peers_scipy"],
-                         [str(path), "-m", "array_api_backends and not slow"]))
+            runs.append(Run(f"scipy.{mod}", ["peers_scipy"],
+                            [str(path), "-m", "array_api_backends and not slow"]))
     return runs
 
 
-def pytest_command(plugins: list[str], args: list[str], ns: argparse.Namespace,
-                   log: Path) -> list[str]:
+def pytest_command(run: Run, ns: argparse.Namespace, log: Path) -> list[str]:
+    plugins, args = run.plugins, run.args
     cmd = [sys.executable, "-m", "pytest", "-p", "peers_common"]
     for p in plugins:
         cmd += ["-p", p]
+    backends = "*" if run.backend else ",".join(ns.backends)
     cmd += ["-p", "no:cacheprovider", f"--rootdir={SITE}", "-q", "-rN", "--tb=short",
-            f"--peers-log={log}", f"--peers-backends={','.join(ns.backends)}"]
+            f"--peers-log={log}", f"--peers-backends={backends}"]
     if ns.workers != "0":
         cmd += ["-n", ns.workers, "--max-worker-restart=1000"]
     if ns.timeout:
@@ -92,8 +130,9 @@ def pytest_command(plugins: list[str], args: list[str], ns: argparse.Namespace,
     return cmd + args + ns.pytest_args
 
 
-def environment() -> dict:
+def environment(extra: dict | None = None) -> dict:
     env = dict(os.environ)
+    env.update(extra or {})
     env["SCIPY_ARRAY_API"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT), str(HERE)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -112,6 +151,7 @@ def normalize(nodeid: str) -> str:
     head, _, params = nodeid.partition("[")
     params = params.replace(BACKEND, "{xp}")
     params = re.sub(r"array_api_strict(?!est)", "{xp}", params)
+    params = re.sub(r"\btorch\b", "{xp}", params)
     return head + "[" + _DEVICES.sub("{dev}", params)
 
 
@@ -198,18 +238,27 @@ def segfaults(out: Path) -> tuple[int, int]:
     return len(blocks), sum("Garbage-collecting" in b[:2000] for b in blocks)
 
 
-def summarize(name: str, log: Path, seconds: float | None, out, limit: int = 5,
-              totals: dict | None = None) -> int:
-    """Print counts and arrstride-only failures of one run; return their number.
-    Counts per backend are added to `totals` when given."""
-    tests = outcomes(log)
-    by_backend = {BACKEND: {}, CONTROL: {}}
-    for nodeid, t in tests.items():
-        b = backend_of(nodeid)
-        if b in by_backend:
-            by_backend[b][normalize(nodeid)] = (nodeid, t)
-        elif t["outcome"] in BAD:  # collection errors and the like
-            by_backend.setdefault("other", {})[nodeid] = (nodeid, t)
+def summarize(name: str, logs: list[tuple[Path, str | None]], controls: tuple[str, ...],
+              seconds: float | None, out, limit: int = 5, totals: dict | None = None) -> int:
+    """Print counts and arrstride-only failures of one group of runs (its logs,
+    each with the backend of all its tests or None: from the ids); return their
+    number. Counts per backend are added to `totals` when given.
+
+    A failure for arrstride is listed under "passes for C" for each control C
+    that passed it; not listed when a control failed it and none passed it;
+    listed under "no control ran" when every control skipped, xfailed or
+    lacked it. exceptions.txt takes a failure out of the count only when no
+    control passed it (it may hold only what PyTorch and NumPy fail too)."""
+    by_backend: dict[str, dict] = {BACKEND: {}}
+    for c in controls:
+        by_backend[c] = {}
+    for log, fixed in logs:
+        for nodeid, t in outcomes(log).items():
+            b = fixed or backend_of(nodeid)
+            if b in by_backend:
+                by_backend[b][normalize(nodeid)] = (nodeid, t)
+            elif t["outcome"] in BAD:  # collection errors and the like
+                by_backend.setdefault("other", {})[nodeid] = (nodeid, t)
     took = f" ({seconds:.0f} s)" if seconds is not None else ""
     print(f"\n== {name}{took} ==", file=out)
     print(f"  {'backend':<18}" + "".join(f"{o:>9}" for o in OUTCOMES), file=out)
@@ -224,37 +273,42 @@ def summarize(name: str, log: Path, seconds: float | None, out, limit: int = 5,
     for nodeid, t in by_backend.get("other", {}).values():
         print(f"  not run: {nodeid}: {split_message(t['message'])}", file=out)
 
-    # split by what the control did: a failure where array_api_strict passed is a
-    # divergence; where the suite skipped or xfailed the control, the test
-    # usually relies on behaviour beyond the standard
-    sections = {"control passed": defaultdict(list),
-                "control skipped, xfailed or absent": defaultdict(list)}
+    sections = {f"passes for {c}": defaultdict(list) for c in controls}
+    sections["no control ran (skipped, xfailed or absent)"] = defaultdict(list)
     known: dict[tuple[str, str], list[str]] = defaultdict(list)
     entries = load_exceptions()
+    failures = set()
     for key, (nodeid, t) in sorted(by_backend[BACKEND].items()):
         if t["outcome"] not in BAD:
             continue
-        ctl = by_backend[CONTROL].get(key)
-        if ctl is not None and ctl[1]["outcome"] in BAD:
-            continue
-        if ctl is not None and ctl[1]["outcome"] in ("passed", "xpassed"):
-            section, note = "control passed", ""
-        else:
-            section = "control skipped, xfailed or absent"
-            note = f"  (control {ctl[1]['outcome']})" if ctl is not None else "  (no control)"
+        ctl = {c: by_backend[c][key][1]["outcome"] if key in by_backend[c] else None
+               for c in controls}
+        passed = [c for c in controls if ctl[c] in ("passed", "xpassed")]
+        if not passed and any(o in BAD for o in ctl.values()):
+            continue  # a control fails it too
         kind = ("crashed worker", "") if t["outcome"] == "crashed" else split_message(t["message"])
         reason = None if t["outcome"] == "crashed" else known_exception(nodeid, t["message"], entries)
-        if reason is not None:
+        if reason is not None and not passed:
             known[(reason, "")].append(nodeid)
             continue
-        sections[section][kind].append(nodeid + note)
-    n = sum(len(v) for groups in sections.values() for v in groups.values())
+        note = "  (exceptions.txt entry contradicted)" if reason is not None else ""
+        failures.add(nodeid)
+        if passed:
+            for c in passed:
+                sections[f"passes for {c}"][kind].append(nodeid + note)
+        else:
+            ran = ", ".join(f"{c} {o}" for c, o in ctl.items() if o) or "no control"
+            sections["no control ran (skipped, xfailed or absent)"][kind].append(
+                f"{nodeid}  ({ran})")
+    n = len(failures)
     print(f"  arrstride-only failures: {n}", file=out)
     for section, groups in sections.items():
         if not groups:
             continue
         m = sum(len(v) for v in groups.values())
-        print(f"  -- {section}: {m} in {len(groups)} groups", file=out)
+        print(f"  -- fails for arrstride, {section}: {m} in {len(groups)} groups"
+              if section.startswith("passes") else f"  -- {section}: {m} in {len(groups)} groups",
+              file=out)
         for (kind, first), ids in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             print(f"  [{len(ids)}] {kind}: {first}", file=out)
             for i in ids[:limit]:
@@ -268,10 +322,16 @@ def summarize(name: str, log: Path, seconds: float | None, out, limit: int = 5,
             print(f"  [{len(ids)}] {reason}", file=out)
             for i in ids[:min(limit, 2)]:
                 print(f"      {i}", file=out)
-    segv, in_gc = segfaults(log.with_suffix(".out"))
+    segv = in_gc = 0
+    for log, _ in logs:
+        a, b = segfaults(log.with_suffix(".out"))
+        segv, in_gc = segv + a, in_gc + b
     if segv:
         print(f"  segfaults in workers: {segv}, {in_gc} of them while garbage-collecting", file=out)
     return n
+
+
+SUITES = ("extra", "sklearn", "scipy", "cubed", "xarray")
 
 
 def main(argv: list[str]) -> int:
@@ -280,28 +340,30 @@ def main(argv: list[str]) -> int:
         i = argv.index("--")
         argv, extra = argv[:i], argv[i + 1:]
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("suite", nargs="?", default="all", choices=("sklearn", "scipy", "extra", "all"))
+    p.add_argument("suite", nargs="?", default="all", choices=SUITES + ("all",))
     p.add_argument("-k", default=None, help="pytest -k expression")
     p.add_argument("-n", dest="workers", default="2", help="pytest-xdist workers (0: none)")
     p.add_argument("--scipy-modules", default=",".join(SCIPY_MODULES),
                    help="comma-separated SciPy subpackages, run one by one")
-    p.add_argument("--backends", default=f"{BACKEND},{CONTROL}",
-                   help="which backends' tests to run (default: both)")
+    p.add_argument("--backends", default=None,
+                   help="which backends' tests to run (default: arrstride and the suite's "
+                        "controls; e.g. arrstride alone, or arrstride,torch)")
     p.add_argument("--timeout", type=int, default=600, help="per-test timeout in s (0: none)")
     p.add_argument("--show", type=int, default=5, help="test ids shown per group")
     p.add_argument("--report-only", action="store_true",
                    help="summarize the logs of the last run without running anything")
     ns = p.parse_args(argv)
     ns.pytest_args = extra
-    ns.backends = ns.backends.split(",")
+    wanted = ns.backends.split(",") if ns.backends else None
     if ns.timeout:
         try:
             import pytest_timeout  # noqa: F401
         except ImportError:
             ns.timeout = 0
-    suites = ("extra", "sklearn", "scipy") if ns.suite == "all" else (ns.suite,)
+    suites = SUITES if ns.suite == "all" else (ns.suite,)
     CACHE.mkdir(exist_ok=True)
-    report = CACHE / f"report-{ns.suite}{'.k' if ns.k or ns.pytest_args else ''}.txt"
+    partial = bool(ns.k or ns.pytest_args)
+    report = CACHE / f"report-{ns.suite}{'.k' if partial else ''}.txt"
     total = 0
     totals: dict = {}
     with open(report, "w", encoding="utf-8") as rep:
@@ -318,21 +380,32 @@ def main(argv: list[str]) -> int:
                                env=environment(), cwd=CACHE, capture_output=True, text=True)
         print(f"arrstride under test: {where.stdout.strip() or where.stderr.strip()}", file=out)
         for suite in suites:
-            for name, plugins, args in plan(suite, ns.scipy_modules.split(",")):
-                # a partial run (-k, raw pytest args) keeps its own logs
-                log = CACHE / (f"{name}.k.jsonl" if ns.k or ns.pytest_args else f"{name}.jsonl")
-                seconds = None
-                if ns.report_only and not log.exists():
-                    continue
-                if not ns.report_only:
-                    cmd = pytest_command(plugins, args, ns, log)
+            controls = CONTROLS[suite]
+            ns.backends = wanted or [BACKEND, *controls]
+            groups: dict[str, list[Run]] = {}
+            for run in plan(suite, ns.scipy_modules.split(",")):
+                if run.backend is None or run.backend in ns.backends:
+                    groups.setdefault(run.group, []).append(run)
+            for group, runs in groups.items():
+                logs, seconds = [], 0.0
+                for run in runs:
+                    # a partial run (-k, raw pytest args) keeps its own logs
+                    log = CACHE / (f"{run.name}.k.jsonl" if partial else f"{run.name}.jsonl")
+                    if ns.report_only:
+                        if log.exists():
+                            logs.append((log, run.backend))
+                        seconds = None
+                        continue
+                    cmd = pytest_command(run, ns, log)
                     t0 = time.monotonic()
                     with open(log.with_suffix(".out"), "w") as f:
-                        subprocess.run(cmd, env=environment(), cwd=CACHE, stdout=f,
+                        subprocess.run(cmd, env=environment(run.env), cwd=CACHE, stdout=f,
                                        stderr=subprocess.STDOUT)
-                    seconds = time.monotonic() - t0
-                total += summarize(name, log, seconds, out, ns.show, totals)
-                out.flush()
+                    seconds += time.monotonic() - t0
+                    logs.append((log, run.backend))
+                if logs:
+                    total += summarize(group, logs, controls, seconds, out, ns.show, totals)
+                    out.flush()
         print(f"\n== total ({ns.suite}) ==", file=out)
         print(f"  {'backend':<18}" + "".join(f"{o:>9}" for o in OUTCOMES), file=out)
         for b, counts in totals.items():

@@ -184,19 +184,37 @@ static PyObject *core_set_fast_paths(PyObject *mod, PyObject *on) {
     return was;
 }
 
-/* ARRSTRIDE_FAST_PATHS: unset, empty or "1" on, "0" off; anything else raises. */
+/* ARRSTRIDE_FAST_PATHS: unset, empty, 1, on, true or yes: on; 0, off, false or
+ * no: off (any case, spaces around ignored); anything else raises. */
 static int read_fast_paths_env(void) {
+    static const char *const off[] = {"0", "off", "false", "no"}, *const on[] = {"1", "on", "true", "yes", ""};
     const char *v = getenv("ARRSTRIDE_FAST_PATHS");
-    if (v == NULL || v[0] == 0 || strcmp(v, "1") == 0)
-        fast_paths = 1;
-    else if (strcmp(v, "0") == 0)
-        fast_paths = 0;
-    else {
-        PyErr_Format(PyExc_ValueError,
-                     "ARRSTRIDE_FAST_PATHS: 0 (every call takes the general path) or 1 (the default); got '%.40s'", v);
-        return -1;
-    }
-    return 0;
+    char word[8];
+    size_t n = 0;
+    if (v == NULL)
+        return 0;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    for (; v[n] && v[n] != ' ' && v[n] != '\t' && n < sizeof word - 1; n++)
+        word[n] = (char)(v[n] >= 'A' && v[n] <= 'Z' ? v[n] - 'A' + 'a' : v[n]);
+    word[n] = 0;
+    const char *rest = v + n;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    for (size_t k = 0; *rest == 0 && k < sizeof off / sizeof *off; k++)
+        if (strcmp(word, off[k]) == 0) {
+            fast_paths = 0;
+            return 0;
+        }
+    for (size_t k = 0; *rest == 0 && k < sizeof on / sizeof *on; k++)
+        if (strcmp(word, on[k]) == 0) {
+            fast_paths = 1;
+            return 0;
+        }
+    PyErr_Format(PyExc_ValueError,
+                 "ARRSTRIDE_FAST_PATHS: 0 (every call takes the general path) or 1 (the default); got '%.40s'",
+                 getenv("ARRSTRIDE_FAST_PATHS"));
+    return -1;
 }
 
 static PyMethodDef core_methods[] = {

@@ -1,0 +1,248 @@
+/* The elementwise loops, shared by the sources that stamp them: ew_unary.c
+ * (unary ops and the fast forms of pow), ew_binary_int.c and ew_binary_float.c
+ * (binary ops on bool/integer and on floating/complex dtypes), and
+ * elementwise.c (dispatch tables, entry points, where, clip, isin). The
+ * operations themselves are defined once, in ew_ops.h; this header holds the
+ * loop shapes they are stamped into, and declares every stamped loop (from the
+ * same lists), so that the tables in elementwise.c can name loops compiled in
+ * the other sources. The split lets a parallel build compile the loops (the
+ * bulk of the build: every op and dtype, cloned per instruction set) on
+ * several cores at once. Internal header. */
+#ifndef ARS_EW_LOOPS_H
+#define ARS_EW_LOOPS_H
+
+#include <stdlib.h>
+#include <string.h>
+#include <emmintrin.h>
+#include "ew_ops.h"
+
+/* ---- streaming stores for large contiguous outputs ----------------------------
+ * A large output is computed in L1-sized chunks into a scratch buffer and then
+ * written with non-temporal stores: the output lines are never read first
+ * (no read-for-ownership), which saves a quarter of the memory traffic of a
+ * binary op. Only for outputs well beyond the caches: an output that fits in
+ * L2/L3 is faster written normally (and is then still cached for the next
+ * operation); on a 2-core Xeon with 4 MiB L2, X * X on float64 ran 2.3x slower
+ * streamed at 800 KB, 8% slower at 8 MB, even at 24 MB and 30% faster at 80 MB.
+ * The entry points pass a non-NULL ctx when the whole output is at least
+ * STREAM_TOTAL_BYTES; a piece of it (a thread's chunk) then streams when it is
+ * at least STREAM_MIN_BYTES. */
+enum { STREAM_MIN_BYTES = 1 << 16, CHUNK_BYTES = 8192 };
+
+static inline void stream_copy(char *dst, const char *src, int64_t nbytes)
+{
+    int64_t i = 0;
+    for (; i + 16 <= nbytes; i += 16)
+        _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+    if (i < nbytes)
+        memcpy(dst + i, src + i, (size_t)(nbytes - i));
+}
+
+/* Elements to compute normally before dst reaches 16-byte alignment. */
+static inline int64_t head_elems(const char *dst, int64_t itemsize)
+{
+    int64_t mis = (int64_t)((uintptr_t)dst & 15);
+    if (mis == 0)
+        return 0;
+    if ((16 - mis) % itemsize)
+        return -1;  /* never aligns: do not stream */
+    return (16 - mis) / itemsize;
+}
+
+/* Vector variants of exp and log from glibc's libmvec (linked through -lm),
+ * so that the contiguous loops of the two most used functions vectorize. */
+__attribute__((simd("notinbranch"))) double (exp)(double);
+__attribute__((simd("notinbranch"))) float expf(float);
+__attribute__((simd("notinbranch"))) double (log)(double);
+__attribute__((simd("notinbranch"))) float logf(float);
+/* log1p (logistic losses: log1p(exp(-|x|))), tanh (neural-network
+ * activations), sinh, cosh and expm1 have vector variants from glibc 2.35;
+ * without them tanh ran glibc's scalar one, 2-6x slower than NumPy's SIMD
+ * tanh. (libmvec bounds their error at 4 ulp; the scalar ones are not
+ * correctly rounded either.) */
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+__attribute__((simd("notinbranch"))) double (log1p)(double);
+__attribute__((simd("notinbranch"))) double (tanh)(double);
+__attribute__((simd("notinbranch"))) float tanhf(float);
+__attribute__((simd("notinbranch"))) double (sinh)(double);
+__attribute__((simd("notinbranch"))) float sinhf(float);
+__attribute__((simd("notinbranch"))) double (cosh)(double);
+__attribute__((simd("notinbranch"))) float coshf(float);
+__attribute__((simd("notinbranch"))) double (expm1)(double);
+__attribute__((simd("notinbranch"))) float expm1f(float);
+__attribute__((simd("notinbranch"))) float log1pf(float);
+/* The trigonometric and inverse hyperbolic functions, log2 and log10: NumPy
+ * runs SIMD versions of them (SVML on AVX-512, its own for float32 sin and
+ * cos), and the scalar libm loops were 3-34x slower than NumPy's on 1e6
+ * elements (float32 tan: 12.8 ms against 0.38). Not float64 sin and cos:
+ * NumPy keeps the scalar libm's for their accuracy, and libmvec's cos(x) is
+ * 1 - 2^-53 for a fifth of tiny x where the true value rounds to 1 (SciPy's
+ * circmean test checks cos(1e-9) == 1). */
+__attribute__((simd("notinbranch"))) float sinf(float);
+__attribute__((simd("notinbranch"))) float cosf(float);
+__attribute__((simd("notinbranch"))) double (tan)(double);
+__attribute__((simd("notinbranch"))) float tanf(float);
+__attribute__((simd("notinbranch"))) double (asin)(double);
+__attribute__((simd("notinbranch"))) float asinf(float);
+__attribute__((simd("notinbranch"))) double (acos)(double);
+__attribute__((simd("notinbranch"))) float acosf(float);
+__attribute__((simd("notinbranch"))) double (atan)(double);
+__attribute__((simd("notinbranch"))) float atanf(float);
+__attribute__((simd("notinbranch"))) double (asinh)(double);
+__attribute__((simd("notinbranch"))) float asinhf(float);
+__attribute__((simd("notinbranch"))) double (acosh)(double);
+__attribute__((simd("notinbranch"))) float acoshf(float);
+__attribute__((simd("notinbranch"))) double (atanh)(double);
+__attribute__((simd("notinbranch"))) float atanhf(float);
+__attribute__((simd("notinbranch"))) double (log2)(double);
+__attribute__((simd("notinbranch"))) float log2f(float);
+__attribute__((simd("notinbranch"))) double (log10)(double);
+__attribute__((simd("notinbranch"))) float log10f(float);
+/* atan2 and pow on two arrays: 8x and 4-6x NumPy's time as scalar loops. */
+__attribute__((simd("notinbranch"))) double (atan2)(double, double);
+__attribute__((simd("notinbranch"))) float atan2f(float, float);
+__attribute__((simd("notinbranch"))) double (pow)(double, double);
+__attribute__((simd("notinbranch"))) float powf(float, float);
+#endif
+
+/* ---- loops ------------------------------------------------------------------- */
+
+/* The contiguous path is cloned for AVX2 and AVX-512 so that it vectorizes
+ * wide where the CPU allows; the strided path is shared.
+ *
+ * Ops by cost (the last column of ew_ops.h's lists): cheap ones (1, 2) are
+ * memory-bound and keep AVX2 on CPUs other than Skylake-X (whose clone GCC
+ * tunes to 256-bit vectors anyway): short 512-bit bursts between Python
+ * calls pay for frequency-licence switches (x ** 2 on 2e4 float64 went from
+ * 3.4 to 4.6 us with an "avx512f" clone). Costly ones (4, 8, 16: exp, log,
+ * the trigonometric functions) get an "avx512f" clone, which any AVX-512 CPU
+ * takes and in which glibc's vector libm runs 8 lanes (exp on 1e6 float64:
+ * 437 -> 368 us); "arch=skylake-avx512" resolves on Skylake-X alone. */
+#define EW_CLONES __attribute__((target_clones("default", "avx2", "arch=skylake-avx512")))
+#define EW_CLONES_WIDE __attribute__((target_clones("default", "avx2", "avx512f")))
+#define EW_CLONES_1 EW_CLONES
+#define EW_CLONES_2 EW_CLONES
+#define EW_CLONES_4 EW_CLONES_WIDE
+#define EW_CLONES_8 EW_CLONES_WIDE
+#define EW_CLONES_16 EW_CLONES_WIDE
+
+#define UNARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                               \
+    CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T x = a[i];                                                      \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
+    {                                                                        \
+        char *o = data[0];                                                   \
+        const char *a = data[1];                                             \
+        if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                       \
+            int64_t h = head_elems(o, sizeof(OT));                           \
+            if (!ctx || n * (int64_t)sizeof(OT) < STREAM_MIN_BYTES || h < 0) { \
+                FN##_c((OT *)o, (const T *)a, n);                            \
+                return;                                                      \
+            }                                                                \
+            _Alignas(64) char tmp[CHUNK_BYTES];                              \
+            const int64_t c = CHUNK_BYTES / (int64_t)sizeof(OT);             \
+            FN##_c((OT *)o, (const T *)a, h);                                \
+            for (int64_t i = h; i < n; i += c) {                             \
+                int64_t m = n - i < c ? n - i : c;                           \
+                FN##_c((OT *)tmp, (const T *)a + i, m);                      \
+                stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
+            }                                                                \
+            _mm_sfence();                                                    \
+            return;                                                          \
+        }                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T x = *(const T *)(a + i * s[1]);                                \
+            *(OT *)(o + i * s[0]) = (OT)(EXPR);                              \
+        }                                                                    \
+    }
+
+#define BINARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                              \
+    CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T a = pa[i], b = pb[i];                                          \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)           \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T a = pa[i];                                                     \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)           \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T b = pb[i];                                                     \
+            o[i] = (OT)(EXPR);                                               \
+        }                                                                    \
+    }                                                                        \
+    void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
+    {                                                                        \
+        char *o = data[0];                                                   \
+        const char *x1 = data[1], *x2 = data[2];                             \
+        if (s[0] == sizeof(OT)) {                                            \
+            if (s[1] == sizeof(T) && s[2] == sizeof(T)) {                    \
+                int64_t h = head_elems(o, sizeof(OT));                       \
+                if (!ctx || n * (int64_t)sizeof(OT) < STREAM_MIN_BYTES || h < 0) { \
+                    FN##_c((OT *)o, (const T *)x1, (const T *)x2, n);        \
+                    return;                                                  \
+                }                                                            \
+                _Alignas(64) char tmp[CHUNK_BYTES];                          \
+                const int64_t c = CHUNK_BYTES / (int64_t)sizeof(OT);         \
+                FN##_c((OT *)o, (const T *)x1, (const T *)x2, h);            \
+                for (int64_t i = h; i < n; i += c) {                         \
+                    int64_t m = n - i < c ? n - i : c;                       \
+                    FN##_c((OT *)tmp, (const T *)x1 + i, (const T *)x2 + i, m); \
+                    stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
+                }                                                            \
+                _mm_sfence();                                                \
+                return;                                                      \
+            }                                                                \
+            if (s[1] == sizeof(T) && s[2] == 0) {                            \
+                FN##_s2((OT *)o, (const T *)x1, *(const T *)x2, n);          \
+                return;                                                      \
+            }                                                                \
+            if (s[1] == 0 && s[2] == sizeof(T)) {                            \
+                FN##_s1((OT *)o, *(const T *)x1, (const T *)x2, n);          \
+                return;                                                      \
+            }                                                                \
+        }                                                                    \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T a = *(const T *)(x1 + i * s[1]);                               \
+            T b = *(const T *)(x2 + i * s[2]);                               \
+            *(OT *)(o + i * s[0]) = (OT)(EXPR);                              \
+        }                                                                    \
+    }
+
+/* ---- the stamped loops, declared from the lists of ew_ops.h -------------------- */
+
+#define EW_LOOP_DECL(FN) \
+    __attribute__((visibility("hidden"))) void FN(char **data, int64_t n, const int64_t *s, void *ctx);
+#define U_DECL(DN, T, WT, RT, RDN, OP, OUT, S, COST) EW_LOOP_DECL(u_##OP##_##DN)
+#define U_DECLS(OP, G, OUT, S, COST) G(U_DECL, OP, OUT, S, COST)
+UNARY_LIST(U_DECLS)
+#define B_DECL(DN, T, WT, RT, RDN, OP, OUT, S, COST) EW_LOOP_DECL(b_##OP##_##DN)
+#define B_DECLS(OP, G, OUT, S, COST) G(B_DECL, OP, OUT, S, COST)
+BINARY_LIST(B_DECLS)
+#define P_DECL(DN, T, WT, RT, RDN, EXP, S, COST) EW_LOOP_DECL(p_##EXP##_##DN)
+#define P_DECLS(EXP, G, S, COST) G(P_DECL, EXP, S, COST)
+POW_FAST_LIST(P_DECLS)
+
+/* Stamp one loop per (op, dtype of the group). */
+#define U_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+    UNARY_LOOP_CL(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x), EW_CLONES_##COST)
+#define U_GROUP(OP, G, OUT, S, COST) G(U_STAMP, OP, OUT, S, COST)
+#define B_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+    BINARY_LOOP_CL(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b), EW_CLONES_##COST)
+#define P_STAMP(DN, T, WT, RT, RDN, EXP, S, COST) \
+    UNARY_LOOP_CL(p_##EXP##_##DN, T, T, S(T, WT, RT, x), EW_CLONES_##COST)
+#define P_GROUP(EXP, G, S, COST) G(P_STAMP, EXP, S, COST)
+
+#endif
