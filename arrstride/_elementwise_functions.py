@@ -448,9 +448,20 @@ remainder = _binary("remainder", "real numeric", "REMAINDER", bools=True)
 subtract = _binary("subtract", "numeric", "SUBTRACT", bools=True)
 
 
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _same_kind(src: dt.DType, dst: dt.DType) -> bool:
+    """NumPy's same_kind casting: up the kinds bool < integer < real < complex,
+    or within a kind (any size), never signed to unsigned."""
+    rs, rd = _KIND_RANK[src.kind], _KIND_RANK[dst.kind]
+    return rs < rd or (rs == rd and not (src.kind == "i" and dst.kind == "u"))
+
+
 def binary_inplace(func, x: Array, y: Any) -> Array:
     """x = func(x, y) written into x's own layout (the in-place operators).
-    The result dtype must be x's; y broadcasts to x's shape."""
+    The result dtype must cast to x's by NumPy's same_kind rule (int32 +=
+    int64 yes, int += float no); y broadcasts to x's shape."""
     func = getattr(func, "__wrapped__", func)  # the Python implementation holds the tables
     name = "Array.__i" + func.__name__ + "__"
     d, a, b = _operands(func.__name__, x, y, func._ars_allowed, func._ars_category)
@@ -461,9 +472,11 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
         out_d = func._ars_table.get(d)
     if out_d is None:
         raise dtype_error(func.__name__, _CATEGORY_NAMES[func._ars_category], d, (x, y))
-    if out_d is not x._dtype:
-        raise type_error(name, f"the result dtype {out_d} differs from the array's dtype "
-                               f"{x._dtype}; use x = x op y instead")
+    cast = out_d is not x._dtype
+    if cast and not _same_kind(out_d, x._dtype):
+        raise type_error(name, f"the result dtype {out_d} does not cast to the array's dtype "
+                               f"{x._dtype} within its kind (as NumPy's same_kind rule); use "
+                               "x = x op y instead")
     if x._storage.readonly:
         raise read_only_error(name, x._storage._readonly_why)
     lay = x._layout
@@ -471,6 +484,13 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     contig = lay.strides == (_CONTIG.get(shape) or _contig(shape)).strides
     if not contig and L.has_internal_overlap(lay):
         raise overlap_error(name, shape, lay.strides)
+    if cast:
+        # int32 += int64, float32 *= float64: computed in the promoted dtype and
+        # cast back into x, as NumPy and PyTorch do
+        if b._layout.shape != shape and L.broadcast_shapes(shape, b._layout.shape) != shape:
+            raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
+        K.copy_into(x, func(a, b))
+        return x
     if b._layout.shape != shape:
         bshape = L.broadcast_shapes(shape, b._layout.shape)
         if bshape != shape:

@@ -183,7 +183,10 @@ _core_bind(dict(FALLBACKS, getitem=_getitem, setitem=_setitem), _operators)
 # called plainly, run in arrstride on zero-copy views of the NumPy operands,
 # so `ndarray op x` gives what `x op ndarray` gives. Any other use (another
 # ufunc, a reduction, out=) is NumPy's own call: arrstride arrays are handed
-# over as zero-copy NumPy views and NumPy computes, as without this hook.
+# over as zero-copy NumPy views and NumPy computes; its result comes back as
+# an arrstride array (zero-copy), as NumPy ufuncs give PyTorch tensors for
+# tensors (np.sqrt(x), SciPy's Cython ufuncs such as special.erf(x)). With
+# out=, NumPy writes into out's memory and out itself is returned.
 _OPERATOR_UFUNCS = {
     "add": _ew.add, "subtract": _ew.subtract, "multiply": _ew.multiply,
     "true_divide": _ew.divide, "divide": _ew.divide, "floor_divide": _ew.floor_divide,
@@ -210,9 +213,32 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     inputs = tuple(numpy.asarray(v) if isinstance(v, Array) else v for v in inputs)
     out = kwargs.get("out")
     if out is not None:
-        kwargs["out"] = tuple(numpy.asarray(v) if isinstance(v, Array) else v
-                              for v in (out if isinstance(out, tuple) else (out,)))
-    return getattr(ufunc, method)(*inputs, **kwargs)
+        outs = out if isinstance(out, tuple) else (out,)
+        kwargs["out"] = tuple(numpy.asarray(v) if isinstance(v, Array) else v for v in outs)
+        result = getattr(ufunc, method)(*inputs, **kwargs)
+        if len(outs) == 1 and isinstance(outs[0], Array):
+            return outs[0]
+        return result
+    result = getattr(ufunc, method)(*inputs, **kwargs)
+    return _wrap_result(numpy, result, method == "__call__")
+
+
+def _wrap_result(numpy, result, scalars: bool):
+    """A NumPy ufunc's result as arrstride arrays (zero-copy); NumPy scalars
+    of a plain call as 0-d arrays (of reductions and the like: as they are)."""
+    if isinstance(result, tuple):
+        return tuple(_wrap_result(numpy, r, scalars) for r in result)
+    if isinstance(result, numpy.ndarray) and result.dtype.kind in "biufc":
+        try:
+            return asarray(result)
+        except TypeError:  # a dtype arrstride lacks (float16, ...): NumPy's result stays
+            return result
+    if scalars and isinstance(result, numpy.generic) and result.dtype.kind in "biufc":
+        try:
+            return asarray(result)
+        except TypeError:
+            return result
+    return result
 
 
 Array.__array_ufunc__ = _array_ufunc
@@ -345,6 +371,9 @@ def _flags(self) -> "_Flags":
     return _Flags(self)
 
 
+_FLAGS_WHY = "flags.writeable was set to False"
+
+
 class _Flags:
     """NumPy's ndarray.flags, read-only: what libraries written for NumPy
     (scikit-learn's validation) read of an array's memory."""
@@ -367,6 +396,24 @@ class _Flags:
     @property
     def writeable(self) -> bool:
         return not self._x._storage.readonly
+
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        """As NumPy: False always works (for this array; other views of the
+        memory keep theirs); True only undoes a False set here, and raises
+        ValueError over memory that is read-only itself."""
+        x, st = self._x, self._x._storage
+        if not value:
+            if not st.readonly:
+                x._storage = st.readonly_alias(_FLAGS_WHY)
+            return
+        if st.readonly:
+            owner = st.owner
+            if st._readonly_why == _FLAGS_WHY and type(owner) is type(st) and not owner.readonly:
+                x._storage = owner
+            else:
+                raise ValueError(msg("Array.flags", "cannot make this array writeable: its memory "
+                                     "is read-only", st._readonly_why))
 
     @property
     def aligned(self) -> bool:

@@ -190,9 +190,11 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
     if not isinstance(x, Array):
         x = check_array(func, x)
     out_dtype, acc_dtype = _float_result(func, x)
-    if x.dtype.kind in "fc":
-        acc_dtype = x.dtype  # as NumPy: float32 sums pairwise in float32 (and overflows as it does)
     out_dtype = _result_dtype_arg(func, x, out_dtype, dtype)
+    if x.dtype.kind in "fc":
+        # as NumPy: floats sum pairwise in the result's dtype (a float32 mean in
+        # float32, overflowing as NumPy's does; dtype=float64 sums in float64)
+        acc_dtype = dt.promote(x.dtype, out_dtype)
     if axis is None and keepdims is False:
         acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func)
         K.reduce_finish(lib.ARS_FIN_MEAN, acc, x._layout.size)

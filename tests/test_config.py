@@ -65,7 +65,9 @@ def test_main_from_the_folder_holding_the_clone(tmp_path):
     """`python -m arrstride` where ./arrstride is the clone (a folder, not the package)."""
     (tmp_path / "arrstride").mkdir()  # what a clone looks like from its parent: no __init__.py
     shutil.copy(PACKAGE / "__main__.py", tmp_path / "arrstride" / "__main__.py")
-    r = subprocess.run([sys.executable, "-m", "arrstride"], capture_output=True, text=True,
+    # -S: Python imports the folder as a namespace package (what an editable
+    # install's import hook leads to; an installed wheel's package would win)
+    r = subprocess.run([sys.executable, "-S", "-m", "arrstride"], capture_output=True, text=True,
                        cwd=tmp_path)
     assert r.returncode == 1
     assert "found the folder" in r.stderr and f"cd {tmp_path / 'arrstride'}" in r.stderr

@@ -352,8 +352,10 @@ def test_inplace_rules():
         x /= 2
     with pytest.raises(TypeError):
         x += 1.5
+    x += xp.asarray(np.ones(6, np.int64))  # int64 casts back to int32, as NumPy (same_kind)
+    assert x.dtype == xp.int32 and x.tolist() == list(range(1, 7))
     with pytest.raises(TypeError):
-        x += xp.asarray(np.ones(6, np.int64))
+        x += xp.asarray(np.ones(6, np.uint8).astype(np.float32))
     with pytest.raises(ValueError):
         x += xp.asarray(np.ones((2, 6), np.int32))
     b = xp.broadcast_to(xp.asarray(np.ones(1, np.int32)), (4,))

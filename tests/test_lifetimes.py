@@ -24,7 +24,7 @@ ROOT = os.path.dirname(HERE)
 SOURCES = {
     "small_block": "x = xp.arange(i, i + 512.0); want = list(range(i, i + 512))",
     "large_block": "x = xp.ones(300_000) * i; want = None",
-    "bytes": "x = xp.asarray(bytes(range(i % 7, i % 7 + 64))); want = list(range(i % 7, i % 7 + 64))",
+    "bytes": "x = xp.asarray(memoryview(bytes(range(i % 7, i % 7 + 64)))); want = list(range(i % 7, i % 7 + 64))",
     "bytearray": "x = xp.asarray(bytearray(range(64))); want = list(range(64))",
     "memoryview": "x = xp.asarray(memoryview(bytearray(range(64)))); want = list(range(64))",
     "memoryview_strided": "x = xp.asarray(memoryview(bytearray(range(64)))[::-3]); want = list(range(63, -1, -3))",

@@ -577,3 +577,62 @@ def test_xarray_keeps_arrstride_data():
         assert isinstance(got.data, xp.Array), name
         if want is not None:
             same(got.data, want)
+
+
+def test_inplace_operators_cast_within_a_kind_as_numpy():
+    """x += y keeps x's dtype when NumPy's same_kind rule allows the cast back
+    (PyTorch allows it too): SciPy's nsum counts int32 evaluations this way."""
+    for xd, yd in [("int32", "int64"), ("float32", "float64"), ("int16", "uint8"),
+                   ("complex64", "complex128"), ("float64", "int64"), ("int8", "bool")]:
+        for layout in ("contiguous", "transposed", "negative"):
+            a, n = make(layout, (3, 4), xd)
+            y = np.arange(1, 5).astype(yd)
+            a += xp.asarray(y)
+            n += y
+            same(a, n)
+            a *= xp.asarray(y[:1])
+            n *= y[:1]
+            same(a, n)
+    for xd, yd in [("int32", "float64"), ("uint8", "int64"), ("bool", "int8"), ("float64", "complex128")]:
+        x = xp.ones(3, dtype=getattr(xp, xd))
+        with pytest.raises(TypeError, match="same_kind"):
+            x += xp.ones(3, dtype=getattr(xp, yd))
+        with pytest.raises(Exception):  # NumPy refuses these too
+            v = np.ones(3, dtype=xd)
+            v += np.ones(3, dtype=yd)
+
+
+def test_flags_writeable_can_be_set_as_numpy():
+    x = xp.ones(3)
+    view = x[:2]
+    x.flags.writeable = False
+    assert not x.flags.writeable and view.flags.writeable  # this array only, as NumPy
+    with pytest.raises(ValueError, match="read-only"):
+        x[0] = 2.0
+    x.flags.writeable = True
+    x[0] = 2.0
+    assert x.tolist() == [2.0, 1.0, 1.0]
+    b = xp.broadcast_to(x, (2, 3))
+    b.flags.writeable = False  # always allowed
+    with pytest.raises(ValueError, match="read-only"):
+        b.flags.writeable = True  # memory that is read-only itself
+    n = np.frombuffer(b"\x00" * 8)  # NumPy refuses it over read-only memory too
+    with pytest.raises(ValueError):
+        n.flags.writeable = True
+
+
+def test_numpy_and_scipy_ufuncs_return_arrstride_arrays():
+    """As NumPy ufuncs return tensors for PyTorch tensors (the rule)."""
+    special = pytest.importorskip("scipy.special")
+    a, n = make("transposed", (3, 4), "float64")
+    for f in (np.sqrt, np.sin, np.abs, special.erf):
+        with np.errstate(all="ignore"):
+            got = f(a)
+            want = f(n)
+        assert type(got) is xp.Array
+        same(got, want)
+    got = np.sqrt(xp.asarray(4.0))
+    assert type(got) is xp.Array and got.ndim == 0 and float(got) == 2.0
+    out = xp.empty((3, 4))
+    assert np.sin(a, out=out) is out
+    same(out, np.sin(n))

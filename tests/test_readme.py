@@ -37,6 +37,19 @@ for line, code in blocks:
 """
 
 WITH_BLOCKS = [f for f in FILES if python_blocks(f)]
+TORCH = re.compile(r"^\s*(import torch|from torch)\b", re.M)
+
+
+def _has_torch() -> bool:
+    import importlib.util
+    return importlib.util.find_spec("torch") is not None
+
+
+def _run(path: Path, blocks) -> None:
+    env = dict(os.environ, MPLBACKEND="Agg")
+    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(blocks), str(path.relative_to(ROOT))],
+                       cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, f"{path.relative_to(ROOT)}: a ```python block failed:\n{r.stderr[-3000:]}"
 
 
 def test_readme_has_examples():
@@ -45,11 +58,19 @@ def test_readme_has_examples():
 
 @pytest.mark.parametrize("path", WITH_BLOCKS, ids=[str(f.relative_to(ROOT)) for f in WITH_BLOCKS])
 def test_python_blocks_run(path):
-    blocks = python_blocks(path)
-    env = dict(os.environ, MPLBACKEND="Agg")
-    r = subprocess.run([sys.executable, "-c", RUNNER, json.dumps(blocks), str(path.relative_to(ROOT))],
-                       cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
-    assert r.returncode == 0, f"{path.relative_to(ROOT)}: a ```python block failed:\n{r.stderr[-3000:]}"
+    """The blocks that do not import PyTorch (those run in test_torch_blocks_run)."""
+    _run(path, [b for b in python_blocks(path) if not TORCH.search(b[1])])
+
+
+WITH_TORCH = [f for f in WITH_BLOCKS if any(TORCH.search(code) for _, code in python_blocks(f))]
+
+
+@pytest.mark.parametrize("path", WITH_TORCH, ids=[str(f.relative_to(ROOT)) for f in WITH_TORCH])
+def test_torch_blocks_run(path):
+    """Every block of a file that has PyTorch examples, in order (the [torch] extra)."""
+    if not _has_torch():
+        pytest.skip("PyTorch not installed (optional interop partner: the [torch] extra)")
+    _run(path, python_blocks(path))
 
 
 def test_collector_finds_blocks(tmp_path):

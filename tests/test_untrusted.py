@@ -384,6 +384,16 @@ BUFFER = [
         assert xp.asarray(np.zeros((0, 3))).shape == (0, 3)
         assert xp.asarray(memoryview(bytearray(0))).shape == (0,)
     """),
+    ("suboffsets-copied", """
+        import _testbuffer as tb  # CPython's own exporter of PIL-style buffers
+        nd = tb.ndarray(list(range(12)), shape=[3, 4], format='d', flags=tb.ND_PIL)
+        assert memoryview(nd).suboffsets
+        a = xp.asarray(nd)
+        assert a.tolist() == memoryview(nd).tolist()
+        expect(ValueError, 'suboffsets', lambda: xp.asarray(nd, copy=False))
+        nd = tb.ndarray(list(range(12)), shape=[3, 4], strides=[-32, 8], offset=64, format='q')
+        assert xp.asarray(nd).tolist() == memoryview(nd).tolist()
+    """),
     ("bytes-read-only", """
         a = xp.asarray(memoryview(b'abcd'))
         expect(ValueError, 'read-only', lambda: a.__setitem__(0, 1))
@@ -467,3 +477,25 @@ CORE = [
 @cases(CORE)
 def test_core_shapes_indices(code):
     run_case(code)
+
+
+# ---- the fuzz targets' corpus and findings, replayed ------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("target", ["pickle", "dlpack", "asarray", "views", "index"])
+def test_fuzz_corpus_and_findings_replay(target):
+    # every seed of fuzz/corpus/TARGET and every finding kept in tests/data/fuzz
+    # (TARGET-*) through the target and its oracle, in its own interpreter:
+    # what the fuzzer once found stays fixed, in the normal and sanitizer builds
+    files = sorted((ROOT / "fuzz" / "corpus" / target).glob("*"))
+    files += sorted((Path(__file__).resolve().parent / "data" / "fuzz").glob(f"{target}-*"))
+    assert files
+    run_case(f"""
+        sys.path.insert(0, {str(ROOT / 'fuzz')!r})
+        import targets
+        for path in {[str(f) for f in files]!r}:
+            with open(path, 'rb') as f:
+                targets.TARGETS[{target!r}](f.read())
+    """)

@@ -89,14 +89,14 @@ class Run:
         self.env, self.backend, self.group = env or {}, backend, group or name
 
 
-def plan(suite: str, scipy_modules: list[str]) -> list[Run]:
+def plan(suite: str, scipy_modules: list[str], cubed_tests: list[str] = list(CUBED_TESTS)) -> list[Run]:
     """The pytest runs of a suite."""
     if suite == "extra":
         return [Run("extra", ["peers_extra"], [str(SITE / "array_api_extra" / "tests" / "main")])]
     if suite == "sklearn":
         return [Run("sklearn", ["peers_sklearn"], sklearn_paths())]
     if suite == "cubed":
-        paths = [str(SITE / "cubed" / "tests" / t) for t in CUBED_TESTS]
+        paths = [str(SITE / "cubed" / "tests" / t) for t in cubed_tests]
         return [Run(f"cubed.{b}", [], paths + ["-m", "not slow"],
                     {"CUBED_BACKEND_ARRAY_API_MODULE": b}, b, "cubed")
                 for b in (BACKEND, "numpy")]
@@ -345,6 +345,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("-n", dest="workers", default="2", help="pytest-xdist workers (0: none)")
     p.add_argument("--scipy-modules", default=",".join(SCIPY_MODULES),
                    help="comma-separated SciPy subpackages, run one by one")
+    p.add_argument("--cubed-tests", default=",".join(CUBED_TESTS),
+                   help="comma-separated files and folders of cubed/tests (their full run with "
+                        "both backends takes about an hour on 2 busy cores)")
     p.add_argument("--backends", default=None,
                    help="which backends' tests to run (default: arrstride and the suite's "
                         "controls; e.g. arrstride alone, or arrstride,torch)")
@@ -383,7 +386,7 @@ def main(argv: list[str]) -> int:
             controls = CONTROLS[suite]
             ns.backends = wanted or [BACKEND, *controls]
             groups: dict[str, list[Run]] = {}
-            for run in plan(suite, ns.scipy_modules.split(",")):
+            for run in plan(suite, ns.scipy_modules.split(","), ns.cubed_tests.split(",")):
                 if run.backend is None or run.backend in ns.backends:
                     groups.setdefault(run.group, []).append(run)
             for group, runs in groups.items():
