@@ -56,9 +56,14 @@ class ParallelBuildExt(build_ext):
 
 
 # arrstride._core: the C base of Array and the per-call fast paths (CPython's C
-# API; the kernels stay in _native). Extra flags as for _native (native/build.py).
+# API; the kernels stay in _native), one source per concern (see native/core/core.h).
+# Extra flags as for _native (native/build.py).
 _core = Extension(
-    "arrstride._core", ["native/core/core.c"],
+    "arrstride._core",
+    [f"native/core/{name}.c" for name in
+     ("module", "type", "view", "scalar", "alloc", "calls", "index", "ewise", "operators", "buffer")],
+    include_dirs=["native/include", "native/src"],
+    depends=["native/core/core.h", "native/include/arrstride.h", "native/src/ars_internal.h"],
     extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
                         "-Wno-cast-function-type", "-fno-strict-aliasing"]
     + shlex.split(os.environ.get("ARRSTRIDE_EXTRA_CFLAGS", "")),

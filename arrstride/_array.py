@@ -6,7 +6,7 @@ of the namespace: it imports nothing above _kernels. Operators, indexing,
 DLPack export and __array_namespace__ need the modules above it, so
 _operators binds them onto Array; __init__ imports it last.
 
-Array derives from `_core.ArrayBase` (native/core/core.c), which holds the
+Array derives from `_core.ArrayBase` (native/core/type.c), which holds the
 three fields and the slots Python calls most (`x[k]`, `x[k] = v`, `float(x)`,
 the operators). Each slot runs a fast path for the simple common case and
 otherwise calls the Python implementation bound to it (the conversions

@@ -127,7 +127,8 @@ def _config() -> Dict[str, Dict[str, Any]]:
     """show_config's facts as a dict of sections."""
     from . import _kernels as K
     cpu = _cpu()
-    fast = os.environ.get("ARRSTRIDE_FAST_PATHS", "1").strip().lower() not in ("0", "off", "false", "no")
+    from ._core import fast_paths
+    fast = fast_paths()  # ARRSTRIDE_FAST_PATHS, read by _core at import
     return {
         "arrstride": {"version": __version__, "array API standard": "2025.12",
                       "package": str(Path(__file__).resolve().parent)},

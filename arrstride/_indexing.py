@@ -111,7 +111,7 @@ def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
 
 
 def getitem(x: Array, key: Any) -> Array:
-    """x[key] where ArrayBase's slot did not take it in C (see native/core/core.c:
+    """x[key] where ArrayBase's slot did not take it in C (see native/core/index.c:
     int, slice and tuple keys of them with a non-empty result)."""
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)

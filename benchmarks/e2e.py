@@ -23,7 +23,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
+from .measure import MIN_TIME, Progress, calibrate, spread, timer
 from .registry import register, summary
+from .tables import fmt_time, ratio_cells, render
+from .tables import summaries as ratio_summaries
 
 SIZES = {"small": (500, 10), "medium": (20000, 50)}
 TARGET_ROW = {"small": None, "medium": 1.2}
@@ -244,8 +247,6 @@ def worker(size: str, names: List[str], samples: int, min_time: float) -> None:
 
     import arrstride as xp
 
-    from .runner import calibrate, spread, timer
-
     d_np = data(np, size)
     d_xp = {k: xp.asarray(v) for k, v in d_np.items()}
     columns = [("plain", np, d_np, False), ("npapi", np, d_np, True), ("arrstride", xp, d_xp, True)]
@@ -295,7 +296,6 @@ def worker(size: str, names: List[str], samples: int, min_time: float) -> None:
 # ---- the parent ------------------------------------------------------------------------------
 
 def run_parent(workloads, samples: int, min_time: Optional[float], show_progress: bool) -> List[dict]:
-    from .runner import MIN_TIME, Progress
     mt = MIN_TIME["e2e"] if min_time is None else min_time
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, SCIPY_ARRAY_API="1")
@@ -348,7 +348,6 @@ def run_parent(workloads, samples: int, min_time: Optional[float], show_progress
 
 
 def summaries(rows: List[dict]) -> List[dict]:
-    from .runner import summaries as ratio_summaries
     out = ratio_summaries(rows, "e2e")
     for size in SIZES:
         ratios = [r["npapi_ratio"] for r in rows if r["group"] == size and r.get("npapi_ratio")]
@@ -361,10 +360,9 @@ def summaries(rows: List[dict]) -> List[dict]:
 
 
 def table(rows: List[dict], sums: List[dict]) -> str:
-    from .runner import _flag, _tgt, fmt_time
     head = (f"{'job':<42} {'numpy (plain)':>16} {'np/api':>6} "
             f"{'arrstride':>16} {'ratio':>6} {'target':>7}")
-    lines = [head, "-" * len(head)]
+    lines = []
     for r in rows:
         name = r["name"]
         if "crash" in r or "plain_s" not in r:
@@ -377,8 +375,7 @@ def table(rows: List[dict], sums: List[dict]) -> str:
         else:
             npapi = f"{'error' if 'npapi_error' in r else '=':>6}"
         if "arrstride_s" in r:
-            tail = (f"{fmt_time(r['arrstride_s'], r['arrstride_spread'])} {r['ratio']:6.2f} "
-                    f"{_tgt(r['target']):>7}{_flag(r['ratio'], r['target'])}")
+            tail = f"{fmt_time(r['arrstride_s'], r['arrstride_spread'])} {ratio_cells(r['ratio'], r['target'], 6)}"
         else:
             tail = "error: " + r.get("arrstride_error", "?")
         lines.append(f"{name:<42} {plain} {npapi} {tail}")
@@ -386,17 +383,10 @@ def table(rows: List[dict], sums: List[dict]) -> str:
             lines.append(f"{'':<42}   arrstride differs from NumPy: {r['arrstride_differs']}")
         if "npapi_error" in r:
             lines.append(f"{'':<42}   np/api error: {r['npapi_error']}")
-    if sums:
-        lines.append("-" * len(head))
-    for s in sums:
-        label = f"{s['summary']} ({s['count']} rows)"
-        lines.append(f"{label:<83} {s['ratio']:6.2f} {_tgt(s['target']):>7}"
-                     f"{_flag(s['ratio'], s['target'])}")
-    return "\n".join(lines)
+    return render(head, lines, sums, 6, " rows")
 
 
 def legend(samples: int, min_time: Optional[float]) -> str:
-    from .runner import MIN_TIME
     mt = MIN_TIME["e2e"] if min_time is None else min_time
     return (f"numpy (plain): NumPy inputs, sklearn.set_config(array_api_dispatch=False); median "
             f"over {samples} sample(s),\n"

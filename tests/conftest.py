@@ -27,6 +27,16 @@ def dtype(request):
     return getattr(xp, request.param)
 
 
+@pytest.fixture
+def fast_paths_on():
+    """For a test that calls a _core fast path itself: the fast paths on, even
+    in a run with ARRSTRIDE_FAST_PATHS=0 (restored after)."""
+    from arrstride import _core
+    was = _core.set_fast_paths(True)
+    yield
+    _core.set_fast_paths(was)
+
+
 # ---- comparisons ------------------------------------------------------------
 
 def to_numpy(a) -> np.ndarray:

@@ -100,3 +100,23 @@ def test_thread_server_only_from_a_library_that_exports_it():
     numpy_copy = [p for p in _blas._library_paths() if "numpy.libs" in p]
     if numpy_copy:   # NumPy's copy exports its server: used
         assert _run(SERVER, ARRSTRIDE_NUM_THREADS="2") == ["1"]
+
+
+def test_thread_server_only_on_checked_openblas_versions():
+    # the server is used only from an OpenBLAS version arrstride was checked on
+    # (openblas_get_config()); any other keeps arrstride's pool, with the same results
+    from arrstride import _blas
+    assert _blas.parse_version(b"OpenBLAS 0.3.31.188.0  USE64BITINT DYNAMIC_ARCH SkylakeX") == (0, 3, 31)
+    assert _blas.parse_version(b"OpenBLAS 0.3.dev USE64BITINT") is None
+    assert _blas.parse_version(b"BLIS 1.0") is None
+    assert _blas.parse_version(b"") is None
+    numpy_copy = [p for p in _blas._library_paths() if "numpy.libs" in p]
+    if not numpy_copy:
+        return  # no library here exports its server: test_thread_server_only_from_... covers that
+    unchecked = "import arrstride._blas as b\nb.SERVER_CHECKED = frozenset()\n" + SERVER + "print(b.server_why)\n"
+    active, why = _run(unchecked, ARRSTRIDE_NUM_THREADS="2")
+    assert active == "0" and why.endswith("is not a version arrstride was checked on: arrstride's own pool"), why
+    checked = "import arrstride._blas as b\n" + SERVER + "print(b.server_why, b.openblas_version(b._dll))\n"
+    active, why = _run(checked, ARRSTRIDE_NUM_THREADS="2")
+    version = eval(why[why.index("("):])
+    assert (active == "1") == (version in _blas.SERVER_CHECKED), (active, why)

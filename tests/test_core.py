@@ -5,7 +5,11 @@ offset, empty, 0-d), the cases it must hand to Python (errors, promotion,
 overlap, read-only), and the lifetimes of what it builds."""
 import gc
 import inspect
+import operator
+import os
 import pickle
+import subprocess
+import sys
 import warnings
 import weakref
 
@@ -16,7 +20,7 @@ import arrstride as xp
 from arrstride import _core
 from conftest import np_dtype, to_numpy
 from layouts import ALL as LAYOUTS
-from layouts import DTYPE_NAMES, DTYPES, WRITABLE, make
+from layouts import DTYPE_NAMES, DTYPES, WRITABLE, make, make_with_base
 
 SHAPES = [(5,), (3, 4)]
 
@@ -1011,7 +1015,7 @@ def test_inplace_on_strided_arrays_that_need_python():
 
 
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
-def test_scalar_with_a_dtype(dtype):
+def test_scalar_with_a_dtype(dtype, fast_paths_on):
     # _core.scalar(value, dtype): the dtype takes the value as it is, else the Python path
     d = getattr(xp, dtype)
     for v in (True, 3, -2, 2.5, 1 - 2j, 2 ** 70):
@@ -1037,3 +1041,253 @@ def test_where_with_zero_d_operands(dtype):
     _same(xp.where(c, a, z), np.where(k, n, nz))
     _same(xp.where(c, z, z), np.where(k, nz, nz))
     _same(xp.where(xp.asarray(True), z, z), np.where(True, nz, nz))
+
+
+# ---- every fast path against the general path (_core.set_fast_paths) -------------------
+# Each call runs twice on fresh inputs, with the fast paths on and off
+# (ARRSTRIDE_FAST_PATHS=0 does the latter for a whole run): the same values,
+# dtype, shape, strides and offset, the same mutation of the inputs, or the
+# same exception with the same message.
+
+class _Raised:
+    def __init__(self, e):
+        self.kind, self.text = type(e), str(e)
+
+    def __eq__(self, other):
+        return isinstance(other, _Raised) and (self.kind, self.text) == (other.kind, other.text)
+
+    def __repr__(self):
+        return f"{self.kind.__name__}({self.text!r})"
+
+
+def _outcome(call, on):
+    was = _core.set_fast_paths(on)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return call()
+    except Exception as e:  # noqa: BLE001 - compared below, type and message
+        return _Raised(e)
+    finally:
+        _core.set_fast_paths(was)
+
+
+def _same_outcome(f, g):
+    """f (fast paths on) and g (off) agree: arrays in values, dtype, shape,
+    offset and strides (where there are elements; a size-1 dim's stride is
+    never used, and free), Python values in type and value, tuples item by item."""
+    if isinstance(f, xp.Array) or isinstance(g, xp.Array):
+        assert isinstance(f, xp.Array) and isinstance(g, xp.Array), (f, g)
+        assert (f.dtype, f.shape) == (g.dtype, g.shape), ((f.dtype, f.shape), (g.dtype, g.shape))
+        if f.size:
+            used = [k for k, d in enumerate(f.shape) if d > 1]
+            fs, gs = [f.strides[k] for k in used], [g.strides[k] for k in used]
+            assert (fs, f.offset) == (gs, g.offset), ((f.strides, f.offset), (g.strides, g.offset))
+        np.testing.assert_array_equal(to_numpy(f), to_numpy(g))
+    elif isinstance(f, tuple):
+        assert isinstance(g, tuple) and len(f) == len(g), (f, g)
+        for x, y in zip(f, g):
+            _same_outcome(x, y)
+    else:
+        assert type(f) is type(g), (f, g)
+        assert f == g or (f != f and g != g), (f, g)
+
+
+def _paths_agree(call):
+    """call() (which makes its own inputs) gives the same outcome with the
+    fast paths on and off: the same result, or the same exception and message."""
+    fast, general = _outcome(call, True), _outcome(call, False)
+    if isinstance(fast, _Raised) or isinstance(general, _Raised):
+        assert fast == general, (fast, general)
+    else:
+        _same_outcome(fast, general)
+    return fast
+
+
+def _fresh(layout, dtype, shape=(3, 4), seed=0):
+    return lambda: make(layout, shape, getattr(xp, dtype), seed=seed)[0]
+
+
+def test_the_switch_reads_and_sets():
+    was = _core.fast_paths()
+    assert _core.set_fast_paths(False) is was
+    assert _core.fast_paths() is False
+    assert _core.set_fast_paths(True) is False
+    assert _core.fast_paths() is True
+    _core.set_fast_paths(was)
+
+
+def test_the_switch_off_takes_no_fast_path():
+    # with the switch off every _core fast path declines: None (False for copy_dense)
+    a = xp.ones((2, 3))
+    was = _core.set_fast_paths(False)
+    try:
+        assert _core.empty((2,), xp.float64) is None
+        assert _core.scalar(1.5) is None
+        assert _core.from_list([1.0, 2.0]) is None
+        assert _core.from_buffer(np.ones(3)) is None
+        assert _core.reshape(a, (3, 2)) is None
+        assert _core.reduce_all(0, a, xp.float64) is None
+        assert _core.reduce_into(0, a, (0,), xp.float64) is None
+        assert _core.copy_dense(xp.empty((2, 3)), a) is False
+        assert _core.where(xp.ones((2, 3), dtype=xp.bool), a, a) is None
+        assert _core.concat0([a, a]) is None
+        assert _core.matmul(a, a.T) is None
+    finally:
+        _core.set_fast_paths(was)
+
+
+def test_the_environment_variable():
+    code = "import arrstride as xp, arrstride._core as c; print(c.fast_paths(), (xp.ones(3) + 1).tolist())"
+    for value, want in (("0", "False"), ("1", "True"), ("", "True"), (" Off ", "False"), ("yes", "True")):
+        out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "ARRSTRIDE_FAST_PATHS": value},
+                             capture_output=True, text=True, check=True).stdout
+        assert out.split()[0] == want and "[2.0, 2.0, 2.0]" in out
+    bad = subprocess.run([sys.executable, "-c", code], env={**os.environ, "ARRSTRIDE_FAST_PATHS": "2"},
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "ARRSTRIDE_FAST_PATHS: 0" in bad.stderr
+
+
+GET_KEYS = [0, -1, 5, slice(1, 3), slice(None, None, -1), (0, 1), (slice(None), 2), (None, 0), (Ellipsis, 1),
+            (0, 0, 0), "a", 1.5, (slice(None), None, slice(1, 2)), slice(3, 1)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int16", "float64", "bool"])
+def test_switch_getitem_and_masks(layout, dtype):
+    if layout in ("zerod",):
+        keys = [(), Ellipsis, None, 0]
+    else:
+        keys = GET_KEYS
+    for key in keys:
+        _paths_agree(lambda: _fresh(layout, dtype)()[key])
+    mask = lambda: make("contiguous", (3, 4), xp.bool, seed=3)[0]  # noqa: E731
+    if layout not in ("zerod", "empty", "empty-stepped", "size1"):
+        _paths_agree(lambda: _fresh(layout, dtype)()[mask()])  # a mask of every dim
+        _paths_agree(lambda: _fresh(layout, dtype)()[mask()[:, 0]])  # of the leading dim
+        _paths_agree(lambda: _fresh(layout, dtype)()[mask()[:2]])  # of the wrong shape
+
+
+@pytest.mark.parametrize("layout", WRITABLE)
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "complex128", "bool"])
+def test_switch_setitem(layout, dtype):
+    def setting(key, value):
+        def call():
+            a, _, base, _ = make_with_base(layout, (3, 4), dtype)
+            a[key] = value() if callable(value) else value
+            return a, base
+        return call
+    values = [1, -1, 300, 2.5, True, 1j, "x", lambda: make("contiguous", (4,), getattr(xp, dtype), seed=4)[0],
+              lambda: make("transposed", (3, 4), getattr(xp, dtype), seed=4)[0]]
+    keys = [0, slice(None), (slice(None), 1), Ellipsis, slice(None, None, -2)] if layout != "zerod" else [(), Ellipsis]
+    for key in keys:
+        for value in values:
+            _paths_agree(setting(key, value))
+    if layout not in ("zerod", "empty", "empty-stepped", "size1"):
+        mask = lambda: make("contiguous", (3, 4), xp.bool, seed=3)[0]  # noqa: E731
+        for value in values:
+            _paths_agree(setting(mask(), value))
+            _paths_agree(setting(mask()[:, 0], value))
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "negative", "zerod", "offset", "size1", "stepped"])
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_switch_conversions_and_transposes(layout, dtype):
+    one = lambda: make(layout, (1,) if layout != "zerod" else (), getattr(xp, dtype))[0]  # noqa: E731
+    many = _fresh(layout, dtype)
+    for conv in (float, int, bool, complex, operator.index):
+        _paths_agree(lambda: conv(one()))
+        _paths_agree(lambda: conv(many()))
+    _paths_agree(lambda: many().T)
+    _paths_agree(lambda: many().mT)
+    _paths_agree(lambda: one().T)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int8", "uint64", "float32", "float64", "complex64", "bool"])
+def test_switch_elementwise_and_operators(layout, dtype):
+    a = _fresh(layout, dtype)
+    b = _fresh(layout, dtype, seed=1)
+    row = lambda: make("contiguous", (4,), getattr(xp, dtype), seed=2)[0]  # noqa: E731
+    other = lambda: make("contiguous", (3, 4), xp.int16, seed=2)[0]  # noqa: E731
+    for f in (xp.negative, xp.abs, xp.exp, xp.isnan, xp.logical_not, xp.sqrt):
+        _paths_agree(lambda: f(a()))
+    for f in (xp.add, xp.multiply, xp.divide, xp.less, xp.floor_divide, xp.bitwise_and, xp.pow):
+        _paths_agree(lambda: f(a(), b()))
+        _paths_agree(lambda: f(a(), row()))
+        _paths_agree(lambda: f(a(), other()))
+        _paths_agree(lambda: f(a(), 2))
+        _paths_agree(lambda: f(1.5, a()))
+    for op in ("__add__", "__sub__", "__mul__", "__truediv__", "__mod__", "__pow__", "__lt__", "__eq__",
+               "__and__", "__lshift__", "__radd__", "__rsub__", "__neg__", "__abs__", "__invert__"):
+        if op in ("__neg__", "__abs__", "__invert__"):
+            _paths_agree(lambda: getattr(a(), op)())
+            continue
+        for rhs in (b, row, other, lambda: 3, lambda: -0.5, lambda: "s"):
+            _paths_agree(lambda: getattr(a(), op)(rhs()))
+
+
+@pytest.mark.parametrize("layout", WRITABLE)
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float64", "complex64", "bool"])
+def test_switch_inplace_operators(layout, dtype):
+    def inplace(op, rhs):
+        def call():
+            a, _, base, _ = make_with_base(layout, (3, 4), dtype)
+            r = getattr(a, op)(rhs())
+            return r is a, a, base
+        return call
+    same = lambda: make(layout, (3, 4), getattr(xp, dtype), seed=1)[0]  # noqa: E731
+    row = lambda: make("contiguous", (4,), getattr(xp, dtype), seed=2)[0]  # noqa: E731
+    for op in ("__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__iand__", "__ipow__"):
+        for rhs in (same, row, lambda: 2, lambda: 1.5, lambda: make("contiguous", (3, 4), xp.int64)[0]):
+            _paths_agree(inplace(op, rhs))
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_switch_construction(dtype):
+    d = getattr(xp, dtype)
+    for shape in ((), (3,), (2, 0, 4), (2, 3), (-1,), (2 ** 62, 4), (2.0,)):
+        _paths_agree(lambda: xp.empty(shape, dtype=d).shape)
+        _paths_agree(lambda: xp.zeros(shape, dtype=d))
+    for v in (True, 3, -2, 2.5, 1 - 2j, 2 ** 70, [1.0, 2.5], [1, 2 ** 40], [1, 2 ** 70], [1, 2.0], [], "x"):
+        _paths_agree(lambda: xp.asarray(v))
+        _paths_agree(lambda: xp.asarray(v, dtype=d))
+    n = np.arange(12).reshape(3, 4).astype(np_dtype(d))
+    for view in (n, n[:, ::2], n[::-1], n.T, n[:0], n[0, 0]):
+        _paths_agree(lambda: xp.asarray(view))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex128", "bool"])
+def test_switch_views_reductions_and_copies(layout, dtype):
+    a = _fresh(layout, dtype)
+    for shape in ((12,), (-1,), (4, -1), (2, 2, 3), (5,), (-1, -1), (4, 3.0)):
+        _paths_agree(lambda: xp.reshape(a(), shape))
+    for f in (xp.sum, xp.prod, xp.max, xp.min, xp.any, xp.all, xp.mean):
+        for axis in (None, 0, -1, (0, 1), 2):
+            _paths_agree(lambda: f(a(), axis=axis))
+            _paths_agree(lambda: f(a(), axis=axis, keepdims=True))
+    for to in ("int16", "float64", "bool", "complex64", "uint32"):
+        _paths_agree(lambda: xp.astype(a(), getattr(xp, to)))
+    _paths_agree(lambda: xp.astype(a(), getattr(xp, dtype), copy=True))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int64", "float64", "complex64", "bool"])
+def test_switch_where_concat_matmul(layout, dtype):
+    a = _fresh(layout, dtype)
+    b = _fresh(layout, dtype, seed=1)
+    c = lambda: make(layout, (3, 4), xp.bool, seed=5)[0]  # noqa: E731
+    for x1, x2 in ((a, b), (a, lambda: 0), (lambda: 2, b), (lambda: 1, lambda: 2),
+                   (a, lambda: make("contiguous", (3, 4), xp.int8)[0]), (a, lambda: "x")):
+        _paths_agree(lambda: xp.where(c(), x1(), x2()))
+    for parts in ((a, b), (a, a, a), (a, lambda: make("contiguous", (2, 4), getattr(xp, dtype))[0]),
+                  (a, lambda: make("contiguous", (3, 5), getattr(xp, dtype))[0]),
+                  (a, lambda: make("contiguous", (3, 4), xp.int16)[0]), (a,)):
+        _paths_agree(lambda: xp.concat([p() for p in parts]))
+        _paths_agree(lambda: xp.concat(tuple(p() for p in parts), axis=0))
+    vec = lambda: make("contiguous", (4,), getattr(xp, dtype), seed=7)[0]  # noqa: E731
+    for x1, x2 in ((a, lambda: b().mT), (a, vec), (lambda: b().mT, a), (vec, vec), (a, b),
+                   (a, lambda: make("contiguous", (4, 2), xp.float32)[0])):
+        _paths_agree(lambda: xp.matmul(x1(), x2()))
+        _paths_agree(lambda: x1() @ x2())

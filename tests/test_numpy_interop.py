@@ -157,7 +157,7 @@ def test_unsupported_numpy_dtype():
         xp.asarray(np.ones(2, dtype=np.float16))
 
 
-def test_c_and_python_paths_wrap_buffers_alike():
+def test_c_and_python_paths_wrap_buffers_alike(fast_paths_on):
     # _core.from_buffer (the per-call path) against the Python path it skips
     from arrstride import _core
     from arrstride._foreign import wrap
@@ -176,7 +176,7 @@ def test_c_and_python_paths_wrap_buffers_alike():
             assert fast.tolist() == n.tolist()
 
 
-def test_buffers_the_c_path_leaves_to_python():
+def test_buffers_the_c_path_leaves_to_python(fast_paths_on):
     from arrstride import _core
     assert _core.from_buffer(np.float64(1.0)) is None  # a value: copied by the Python path
     assert _core.from_buffer(np.zeros((2, 0))) is None  # empty

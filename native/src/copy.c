@@ -37,14 +37,9 @@ static int run2(int ndim, const int64_t *shape, char *dst, const int64_t *dst_st
                 const char *src, const int64_t *src_strides, ars_loop_fn loop,
                 void *ctx, int64_t work)
 {
-    ars_iter it;
     char *data[2] = {dst, (char *)src};
     const int64_t *st[2] = {dst_strides, src_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
-    if (rc)
-        return rc;
-    ars_iter_run(&it, loop, ctx, work);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 2, data, st, loop, ctx, work);
 }
 
 int ars_copy(int ndim, const int64_t *shape,
@@ -160,12 +155,7 @@ int ars_fill(int ndim, const int64_t *shape,
     if (sc < 0)
         return ARS_ERR_ARG;
     ars_loop_fn loop = loops[sc];
-    ars_iter it;
     char *data[1] = {dst};
     const int64_t *st[1] = {dst_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 1, data, st);
-    if (rc)
-        return rc;
-    ars_iter_run(&it, loop, (void *)value, itemsize);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 1, data, st, loop, (void *)value, itemsize);
 }

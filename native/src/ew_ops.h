@@ -41,6 +41,20 @@
 
 /* ---- helpers, one definition per type ---------------------------------------- */
 
+/* base**e modulo 2**64 by squaring: the integer powers of every width (the
+ * result's low bits are the narrower type's power; signed bases wrap). */
+static inline uint64_t u64_pow(uint64_t base, uint64_t e)
+{
+    uint64_t r = 1;
+    while (e) {
+        if (e & 1)
+            r *= base;
+        base *= base;
+        e >>= 1;
+    }
+    return r;
+}
+
 /* Integer floor division and remainder as NumPy: by zero gives 0, MIN // -1 wraps. */
 #define DEF_SIGNED(T, WT)                                                    \
     static inline T i_fdiv_##T(T a, T b)                                     \
@@ -67,26 +81,12 @@
     {                                                                        \
         if (b < 0) /* 1/a**|b| truncated */                                  \
             return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;            \
-        uint64_t r = 1, base = (uint64_t)(WT)a, e = (uint64_t)b;             \
-        while (e) {                                                          \
-            if (e & 1)                                                       \
-                r *= base;                                                   \
-            base *= base;                                                    \
-            e >>= 1;                                                         \
-        }                                                                    \
-        return (T)r;                                                         \
+        return (T)u64_pow((uint64_t)(WT)a, (uint64_t)b);                     \
     }
 #define DEF_UNSIGNED(T, WT)                                                  \
     static inline T i_pow_##T(T a, T b)                                      \
     {                                                                        \
-        uint64_t r = 1, base = a, e = b;                                     \
-        while (e) {                                                          \
-            if (e & 1)                                                       \
-                r *= base;                                                   \
-            base *= base;                                                    \
-            e >>= 1;                                                         \
-        }                                                                    \
-        return (T)r;                                                         \
+        return (T)u64_pow(a, b);                                             \
     }
 DEF_SIGNED(int8_t, uint32_t)
 DEF_SIGNED(int16_t, uint32_t)

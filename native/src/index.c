@@ -14,15 +14,10 @@ static void count_loop(char **data, int64_t n, const int64_t *s, void *ctx)
 int ars_count_true(int ndim, const int64_t *shape, const char *data, const int64_t *strides,
                    int64_t *count)
 {
-    ars_iter it;
     char *d[1] = {(char *)data};
     const int64_t *st[1] = {strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 1, d, st);
-    if (rc)
-        return rc;
     *count = 0;
-    ars_iter_run_range(&it, count_loop, count, 0, it.size);
-    return ARS_OK;
+    return ars_iter_go(ndim, shape, 1, d, st, count_loop, count, ARS_ITER_SERIAL);
 }
 
 int ars_nonzero_bool(int ndim, const int64_t *shape, const char *data, const int64_t *strides,
@@ -96,14 +91,12 @@ int ars_index_accumulate(int ndim, const int64_t *shape, int64_t *offsets,
         off_strides[d] = acc;
         acc *= shape[d];
     }
-    ars_iter it;
     char *data[2] = {(char *)offsets, (char *)idx};
     const int64_t *st[2] = {off_strides, idx_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    acc_ctx c = {dim_size, dim_stride, 0, 0};
+    int rc = ars_iter_go(ndim, shape, 2, data, st, accumulate_loop, &c, ARS_ITER_SERIAL);
     if (rc)
         return rc;
-    acc_ctx c = {dim_size, dim_stride, 0, 0};
-    ars_iter_run_range(&it, accumulate_loop, &c, 0, it.size);
     if (c.failed) {
         *bad = c.bad;
         return ARS_ERR_ARG;

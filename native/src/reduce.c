@@ -10,15 +10,51 @@
 
 enum { PW_BLOCK = 128 };
 
-/* Per op: MAP turns an input value into the accumulator type, COMB folds. */
-#define MAP_SUM(AT, AK, IK, v, mre, mim) ACONV_##AK##_##IK(AT, v)
-#define MAP_PROD MAP_SUM
-#define MAP_MIN(AT, AK, IK, v, mre, mim) (v)
-#define MAP_MAX MAP_MIN
-#define MAP_ALL(AT, AK, IK, v, mre, mim) ((AT)((v) != 0))
-#define MAP_ANY MAP_ALL
-#define MAP_COUNT MAP_ALL
-#define MAP_SQDEV(AT, AK, IK, v, mre, mim) SQDEV_##IK(v, mre, mim)
+/* ---- one row per reduction ----------------------------------------------------
+ * RED_<OP>: (map, combine, identity, elementwise, mean, pairwise, whole run), where
+ *   map         how an input value enters the accumulator type     (MAPK_*)
+ *   combine     how two accumulated values fold                    (COMBK_*)
+ *   identity    the value of an empty reduction                    (IDENTK_*)
+ *   elementwise 1: a kept inner dim folds elementwise into the accumulator row
+ *   mean        YES: each element's mean comes in operand 2 (squared deviations)
+ *   pairwise    1: fold pairwise where rounding makes order matter (float kinds)
+ *   whole run   the contiguous shortcut for a whole reduced run    (MMK_*)
+ * The op codes are ARS_RED_<OP> (arrstride.h); which accumulator and input
+ * dtypes each op has is said where the kernels are stamped, below. */
+#define RED_SUM   (CONV,  ADD,     ZERO, 1, NO,  1, NONE)
+#define RED_PROD  (CONV,  MUL,     ONE,  1, NO,  1, NONE)
+#define RED_MIN   (SELF,  LESSER,  HI,   1, NO,  0, LESSER)
+#define RED_MAX   (SELF,  GREATER, LO,   1, NO,  0, GREATER)
+#define RED_ALL   (TRUTH, AND,     ONE,  1, NO,  0, ALL)
+#define RED_ANY   (TRUTH, OR,      ZERO, 1, NO,  0, ANY)
+#define RED_COUNT (TRUTH, PLUS,    ZERO, 1, NO,  0, NONE)
+#define RED_SQDEV (SQDEV, PLUS,    ZERO, 0, YES, 1, NONE)
+
+/* The fields of row RED_<OP>. */
+#define RF_MAP(m, c, i, e, h, p, w) m
+#define RF_COMB(m, c, i, e, h, p, w) c
+#define RF_IDENT(m, c, i, e, h, p, w) i
+#define RF_ELEMENTWISE(m, c, i, e, h, p, w) e
+#define RF_MEAN(m, c, i, e, h, p, w) h
+#define RF_PAIRWISE(m, c, i, e, h, p, w) p
+#define RF_RUN(m, c, i, e, h, p, w) w
+#define RED_FIELD(F, OP) RED_FIELD_(F, RED_##OP)
+#define RED_FIELD_(F, ROW) F ROW
+#define RED_CAT(a, b) RED_CAT_(a, b)
+#define RED_CAT_(a, b) a##b
+#define RED_MAP(OP) RED_CAT(MAPK_, RED_FIELD(RF_MAP, OP))
+#define RED_COMB(OP) RED_CAT(COMBK_, RED_FIELD(RF_COMB, OP))
+#define RED_IDENT(OP) RED_CAT(IDENTK_, RED_FIELD(RF_IDENT, OP))
+#define RED_ELEMENTWISE(OP) RED_FIELD(RF_ELEMENTWISE, OP)
+#define RED_MEAN(OP) RED_FIELD(RF_MEAN, OP)
+#define RED_PAIRWISE(OP) RED_FIELD(RF_PAIRWISE, OP)
+#define RED_RUN(OP) RED_CAT(MMK_, RED_FIELD(RF_RUN, OP))
+
+/* map: MAPK_<m>(AT, AK, IK, v, mre, mim) */
+#define MAPK_CONV(AT, AK, IK, v, mre, mim) ACONV_##AK##_##IK(AT, v)
+#define MAPK_SELF(AT, AK, IK, v, mre, mim) (v)
+#define MAPK_TRUTH(AT, AK, IK, v, mre, mim) ((AT)((v) != 0))
+#define MAPK_SQDEV(AT, AK, IK, v, mre, mim) SQDEV_##IK(v, mre, mim)
 #define SQDEV_KB(v, mre, mim) (((double)(v) - (mre)) * ((double)(v) - (mre)))
 #define SQDEV_KI SQDEV_KB
 #define SQDEV_KU SQDEV_KB
@@ -27,27 +63,24 @@ enum { PW_BLOCK = 128 };
     (((double)creal(v) - (mre)) * ((double)creal(v) - (mre)) + \
      ((double)cimag(v) - (mim)) * ((double)cimag(v) - (mim)))
 
-#define COMB_SUM(AT, AK, a, b) ADD_##AK(AT, a, b)
-#define COMB_PROD(AT, AK, a, b) MUL_##AK(AT, a, b)
+/* combine: COMBK_<c>(AT, AK, a, b) */
+#define COMBK_ADD(AT, AK, a, b) ADD_##AK(AT, a, b)
+#define COMBK_MUL(AT, AK, a, b) MUL_##AK(AT, a, b)
 /* NaN wins (once a is NaN no compare replaces it); written as two selects so
  * that the compiler turns them into vector compares and blends */
-#define COMB_MIN(AT, AK, a, b) ((b) != (b) ? (b) : ((b) < (a) ? (b) : (a)))
-#define COMB_MAX(AT, AK, a, b) ((b) != (b) ? (b) : ((b) > (a) ? (b) : (a)))
-#define COMB_ALL(AT, AK, a, b) ((AT)((a) & (b)))
-#define COMB_ANY(AT, AK, a, b) ((AT)((a) | (b)))
-#define COMB_COUNT(AT, AK, a, b) ((a) + (b))
-#define COMB_SQDEV(AT, AK, a, b) ((a) + (b))
+#define COMBK_LESSER(AT, AK, a, b) ((b) != (b) ? (b) : ((b) < (a) ? (b) : (a)))
+#define COMBK_GREATER(AT, AK, a, b) ((b) != (b) ? (b) : ((b) > (a) ? (b) : (a)))
+#define COMBK_AND(AT, AK, a, b) ((AT)((a) & (b)))
+#define COMBK_OR(AT, AK, a, b) ((AT)((a) | (b)))
+#define COMBK_PLUS(AT, AK, a, b) ((a) + (b))
 
-#define IDENT_SUM(AT, AK) ((AT)0)
-#define IDENT_PROD(AT, AK) ((AT)1)
-#define IDENT_MIN(AT, AK) HI_##AK(AT)
-#define IDENT_MAX(AT, AK) LO_##AK(AT)
-#define IDENT_ALL(AT, AK) ((AT)1)
-#define IDENT_ANY(AT, AK) ((AT)0)
-#define IDENT_COUNT(AT, AK) ((AT)0)
-#define IDENT_SQDEV(AT, AK) ((AT)0)
+/* identity: IDENTK_<i>(AT, AK) */
+#define IDENTK_ZERO(AT, AK) ((AT)0)
+#define IDENTK_ONE(AT, AK) ((AT)1)
+#define IDENTK_HI(AT, AK) HI_##AK(AT)
+#define IDENTK_LO(AT, AK) LO_##AK(AT)
 
-/* The mean of the element at p (SQDEV only). */
+/* The mean of the element at p (mean YES only). */
 #define LDMEAN_NO(IK, p, mre, mim) ((void)0)
 #define LDMEAN_YES(IK, p, mre, mim) LDMEAN_##IK(p, mre, mim)
 #define LDMEAN_KB(p, mre, mim) ((mre) = ld_FLOAT64(p))
@@ -56,34 +89,10 @@ enum { PW_BLOCK = 128 };
 #define LDMEAN_KF LDMEAN_KB
 #define LDMEAN_KC(p, mre, mim) \
     do { ars_c128 m_ = ld_COMPLEX128(p); (mre) = creal(m_); (mim) = cimag(m_); } while (0)
-#define FAST_SUM 1
-#define FAST_PROD 1
-#define FAST_MIN 1
-#define FAST_MAX 1
-#define FAST_ALL 1
-#define FAST_ANY 1
-#define FAST_COUNT 1
-#define FAST_SQDEV 0  /* needs the mean of each element */
-#define HASMEAN_SUM NO
-#define HASMEAN_PROD NO
-#define HASMEAN_MIN NO
-#define HASMEAN_MAX NO
-#define HASMEAN_ALL NO
-#define HASMEAN_ANY NO
-#define HASMEAN_COUNT NO
-#define HASMEAN_SQDEV YES
 #define LDMEAN_(H, IK, p, mre, mim) LDMEAN_##H(IK, p, mre, mim)
 #define LDMEAN(H, IK, p, mre, mim) LDMEAN_(H, IK, p, mre, mim)
 
-/* Pairwise folding where rounding makes order matter: float sums and products. */
-#define PW_OP_SUM 1
-#define PW_OP_PROD 1
-#define PW_OP_SQDEV 1
-#define PW_OP_MIN 0
-#define PW_OP_MAX 0
-#define PW_OP_ALL 0
-#define PW_OP_ANY 0
-#define PW_OP_COUNT 0
+/* Pairwise folding where rounding makes order matter: by the accumulator's kind. */
 #define PW_K_KB 0
 #define PW_K_KI 0
 #define PW_K_KU 0
@@ -144,12 +153,12 @@ static int mmfast_none(const char *p, int64_t n, char *res)
     (void)p; (void)n; (void)res;
     return 0;
 }
-#define MMFAST_MAX(AT) \
+/* whole run: MMK_<w>(AT), the shortcut's function for accumulator type AT */
+#define MMK_GREATER(AT) \
     _Generic((AT)0, double: mmfast_MAX_FLOAT64, float: mmfast_MAX_FLOAT32, default: mmfast_none)
-#define MMFAST_MIN(AT) \
+#define MMK_LESSER(AT) \
     _Generic((AT)0, double: mmfast_MIN_FLOAT64, float: mmfast_MIN_FLOAT32, default: mmfast_none)
-#define MMFAST_SUM(AT) mmfast_none
-#define MMFAST_PROD(AT) mmfast_none
+#define MMK_NONE(AT) mmfast_none
 /* any/all of a contiguous run of 1-byte values (bool, int8, uint8; the caller
  * checks the sizes): eight bytes a word, a block of words at a time, the
  * loop free of early exits so that it vectorizes; all() tests each word for
@@ -181,10 +190,8 @@ enum { BYTE_BLOCK = 256 };  /* bytes folded between two checks */
 #define NONZERO_WORD(w) (w)
 DEF_BYTEFAST(ANY, NONZERO_WORD, 1, 0)
 DEF_BYTEFAST(ALL, ZERO_BYTE, 0, 1)
-#define MMFAST_ALL(AT) bytefast_ALL
-#define MMFAST_ANY(AT) bytefast_ANY
-#define MMFAST_COUNT(AT) mmfast_none
-#define MMFAST_SQDEV(AT) mmfast_none
+#define MMK_ALL(AT) bytefast_ALL
+#define MMK_ANY(AT) bytefast_ANY
 
 /* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
 typedef struct {
@@ -221,19 +228,19 @@ typedef struct {
         int64_t i;                                                                        \
         (void)mre; (void)mim;                                                             \
         for (int k = 0; k < 8; k++)                                                       \
-            r[k] = MAP_##OP(AT, AK, IK, ld_##IN(p + k * s), mre, mim);                    \
+            r[k] = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + k * s), mre, mim);                    \
         for (i = 8; i + 8 <= n; i += 8)                                                   \
             for (int k = 0; k < 8; k++) {                                                 \
-                AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim);          \
-                r[k] = COMB_##OP(AT, AK, r[k], v);                                        \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim);          \
+                r[k] = RED_COMB(OP)(AT, AK, r[k], v);                                        \
             }                                                                             \
-        AT t = COMB_##OP(AT, AK, COMB_##OP(AT, AK, COMB_##OP(AT, AK, r[0], r[1]),         \
-                                                   COMB_##OP(AT, AK, r[2], r[3])),        \
-                         COMB_##OP(AT, AK, COMB_##OP(AT, AK, r[4], r[5]),                 \
-                                   COMB_##OP(AT, AK, r[6], r[7])));                       \
+        AT t = RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[0], r[1]),         \
+                                                   RED_COMB(OP)(AT, AK, r[2], r[3])),        \
+                         RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[4], r[5]),                 \
+                                   RED_COMB(OP)(AT, AK, r[6], r[7])));                       \
         for (; i < n; i++) {                                                              \
-            AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                    \
-            t = COMB_##OP(AT, AK, t, v);                                                  \
+            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                    \
+            t = RED_COMB(OP)(AT, AK, t, v);                                                  \
         }                                                                                 \
         return t;                                                                         \
     }                                                                                     \
@@ -241,14 +248,14 @@ typedef struct {
                                     double mre, double mim)                               \
     {                                                                                     \
         if (n < 8) {                                                                      \
-            AT t = MAP_##OP(AT, AK, IK, ld_##IN(p), mre, mim);                            \
+            AT t = RED_MAP(OP)(AT, AK, IK, ld_##IN(p), mre, mim);                            \
             for (int64_t i = 1; i < n; i++) {                                             \
-                AT v = MAP_##OP(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                \
-                t = COMB_##OP(AT, AK, t, v);                                              \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                \
+                t = RED_COMB(OP)(AT, AK, t, v);                                              \
             }                                                                             \
             return t;                                                                     \
         }                                                                                 \
-        if (n <= PW_BLOCK || !(PW_OP_##OP && PW_K_##AK)) {                                \
+        if (n <= PW_BLOCK || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                                \
             if (s == (int64_t)sizeof(IT))                                                 \
                 return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT), mre, mim);       \
             return pwb_##OP##_##AN##_##IN(p, n, s, mre, mim);                             \
@@ -257,7 +264,7 @@ typedef struct {
         h -= h % 8;                                                                       \
         AT a = pw_##OP##_##AN##_##IN(p, h, s, mre, mim);                                  \
         AT b = pw_##OP##_##AN##_##IN(p + h * s, n - h, s, mre, mim);                      \
-        return COMB_##OP(AT, AK, a, b);                                                   \
+        return RED_COMB(OP)(AT, AK, a, b);                                                   \
     }                                                                                     \
     static void loop_##OP##_##AN##_##IN(char **data, int64_t n, const int64_t *s, void *ctx) \
     {                                                                                     \
@@ -268,29 +275,29 @@ typedef struct {
         if (s[1] == 0) {                                                                  \
             char r_[sizeof(AT)];                                                          \
             if (sizeof(AT) == sizeof(IT) && s[0] == (int64_t)sizeof(IT) &&                \
-                MMFAST_##OP(AT)(in, n, r_)) {                                             \
-                st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), ld_##AN(r_)));               \
+                RED_RUN(OP)(AT)(in, n, r_)) {                                             \
+                st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), ld_##AN(r_)));               \
                 return;                                                                   \
             }                                                                             \
-            LDMEAN(HASMEAN_##OP, IK, data[2], mre, mim);                                  \
+            LDMEAN(RED_MEAN(OP), IK, data[2], mre, mim);                                  \
             AT r = pw_##OP##_##AN##_##IN(in, n, s[0], mre, mim);                          \
-            st_##AN(acc, COMB_##OP(AT, AK, ld_##AN(acc), r));                             \
+            st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), r));                             \
             return;                                                                       \
         }                                                                                 \
         if (s[0] == (int64_t)sizeof(IT) && s[1] == (int64_t)sizeof(AT) &&                 \
-            FAST_##OP) {                                                        \
+            RED_ELEMENTWISE(OP)) {                                                        \
             for (int64_t i = 0; i < n; i++) {                                             \
                 AT a = ld_##AN(acc + i * (int64_t)sizeof(AT));                            \
-                AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)), mre, mim); \
-                st_##AN(acc + i * (int64_t)sizeof(AT), COMB_##OP(AT, AK, a, v));          \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)), mre, mim); \
+                st_##AN(acc + i * (int64_t)sizeof(AT), RED_COMB(OP)(AT, AK, a, v));          \
             }                                                                             \
             return;                                                                       \
         }                                                                                 \
         for (int64_t i = 0; i < n; i++) {                                                 \
-            LDMEAN(HASMEAN_##OP, IK, data[2] + i * s[2], mre, mim);                       \
+            LDMEAN(RED_MEAN(OP), IK, data[2] + i * s[2], mre, mim);                       \
             AT a = ld_##AN(acc + i * s[1]);                                               \
-            AT v = MAP_##OP(AT, AK, IK, ld_##IN(in + i * s[0]), mre, mim);                \
-            st_##AN(acc + i * s[1], COMB_##OP(AT, AK, a, v));                             \
+            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * s[0]), mre, mim);                \
+            st_##AN(acc + i * s[1], RED_COMB(OP)(AT, AK, a, v));                             \
         }                                                                                 \
     }                                                                                     \
     /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):  \
@@ -300,19 +307,19 @@ typedef struct {
                                                AT *restrict out)                          \
     {                                                                                     \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = MAP_##OP(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
+            out[j] = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
         for (int64_t r = 1; r < nr; r++) {                                                \
             const char *row = in + r * rs;                                                \
             for (int64_t j = 0; j < nc; j++) {                                            \
-                AT v = MAP_##OP(AT, AK, IK, ld_##IN(row + j * cs), 0, 0);                 \
-                out[j] = COMB_##OP(AT, AK, out[j], v);                                    \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(row + j * cs), 0, 0);                 \
+                out[j] = RED_COMB(OP)(AT, AK, out[j], v);                                    \
             }                                                                             \
         }                                                                                 \
     }                                                                                     \
     static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
                                         int64_t nc, int64_t cs, AT *out, AT *scratch)     \
     {                                                                                     \
-        if (nr <= ROW_LEAF || !(PW_OP_##OP && PW_K_##AK)) {                               \
+        if (nr <= ROW_LEAF || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                               \
             if (cs == (int64_t)sizeof(IT))                                                \
                 leaf_##OP##_##AN##_##IN(in, nr, rs, nc, (int64_t)sizeof(IT), out);        \
             else                                                                          \
@@ -323,7 +330,7 @@ typedef struct {
         rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out, scratch);                         \
         rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, scratch, scratch + nc);  \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = COMB_##OP(AT, AK, out[j], scratch[j]);                               \
+            out[j] = RED_COMB(OP)(AT, AK, out[j], scratch[j]);                               \
     }                                                                                     \
     static void block_##OP##_##AN##_##IN(const char *in, char *acc, const block_geom *g,  \
                                          int64_t j0, int64_t j1, void *scratch)           \
@@ -334,12 +341,12 @@ typedef struct {
                                 part + nc);                                               \
         for (int64_t c = 0; c < nc; c++) {                                                \
             char *a = acc + (j0 + c) * g->acc_s0;                                         \
-            st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), part[c]));                           \
+            st_##AN(a, RED_COMB(OP)(AT, AK, ld_##AN(a), part[c]));                           \
         }                                                                                 \
     }                                                                                     \
     static void init_##OP##_##AN##_##IN(char *acc, int64_t n)                             \
     {                                                                                     \
-        AT v = IDENT_##OP(AT, AK);                                                        \
+        AT v = RED_IDENT(OP)(AT, AK);                                                        \
         for (int64_t i = 0; i < n; i++)                                                   \
             st_##AN(acc + i * (int64_t)sizeof(AT), v);                                    \
     }                                                                                     \
@@ -347,7 +354,7 @@ typedef struct {
     {                                                                                     \
         for (int64_t i = 0; i < n; i++) {                                                 \
             char *a = acc + i * (int64_t)sizeof(AT);                                      \
-            st_##AN(a, COMB_##OP(AT, AK, ld_##AN(a), ld_##AN(part + i * (int64_t)sizeof(AT)))); \
+            st_##AN(a, RED_COMB(OP)(AT, AK, ld_##AN(a), ld_##AN(part + i * (int64_t)sizeof(AT)))); \
         }                                                                                 \
     }
 

@@ -99,14 +99,12 @@ int ars_take(int ndim, const int64_t *shape,
     if (sc < 0)
         return ARS_ERR_ARG;
     ars_loop_fn loop = loops[sc];
-    ars_iter it;
     char *data[3] = {out, (char *)idx, (char *)src};
     const int64_t *st[3] = {out_strides, idx_strides, src_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, 3, data, st);
+    take_ctx c = {axis_len, axis_stride, 0, 0};
+    int rc = ars_iter_go(ndim, shape, 3, data, st, loop, &c, 64);
     if (rc)
         return rc;
-    take_ctx c = {axis_len, axis_stride, 0, 0};
-    ars_iter_run(&it, loop, &c, 64);
     if (c.failed) {
         *bad = c.bad;
         return ARS_ERR_ARG;

@@ -1,0 +1,458 @@
+/* arrstride._core: the fast paths of the namespace functions (empty, scalar, reshape, where, ...) (see core.h). */
+#include "core.h"
+
+/* 1 when every element the layout reaches lies inside the storage's bytes
+ * (an empty layout reaches none), else 0. */
+static int layout_fits(PyObject *lay, PyObject *st, int64_t itemsize) {
+    PyObject *shape = SLOT(lay, off_shape), *strides = SLOT(lay, off_strides);
+    PyObject *offset = SLOT(lay, off_offset), *nb = SLOT(st, off_nbytes);
+    if (!shape || !strides || !offset || !nb || !PyTuple_Check(shape) || !PyTuple_Check(strides)
+        || PyTuple_GET_SIZE(shape) != PyTuple_GET_SIZE(strides))
+        return 0;
+    int ok = 1, empty = 0, past = 0;  /* past: a reach beyond int64 (harmless only when empty) */
+    int64_t lo = as_i64(offset, &ok), hi = lo, nbytes = as_i64(nb, &ok), end;
+    if (!ok)
+        past = 1, ok = 1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(shape); k++) {
+        int64_t d = as_i64(PyTuple_GET_ITEM(shape, k), &ok), s, reach;
+        if (!ok || d < 0)
+            return 0;
+        if (d == 0)
+            empty = 1;
+        if (d <= 1 || past)
+            continue;  /* a dim of one element adds nothing, whatever its stride */
+        s = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+        if (!ok || __builtin_mul_overflow(d - 1, s, &reach)
+            || __builtin_add_overflow(s < 0 ? lo : hi, reach, s < 0 ? &lo : &hi))
+            past = 1, ok = 1;
+    }
+    if (empty)
+        return 1;
+    return !past && lo >= 0 && !__builtin_mul_overflow(hi + 1, itemsize, &end) && end <= nbytes;
+}
+
+/* new(storage, layout, dtype) -> Array, after checking the three kinds and
+ * that the layout stays inside the storage: this entry point is reachable
+ * from Python, and every kernel trusts an Array's fields. */
+PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 3 || ArrayType == NULL) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.new(storage, layout, dtype)");
+        return NULL;
+    }
+    int code = dtype_code(args[2]);
+    if (Py_TYPE(args[0]) != StorageType || Py_TYPE(args[1]) != LayoutType || code < 0) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.new: expected a Storage, a Layout and an arrstride dtype");
+        return NULL;
+    }
+    if (!layout_fits(args[1], args[0], DINFO[code].itemsize)) {
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.new: the layout reaches outside the storage");
+        return NULL;
+    }
+    Py_INCREF(args[0]);
+    Py_INCREF(args[1]);
+    Py_INCREF(args[2]);
+    return new_array_steal(args[0], args[1], args[2]);
+}
+
+/* empty(shape, dtype, zero=False) -> a new contiguous Array, or None when
+ * shape is not a tuple of ints whose element and byte counts fit (the
+ * caller's Python path then checks it and words the error). */
+PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    if (nargs < 2 || nargs > 3 || !ready) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.empty(shape, dtype, zero=False)");
+        return NULL;
+    }
+    int code = dtype_code(args[1]);
+    if (code < 0 || !PyTuple_CheckExact(args[0]))
+        Py_RETURN_NONE;
+    int zero = nargs == 3 && PyObject_IsTrue(args[2]);
+    int64_t size = 1, nbytes;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args[0]); k++) {
+        int ok = 1;
+        int64_t d = as_i64(PyTuple_GET_ITEM(args[0], k), &ok);
+        if (!ok || d < 0 || __builtin_mul_overflow(size, d, &size))
+            Py_RETURN_NONE;
+    }
+    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62)
+        || (zero && nbytes >= small_block))  /* large zeroed blocks: the allocator's zeroing path */
+        Py_RETURN_NONE;
+    PyObject *out = empty_array(args[0], code, size);
+    if (out != NULL && zero)
+        memset(storage_address(((ArrayObject *)out)->storage), 0, (size_t)nbytes);
+    return out;
+}
+
+/* scalar(value) -> a 0-d array of the default dtype of a Python bool, int
+ * (in int64), float or complex; None for anything else. */
+PyObject *core_scalar(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    if (nargs < 1 || nargs > 2)
+        Py_RETURN_NONE;
+    PyObject *value = args[0];
+    PyTypeObject *t = Py_TYPE(value);
+    int code = nargs == 2 && args[1] != Py_None ? dtype_code(args[1])
+             : t == &PyFloat_Type ? ARS_FLOAT64 : t == &PyLong_Type ? ARS_INT64
+             : t == &PyBool_Type ? ARS_BOOL : t == &PyComplex_Type ? ARS_COMPLEX128 : -1;
+    char item[16];
+    if (!ready || code < 0 || !pack_scalar(value, code, item))
+        Py_RETURN_NONE;
+    PyObject *out = empty_dims(NULL, 0, code, 1);
+    if (out != NULL)
+        memcpy(storage_address(((ArrayObject *)out)->storage), item, DINFO[code].itemsize);
+    return out;
+}
+
+/* reduce_all(op, x, acc_dtype) -> a new 0-d array of acc_dtype: the `op`
+ * reduction (ARS_RED_*) of every element of a dense x, in one flat pass;
+ * None when x is not dense (the Python path). */
+PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    view_t v;
+    int ok = 1;
+    if (nargs != 3 || !read_view(args[1], &v) || !v.dense)
+        Py_RETURN_NONE;
+    int64_t op = as_i64(args[0], &ok);
+    int acc = dtype_code(args[2]);
+    if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
+        Py_RETURN_NONE;
+    PyObject *out = empty_dims(NULL, 0, acc, 1);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int64_t n = v.size, s = v.itemsize, zero = 0;
+    int rc;
+    KERNEL(rc, n, k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL));
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* reshape(x, shape) -> a view of a dense x under shape (a tuple of ints, at
+ * most one of them -1 standing for the rest), or None (the Python path:
+ * other layouts, copies, and every error). */
+PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    view_t v;
+    if (nargs != 2 || !PyTuple_CheckExact(args[1]) || !read_view(args[0], &v) || !v.dense)
+        Py_RETURN_NONE;
+    PyObject *shape = args[1];
+    Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+    int64_t dims[FAST_DIMS], known = 1;
+    int free_dim = -1;
+    if (nd > FAST_DIMS)
+        Py_RETURN_NONE;
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        int ok = 1;
+        dims[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+        if (!ok || dims[k] < -1 || (dims[k] == -1 && free_dim >= 0))
+            Py_RETURN_NONE;
+        if (dims[k] == -1)
+            free_dim = (int)k;
+        else if (__builtin_mul_overflow(known, dims[k], &known))
+            Py_RETURN_NONE;
+    }
+    if (free_dim >= 0) {
+        if (known == 0 || v.size % known)
+            Py_RETURN_NONE;
+        dims[free_dim] = v.size / known;
+    } else if (known != v.size) {
+        Py_RETURN_NONE;
+    }
+    PyObject *tshape = free_dim >= 0 ? tuple_i64(dims, (int)nd) : (Py_INCREF(shape), shape);
+    if (tshape == NULL)
+        return NULL;
+    PyObject *lay = contiguous_layout(tshape);
+    Py_DECREF(tshape);
+    if (lay == NULL)
+        return NULL;
+    if (v.offset != 0) {  /* the cached layout's shape and strides at x's offset */
+        PyObject *sh = SLOT(lay, off_shape), *st = SLOT(lay, off_strides), *sz = SLOT(lay, off_size);
+        Py_INCREF(sh);
+        Py_INCREF(st);
+        Py_INCREF(sz);
+        PyObject *moved = new_layout_steal(sh, st, PyLong_FromLongLong(v.offset), sz);
+        Py_DECREF(lay);
+        if (moved == NULL)
+            return NULL;
+        lay = moved;
+    }
+    ArrayObject *a = (ArrayObject *)args[0];
+    Py_INCREF(a->storage);
+    Py_INCREF(a->dtype);
+    return new_array_steal(a->storage, lay, a->dtype);
+}
+
+/* reduce_into(op, x, axes, acc_dtype) -> a new contiguous array of x's
+ * shape with 1 on `axes` (a tuple of distinct normalized ints): the `op`
+ * reduction of x over them, any layout of x; None when not a fast case. */
+PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    view_t v;
+    int ok = 1;
+    if (nargs != 4 || !read_view(args[1], &v) || !PyTuple_CheckExact(args[2]) || v.ndim == 0)
+        Py_RETURN_NONE;
+    int64_t op = as_i64(args[0], &ok);
+    int acc = dtype_code(args[3]);
+    if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
+        Py_RETURN_NONE;
+    int reduced[FAST_DIMS] = {0};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[2]); i++) {
+        int64_t a = as_i64(PyTuple_GET_ITEM(args[2], i), &ok);
+        if (!ok || a < 0 || a >= v.ndim || reduced[a])
+            Py_RETURN_NONE;
+        reduced[a] = 1;
+    }
+    int64_t kshape[FAST_DIMS], xs[FAST_DIMS], as[FAST_DIMS], ksize = 1;
+    for (int k = 0; k < v.ndim; k++) {
+        kshape[k] = reduced[k] ? 1 : v.shape[k];
+        ksize *= kshape[k];  /* at most x's size, or 0 */
+        if (__builtin_mul_overflow(v.strides[k], (int64_t)v.itemsize, &xs[k]))
+            Py_RETURN_NONE;
+    }
+    int64_t stride = DINFO[acc].itemsize;
+    for (int k = v.ndim - 1; k >= 0; k--) {
+        as[k] = reduced[k] ? 0 : stride;
+        stride *= kshape[k];
+    }
+    PyObject *out = empty_dims(kshape, v.ndim, acc, ksize);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int rc;
+    KERNEL(rc, v.size, k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL));
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* from_list(list) -> a 1-D array of a non-empty flat list of exact Python
+ * floats (float64) or of exact ints that fit int64 (int64); None otherwise
+ * (the Python path: nesting, mixed kinds, bools, dtype rules). */
+PyObject *core_from_list(PyObject *mod, PyObject *list) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    if (!ready || !PyList_CheckExact(list) || PyList_GET_SIZE(list) == 0)
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    PyTypeObject *t = Py_TYPE(PyList_GET_ITEM(list, 0));
+    if (t != &PyFloat_Type && t != &PyLong_Type)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 1; i < n; i++)
+        if (Py_TYPE(PyList_GET_ITEM(list, i)) != t)
+            Py_RETURN_NONE;
+    int64_t len = n;
+    int code = t == &PyFloat_Type ? ARS_FLOAT64 : ARS_INT64;
+    PyObject *out = empty_dims(&len, 1, code, len);
+    if (out == NULL)
+        return NULL;
+    char *p = storage_address(((ArrayObject *)out)->storage);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!pack_scalar(PyList_GET_ITEM(list, i), code, p + DINFO[code].itemsize * i)) {
+            Py_DECREF(out);  /* an int past int64: the Python path decides the dtype or the error */
+            Py_RETURN_NONE;
+        }
+    return out;
+}
+
+/* copy_dense(dst, src) -> True when dst[...] = src was done here: both dense
+ * and of one shape, a copy or a cast (a cast only where the two do not
+ * overlap; a copy is a memmove, exact under overlap). False: the caller's
+ * general path. */
+PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_FALSE;  /* switched off: the general path */
+    view_t d, s;
+    if (nargs < 2 || nargs > 3 || !read_view(args[0], &d) || !read_view(args[1], &s) || !d.dense
+        || d.readonly || d.ndim != s.ndim || memcmp(d.shape, s.shape, sizeof(int64_t) * d.ndim) != 0
+        || (nargs == 3 && args[2] == Py_True && !s.dense))
+        Py_RETURN_FALSE;
+    if (d.size == 0)
+        Py_RETURN_TRUE;
+    int64_t dbytes = d.size * d.itemsize;  /* inside its storage */
+    if (d.code == s.code && s.dense && dbytes <= (1 << 16)) {
+        memmove(d.data, s.data, (size_t)dbytes);  /* exact under overlap too */
+        Py_RETURN_TRUE;
+    }
+    /* any other src layout or a cast, in one strided kernel call, where the
+     * two do not overlap */
+    if (!disjoint(&d, d.data, &s, s.data))
+        Py_RETURN_FALSE;
+    int64_t ds[FAST_DIMS], ss[FAST_DIMS], acc = d.itemsize;
+    for (int k = s.ndim - 1; k >= 0; k--) {
+        /* (a size-1 dim's stride may be anything, even past int64 in bytes) */
+        ss[k] = s.shape[k] > 1 ? s.strides[k] * s.itemsize : 0;  /* inside the storage */
+        ds[k] = acc;
+        acc *= d.shape[k];
+    }
+    int64_t n = d.size;
+    int rc;
+    KERNEL(rc, n, k_cast(d.ndim, d.shape, d.data, ds, d.code, s.data, ss, s.code));
+    if (run_status(rc) < 0)
+        return NULL;
+    Py_RETURN_TRUE;
+}
+
+/* where(condition, x1, x2) -> a new array, for a dense bool condition and
+ * dense x1, x2 of one dtype and the condition's shape (either may be a
+ * Python scalar of the other's kind); None otherwise (the Python path). */
+PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    view_t c, a, b;
+    char ia[16], ib[16];
+    if (nargs != 3 || !read_view(args[0], &c) || c.code != ARS_BOOL || !c.dense)
+        Py_RETURN_NONE;
+    int fa = read_view(args[1], &a), fb = read_view(args[2], &b);
+    const char *pa = NULL, *pb = NULL;
+    int64_t sa = 0, sb = 0;
+    int code = 0;
+    /* an array operand of the condition's shape, or a 0-d one (read like a scalar) */
+    if (fa) {
+        if (a.ndim != 0 && (!a.dense || a.ndim != c.ndim || memcmp(a.shape, c.shape, sizeof(int64_t) * c.ndim) != 0))
+            Py_RETURN_NONE;
+        code = a.code, pa = a.data, sa = a.ndim ? a.itemsize : 0;
+    }
+    if (fb) {
+        if ((b.ndim != 0 && (!b.dense || b.ndim != c.ndim || memcmp(b.shape, c.shape, sizeof(int64_t) * c.ndim) != 0))
+            || (fa && b.code != a.code))
+            Py_RETURN_NONE;
+        code = b.code, pb = b.data, sb = b.ndim ? b.itemsize : 0;
+    }
+    if (!fa && !fb)
+        Py_RETURN_NONE;
+    if (!fa) {
+        if (!pack_scalar(args[1], code, ia))
+            Py_RETURN_NONE;
+        pa = ia, sa = 0;
+    }
+    if (!fb) {
+        if (!pack_scalar(args[2], code, ib))
+            Py_RETURN_NONE;
+        pb = ib, sb = 0;
+    }
+    PyObject *out = empty_array(SLOT(((ArrayObject *)args[0])->layout, off_shape), code, c.size);
+    if (out == NULL || c.size == 0)
+        return out;
+    int64_t isz = DINFO[code].itemsize, dims[5] = {c.size, isz, 1, sa, sb};
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    int rc;
+    KERNEL(rc, c.size, k_where(isz, 1, dims, o, c.data, pa, pb));
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* concat0(arrays) -> the arrays joined along axis 0, for a list or tuple of
+ * dense arrays of one dtype and ndim >= 1 whose other dims match; None
+ * otherwise (the Python path: promotion, other layouts, errors). */
+PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    if (!PyList_CheckExact(arrays) && !PyTuple_CheckExact(arrays))
+        Py_RETURN_NONE;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(arrays);
+    PyObject **items = PySequence_Fast_ITEMS(arrays);
+    enum { MAX_PARTS = 32 };
+    view_t v[MAX_PARTS];
+    if (count < 1 || count > MAX_PARTS)
+        Py_RETURN_NONE;
+    int64_t total = 0, bytes = 0, nb;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!read_view(items[i], &v[i]) || !v[i].dense || v[i].ndim < 1 || v[i].code != v[0].code
+            || v[i].ndim != v[0].ndim
+            || memcmp(v[i].shape + 1, v[0].shape + 1, sizeof(int64_t) * (v[0].ndim - 1)) != 0
+            || __builtin_add_overflow(total, v[i].shape[0], &total)
+            || __builtin_mul_overflow(v[i].size, (int64_t)v[i].itemsize, &nb)
+            || __builtin_add_overflow(bytes, nb, &bytes) || bytes > ((int64_t)1 << 62))
+            Py_RETURN_NONE;
+    }
+    int64_t shape[FAST_DIMS];
+    memcpy(shape, v[0].shape, sizeof(int64_t) * v[0].ndim);
+    shape[0] = total;
+    PyObject *out = empty_dims(shape, v[0].ndim, v[0].code, bytes / v[0].itemsize);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        size_t n = (size_t)(v[i].size * v[i].itemsize);
+        if (n)
+            memcpy(o, v[i].data, n);
+        o += n;
+    }
+    return out;
+}
+
+/* matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype with matching
+ * inner dims, or None (the Python path: batches, promotion, errors). */
+PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (!fast_paths)
+        Py_RETURN_NONE;  /* switched off: the general path */
+    view_t a, b;
+    if (nargs != 2 || !read_view(args[0], &a) || !read_view(args[1], &b) || a.code != b.code
+        || a.ndim < 1 || a.ndim > 2 || b.ndim < 1 || b.ndim > 2 || DINFO[a.code].kind == K_BOOL)
+        Py_RETURN_NONE;
+    int64_t m = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1];
+    int64_t k2 = b.shape[0], n = b.ndim == 2 ? b.shape[1] : 1;
+    int64_t isz = a.itemsize, abytes, bbytes, obytes;
+    if (k != k2 || __builtin_mul_overflow(a.size, isz, &abytes) || __builtin_mul_overflow(b.size, isz, &bbytes)
+        || abytes > ((int64_t)1 << 62) || bbytes > ((int64_t)1 << 62))
+        Py_RETURN_NONE;
+    int64_t as[2] = {a.ndim == 2 ? a.strides[0] : 0, a.strides[a.ndim - 1]};
+    int64_t bs[2] = {b.strides[0], b.ndim == 2 ? b.strides[1] : 0};
+    for (int i = 0; i < 2; i++) {  /* byte strides: 0 for dims C never steps along */
+        if (__builtin_mul_overflow(as[i], isz, &as[i]))
+            as[i] = 0;
+        if (__builtin_mul_overflow(bs[i], isz, &bs[i]))
+            bs[i] = 0;
+    }
+    if (__builtin_mul_overflow(m, n, &obytes) || __builtin_mul_overflow(obytes, isz, &obytes)
+        || obytes > ((int64_t)1 << 62))
+        Py_RETURN_NONE;
+    if (!blas_ready && (DINFO[a.code].kind == K_FLOAT || DINFO[a.code].kind == K_COMPLEX)) {
+        PyObject *r = PyObject_CallNoArgs(ensure_blas);
+        if (r == NULL)
+            return NULL;
+        Py_DECREF(r);
+        blas_ready = 1;
+    }
+    int64_t oshape[2];
+    int ond = 0;
+    if (a.ndim == 2)
+        oshape[ond++] = m;
+    if (b.ndim == 2)
+        oshape[ond++] = n;
+    PyObject *out = empty_dims(oshape, ond, a.code, m * n);
+    if (out == NULL)
+        return NULL;
+    char *o = storage_address(((ArrayObject *)out)->storage);
+    if (m * n == 0)
+        return out;
+    if (k == 0) {
+        memset(o, 0, (size_t)(m * n * isz));
+        return out;
+    }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = k_matmul(a.code, 0, NULL, m, n, k, a.data, as, b.data, bs, o);
+    Py_END_ALLOW_THREADS
+    if (run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}

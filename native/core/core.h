@@ -1,0 +1,266 @@
+/* arrstride._core: the Array type's C base and the per-call fast paths.
+ *
+ * The cffi kernels (arrstride._native) do the work on data; this small
+ * CPython extension only makes the *calls* cheap. It holds:
+ *
+ * - ArrayBase, the C base of arrstride.Array: the three fields every array
+ *   has (_storage, _layout, _dtype) and the slots Python calls most:
+ *   x[k], x[k] = v, float/int/bool/complex/index, the arithmetic and
+ *   comparison operators. Each slot takes a fast path for the common simple
+ *   case (int and slice keys, a Python scalar value, one-element arrays,
+ *   two dense arrays of one dtype and shape) and otherwise calls the Python
+ *   implementation registered by setup() (arrstride/_operators.py), which
+ *   owns every rule and every error message. A fast path never decides an
+ *   error: whatever it does not recognise goes to Python.
+ * - Elementwise: the object behind each elementwise function (name, op code,
+ *   the output dtype per input dtype, the Python implementation). Calling it
+ *   takes the dense fast path or calls the Python implementation.
+ * - new, empty, scalar, from_list, copy_dense, where, concat0, reshape,
+ *   reduce_all, reduce_into, matmul: construction and the dense cases of
+ *   the common calls without Python frames.
+ *
+ * Every fast path can be switched off: ARRSTRIDE_FAST_PATHS=0 in the
+ * environment when arrstride is imported (or _core.set_fast_paths(False),
+ * for tests) sends every call down the general path; `fast_paths` below.
+ *
+ * Layout, Storage and DType stay Python classes with __slots__ (so _layout.py
+ * imports without any compiled module); setup() reads their slot offsets
+ * from the member descriptors, and the address of a Storage's cffi pointer
+ * from the cdata object, at an offset checked against a known pointer.
+ *
+ * The sources, by concern (one extension, listed in setup.py):
+ *   core.h       shared state, the view a fast path reads, the declarations below
+ *   module.c     the state, setup()/bind(), the fast-path switch, the module
+ *   type.c       ArrayBase: fields, float/int/bool/complex/index, .T/.mT
+ *   view.c       reading an Array's view (read_view), density, overlap tests
+ *   scalar.c     Python scalars in and out of one element
+ *   alloc.c      new Arrays, Layouts and Storages; kernel status
+ *   calls.c      the fast paths of the namespace functions (empty, where, ...)
+ *   index.c      x[key] and x[key] = value
+ *   ewise.c      Elementwise and the one elementwise engine (broadcast, order)
+ *   operators.c  the operator slots (x + y, x += y, -x, x < y)
+ *   buffer.c     numpy.asarray(x) (__array_struct__; no buffer export), asarray of an
+ *                exporter (from_buffer), owned blocks
+ *
+ * Dtype codes are the C kernel library's (ars_dtype in arrstride.h); per-dtype
+ * switches are stamped from its X-macro table (ARS_DTYPES in native/src/ars_internal.h).
+ */
+#ifndef ARRSTRIDE_CORE_H
+#define ARRSTRIDE_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+#include "ars_internal.h"   /* arrstride.h, and the C dtype table (ARS_DTYPES) */
+
+#pragma GCC visibility push(hidden)
+
+/* ---- state set by setup() ---------------------------------------------------- */
+
+enum { NCODES = ARS_NDTYPES };          /* dtype codes are < NCODES */
+enum { K_BOOL, K_INT, K_UINT, K_FLOAT, K_COMPLEX };
+
+typedef struct {
+    PyObject *dtype;                    /* the DType object (borrowed from DTYPES) */
+    int itemsize, kind, code;
+} dinfo;
+
+extern int ready;                        /* setup() ran and every check passed */
+extern int fast_paths;                   /* 0: every call takes the general path */
+extern PyTypeObject *ArrayType;          /* arrstride.Array (a subclass of ArrayBase) */
+extern PyTypeObject *LayoutType, *StorageType;
+extern PyObject *DTYPES;                 /* tuple of every DType, indexed by code */
+extern dinfo DINFO[NCODES];
+extern Py_ssize_t off_shape, off_strides, off_offset, off_size;          /* Layout */
+extern Py_ssize_t off_ptr, off_nbytes, off_readonly, off_external, off_owner, off_why; /* Storage */
+extern Py_ssize_t off_cdata;             /* char* inside a cffi cdata object */
+extern PyTypeObject *CDataBase;          /* _cffi_backend._CDataBase */
+extern PyObject *CONTIG;                 /* _layout._CONTIGUOUS: shape -> contiguous Layout */
+extern PyObject *contiguous_of;          /* _layout.contiguous_of */
+extern PyObject *allocate_small;         /* cffi allocator: ("char[]", n) -> cdata */
+extern PyObject *allocate_large;         /* Storage.allocate(nbytes) */
+extern PyObject *check_status;           /* _kernels.check_status(rc): raises */
+extern PyObject *str_char_array;         /* "char[]" */
+extern Py_ssize_t small_block;           /* blocks below this come from allocate_small */
+
+/* The kernels of arrstride._native, by address (setup()). */
+typedef int (*unary_fn)(int, int, int64_t, char *, const char *, int64_t);
+typedef int (*binary_fn)(int, int, int64_t, char *, const char *, int64_t, const char *, int64_t);
+typedef int (*cast_fn)(int, const int64_t *, char *, const int64_t *, int, const char *,
+                       const int64_t *, int);
+typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, const char *,
+                         const int64_t *, const char *, const int64_t *, char *);
+typedef int (*binary_nd_fn)(int, int, int, const int64_t *, char *, const char *, const char *);
+typedef int (*unary_nd_fn)(int, int, int, const int64_t *, char *, const char *);
+typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
+                         const int64_t *, int64_t, int, const char *);
+typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
+extern binary_nd_fn k_binary;
+extern unary_nd_fn k_unary;
+extern unary_fn k_unary_flat;
+extern binary_fn k_binary_flat;
+extern reduce_fn k_reduce;
+extern cast_fn k_cast;
+extern where_fn k_where;
+extern matmul_fn k_matmul;
+extern PyObject *ensure_blas;            /* _blas.ensure: loads BLAS on first use */
+extern int blas_ready;
+
+enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without the GIL */
+/* rc = call, a kernel call on n elements: without the GIL from GIL_FREE_ELEMENTS on */
+#define KERNEL(rc, n, call)                  \
+    do {                                     \
+        if ((n) >= GIL_FREE_ELEMENTS) {      \
+            Py_BEGIN_ALLOW_THREADS           \
+            (rc) = (call);                   \
+            Py_END_ALLOW_THREADS             \
+        } else {                             \
+            (rc) = (call);                   \
+        }                                    \
+    } while (0)
+
+/* Python implementations (fallbacks), by slot. */
+enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_T, F_MT, F_COUNT };
+extern PyObject *FALLBACK[F_COUNT];
+extern const char *FALLBACK_NAMES[F_COUNT];
+
+#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+#define REPLACE(var, value) do { \
+        PyObject *_old = (PyObject *)(var); Py_XINCREF((PyObject *)(value)); \
+        (var) = (value); Py_XDECREF(_old); } while (0)
+
+/* ---- the objects ------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *storage;
+    PyObject *layout;
+    PyObject *dtype;
+    PyObject *weakrefs;
+} ArrayObject;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *name;          /* str */
+    PyObject *impl;          /* the Python implementation: every rule and message */
+    int op, nargs;           /* kernel op code; 1 or 2 operands */
+    signed char out[NCODES]; /* output dtype code per input dtype code, -1: no kernel */
+    vectorcallfunc vectorcall;
+} ElementwiseObject;
+
+extern PyTypeObject ArrayBaseType, ElementwiseType;
+extern PyNumberMethods array_as_number;
+extern PyMappingMethods array_as_mapping;
+
+/* What a fast path needs of an array: base address of its first element,
+ * dims, strides (elements), item size, dtype code. ok=0: take the Python path. */
+enum { FAST_DIMS = 8 };
+typedef struct {
+    char *data;
+    int ndim, code, itemsize, kind, readonly, dense;
+    int64_t offset, size;
+    int64_t shape[FAST_DIMS], strides[FAST_DIMS];
+} view_t;
+
+/* The int64 value of a Python int, or 0 with *ok cleared when it is not one
+ * or does not fit (the caller then takes the Python path). */
+static inline int64_t as_i64(PyObject *v, int *ok) {
+    if (v == NULL || !PyLong_CheckExact(v)) {
+        *ok = 0;
+        return 0;
+    }
+    int overflow;
+    long long r = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (r == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        *ok = 0;
+        return 0;
+    }
+    return r;
+}
+
+static inline char *storage_address(PyObject *storage) {
+    PyObject *ptr = SLOT(storage, off_ptr);
+    if (ptr == NULL || !PyObject_TypeCheck(ptr, CDataBase))
+        return NULL;
+    return *(char **)((char *)ptr + off_cdata);
+}
+
+/* The code of an arrstride DType object (found by identity: any other object,
+ * NumPy dtypes included, gives -1). */
+static inline int dtype_code(PyObject *dtype) {
+    for (int k = 0; k < NCODES; k++)
+        if (DINFO[k].dtype == dtype && dtype != NULL)
+            return k;
+    return -1;
+}
+
+/* ---- shared functions, by file ------------------------------------------------------ */
+
+/* type.c */
+PyObject *array_float(PyObject *self);
+PyObject *array_int(PyObject *self);
+PyObject *array_index(PyObject *self);
+int array_bool(PyObject *self);
+PyObject *call_fallback(int which, PyObject *const *args, Py_ssize_t nargs);
+
+/* view.c */
+int is_dense(const view_t *v);
+int read_view(PyObject *self, view_t *v);
+int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb);
+int nests(const view_t *w);
+
+/* scalar.c */
+PyObject *read_scalar(const char *p, int code);
+int pack_scalar(PyObject *value, int code, char *out);
+
+/* alloc.c */
+PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype);
+PyObject *new_layout_steal(PyObject *shape, PyObject *strides, PyObject *offset, PyObject *size);
+PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int readonly,
+                        int external, PyObject *why);
+PyObject *new_storage(Py_ssize_t nbytes);
+PyObject *contiguous_layout(PyObject *shape);
+PyObject *empty_array(PyObject *shape, int code, int64_t size);
+PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size);
+PyObject *empty_like(PyObject *self, const view_t *v, int code, char **data);
+PyObject *tuple_i64(const int64_t *v, int n);
+PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
+                  int64_t offset, int64_t size);
+int run_status(int rc);
+
+/* calls.c: the module functions */
+PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_scalar(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_from_list(PyObject *mod, PyObject *list);
+PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_concat0(PyObject *mod, PyObject *arrays);
+PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+
+/* ewise.c: the elementwise engine */
+int broadcast_dims(const view_t *a, const view_t *b, int64_t out_itemsize, int64_t *dims, int *nd);
+view_t scalar_view(const view_t *like, char *item);
+PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b);
+
+/* operators.c */
+PyObject *array_richcompare(PyObject *a, PyObject *b, int op);
+int bind_operators(PyObject *operators);
+
+/* buffer.c */
+PyObject *array_get_array_struct(PyObject *self, void *c);
+PyObject *owned_block_storage(Py_ssize_t nbytes);
+PyObject *core_from_buffer(PyObject *mod, PyObject *obj);
+PyObject *core_setup_buffers(PyObject *mod, PyObject *args);
+PyObject *core_setup_blocks(PyObject *mod, PyObject *args);
+
+#pragma GCC visibility pop
+
+#endif

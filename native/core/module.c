@@ -1,0 +1,278 @@
+/* arrstride._core: the module: its state, setup() and bind(), the fast-path switch, the method table (see core.h). */
+#include "core.h"
+
+/* ---- state ------------------------------------------------------------------------ */
+
+int ready;
+int fast_paths = 1;
+PyTypeObject *ArrayType;
+PyTypeObject *LayoutType, *StorageType;
+PyObject *DTYPES;
+dinfo DINFO[NCODES];
+Py_ssize_t off_shape, off_strides, off_offset, off_size;
+Py_ssize_t off_ptr, off_nbytes, off_readonly, off_external, off_owner, off_why;
+Py_ssize_t off_cdata;
+PyTypeObject *CDataBase;
+PyObject *CONTIG;
+PyObject *contiguous_of;
+PyObject *allocate_small;
+PyObject *allocate_large;
+PyObject *check_status;
+PyObject *str_char_array;
+Py_ssize_t small_block;
+binary_nd_fn k_binary;
+unary_nd_fn k_unary;
+unary_fn k_unary_flat;
+binary_fn k_binary_flat;
+reduce_fn k_reduce;
+cast_fn k_cast;
+where_fn k_where;
+matmul_fn k_matmul;
+PyObject *ensure_blas;
+int blas_ready;
+PyObject *FALLBACK[F_COUNT];
+const char *FALLBACK_NAMES[F_COUNT] = {
+    "getitem", "setitem", "float", "int", "bool", "complex", "index", "T", "mT"};
+
+/* ---- setup ------------------------------------------------------------------------- */
+
+static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
+    PyObject *d = PyDict_GetItemString(type->tp_dict, name);
+    if (d == NULL || !Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+        PyErr_Format(PyExc_TypeError, "arrstride._core.setup: %s.%s is not a slot", type->tp_name, name);
+        return -1;
+    }
+    PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+    if (m->type != T_OBJECT_EX) {
+        PyErr_Format(PyExc_TypeError, "arrstride._core.setup: %s.%s is not an object slot", type->tp_name, name);
+        return -1;
+    }
+    return m->offset;
+}
+
+/* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
+ *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
+ *       cast, matmul, where, reduce, binary, ensure_blas):
+ * the classes and kernels, bound by _array as soon as Array exists. */
+static PyObject *core_setup(PyObject *mod, PyObject *args) {
+    (void)mod;
+    if (ready) {
+        PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup runs once, when arrstride is imported");
+        return NULL;
+    }
+    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
+    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn, pun;
+    PyObject *blas;
+    Py_ssize_t block;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+                          &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &blas))
+        return NULL;
+    if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
+        return NULL;
+    }
+    PyTypeObject *lt = (PyTypeObject *)layout, *stt = (PyTypeObject *)storage;
+    if ((off_shape = slot_offset(lt, "shape")) < 0 || (off_strides = slot_offset(lt, "strides")) < 0
+        || (off_offset = slot_offset(lt, "offset")) < 0 || (off_size = slot_offset(lt, "size")) < 0
+        || (off_ptr = slot_offset(stt, "ptr")) < 0 || (off_nbytes = slot_offset(stt, "nbytes")) < 0
+        || (off_readonly = slot_offset(stt, "readonly")) < 0
+        || (off_external = slot_offset(stt, "external")) < 0
+        || (off_owner = slot_offset(stt, "_owner")) < 0
+        || (off_why = slot_offset(stt, "_readonly_why")) < 0)
+        return NULL;
+    /* the cdata's char*: right after the object header and the ctype pointer */
+    off_cdata = sizeof(PyObject) + sizeof(void *);
+    PyTypeObject *cbase = Py_TYPE(probe);
+    while (cbase->tp_base != NULL && cbase->tp_base != &PyBaseObject_Type)
+        cbase = cbase->tp_base;
+    if ((unsigned long long)(uintptr_t)*(char **)((char *)probe + off_cdata) != probe_addr) {
+        PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup: cffi's cdata layout is not the expected one");
+        return NULL;
+    }
+    Py_ssize_t nd = PyTuple_GET_SIZE(dtypes);
+    if (nd > NCODES) {
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.setup: too many dtypes");
+        return NULL;
+    }
+    REPLACE(DTYPES, dtypes);
+    memset(DINFO, 0, sizeof DINFO);
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        PyObject *d = PyTuple_GET_ITEM(dtypes, k);
+        PyObject *code = PyObject_GetAttrString(d, "code"), *isz = PyObject_GetAttrString(d, "itemsize"),
+                 *kind = PyObject_GetAttrString(d, "kind");
+        int ok = code && isz && kind && PyUnicode_Check(kind) && PyLong_AsLong(code) == k;
+        long itemsize = ok ? PyLong_AsLong(isz) : 0;
+        const char *ks = ok ? PyUnicode_AsUTF8(kind) : NULL;
+        Py_XDECREF(code);
+        Py_XDECREF(isz);
+        Py_XDECREF(kind);
+        if (!ok || ks == NULL || itemsize <= 0 || itemsize > 16) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "arrstride._core.setup: dtypes must be indexed by code");
+            return NULL;
+        }
+        DINFO[k].dtype = d;
+        DINFO[k].itemsize = (int)itemsize;
+        DINFO[k].code = (int)k;
+        DINFO[k].kind = ks[0] == 'b' ? K_BOOL : ks[0] == 'i' ? K_INT : ks[0] == 'u' ? K_UINT
+                      : ks[0] == 'f' ? K_FLOAT : K_COMPLEX;
+    }
+    REPLACE(ArrayType, (PyTypeObject *)array);
+    REPLACE(LayoutType, lt);
+    REPLACE(StorageType, stt);
+    REPLACE(CDataBase, cbase);
+    REPLACE(CONTIG, contig);
+    REPLACE(contiguous_of, contig_of);
+    REPLACE(allocate_small, small);
+    REPLACE(allocate_large, large);
+    REPLACE(check_status, status);
+    small_block = block;
+    k_unary_flat = (unary_fn)(uintptr_t)pu;
+    k_binary_flat = (binary_fn)(uintptr_t)pb;
+    k_cast = (cast_fn)(uintptr_t)pc;
+    k_matmul = (matmul_fn)(uintptr_t)pm;
+    k_where = (where_fn)(uintptr_t)pw;
+    k_reduce = (reduce_fn)(uintptr_t)pr;
+    k_binary = (binary_nd_fn)(uintptr_t)pbn;
+    k_unary = (unary_nd_fn)(uintptr_t)pun;
+    REPLACE(ensure_blas, blas);
+    blas_ready = 0;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* bind(fallbacks: dict, operators: dict): the Python implementations behind
+ * the slots, bound by _operators (imported last). */
+static PyObject *core_bind(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *fallbacks, *operators;
+    if (!PyArg_ParseTuple(args, "O!O!:bind", &PyDict_Type, &fallbacks, &PyDict_Type, &operators))
+        return NULL;
+    for (int k = 0; k < F_COUNT; k++) {
+        PyObject *f = PyDict_GetItemString(fallbacks, FALLBACK_NAMES[k]);
+        if (f == NULL) {
+            PyErr_Format(PyExc_KeyError, "arrstride._core.setup: no fallback for %s", FALLBACK_NAMES[k]);
+            return NULL;
+        }
+        REPLACE(FALLBACK[k], f);
+    }
+    if (bind_operators(operators) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* ---- the fast-path switch ---------------------------------------------------------- */
+
+/* fast_paths() -> True when the fast paths run (ARRSTRIDE_FAST_PATHS unset or 1
+ * at import), False when every call takes the general path (0). */
+static PyObject *core_fast_paths(PyObject *mod, PyObject *unused) {
+    (void)mod;
+    (void)unused;
+    return PyBool_FromLong(fast_paths);
+}
+
+/* set_fast_paths(on) -> the previous setting: for tests, which run one call
+ * both ways (the environment variable decides once, at import). */
+static PyObject *core_set_fast_paths(PyObject *mod, PyObject *on) {
+    (void)mod;
+    int t = PyObject_IsTrue(on);
+    if (t < 0)
+        return NULL;
+    PyObject *was = PyBool_FromLong(fast_paths);
+    fast_paths = t;
+    return was;
+}
+
+/* ARRSTRIDE_FAST_PATHS: unset, empty, 1, on, true or yes: on; 0, off, false or
+ * no: off (any case, spaces around ignored); anything else raises. */
+static int read_fast_paths_env(void) {
+    static const char *const off[] = {"0", "off", "false", "no"}, *const on[] = {"1", "on", "true", "yes", ""};
+    const char *v = getenv("ARRSTRIDE_FAST_PATHS");
+    char word[8];
+    size_t n = 0;
+    if (v == NULL)
+        return 0;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    for (; v[n] && v[n] != ' ' && v[n] != '\t' && n < sizeof word - 1; n++)
+        word[n] = (char)(v[n] >= 'A' && v[n] <= 'Z' ? v[n] - 'A' + 'a' : v[n]);
+    word[n] = 0;
+    const char *rest = v + n;
+    while (*rest == ' ' || *rest == '\t')
+        rest++;
+    for (size_t k = 0; *rest == 0 && k < sizeof off / sizeof *off; k++)
+        if (strcmp(word, off[k]) == 0) {
+            fast_paths = 0;
+            return 0;
+        }
+    for (size_t k = 0; *rest == 0 && k < sizeof on / sizeof *on; k++)
+        if (strcmp(word, on[k]) == 0) {
+            fast_paths = 1;
+            return 0;
+        }
+    PyErr_Format(PyExc_ValueError,
+                 "ARRSTRIDE_FAST_PATHS: 0 (every call takes the general path) or 1 (the default); got '%.40s'",
+                 getenv("ARRSTRIDE_FAST_PATHS"));
+    return -1;
+}
+
+static PyMethodDef core_methods[] = {
+    {"fast_paths", core_fast_paths, METH_NOARGS,
+     "fast_paths() -> whether the fast paths run (ARRSTRIDE_FAST_PATHS at import)"},
+    {"set_fast_paths", core_set_fast_paths, METH_O,
+     "set_fast_paths(on) -> the previous setting (for tests: one call both ways)"},
+    {"setup", core_setup, METH_VARARGS, "Bind the Python classes and the kernels."},
+    {"bind", core_bind, METH_VARARGS, "Bind the Python implementations behind the slots."},
+    {"new", (PyCFunction)(void (*)(void))core_new, METH_FASTCALL, "new(storage, layout, dtype) -> Array"},
+    {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
+     "empty(shape, dtype, zero=False) -> a new contiguous Array, or None (not a fast case)"},
+    {"scalar", (PyCFunction)(void (*)(void))core_scalar, METH_FASTCALL,
+     "scalar(value[, dtype]) -> 0-d array of a Python scalar (of its kind's default dtype, or dtype when it takes the value as it is), or None"},
+    {"reduce_all", (PyCFunction)(void (*)(void))core_reduce_all, METH_FASTCALL,
+     "reduce_all(op, x, acc_dtype) -> the 0-d reduction of a dense x, or None"},
+    {"reshape", (PyCFunction)(void (*)(void))core_reshape, METH_FASTCALL,
+     "reshape(x, shape) -> a view of a dense x under shape, or None"},
+    {"reduce_into", (PyCFunction)(void (*)(void))core_reduce_into, METH_FASTCALL,
+     "reduce_into(op, x, axes, acc_dtype) -> the reduction over axes with 1 there, or None"},
+    {"from_list", core_from_list, METH_O,
+     "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
+    {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
+     "copy_dense(dst, src, dense_src=False) -> True when the copy or cast into dense dst was done"},
+    {"where", (PyCFunction)(void (*)(void))core_where, METH_FASTCALL,
+     "where(condition, x1, x2) -> a new array for dense operands of one shape, or None"},
+    {"from_buffer", core_from_buffer, METH_O,
+     "from_buffer(obj) -> a zero-copy Array over obj's buffer export, or None"},
+    {"setup_buffers", core_setup_buffers, METH_VARARGS, "Bind the owner of buffer exports (once)."},
+    {"setup_blocks", core_setup_blocks, METH_VARARGS, "Bind the block allocator (once)."},
+    {"concat0", core_concat0, METH_O,
+     "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
+    {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
+     "matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype, or None"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "arrstride._core",
+    "The C base of arrstride.Array and the per-call fast paths (see native/core/core.h).",
+    -1, core_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (read_fast_paths_env() < 0)
+        return NULL;
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0)
+        return NULL;
+    str_char_array = PyUnicode_InternFromString("char[]");
+    if (str_char_array == NULL)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&ArrayBaseType);
+    Py_INCREF(&ElementwiseType);
+    if (PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0
+        || PyModule_AddObject(m, "Elementwise", (PyObject *)&ElementwiseType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,103 @@
+/* arrstride._core: what a fast path reads of an Array (read_view), and the layout tests on it (see core.h). */
+#include "core.h"
+
+/* v's strides are C order's for its shape (dims of size 1 aside). */
+int is_dense(const view_t *v) {
+    int64_t acc = 1;
+    for (int k = v->ndim - 1; k >= 0; k--) {
+        if (v->shape[k] != 1 && v->strides[k] != acc)
+            return 0;
+        if (__builtin_mul_overflow(acc, v->shape[k] > 0 ? v->shape[k] : 1, &acc))
+            return 0;  /* dims past int64 beside an empty one */
+    }
+    return 1;
+}
+
+/* What a fast path needs of self, an Array, in v (see view_t): 1, or 0 when
+ * self is not one or C cannot read its layout (take the Python path). */
+int read_view(PyObject *self, view_t *v) {
+    if (!ready || !PyObject_TypeCheck(self, ArrayType))
+        return 0;
+    ArrayObject *a = (ArrayObject *)self;
+    if (a->storage == NULL || a->layout == NULL || a->dtype == NULL
+        || Py_TYPE(a->storage) != StorageType || Py_TYPE(a->layout) != LayoutType)
+        return 0;
+    int code = dtype_code(a->dtype);
+    if (code < 0)
+        return 0;
+    char *base = storage_address(a->storage);
+    if (base == NULL)
+        return 0;
+    PyObject *shape = SLOT(a->layout, off_shape), *strides = SLOT(a->layout, off_strides);
+    if (shape == NULL || strides == NULL || !PyTuple_CheckExact(shape) || !PyTuple_CheckExact(strides))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(shape);
+    if (n > FAST_DIMS || PyTuple_GET_SIZE(strides) != n)
+        return 0;
+    int ok = 1;
+    v->ndim = (int)n;
+    v->offset = as_i64(SLOT(a->layout, off_offset), &ok);
+    v->size = as_i64(SLOT(a->layout, off_size), &ok);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        v->shape[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+        v->strides[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+    }
+    if (!ok)
+        return 0;
+    v->code = code;
+    v->itemsize = DINFO[code].itemsize;
+    v->kind = DINFO[code].kind;
+    /* bytes to the first element: in range for any element the view reaches */
+    int64_t boff;
+    if (v->size == 0 || __builtin_mul_overflow(v->offset, (int64_t)v->itemsize, &boff))
+        boff = 0;
+    v->data = base + boff;
+    v->readonly = SLOT(a->storage, off_readonly) != Py_False;
+    v->dense = v->size == 0 || is_dense(v);
+    return 1;
+}
+/* The bytes a view reaches, [*lo, *hi), from its first element at first. */
+static void reach(const view_t *v, const char *first, const char **lo, const char **hi) {
+    int64_t l = 0, h = v->itemsize;
+    for (int k = 0; k < v->ndim; k++) {
+        int64_t r = (v->shape[k] - 1) * v->strides[k] * v->itemsize;  /* inside the storage */
+        if (r < 0)
+            l += r;
+        else
+            h += r;
+    }
+    *lo = first + l, *hi = first + h;
+}
+
+/* No byte of a (first element at pa) is a byte of b (at pb); both non-empty. */
+int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb) {
+    const char *alo, *ahi, *blo, *bhi;
+    reach(a, pa, &alo, &ahi);
+    reach(b, pb, &blo, &bhi);
+    return ahi <= blo || bhi <= alo;
+}
+/* No two indices of w reach one element: its dims of size > 1, sorted by
+ * |stride|, nest without interleaving (what _layout.has_internal_overlap
+ * decides at once; 0 leaves the rest to it). */
+int nests(const view_t *w) {
+    int64_t st[FAST_DIMS], sh[FAST_DIMS];
+    int n = 0;
+    for (int k = 0; k < w->ndim; k++)
+        if (w->shape[k] > 1) {
+            int64_t s = w->strides[k] < 0 ? -w->strides[k] : w->strides[k];
+            int j = n++;
+            while (j > 0 && st[j - 1] > s) {
+                st[j] = st[j - 1], sh[j] = sh[j - 1];
+                j--;
+            }
+            st[j] = s, sh[j] = w->shape[k];
+        }
+    int64_t reach = 0;
+    for (int k = 0; k < n; k++) {
+        if (st[k] == 0 || st[k] <= reach)
+            return 0;
+        reach += (sh[k] - 1) * st[k];  /* inside the storage: no overflow */
+    }
+    return 1;
+}
+
