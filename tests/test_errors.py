@@ -542,6 +542,14 @@ ROWS = {
     "zeros-too-large": (lambda: xp.zeros((2**31, 2**31)), MemoryError,
                         ["zeros: cannot allocate 36893488147419103232 bytes for an array of shape "
                          "(2147483648, 2147483648) and dtype arrstride.float64"], "alloc_error"),
+
+    # -- untrusted input (issue 18): a shape no array may have, a pickle that lies
+    "zeros-dim-past-int64": (lambda: xp.zeros((2**64, 0)), ValueError,
+                             ["zeros: maximum allowed dimension exceeded", "got shape (18446744073709551616, 0)"],
+                             "dimension_error"),
+    "pickle-size": (lambda: __import__("arrstride._array")._array._rebuild("float64", (1,), b"\0" * 16),
+                    ValueError, ["pickle.loads (arrstride array): buffer size does not match array size",
+                                 "got 16 bytes for shape (1,)"], "pickle_error"),
 }
 
 # -- linalg: the functions of square matrices refuse a 2 x 3 matrix alike
