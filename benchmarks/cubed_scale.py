@@ -270,12 +270,11 @@ def _run_compute(args: list, env: dict, kill_after: float | None = None, cluster
             proc.wait(kill_after)
         except subprocess.TimeoutExpired:
             victim = cluster.workers[0]
-            busy = _worker_state(cluster.address, victim.pid)
+            busy = _worker_state(cluster.address, "w0")  # the first worker's --name
             os.kill(victim.pid, signal.SIGKILL)
             killed = {"pid": victim.pid, "after_s": kill_after, **busy}
             print(f"\n*** SIGKILL sent to worker process {victim.pid} after {kill_after:.0f} s "
-                  f"(it was running {busy.get('processing')} task(s) and held {busy.get('in_memory')} "
-                  f"result(s)); a replacement worker starts", flush=True)
+                  f"(the scheduler's view of it: {busy}); a replacement worker starts", flush=True)
             cluster.workers.append(cluster.start_worker(len(cluster.workers)))
     if proc.wait() != 0:
         raise SystemExit(f"step {args[0]} failed (exit {proc.returncode})")
@@ -287,14 +286,14 @@ def _run_compute(args: list, env: dict, kill_after: float | None = None, cluster
     return r
 
 
-def _worker_state(address: str, pid: int) -> dict:
-    """What the scheduler has on the worker process `pid`: tasks assigned to it
+def _worker_state(address: str, name: str) -> dict:
+    """What the scheduler has on the worker called `name`: tasks assigned to it
     and results it holds (both are lost with it)."""
     try:
         from dask.distributed import Client
         with Client(address, timeout=10) as c:
             workers = c.scheduler_info()["workers"]
-            addr = next(w for w, i in workers.items() if i.get("pid") == pid)
+            addr = next(w for w, i in workers.items() if i.get("name") == name)
             return {"address": addr, "processing": len(c.processing().get(addr, ())),
                     "in_memory": len(c.has_what().get(addr, ()))}
     except Exception as e:  # the report only: the kill happens regardless
