@@ -353,7 +353,8 @@ def plot(results: dict, path: str, label: str) -> None:
     ax_time.set_ylabel("seconds (first task start to last task end)")
     ax_time.set_title("Time per stage (Cubed's history: one stage per operation)")
     ax_time.legend(fontsize=8)
-    fig.suptitle(label, fontsize=10)
+    import textwrap
+    fig.suptitle("\n".join(textwrap.wrap(label, 120)), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print(f"plot written to {path}")
