@@ -66,7 +66,7 @@ def test_extra_plugin_parametrizes_arrstride(tmp_path):
     tests = Path(run.SITE) / "array_api_extra" / "tests" / "main" / "test_at.py"
     if not tests.exists():
         pytest.skip("the installed array-api-extra ships no tests")
-    cmd = run.pytest_command(["peers_extra"], [str(tests), "--collect-only"],
+    cmd = run.pytest_command(run.Run("extra", ["peers_extra"], [str(tests), "--collect-only"]),
                              _Options(), tmp_path / "log.jsonl")
     cmd = [c for c in cmd if not c.startswith("--timeout")]
     proc = subprocess.run(cmd, env=run.environment(), cwd=tmp_path, capture_output=True, text=True)
@@ -101,5 +101,6 @@ def test_exceptions_file_entries_match(tmp_path):
     assert run.known_exception("b/t.py::f[arrstride]", "ValueError: boom!", entries) == "reason three"
     assert run.known_exception("b/t.py::f[arrstride]", "ValueError: bang", entries) is None
     # every entry of the shipped file parses into a prefix and a reason
+    # (the shipped file may be empty: it holds only what NumPy and PyTorch fail too)
     shipped = run.load_exceptions()
-    assert shipped and all(prefix and reason for prefix, _, reason in shipped)
+    assert all(prefix and reason for prefix, _, reason in shipped)
