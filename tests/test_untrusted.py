@@ -39,24 +39,10 @@ def expect(exc, fragment, call):
     raise AssertionError(f"no {exc} raised")
 
 # ---- DLPack tensors built by hand (ctypes), as a foreign producer would ----
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-class DLTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
-class DLManagedTensor(ctypes.Structure):
-    pass
-DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
-                            ("deleter", DELETER)]
-class DLPackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-class DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [("version", DLPackVersion), ("manager_ctx", ctypes.c_void_p),
-                ("deleter", DELETER), ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
+# (the struct layouts are the fuzz targets' own: fuzz/targets.py)
+sys.path.insert(0, FUZZ_DIR)
+from targets import (DELETER, DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned,
+                     DLPackVersion, DLTensor)
 
 _capsule_new = ctypes.pythonapi.PyCapsule_New
 _capsule_new.restype = ctypes.py_object
@@ -116,8 +102,11 @@ class Iface:
 '''
 
 
+FUZZ_DIR = str(Path(__file__).resolve().parent.parent / "fuzz")
+
+
 def run_case(code: str) -> None:
-    src = PRELUDE + textwrap.dedent(code) + "\nprint('CASE-OK')\n"
+    src = f"FUZZ_DIR = {FUZZ_DIR!r}\n" + PRELUDE + textwrap.dedent(code) + "\nprint('CASE-OK')\n"
     env = dict(os.environ)
     env.setdefault("PYTHONFAULTHANDLER", "1")
     r = subprocess.run([sys.executable, "-c", src], capture_output=True, text=True, timeout=120,
