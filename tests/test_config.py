@@ -67,8 +67,11 @@ def test_main_from_the_folder_holding_the_clone(tmp_path):
     shutil.copy(PACKAGE / "__main__.py", tmp_path / "arrstride" / "__main__.py")
     # -S: Python imports the folder as a namespace package (what an editable
     # install's import hook leads to; an installed wheel's package would win)
+    # (without PYTHONPATH: a regular package named arrstride anywhere on the path,
+    # as in .ci/sanitize's copy of the tree, wins over the namespace folder)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     r = subprocess.run([sys.executable, "-S", "-m", "arrstride"], capture_output=True, text=True,
-                       cwd=tmp_path)
+                       cwd=tmp_path, env=env)
     assert r.returncode == 1
     assert "found the folder" in r.stderr and f"cd {tmp_path / 'arrstride'}" in r.stderr
     assert "Traceback" not in r.stderr

@@ -18,7 +18,7 @@ import pytest
 import arrstride as xp
 
 SCRIPT = r"""
-import time
+import os, time
 t_start = time.perf_counter()
 import numpy as np, zarr
 import cubed, cubed.array_api as cxp
@@ -83,7 +83,11 @@ if __name__ == "__main__":  # the workers are spawned: they import this file as 
             assert isinstance(value, arrstride.Array), (name, type(value))
             np.testing.assert_allclose(np.asarray(value), expected[name], rtol=1e-10,
                                        atol=1e-9 * np.abs(expected[name]).max(), err_msg=name)
-        assert Tasks.n >= 10 and 0 < Tasks.peak < spec.allowed_mem, (Tasks.n, Tasks.peak)
+        # Under .ci/sanitize, ASan's redzones and quarantine add memory Cubed's plan
+        # does not know about: there the peak is only checked to be measured.
+        asan = "asan" in os.environ.get("LD_PRELOAD", "")
+        assert Tasks.n >= 10 and 0 < Tasks.peak and (asan or Tasks.peak < spec.allowed_mem), \
+            (Tasks.n, Tasks.peak)
         # the plugin ran in every worker: the cache limit is 2% of allowed_mem, and
         # blocks the tasks left parked were freed as they ended
         state = client.run(cache_state)
