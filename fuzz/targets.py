@@ -24,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import io
 import pickle
+import pickletools
 import struct
 import sys
 
@@ -102,7 +103,24 @@ class _Restricted(pickle._Unpickler):
         return super().find_class(module, name)
 
 
+def _claims_more_than_it_has(data: bytes) -> bool:
+    """A counted opcode (BINBYTES8, BYTEARRAY8, BINUNICODE8) whose length exceeds
+    the input: even the pure-Python unpickler allocates the claimed length
+    first (bytearray(n), 2.3 GB in one finding), with no arrstride code reached.
+    pickletools reads such a stream without allocating, and says so."""
+    try:
+        for _ in pickletools.genops(data):
+            pass
+    except ValueError as e:
+        return "but only" in str(e)
+    except Exception:
+        pass
+    return False
+
+
 def target_pickle(data: bytes) -> None:
+    if _claims_more_than_it_has(data):
+        return
     try:
         obj = _Restricted(io.BytesIO(data)).load()
     except CLEAN + (pickle.UnpicklingError, EOFError, KeyError, AttributeError, RecursionError,
