@@ -25,8 +25,10 @@ def _indices(func: str, indices: Array) -> Array:
 def as_int64_indices(func: str, idx: Array, axis: int = 0) -> Array:
     """Integer indices as int64; a uint64 index past int64 is out of bounds for
     any axis (a plain cast would wrap it to a negative index)."""
-    if idx.dtype is dt.uint64 and idx.size and int(_max(idx)) > (1 << 63) - 1:
-        raise index_bounds_error(func, int(_max(idx)), axis, "at most 2**63 - 1")
+    if idx.dtype is dt.uint64 and idx.size:
+        top = int(_max(idx))
+        if top > (1 << 63) - 1:
+            raise index_bounds_error(func, top, axis, "at most 2**63 - 1")
     return idx if idx.dtype is dt.int64 else idx._copy_contiguous(dt.int64)
 
 
