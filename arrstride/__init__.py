@@ -28,7 +28,7 @@ if _missing:
 from ._array import Array, Device
 from ._dtypes import (
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float32, float64, complex64, complex128, DType,
+    float16, float32, float64, complex64, complex128, DType,
 )
 from ._creation_functions import (
     arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid,
@@ -89,7 +89,7 @@ __all__ = [
     "__array_api_version__", "__array_namespace_info__", "Array", "Device", "DType",
     # dtypes
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "float16", "float32", "float64", "complex64", "complex128",
     # constants
     "e", "inf", "nan", "pi", "newaxis",
     # creation

@@ -94,13 +94,17 @@ uint8 = DType("uint8", "u", 1, "B")
 uint16 = DType("uint16", "u", 2, "H")
 uint32 = DType("uint32", "u", 4, "I")
 uint64 = DType("uint64", "u", 8, "Q")
+float16 = DType("float16", "f", 2, "e")  # IEEE half: stored in C, computed in float32
 float32 = DType("float32", "f", 4, "f")
 float64 = DType("float64", "f", 8, "d")
 complex64 = DType("complex64", "c", 8, "ff")
 complex128 = DType("complex128", "c", 16, "dd")
 
 ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-       float32, float64, complex64, complex128)
+       float16, float32, float64, complex64, complex128)
+# The standard's 13 dtypes: what info.dtypes() lists (float16 is an extension,
+# left out as NumPy's array_api_compat namespace leaves it out).
+STANDARD = tuple(d for d in ALL if d is not float16)
 ALL_SET = frozenset(ALL)  # membership of an Array's dtype by identity, in C
 BY_NAME = {d.name: d for d in ALL}
 BY_CODE = {d.code: d for d in ALL}
@@ -112,8 +116,8 @@ def _by_name(name: str) -> DType:
 
 def foreign_name(obj: Any):
     """The dtype name another library's dtype object stands for (a NumPy dtype
-    or scalar type such as numpy.float64), or None. Only the standard's 13
-    names count, also as strings ('float32', 'bool')."""
+    or scalar type such as numpy.float64), or None. Only the names of
+    arrstride's dtypes count, also as strings ('float32', 'bool')."""
     if isinstance(obj, str):
         return obj if obj in BY_NAME else None
     name = getattr(obj, "name", None)
@@ -132,7 +136,7 @@ def foreign_name(obj: Any):
 def as_dtype(func: str, obj: Any, allow_none: bool = True):
     """obj as an arrstride dtype: a DType, its name ('float32'), a Python
     type as NumPy reads it (float, int, complex, bool), or (interop, e.g.
-    Cubed) a NumPy dtype or scalar type of one of the standard's 13 dtypes.
+    Cubed) a NumPy dtype or scalar type of one of arrstride's dtypes.
     None passes when allowed."""
     if isinstance(obj, DType):
         return obj
@@ -157,7 +161,7 @@ _PYTHON_TYPES = {type(True): bool, int: int64, float: float64, complex: complex1
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 INTEGER = SIGNED + UNSIGNED
-REAL_FLOAT = (float32, float64)
+REAL_FLOAT = (float16, float32, float64)
 COMPLEX = (complex64, complex128)
 FLOATING = REAL_FLOAT + COMPLEX
 NUMERIC = INTEGER + FLOATING
@@ -182,11 +186,14 @@ CATEGORIES = {
 def float_for_int(dtype: DType) -> DType:
     """The float an integer or bool dtype computes in where a function needs a
     float (exp, sqrt, atan2, ...), as NumPy: the smallest that holds every
-    value exactly (bool and 8-bit integers: float32, as arrstride has no
-    float16; 16-bit: float32; wider: float64). Floats are themselves."""
+    value exactly (bool and 8-bit integers: float16; 16-bit: float32; wider:
+    float64). Floats are themselves."""
     if dtype.kind in "fc":
         return dtype
-    return float32 if dtype.itemsize <= 2 else float64
+    return _FLOAT_FOR_SIZE.get(dtype.itemsize, float64)
+
+
+_FLOAT_FOR_SIZE = {1: float16, 2: float32}
 
 
 def real_of(dtype: DType) -> DType:
@@ -195,7 +202,7 @@ def real_of(dtype: DType) -> DType:
 
 
 def complex_of(dtype: DType) -> DType:
-    return complex64 if dtype in (float32, complex64) else complex128
+    return complex64 if dtype in (float16, float32, complex64) else complex128
 
 
 # ---- promotion ---------------------------------------------------------------
@@ -219,10 +226,12 @@ def _promote(a: DType, b: DType) -> DType:
         return {1: int16, 2: int32, 4: int64}.get(b.itemsize, float64)  # int with uint64: NumPy 2
     if ka == "f":                         # real with complex floats
         return complex128 if (a is float64 or b is complex128) else complex64
-    # integers with floats (NumPy 2): 8- and 16-bit integers keep the 32-bit float
-    if a.itemsize <= 2:
-        return b
-    return float64 if kb == "f" else complex128
+    # integers with floats (NumPy 2): the float that holds the integer's values
+    # (8-bit: float16, 16-bit: float32, wider: float64), or the wider of the two
+    need = float_for_int(a)
+    if kb == "f":
+        return need if need.itemsize > b.itemsize else b
+    return complex64 if need.itemsize <= 4 and b is complex64 else complex128
     raise AssertionError((a, b))
 
 
@@ -299,7 +308,7 @@ def scalar_result(array_dtype: DType, value: Any, func: str) -> DType:
     if isinstance(value, complex):
         if k == "c":
             return array_dtype
-        return complex64 if array_dtype is float32 else default_complex
+        return complex64 if array_dtype in (float16, float32) else default_complex
     raise type_error(func, "expected an array or a Python bool, int, float or complex",
                      type(value).__name__)
 

@@ -103,7 +103,7 @@ def wrap(func: str, dtype: dt.DType, shape: Sequence[int], strides: Optional[Seq
 
 TYPESTR = {"b1": dt.bool, "i1": dt.int8, "i2": dt.int16, "i4": dt.int32, "i8": dt.int64,
            "u1": dt.uint8, "u2": dt.uint16, "u4": dt.uint32, "u8": dt.uint64,
-           "f4": dt.float32, "f8": dt.float64, "c8": dt.complex64, "c16": dt.complex128}
+           "f2": dt.float16, "f4": dt.float32, "f8": dt.float64, "c8": dt.complex64, "c16": dt.complex128}
 
 
 def from_interface(func: str, obj: Any, iface: dict, copy: Optional[bool]) -> Optional[Array]:
@@ -125,8 +125,8 @@ def from_interface(func: str, obj: Any, iface: dict, copy: Optional[bool]) -> Op
                          repr(typestr)[:80])
     dtype = TYPESTR.get(typestr[1:])
     if dtype is None or typestr[0] not in "<|=" or (typestr[0] == "|" and dtype.itemsize != 1):
-        raise type_error(func, "unsupported element type (arrstride has the standard's 13 dtypes, "
-                         "little-endian)", repr(typestr))
+        raise type_error(func, "unsupported element type (arrstride has the standard's 13 dtypes "
+                         "and float16, little-endian)", repr(typestr))
     if iface.get("mask") is not None:
         raise type_error(func, "__array_interface__ with a mask is not supported")
     offset = iface.get("offset", 0)
@@ -140,7 +140,7 @@ def from_interface(func: str, obj: Any, iface: dict, copy: Optional[bool]) -> Op
 # ---- the buffer protocol ------------------------------------------------------------------
 
 _FORMAT_KIND = {"?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-                "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "f": "f", "d": "f"}
+                "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "e": "f", "f": "f", "d": "f"}
 _COMPLEX_SIZE = {"Zf": 8, "Zd": 16}
 
 

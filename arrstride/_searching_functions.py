@@ -37,6 +37,8 @@ def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> A
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
     K.check_size(func, x)
+    if x._dtype is dt.float16:  # float16 is compared as float32 (exact)
+        x = x._copy_contiguous(dt.float32)
     if axis is None:
         flat = flat_view(x)
         if flat.size == 0:
@@ -119,6 +121,8 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
         if sorter.dtype.kind not in "iu":
             raise dtype_error(func, "integer", sorter.dtype)
         x1 = take(x1, sorter)
+    if common is dt.float16:  # float16 is compared as float32 (exact)
+        common = dt.float32
     if x1.dtype is not common:
         x1 = x1._copy_contiguous(common)
     if x2.dtype is not common:

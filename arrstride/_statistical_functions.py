@@ -33,6 +33,7 @@ from ._core import reduce_into as _core_reduce_into
 from ._native import lib
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
+_F16 = dt.float16
 
 
 # ---- helpers shared with the utility and searching functions --------------------------
@@ -44,6 +45,8 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
                 mean: Optional[Array] = None, func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
+    if x._dtype is _F16:  # float16 is computed in float32, as NumPy does
+        x = x._copy_contiguous(dt.float32)
     if mean is None:
         acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
         if acc is not None:
@@ -58,6 +61,8 @@ def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
 def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str) -> Array:
     """A new 0-d array: the reduction of every element (axis=None without
     keepdims, the per-call path)."""
+    if x._dtype is _F16:  # float16 is computed in float32, as NumPy does
+        x = x._copy_contiguous(dt.float32)
     acc = _core_reduce_all(op, x, acc_dtype)  # a dense x: one flat pass, in C
     if acc is not None:
         return acc
@@ -90,6 +95,8 @@ def sum_dtypes(func: str, x: Array, dtype: Optional[dt.DType]) -> Tuple[dt.DType
         dtype = dt.int64 if k in "bi" else dt.uint64 if k == "u" else x.dtype
     k = dtype.kind
     acc = dt.int64 if k in "bi" else dt.uint64 if k == "u" else dtype
+    if acc is _F16:  # as NumPy: float16 sums in float32, rounded once at the end
+        acc = dt.float32
     return dtype, acc
 
 
@@ -137,6 +144,8 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
 
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     x = _real(func, x)
+    if x._dtype is _F16:  # exact in float32
+        return _min_max(func, op, x._copy_contiguous(dt.float32), axis, keepdims)._copy_contiguous(_F16)
     if axis is None and keepdims is False and x._layout.size:
         return reduce_all(x, op, x._dtype, func)
     check_keepdims(func, keepdims)
@@ -195,6 +204,8 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
         # as NumPy: floats sum pairwise in the result's dtype (a float32 mean in
         # float32, overflowing as NumPy's does; dtype=float64 sums in float64)
         acc_dtype = dt.promote(x.dtype, out_dtype)
+        if acc_dtype is _F16:  # NumPy's float16 mean: a float32 sum and division
+            acc_dtype = dt.float32
     if axis is None and keepdims is False:
         acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func)
         K.reduce_finish(lib.ARS_FIN_MEAN, acc, x._layout.size)
@@ -265,6 +276,8 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
             raise value_error(func, "x must have at least one dimension")
         axis = normalize_axis(func, axis, x.ndim)
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype)
+    if x._dtype is _F16:
+        x = x._copy_contiguous(dt.float32)
     shape = list(x.shape)
     shape[axis] += 1 if include_initial else 0
     acc = Array._empty(tuple(shape), acc_dtype, func=func)

@@ -86,7 +86,15 @@ def _matrices(func: str, x: Array, square: bool = False) -> Tuple[Array, dt.DTyp
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
         raise not_square_error(func, "x", x.shape)
+    _no_half(func, x)
     return x, _float_dtype(x)
+
+
+def _no_half(func: str, x: Array) -> None:
+    """LAPACK has no float16: refused in NumPy's words."""
+    if x.dtype is dt.float16:
+        raise type_error(func, "array type float16 is unsupported in linalg (as in NumPy); "
+                               "cast to float32 first", x.dtype)
 
 
 def _colmajor(x: Array, dtype: dt.DType) -> Array:
@@ -200,6 +208,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
     if batch is None:
         raise broadcast_error(func, x1.shape, x2.shape, what="the batch dims",
                               core=(2, 1 if vector else 2))
+    _no_half(func, x1)
+    _no_half(func, x2)
     dtype = dt.promote(_float_dtype(x1), _float_dtype(x2))
     nrhs = b.shape[-1]
     a = _colmajor(x1._with_layout(L.expand(x1._layout, batch + (n, n))), dtype)
@@ -494,6 +504,9 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     x = check_array(func, x)
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
         raise type_error(func, "ord must be a real number", repr(ord))
+    if x.dtype is dt.float16:  # computed in float32, rounded once (as NumPy's float16 norm)
+        return vector_norm(x._copy_contiguous(dt.float32), axis=axis, keepdims=keepdims,
+                           ord=ord)._copy_contiguous(dt.float16)
     dtype = _float_dtype(x)
     if x.dtype is not dtype:
         x = x._copy_contiguous(dtype)

@@ -17,7 +17,7 @@ ALL = [d.name for d in dt.ALL]
 CATS = {
     "numeric": [d.name for d in dt.NUMERIC],
     "floating-point": [d.name for d in dt.FLOATING],
-    "real floating": ["float32", "float64"],
+    "real floating": [d.name for d in dt.REAL_FLOAT],
     "real numeric": [d.name for d in dt.INTEGER + dt.REAL_FLOAT],
     "integral": [d.name for d in dt.INTEGER],
     "integer or boolean": ["bool"] + [d.name for d in dt.INTEGER],
@@ -194,7 +194,7 @@ def test_unary_layouts(name, layout):
         assert_close(got, want, dtype)
 
 
-# integer and bool input to these gives a float, as NumPy (float32 where NumPy's is float16)
+# integer and bool input to these gives a float, as NumPy (float16 for bool and 8-bit integers)
 INTS_TO_FLOAT = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "expm1",
                  "log", "log10", "log1p", "log2", "sin", "sinh", "sqrt", "tan", "tanh",
                  "atan2", "hypot", "logaddexp", "copysign", "nextafter", "divide"}

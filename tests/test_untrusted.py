@@ -313,7 +313,7 @@ IFACE = [
     ("strides-not-items", "expect(ValueError, 'multiples of the item size', lambda: xp.asarray(Iface(shape=(4,), strides=(3,))))"),
     ("strides-overflow", "expect(ValueError, 'address space', lambda: xp.asarray(Iface(shape=(3,), strides=(2**62,))))"),
     ("strides-before-zero", "expect(ValueError, 'address space', lambda: xp.asarray(Iface(shape=(3,), strides=(-2**61,))))"),
-    ("typestr-unknown", "expect(TypeError, 'unsupported element type', lambda: xp.asarray(Iface(typestr='<f2')))"),
+    ("typestr-unknown", "expect(TypeError, 'unsupported element type', lambda: xp.asarray(Iface(typestr='<f16')))"),
     ("typestr-big-endian", "expect(TypeError, 'unsupported element type', lambda: xp.asarray(Iface(typestr='>f8')))"),
     ("typestr-not-str", "expect(TypeError, 'typestr', lambda: xp.asarray(Iface(typestr=8)))"),
     ("typestr-pipe-wide", "expect(TypeError, 'unsupported element type', lambda: xp.asarray(Iface(typestr='|f8')))"),

@@ -132,8 +132,8 @@ static int format_code(const char *fmt, Py_ssize_t itemsize) {
     else if (strchr("BHILQN", fmt[0]))
         kind = K_UINT, size = fmt[0] == 'B' ? 1 : fmt[0] == 'H' ? 2 : fmt[0] == 'I' ? (Py_ssize_t)sizeof(int)
              : fmt[0] == 'L' ? (Py_ssize_t)sizeof(long) : 8;
-    else if (fmt[0] == 'f' || fmt[0] == 'd')
-        kind = K_FLOAT, size = fmt[0] == 'f' ? 4 : 8;
+    else if (fmt[0] == 'e' || fmt[0] == 'f' || fmt[0] == 'd')
+        kind = K_FLOAT, size = fmt[0] == 'e' ? 2 : fmt[0] == 'f' ? 4 : 8;
     else
         return -1;
     if (size != itemsize)

@@ -406,7 +406,8 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         Py_RETURN_NONE;  /* switched off: the general path */
     view_t a, b;
     if (nargs != 2 || !read_view(args[0], &a) || !read_view(args[1], &b) || a.code != b.code
-        || a.ndim < 1 || a.ndim > 2 || b.ndim < 1 || b.ndim > 2 || DINFO[a.code].kind == K_BOOL)
+        || a.ndim < 1 || a.ndim > 2 || b.ndim < 1 || b.ndim > 2 || DINFO[a.code].kind == K_BOOL
+        || a.code == ARS_FLOAT16)
         Py_RETURN_NONE;
     int64_t m = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1];
     int64_t k2 = b.shape[0], n = b.ndim == 2 ? b.shape[1] : 1;

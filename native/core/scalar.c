@@ -10,12 +10,13 @@
 #define TO_PY_KU(v) PyLong_FromUnsignedLongLong((unsigned long long)(v))
 #define TO_PY_KF(v) PyFloat_FromDouble((double)(v))
 #define TO_PY_KC(v) PyComplex_FromDoubles(creal(v), cimag(v))
+#define TO_PY_KH(v) PyFloat_FromDouble((double)ars_h2f(v))
 
 /* An element of dtype `code` as a Python scalar. */
 PyObject *read_scalar(const char *p, int code) {
     switch (code) {
 #define R(NAME, T, K) case ARS_##NAME: { T v; memcpy(&v, p, sizeof v); return TO_PY_##K(v); }
-    ARS_DTYPES(R)
+    ARS_STORAGE_DTYPES(R)
 #undef R
     }
     PyErr_SetString(PyExc_SystemError, "arrstride: unknown dtype code");
@@ -29,10 +30,11 @@ PyObject *read_scalar(const char *p, int code) {
 #define PACK_REAL_KU(T) return 0;
 #define PACK_REAL_KF(T) { T w = (T)d; memcpy(out, &w, sizeof w); return 1; }
 #define PACK_REAL_KC(T) PACK_REAL_KF(T)
+#define PACK_REAL_KH(T) { T w = ars_d2h(d); memcpy(out, &w, sizeof w); return 1; }
 static int pack_real(double d, int code, char *out) {
     switch (code) {
 #define P(NAME, T, K) case ARS_##NAME: PACK_REAL_##K(T)
-    ARS_DTYPES(P)
+    ARS_STORAGE_DTYPES(P)
 #undef P
     }
     return 0;

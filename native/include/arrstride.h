@@ -12,6 +12,7 @@ typedef enum {
     ARS_UINT8, ARS_UINT16, ARS_UINT32, ARS_UINT64,
     ARS_FLOAT32, ARS_FLOAT64,
     ARS_COMPLEX64, ARS_COMPLEX128,
+    ARS_FLOAT16,   /* a storage dtype: computed in float32 (see ars_internal.h) */
     ARS_NDTYPES
 } ars_dtype;
 

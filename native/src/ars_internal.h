@@ -6,10 +6,98 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <complex.h>
+#include <string.h>
 #include "arrstride.h"
 
 typedef float _Complex ars_c64;
 typedef double _Complex ars_c128;
+/* One float16 element: its IEEE binary16 bits. A struct, so that no code does
+ * arithmetic on the bits by mistake. */
+typedef struct { uint16_t bits; } ars_f16;
+
+/* float16 -> float: exact (NaN keeps its payload, as NumPy's conversion). */
+static inline float ars_h2f(ars_f16 h)
+{
+    uint32_t s = (uint32_t)(h.bits & 0x8000u) << 16, e = (h.bits >> 10) & 0x1fu, m = h.bits & 0x3ffu;
+    uint32_t f;
+    if (e == 0x1f)
+        f = s | 0x7f800000u | (m << 13);
+    else if (e)
+        f = s | ((e + 112u) << 23) | (m << 13);
+    else if (m) {
+        float v = (float)m * 0x1p-24f;  /* subnormal: exact in float */
+        memcpy(&f, &v, sizeof f);
+        f |= s;
+    } else
+        f = s;
+    float r;
+    memcpy(&r, &f, sizeof r);
+    return r;
+}
+
+/* float16 -> double: exact, and a signaling NaN stays signaling (a float's
+ * conversion to double would quiet it; NumPy's casts keep the bits). */
+static inline double ars_h2d(ars_f16 h)
+{
+    if ((h.bits & 0x7c00u) != 0x7c00u)
+        return (double)ars_h2f(h);
+    uint64_t b = ((uint64_t)(h.bits & 0x8000u) << 48) | 0x7ff0000000000000ull |
+                 ((uint64_t)(h.bits & 0x3ffu) << 42);
+    double r;
+    memcpy(&r, &b, sizeof r);
+    return r;
+}
+
+/* double -> float16, rounded once to nearest even: overflow to +-inf (from
+ * 65520 on), subnormals, NaN kept NaN (its top payload bits, as NumPy's
+ * npy_doublebits_to_halfbits). A float converts exactly to double first, so
+ * ars_d2h((double)f) is also the float -> float16 conversion. */
+static inline ars_f16 ars_d2h(double x)
+{
+    uint64_t d;
+    memcpy(&d, &x, sizeof d);
+    uint16_t s = (uint16_t)((d >> 48) & 0x8000u);
+    uint64_t a = d & 0x7fffffffffffffffull;
+    uint16_t h;
+    if (a >= 0x7ff0000000000000ull) {                   /* inf, NaN */
+        h = (uint16_t)(0x7c00u | ((a & 0xfffffffffffffull) >> 42));
+        if (a != 0x7ff0000000000000ull && h == 0x7c00u)
+            h = 0x7c01u;
+    } else if (a >= 0x40effe0000000000ull) {            /* >= 65520: inf */
+        h = 0x7c00u;
+    } else if (a >= 0x3f10000000000000ull) {            /* normal: >= 2**-14 */
+        uint64_t r = a - ((uint64_t)1008 << 52);        /* rebias 1023 -> 15 */
+        r += ((uint64_t)1 << 41) - 1 + ((r >> 42) & 1);
+        h = (uint16_t)(r >> 42);
+    } else if (a > 0x3e60000000000000ull) {             /* subnormal: > 2**-25 */
+        int e = (int)(a >> 52);                         /* 998 .. 1008 */
+        uint64_t m = (a & 0xfffffffffffffull) | ((uint64_t)1 << 52);
+        int sh = 1051 - e;                              /* 43 .. 53 */
+        uint64_t q = m >> sh, rem = m & (((uint64_t)1 << sh) - 1), half = (uint64_t)1 << (sh - 1);
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+        h = (uint16_t)q;
+    } else {
+        h = 0;                                          /* 2**-25 itself ties to 0 */
+    }
+    ars_f16 r = {(uint16_t)(s | h)};
+    return r;
+}
+
+/* float -> float16: through double (exact), except NaN, whose bits are kept
+ * as they are (a signaling NaN stays signaling, as in NumPy's casts). */
+static inline ars_f16 ars_f2h(float x)
+{
+    uint32_t f;
+    memcpy(&f, &x, sizeof f);
+    if ((f & 0x7fffffffu) <= 0x7f800000u)
+        return ars_d2h((double)x);
+    uint16_t h = (uint16_t)(((f >> 16) & 0x8000u) | 0x7c00u | ((f & 0x7fffffu) >> 13));
+    if ((h & 0x3ffu) == 0)
+        h |= 1;
+    ars_f16 r = {h};
+    return r;
+}
 
 /* X(NAME, C type, kind): kind is KB (bool), KI (signed), KU (unsigned),
  * KF (real float) or KC (complex). Bool is stored as one byte holding 0 or 1.
@@ -32,6 +120,14 @@ typedef double _Complex ars_c128;
     X(COMPLEX64, ars_c64, KC)       \
     X(COMPLEX128, ars_c128, KC)
 
+/* float16 (IEEE binary16) is a storage dtype: it is kept as its 16 bits and
+ * computed in float32, as NumPy does, so the kernel lists above leave it out
+ * (a kernel that meets it returns ARS_ERR_DTYPE and Python computes in
+ * float32). The storage lists add it: casts, item sizes, DLPack codes, scalar
+ * reads. Kind KH: load with ars_h2f, store with ars_d2h. */
+#define ARS_HALF_DTYPES(X) X(FLOAT16, ars_f16, KH)
+#define ARS_STORAGE_DTYPES(X) ARS_DTYPES(X) ARS_HALF_DTYPES(X)
+
 /* The same list under a second name, for nesting inside ARS_DTYPES. */
 #define ARS_DTYPES2(X, A, B_, C_)         \
     X(A, B_, C_, BOOL, uint8_t, KB)        \
@@ -47,6 +143,8 @@ typedef double _Complex ars_c128;
     X(A, B_, C_, FLOAT64, double, KF)      \
     X(A, B_, C_, COMPLEX64, ars_c64, KC)   \
     X(A, B_, C_, COMPLEX128, ars_c128, KC)
+#define ARS_STORAGE_DTYPES2(X, A, B_, C_) \
+    ARS_DTYPES2(X, A, B_, C_) X(A, B_, C_, FLOAT16, ars_f16, KH)
 
 extern const int64_t ars_itemsize[ARS_NDTYPES];
 

@@ -5,7 +5,7 @@
 
 const int64_t ars_itemsize[ARS_NDTYPES] = {
 #define X(NAME, T, K) [ARS_##NAME] = sizeof(T),
-    ARS_DTYPES(X)
+    ARS_STORAGE_DTYPES(X)
 #undef X
 };
 
@@ -81,6 +81,21 @@ int ars_copy(int ndim, const int64_t *shape,
 #define CONV_KC_KF(DT, v) ((DT)(v))
 #define CONV_KC_KC(DT, v) ((DT)(v))
 
+/* float16 (KH) goes through float: loads with ars_h2f (exact), stores with
+ * ars_d2h (one rounding from the source's own value: float64 and int64 are
+ * not rounded to float first). */
+#define CONV_KB_KH(DT, v) ((DT)(ars_h2f(v) != 0))
+#define CONV_KI_KH(DT, v) CONV_KI_KF(DT, ars_h2f(v))
+#define CONV_KU_KH(DT, v) CONV_KU_KF(DT, ars_h2f(v))
+#define CONV_KF_KH(DT, v) _Generic((DT)0, double: ars_h2d(v), default: ars_h2f(v))
+#define CONV_KC_KH(DT, v) ((DT)ars_h2f(v))
+#define CONV_KH_KB(DT, v) ars_d2h((double)(v))
+#define CONV_KH_KI(DT, v) ars_d2h((double)(v))
+#define CONV_KH_KU(DT, v) ars_d2h((double)(v))
+#define CONV_KH_KF(DT, v) _Generic((v), float: ars_f2h, default: ars_d2h)(v)
+#define CONV_KH_KC(DT, v) ars_d2h((double)creal(v))
+#define CONV_KH_KH(DT, v) (v)
+
 #define CAST_LOOP(DN, DT, DK, SN, ST, SK)                                          \
     static void cast_##DN##_##SN(char **data, int64_t n, const int64_t *s, void *ctx) \
     {                                                                              \
@@ -103,14 +118,14 @@ int ars_copy(int ndim, const int64_t *shape,
             memcpy(d + i * s[0], &r, sizeof r);                                    \
         }                                                                          \
     }
-#define CAST_ROW(DN, DT, DK) ARS_DTYPES2(CAST_LOOP, DN, DT, DK)
-ARS_DTYPES(CAST_ROW)
+#define CAST_ROW(DN, DT, DK) ARS_STORAGE_DTYPES2(CAST_LOOP, DN, DT, DK)
+ARS_STORAGE_DTYPES(CAST_ROW)
 #undef CAST_ROW
 
 #define CAST_ENTRY(DN, DT, DK, SN, ST, SK) [ARS_##SN] = cast_##DN##_##SN,
-#define CAST_TABLE_ROW(DN, DT, DK) [ARS_##DN] = {ARS_DTYPES2(CAST_ENTRY, DN, DT, DK)},
+#define CAST_TABLE_ROW(DN, DT, DK) [ARS_##DN] = {ARS_STORAGE_DTYPES2(CAST_ENTRY, DN, DT, DK)},
 static const ars_loop_fn cast_table[ARS_NDTYPES][ARS_NDTYPES] = {
-    ARS_DTYPES(CAST_TABLE_ROW)
+    ARS_STORAGE_DTYPES(CAST_TABLE_ROW)
 };
 #undef CAST_TABLE_ROW
 #undef CAST_ENTRY
