@@ -17,7 +17,9 @@ from ._core import empty as _core_empty
 from ._core import from_buffer as _core_from_buffer
 from ._core import from_list as _core_from_list
 from ._core import scalar as _core_scalar
+from ._elementwise_functions import add as _add
 from ._elementwise_functions import floor
+from ._elementwise_functions import multiply as _multiply
 from ._elementwise_functions import pow as _pow
 from ._errors import number_error, type_error, value_error
 
@@ -417,6 +419,17 @@ def _int_arg(func: str, name: str, value: Any, allow_negative: bool = False) -> 
 
 # ---- ranges ----------------------------------------------------------------------------
 
+def _arange_half(start: float, step: float, n: int) -> Array:
+    """NumPy's float16 arange: the first two values rounded to float16, their
+    difference as the step, each value start + i * step in float32, rounded."""
+    first = struct.unpack("e", dt.pack_scalar(start, dt.float16, "arange"))[0]
+    second = struct.unpack("e", dt.pack_scalar(start + step, dt.float16, "arange"))[0]
+    f32 = dt.float32
+    delta = struct.unpack("f", dt.pack_scalar(second - first, f32, "arange"))[0]  # exact
+    i = arange(n, dtype=f32)
+    return _add(_multiply(i, delta), first)._copy_contiguous(dt.float16)
+
+
 def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
            step: Union[int, float] = 1, *, dtype: Optional[dt.DType] = None,
            device: Any = None) -> Array:
@@ -448,6 +461,8 @@ def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None
         lo, hi = dt.int_range(dtype)
         if not (lo <= start <= hi and lo <= last <= hi):
             raise OverflowError(f"{func}: values from {start} to {last} do not fit {dtype}")
+    if dtype is dt.float16 and n > 1:
+        return _arange_half(float(start), float(step), n)
     out = Array._empty((n,), dtype)
     if n:
         if all_int and dtype.kind in "iub":

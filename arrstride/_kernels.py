@@ -6,6 +6,7 @@ pass validated arguments; a nonzero status from C is a bug or out-of-memory.
 """
 from __future__ import annotations
 
+import struct
 import sys
 from typing import Optional, Sequence
 
@@ -179,6 +180,8 @@ _ELEMENT_PTR = {lib.ARS_BOOL: "uint8_t *", lib.ARS_INT8: "int8_t *", lib.ARS_INT
 def item(a):
     """a's first element as a Python scalar."""
     d = a._dtype
+    if d.itemsize == 2 and d.kind == "f":  # float16: cffi has no half type
+        return struct.unpack("e", bytes(ffi.buffer(ffi.cast("char *", data_ptr(a)), 2)))[0]
     p = ffi.cast(_ELEMENT_PTR[d.code], data_ptr(a))
     if d.kind == "c":
         return complex(p[0], p[1])

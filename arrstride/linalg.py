@@ -417,6 +417,9 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
         raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     dtype = dt.promote(x1.dtype, x2.dtype)
+    if dtype is dt.float16:  # the product of two float16 values is exact in float32
+        return outer(x1._copy_contiguous(dt.float32),
+                     x2._copy_contiguous(dt.float32))._copy_contiguous(dt.float16)
     n, m = x1.shape[0], x2.shape[0]
     a = x1 if x1.dtype is dtype else x1._copy_contiguous(dtype)
     b = x2 if x2.dtype is dtype else x2._copy_contiguous(dtype)
@@ -448,6 +451,9 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise shapes_error(func, f"axis {axis} must have size 3 in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
+    if dtype is dt.float16:  # computed in float32 and rounded once
+        return cross(x1._copy_contiguous(dt.float32), x2._copy_contiguous(dt.float32),
+                     axis=axis)._copy_contiguous(dt.float16)
     nd = len(shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)
 
@@ -486,6 +492,8 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     if dtype is None:
         kind = x.dtype.kind
         dtype = dt.int64 if kind == "i" else dt.uint64 if kind == "u" else x.dtype
+    if dtype is dt.float16:  # summed in float32 and rounded once
+        return trace(x, offset=offset, dtype=dt.float32)._copy_contiguous(dt.float16)
     d = diagonal(x, offset=offset)
     if d.dtype is not dtype:
         d = d._copy_contiguous(dtype)
@@ -531,6 +539,9 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
                 ord: Optional[Union[int, float, str]] = "fro") -> Array:
     """Frobenius, nuclear, 1, 2, inf norms (and their negatives) of each matrix."""
     func = "matrix_norm"
+    if isinstance(x, Array) and x.dtype is dt.float16:  # computed in float32, rounded once
+        return matrix_norm(x._copy_contiguous(dt.float32), keepdims=keepdims,
+                           ord=ord)._copy_contiguous(dt.float16)
     x, dtype = _matrices(func, x)
     if x.dtype is not dtype:
         x = x._copy_contiguous(dtype)

@@ -326,3 +326,37 @@ def test_dlpack_with_torch():
     back = torch.from_dlpack(xp.asarray(t.numpy()) * 2)
     assert back.dtype == torch.float16
     same_bits(back.numpy(), t.numpy() * np.float16(2))
+
+
+# ---- creation and the rest of the namespace -------------------------------------------------
+
+@pytest.mark.parametrize("args", [(0, 2, 0.3), (-5, 100, 0.7), (1, 2000, 3.3), (0.1, 0.2, 0.01), (7,)])
+def test_arange_as_numpy(args):
+    """NumPy's float16 arange steps by the difference of its first two float16 values."""
+    same_bits(xp.arange(*args, dtype=xp.float16), np.arange(*args, dtype=np.float16))
+
+
+def test_creation_and_scalars():
+    same_bits(xp.linspace(0, 1, 7, dtype=xp.float16), np.linspace(0, 1, 7, dtype=np.float16))
+    same_bits(xp.full((3,), 0.1, dtype=xp.float16), np.full((3,), 0.1, dtype=np.float16))
+    same_bits(xp.eye(3, dtype=xp.float16), np.eye(3, dtype=np.float16))
+    x = xp.asarray([1.5, 70000.0, 2.0 ** -25 * 3], dtype=xp.float16)
+    same_bits(x, np.array([1.5, 70000.0, 2.0 ** -25 * 3], np.float16))
+    assert x[0].item() == 1.5 and float(x[1]) == float("inf") and x[2].item() == 2.0 ** -23  # 1.5 units of 2**-24: ties to even
+    x[0] = 0.1
+    assert x[0].item() == float(np.float16(0.1))
+
+
+def test_linalg_products_and_differences():
+    rng = np.random.default_rng(5)
+    a, b = (rng.standard_normal((4, 3)).astype(np.float16) for _ in range(2))
+    same_bits(xp.linalg.outer(xp.asarray(a[0]), xp.asarray(b[0])), np.outer(a[0], b[0]))
+    within_ulp(xp.linalg.trace(xp.asarray(a[:3])), np.trace(a[:3]))
+    # cross rounds once from float32 (NumPy's float16 cross rounds each product too)
+    f = np.float32
+    same_bits(xp.linalg.cross(xp.asarray(a), xp.asarray(b)),
+              np.linalg.cross(a.astype(f), b.astype(f)).astype(np.float16))
+    within_ulp(xp.linalg.matrix_norm(xp.asarray(a)), np.linalg.matrix_norm(a))
+    within_ulp(xp.tensordot(xp.asarray(a), xp.asarray(b), axes=([1], [1])),
+               np.tensordot(a, b, axes=([1], [1])))
+    same_bits(xp.diff(xp.asarray(a), axis=0), np.diff(a, axis=0))

@@ -361,7 +361,7 @@ static const ars_loop_fn isin_table[ARS_NDTYPES] = {ARS_DTYPES(ISIN_ENTRY)};
 int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
              char *set, int64_t m, int invert)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES)
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !prep_table[dtype])
         return ARS_ERR_DTYPE;
     isin_ctx c = {set, prep_table[dtype](set, m), invert != 0};
     char *data[2] = {out, (char *)x};

@@ -93,6 +93,8 @@ int ars_dot_reduce(int mode, int dtype, int ndim, const int64_t *shape, char *ou
 {
     if (dtype < 0 || dtype >= ARS_NDTYPES || mode < ARS_DOT_SUM || mode > ARS_DOT_CONJ_MUL)
         return ARS_ERR_ARG;
+    if (!dot_loops[dtype])
+        return ARS_ERR_DTYPE;
     red_ctx ctx = {K, xk, yk, mode, 0, 0.0};
     return run3(ndim, shape, out, out_strides, x, x_strides, y, y_strides, dot_loops[dtype],
                 &ctx, (K + 1) * 2 * ars_itemsize[dtype]);
