@@ -250,12 +250,6 @@ class Array(ArrayBase):
             raise TypeError("len() of a 0-d array")
         return self.shape[0]
 
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("Array.__iter__: iteration over a 0-d array")
-        lay = self._layout
-        return (self._with_layout(L.select(lay, 0, i)) for i in range(lay.shape[0]))
-
     # ---- namespace, device -------------------------------------------------------
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
@@ -351,8 +345,17 @@ def _matrix_transpose(x: Array) -> Array:
 
 
 # The Python implementations behind ArrayBase's C slots and getters (bound by _operators)
+def _iter_rows(x: Array):
+    """iter(x): x[0], x[1], ... as views. The general path: ArrayBase's tp_iter
+    (native/core/rows.c) makes each row in C."""
+    if x.ndim == 0:
+        raise TypeError("Array.__iter__: iteration over a 0-d array")
+    lay = x._layout
+    return (x._with_layout(L.select(lay, 0, i)) for i in range(lay.shape[0]))
+
+
 FALLBACKS = {"bool": _to_bool, "int": _to_int, "float": _to_float, "complex": _to_complex,
-               "index": _to_index, "T": _transpose, "mT": _matrix_transpose}
+               "index": _to_index, "T": _transpose, "mT": _matrix_transpose, "iter": _iter_rows}
 
 
 def _typestr(d: dt.DType) -> str:

@@ -22,7 +22,8 @@ def _dtype_arg(func: str, x: Any) -> dt.DType:
 
 def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = None) -> Array:
     """x converted to dtype; x itself when copy=False and nothing changes.
-    Float to integer casts of NaN give 0 and out-of-range values saturate.
+    Float to integer casts of NaN and out-of-range values give NumPy's x86-64
+    results (NaN to int64 is -2**63; see "Where the standard is silent").
     A NumPy array or scalar x is taken as an arrstride array first."""
     if type(dtype) is dt.DType and device is None and type(x) is Array:
         if dtype is x._dtype and not copy:
