@@ -30,7 +30,7 @@ from ._statistical_functions import sum as asum
 
 
 def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None) -> Array:
-    """x with a new shape, as a view whenever one exists.
+    """Array x with a new shape, as a view whenever one exists.
 
     Parameters
     ----------
@@ -79,7 +79,7 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None)
 
 
 def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
-    """x with its axes permuted.
+    """Array x with its axes permuted.
 
     Parameters
     ----------
@@ -142,7 +142,7 @@ def matrix_transpose(x: Array, /) -> Array:
 
 
 def expand_dims(x: Array, /, axis: Any = 0) -> Array:
-    """x with new axes of size 1.
+    """Array x with new axes of size 1.
 
     Parameters
     ----------
@@ -175,7 +175,7 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
 
 
 def squeeze(x: Array, /, axis: Any) -> Array:
-    """x without the given axes of size 1.
+    """Array x without the given axes of size 1.
 
     Parameters
     ----------
@@ -228,7 +228,7 @@ def flip(x: Array, /, axis: Any = None) -> Array:
 
 
 def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
-    """x with axes moved to new positions; the others keep their order.
+    """Array x with axes moved to new positions; the others keep their order.
 
     Parameters
     ----------
@@ -528,7 +528,7 @@ def _int_tuple(func: str, name: str, value: Any) -> Tuple[int, ...]:
 
 
 def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
-    """x repeated along each axis.
+    """Array x repeated along each axis.
 
     Made in one copy from a broadcast view of x.
 

@@ -103,20 +103,19 @@ def _needs_returns(obj) -> bool:
 # (a name that passes must leave this list). Empty when the work is done.
 PENDING = set("""
 __array_namespace_info__ Device DType astype can_cast finfo iinfo isdtype result_type
-expand_dims moveaxis permute_dims reshape squeeze tile all any diff argmax argmin
-count_nonzero nonzero searchsorted argsort sort unique_all unique_counts unique_inverse
-unique_values take take_along_axis as_strided diagonal expand narrow unfold show median
-nanargmax nanargmin nanmedian nanquantile pad quantile top_k einsum cumsum cumprod
-nancumsum nancumprod gradient transpose get_num_threads set_num_threads get_cache_limit
-set_cache_limit matmul tensordot vecdot linalg.LinAlgError linalg.EigResult
-linalg.EighResult linalg.QRResult linalg.SlogdetResult linalg.SVDResult linalg.cholesky
-linalg.cross linalg.det linalg.diagonal linalg.eig linalg.eigh linalg.eigvals
-linalg.eigvalsh linalg.inv linalg.matmul linalg.matrix_norm linalg.matrix_power
-linalg.matrix_rank linalg.outer linalg.pinv linalg.qr linalg.slogdet linalg.solve
-linalg.svd linalg.svdvals linalg.tensordot linalg.trace linalg.vecdot linalg.vector_norm
-fft.fft fft.ifft fft.fftn fft.ifftn fft.rfft fft.irfft fft.rfftn fft.irfftn fft.hfft
-fft.ihfft fft.fftfreq fft.rfftfreq fft.fftshift fft.ifftshift
-lib.stride_tricks.sliding_window_view
+all any diff argmax argmin count_nonzero nonzero searchsorted argsort sort unique_all
+unique_counts unique_inverse unique_values take take_along_axis as_strided diagonal
+expand narrow unfold show median nanargmax nanargmin nanmedian nanquantile pad quantile
+top_k einsum cumsum cumprod nancumsum nancumprod gradient transpose get_num_threads
+set_num_threads get_cache_limit set_cache_limit matmul tensordot vecdot
+linalg.LinAlgError linalg.EigResult linalg.EighResult linalg.QRResult
+linalg.SlogdetResult linalg.SVDResult linalg.cholesky linalg.cross linalg.det
+linalg.diagonal linalg.eig linalg.eigh linalg.eigvals linalg.eigvalsh linalg.inv
+linalg.matmul linalg.matrix_norm linalg.matrix_power linalg.matrix_rank linalg.outer
+linalg.pinv linalg.qr linalg.slogdet linalg.solve linalg.svd linalg.svdvals
+linalg.tensordot linalg.trace linalg.vecdot linalg.vector_norm fft.fft fft.ifft fft.fftn
+fft.ifftn fft.rfft fft.irfft fft.rfftn fft.irfftn fft.hfft fft.ihfft fft.fftfreq
+fft.rfftfreq fft.fftshift fft.ifftshift lib.stride_tricks.sliding_window_view
 """.split())
 
 
