@@ -102,8 +102,6 @@ def _needs_returns(obj) -> bool:
 # Names whose docstrings are still being written (issue 22): expected to fail, strictly
 # (a name that passes must leave this list). Empty when the work is done.
 PENDING = set("""
-__array_namespace_info__ Device DType show pad einsum
-lib.stride_tricks.sliding_window_view
 """.split())
 
 
