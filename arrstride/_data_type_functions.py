@@ -86,7 +86,7 @@ def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:
     Returns
     -------
     bool
-        True when promoting from_ with to gives to (bool casts to anything).
+        True when promoting ``from_`` with ``to`` gives ``to`` (bool casts to anything).
     """
     a = _dtype_arg("can_cast", from_)
     to = dt.as_dtype("can_cast", to, allow_none=False)

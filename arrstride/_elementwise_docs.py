@@ -51,8 +51,8 @@ SUMMARIES: Dict[str, Tuple[str, Optional[str]]] = {
                  "Integers wrap around: the negative of the most negative value is itself."),
     "positive": ("Numerical positive of each element, +x (a copy).", None),
     "reciprocal": ("Reciprocal of each element, 1 / x.", None),
-    "sign": ("Sign of each element: -1, 0 or 1 (x / |x| for complex).",
-             "NaN gives NaN; for complex input the result is x / |x| (0 for 0)."),
+    "sign": ("Sign of each element: -1, 0 or 1 (x / abs(x) for complex).",
+             "NaN gives NaN; for complex input the result is x / abs(x) (0 for 0)."),
     "signbit": ("Whether the sign bit of each element is set.",
                 "True for -0.0 and for NaNs with the sign bit set, as in C's signbit."),
     "sin": ("Sine of each element, given in radians.", None),
@@ -96,7 +96,7 @@ SUMMARIES: Dict[str, Tuple[str, Optional[str]]] = {
     "nextafter": ("Next floating-point value after x1 toward x2, elementwise.", None),
     "not_equal": ("Whether each pair of elements differs, x1 != x2.", None),
     "pow": ("Each element of x1 raised to the power x2.",
-            "An integer base with a negative integer exponent gives 0 when |x1| > 1 "
+            "An integer base with a negative integer exponent gives 0 when abs(x1) > 1 "
             "(the standard leaves it unspecified; NumPy refuses it)."),
     "remainder": ("Remainder of x1 // x2 for each pair, with the sign of x2 (Python's %).",
                   "Integer remainder by zero gives 0, as in NumPy (without its warning)."),

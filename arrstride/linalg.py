@@ -966,8 +966,8 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     keepdims : bool, optional
         If True, the reduced axes stay with size 1. Default False.
     ord : int or float, optional
-        Which norm: 2 (the default), any p for (sum |x|**p)**(1/p), inf (largest
-        |x|), -inf (smallest), 0 (number of non-zero elements).
+        Which norm: 2 (the default), any p for ``sum(abs(x)**p)**(1/p)``, inf (largest
+        abs(x)), -inf (smallest), 0 (number of non-zero elements).
 
     Returns
     -------

@@ -99,15 +99,7 @@ def _needs_returns(obj) -> bool:
     return ret not in (None, "None")
 
 
-# Names whose docstrings are still being written (issue 22): expected to fail, strictly
-# (a name that passes must leave this list). Empty when the work is done.
-PENDING = set("""
-""".split())
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
-    strict=True, reason="docstring not yet in numpydoc form")) if n in PENDING else n
-    for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_public_name_is_in_numpydoc_form(name):
     pytest.importorskip("numpydoc", reason="numpydoc not installed (the test extra has it)")
     errors = numpydoc_errors(api_names.resolve(name), name)
