@@ -215,5 +215,5 @@ def binary_doc(name: str, category: str, table: dict, allowed: Iterable,
     lines += ["", "Raises", "------", "TypeError"]
     lines += _para("If neither operand is an array, or an operand's dtype is not one of "
                    f"those above ({category}).", "    ")
-    lines += ["ValueError", "    If the shapes of x1 and x2 do not broadcast."]
+    lines += ["ValueError", "    If the shapes of x1 and x2 are not broadcast-compatible."]
     return "\n".join(lines) + "\n"

@@ -328,7 +328,7 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
     Raises
     ------
     ValueError
-        If x's shape does not broadcast to shape.
+        If x's shape is not broadcast-compatible with shape.
     """
     func = "broadcast_to"
     x = check_array(func, x)

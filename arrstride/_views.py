@@ -134,7 +134,7 @@ def expand(x: Array, shape: Sequence[int]) -> Array:
     Raises
     ------
     ValueError
-        If x's shape does not broadcast to shape.
+        If x's shape is not broadcast-compatible with shape.
 
     See Also
     --------
