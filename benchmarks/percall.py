@@ -9,7 +9,8 @@ from .registry import register, summary
 def _namespaces(np, xp):
     x = np.arange(8, dtype=np.float64) + 1.0
     y = np.arange(8, dtype=np.float64)[::-1] + 0.5
-    n = dict(np=np, x=x, y=y, c=x > 4.0, a=x.reshape(2, 4), b=(x + 1.0).reshape(4, 2))
+    n = dict(np=np, x=x, y=y, c=x > 4.0, a=x.reshape(2, 4), b=(x + 1.0).reshape(4, 2),
+             r=np.ones((1000, 8)))
     a = {k: (v if k == "np" else xp.asarray(v)) for k, v in n.items()}
     a["xp"] = xp
     del a["np"]
@@ -31,7 +32,7 @@ def _op(stmt_xp: str, stmt_np: str, stmt_torch: str):
 
 
 # (name, arrstride statement, NumPy statement, PyTorch statement); the names x, y
-# (8,), c (8,) bool, a (2, 4) and b (4, 2) are bound in the three namespaces (float64
+# (8,), c (8,) bool, a (2, 4), b (4, 2) and r (1000, 8) are bound in the three namespaces (float64
 # tensors for PyTorch, whose statements ask for float64 where its default is float32).
 _OPS = [
     ("x[2] = 1.0", "x[2] = 1.0", "x[2] = 1.0", "x[2] = 1.0"),
@@ -57,6 +58,9 @@ _OPS = [
     ("sum(x)", "xp.sum(x)", "np.sum(x)", "torch.sum(x)"),
     ("mean(x)", "xp.mean(x)", "np.mean(x)", "torch.mean(x)"),
     ("a @ b, (2,4) @ (4,2)", "a @ b", "a @ b", "a @ b"),
+    # the 1000 rows of r (1000, 8), one view each (issue 19: was 10x NumPy)
+    ("for row in r (1000 rows)", "for row in r: pass", "for row in r: pass", "for row in r: pass"),
+    ("list(r) (1000 rows)", "list(r)", "list(r)", "list(r)"),
 ]
 
 for _name, _sx, _sn, _st in _OPS:
