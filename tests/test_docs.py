@@ -1,6 +1,8 @@
-"""Every public name has a docstring (the API reference is built from them),
-and every data name (dtypes, constants) has an entry on the reference's
-constants page. The built HTML is checked by docs/check_inventory.py (.ci/run)."""
+"""Every public name has a docstring in numpydoc form (the API reference is
+built from them): numpydoc's own validator with the checks of NUMPYDOC_CHECKS,
+and the Examples sections run as doctests. Every data name (dtypes, constants)
+has an entry on the reference's constants page. The built HTML is checked by
+docs/check_inventory.py (.ci/run)."""
 import inspect
 import re
 import sys
