@@ -20,7 +20,7 @@ def test_list_names_every_suite():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     suites = [ln.split()[0] for ln in lines]
-    assert suites.count("percall") == 19
+    assert suites.count("percall") == 21
     assert suites.count("e2e") == 2 * 26
     names = r.stdout
     for row in ("add float64 1e7", "x ** 0.5 float64 2e4", "X.T @ X (1000000x1)",
