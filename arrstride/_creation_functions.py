@@ -256,6 +256,8 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -
 
     Raises
     ------
+    AttributeError
+        If x is neither a capsule nor has ``__dlpack__`` and ``__dlpack_device__``.
     BufferError
         If the producer cannot export its data (a device other than the CPU, an
         unsupported dtype).

@@ -713,6 +713,11 @@ def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> A
     -------
     Array
         A new int64 array of x's shape without its last two axes.
+
+    Raises
+    ------
+    LinAlgError
+        If a matrix holds NaN or infinity (its rank is undefined).
     """
     func = "matrix_rank"
     x, dtype = _matrices(func, x)
