@@ -1386,3 +1386,13 @@ def test_row_iterator_in_a_cycle_is_collected():
     del x, box
     gc.collect()
     assert alive() is None
+
+
+def test_row_iterator_keeps_the_storage_it_started_with(fast_paths_on):
+    # x._storage is assignable (a private slot): the rows still come from the
+    # storage the iterator read with the layout, never past a smaller one
+    x = xp.reshape(xp.arange(6.0), (3, 2))
+    it = iter(x)
+    assert next(it).tolist() == [0.0, 1.0]
+    x._storage = xp.ones(1)._storage
+    assert [r.tolist() for r in it] == [[2.0, 3.0], [4.0, 5.0]]

@@ -5,7 +5,10 @@
  * strides tuple and one size (Layouts are immutable), so a row costs a Layout,
  * an offset int and an Array; x[i]'s storage (hence its read-only flag and
  * lifetime) and dtype are x's. The offsets are _layout.select's: offset +
- * i * strides[0], and offset itself for every row of an empty x. Anything
+ * i * strides[0], and offset itself for every row of an empty x. The storage
+ * and dtype are the ones read with the layout when the iterator is made
+ * (assigning x._storage meanwhile cannot pair a layout with a smaller
+ * storage). Anything
  * else (0-d, a layout C cannot read, the fast paths switched off) calls the
  * Python implementation bound as "iter" (_array._iter_rows), which owns the
  * TypeError of a 0-d array. */
@@ -14,6 +17,8 @@
 typedef struct {
     PyObject_HEAD
     PyObject *array;    /* the array iterated; NULL once exhausted */
+    PyObject *storage;  /* its storage and dtype when the iterator was made */
+    PyObject *dtype;
     PyObject *shape;    /* the rows' shape, strides and size: shared by every row */
     PyObject *strides;
     PyObject *size;
@@ -22,6 +27,8 @@ typedef struct {
 
 static int rows_traverse(RowIterObject *it, visitproc visit, void *arg) {
     Py_VISIT(it->array);
+    Py_VISIT(it->storage);
+    Py_VISIT(it->dtype);
     Py_VISIT(it->shape);
     Py_VISIT(it->strides);
     Py_VISIT(it->size);
@@ -30,6 +37,8 @@ static int rows_traverse(RowIterObject *it, visitproc visit, void *arg) {
 
 static int rows_clear(RowIterObject *it) {
     Py_CLEAR(it->array);
+    Py_CLEAR(it->storage);
+    Py_CLEAR(it->dtype);
     Py_CLEAR(it->shape);
     Py_CLEAR(it->strides);
     Py_CLEAR(it->size);
@@ -58,10 +67,9 @@ static PyObject *rows_next(RowIterObject *it) {
     PyObject *lay = new_layout_steal(it->shape, it->strides, PyLong_FromLongLong(off), it->size);
     if (lay == NULL)
         return NULL;
-    ArrayObject *a = (ArrayObject *)it->array;
-    Py_INCREF(a->storage);
-    Py_INCREF(a->dtype);
-    return new_array_steal(a->storage, lay, a->dtype);
+    Py_INCREF(it->storage);
+    Py_INCREF(it->dtype);
+    return new_array_steal(it->storage, lay, it->dtype);
 }
 
 static PyObject *rows_length_hint(RowIterObject *it, PyObject *unused) {
@@ -103,6 +111,8 @@ PyObject *array_iter(PyObject *self) {
     if (it == NULL)
         return NULL;
     it->array = Py_NewRef(self);
+    it->storage = Py_NewRef(a->storage);
+    it->dtype = Py_NewRef(a->dtype);
     it->shape = PyTuple_GetSlice(shape, 1, v.ndim);
     it->strides = PyTuple_GetSlice(strides, 1, v.ndim);
     it->size = PyLong_FromLongLong(n > 0 ? v.size / n : 0);
