@@ -104,6 +104,32 @@ SUMMARIES: Dict[str, Tuple[str, Optional[str]]] = {
                  "Two bool operands are refused, as in NumPy and PyTorch: use logical_xor."),
 }
 
+# name -> the related functions its See Also section names (the same table for every
+# generated docstring; a name missing here gets no See Also section).
+RELATED: Dict[str, Tuple[str, ...]] = {
+    "abs": ("sign",), "acos": ("cos",), "acosh": ("cosh",), "asin": ("sin",),
+    "asinh": ("sinh",), "atan": ("atan2", "tan"), "atanh": ("tanh",), "atan2": ("atan",),
+    "ceil": ("floor", "trunc", "round"), "floor": ("ceil", "trunc", "round"),
+    "trunc": ("floor", "ceil", "round"), "cos": ("acos", "sin"), "sin": ("asin", "cos"),
+    "tan": ("atan",), "cosh": ("acosh",), "sinh": ("asinh",), "tanh": ("atanh",),
+    "exp": ("expm1", "log"), "expm1": ("exp", "log1p"), "log": ("exp", "log1p", "log2", "log10"),
+    "log1p": ("log", "expm1"), "log2": ("log",), "log10": ("log",),
+    "logaddexp": ("log", "exp"), "sqrt": ("square", "pow"), "square": ("sqrt", "multiply"),
+    "pow": ("sqrt", "exp"), "reciprocal": ("divide",), "isfinite": ("isinf", "isnan"),
+    "isinf": ("isfinite", "isnan"), "isnan": ("isfinite", "isinf"),
+    "add": ("subtract",), "subtract": ("add", "negative"), "multiply": ("divide",),
+    "divide": ("floor_divide", "multiply"), "floor_divide": ("remainder", "divide"),
+    "remainder": ("floor_divide",), "maximum": ("minimum", "max"),
+    "minimum": ("maximum", "min"), "equal": ("not_equal",), "not_equal": ("equal",),
+    "greater": ("less",), "greater_equal": ("less_equal",), "less": ("greater",),
+    "less_equal": ("greater_equal",), "logical_and": ("bitwise_and",),
+    "logical_or": ("bitwise_or",), "logical_xor": ("bitwise_xor",),
+    "logical_not": ("bitwise_invert",), "negative": ("positive", "subtract"),
+    "sign": ("abs", "copysign"), "copysign": ("sign", "signbit"), "signbit": ("copysign",),
+    "bitwise_left_shift": ("bitwise_right_shift",),
+    "bitwise_right_shift": ("bitwise_left_shift",), "hypot": ("sqrt",),
+}
+
 _ORDER = list(dt.ALL)
 
 
@@ -147,6 +173,11 @@ def _para(text: str, indent: str = "") -> list:
                          break_on_hyphens=False)
 
 
+def _see_also(name: str) -> list:
+    related = RELATED.get(name)
+    return ["", "See Also", "--------", ", ".join(related)] if related else []
+
+
 def _head(name: str, arity: int) -> list:
     if name in SUMMARIES:
         summary, remark = SUMMARIES[name]
@@ -182,6 +213,7 @@ def unary_doc(name: str, category: str, table: dict, ints_to_float: bool = False
     lines += ["", "Raises", "------", "TypeError"]
     lines += _para("If x is not an array, or its dtype is not one of those above "
                    f"({category}).", "    ")
+    lines += _see_also(name)
     return "\n".join(lines) + "\n"
 
 
@@ -216,4 +248,5 @@ def binary_doc(name: str, category: str, table: dict, allowed: Iterable,
     lines += _para("If neither operand is an array, or an operand's dtype is not one of "
                    f"those above ({category}).", "    ")
     lines += ["ValueError", "    If the shapes of x1 and x2 are not broadcast-compatible."]
+    lines += _see_also(name)
     return "\n".join(lines) + "\n"
