@@ -12,7 +12,10 @@ viewing the same memory. Timed per array (best of 7 repeats of n round trips):
 - across tables: torch's export, arrstride's import (and back);
 - a ctypes call of current_work_stream, the overhead every table row carries
   (calls through ctypes cost far more than a C consumer's); rows are shown raw
-  and net of it (two calls per round trip).
+  and net of it (two calls per round trip);
+- and, when a C compiler is at hand, the table rows again from a C consumer
+  compiled with cffi for the run (a loop of export, import and Py_DecRef of the
+  result, timed with clock_gettime): what a C extension pays.
 
 The ctypes view of the table (ExchangeAPI, table, export, import_) is also what
 tests/test_dlpack_exchange.py calls.
@@ -131,6 +134,94 @@ def measure(n: int = 20000, shape=(3, 4)) -> list:
     return rows
 
 
+_C_SOURCE = r"""
+#include <time.h>
+typedef struct { unsigned int major, minor; } version_t;
+typedef struct header { version_t version; struct header *prev; } header_t;
+typedef struct {
+    header_t header;
+    void *allocator;
+    int (*from_py)(void *, void **);
+    int (*to_py)(void *, void **);
+    void *dltensor_from_py;
+    void *stream;
+} api_t;
+/* (cffi's generated module includes Python.h) */
+/* seconds per round trip of obj through export_api's export and import_api's import */
+static double round_trips(void *export_api, void *import_api, void *obj, long n) {
+    api_t *ex = export_api, *im = import_api;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int bad = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long i = 0; i < n && !bad; i++) {
+        void *m, *out;
+        bad = ex->from_py(obj, &m) != 0 || im->to_py(m, &out) != 0;
+        if (!bad)
+            Py_DECREF((PyObject *)out);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (bad)
+        PyErr_Clear();
+    PyGILState_Release(g);
+    return bad ? -1.0 : ((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec)) / n;
+}
+"""
+
+
+def c_consumer():
+    """round_trips(export_api, import_api, obj, n) compiled with cffi, or None
+    (no compiler): it takes the GIL itself, as cffi calls C without it."""
+    import importlib.util
+    import tempfile
+    try:
+        from cffi import FFI
+        ffi = FFI()
+        ffi.cdef("double round_trips(void *, void *, void *, long);")
+        ffi.set_source("_dlpack_exchange_bench", _C_SOURCE)
+        where = tempfile.mkdtemp(prefix="dlpack-exchange-bench-")
+        path = ffi.compile(tmpdir=where, verbose=False)
+        spec = importlib.util.spec_from_file_location("_dlpack_exchange_bench", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    except Exception as e:  # noqa: BLE001 - no compiler: the ctypes rows stand alone
+        print(f"(no C consumer: {type(e).__name__}: {e})")
+        return None
+
+    def run(export_api, import_api, obj, n):
+        args = (mod.ffi.cast("void *", ctypes.addressof(export_api)),
+                mod.ffi.cast("void *", ctypes.addressof(import_api)), mod.ffi.cast("void *", id(obj)))
+        best = min(mod.lib.round_trips(*args, n) for _ in range(7))
+        if best < 0:
+            raise RuntimeError("the C consumer's round trip failed")
+        return best
+    return run
+
+
+def measure_c(n: int = 20000, shape=(3, 4)) -> list:
+    """(label, seconds per round trip) rows from the C consumer, or []."""
+    run = c_consumer()
+    if run is None:
+        return []
+    import numpy as np
+
+    import arrstride as xp
+    api = table(xp.Array)
+    x = xp.asarray(np.arange(float(np.prod(shape))).reshape(shape))
+    rows = [("C consumer, arrstride table: export + import", run(api, api, x, n))]
+    try:
+        import torch
+    except ImportError:
+        return rows
+    if hasattr(torch.Tensor, "__dlpack_c_exchange_api__"):
+        tapi = table(torch.Tensor)
+        t = torch.arange(float(np.prod(shape)), dtype=torch.float64).reshape(shape)
+        rows += [("C consumer, PyTorch table: export + import", run(tapi, tapi, t, n)),
+                 ("C consumer, torch export -> arrstride import", run(tapi, api, t, n)),
+                 ("C consumer, arrstride export -> torch import", run(api, tapi, x, n))]
+    return rows
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--n", type=int, default=20000)
@@ -145,6 +236,8 @@ def main() -> None:
         net = "" if label.startswith("ctypes") or "table" not in label and "->" not in label \
             else f"   ({(s - 2 * call) * 1e6:6.2f} us net of 2 ctypes calls)"
         print(f"  {s * 1e6:8.2f} us  {label}{net}")
+    for label, s in measure_c(args.n, shape):
+        print(f"  {s * 1e6:8.2f} us  {label}")
 
 
 if __name__ == "__main__":
