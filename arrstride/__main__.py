@@ -145,10 +145,13 @@ def _json_option(argv: list) -> Optional[str]:
     return None
 
 
-def plot_json(json_path: str, png_path: str) -> None:
+def plot_json(json_path: str, png_path: str) -> list:
     """Draws the rows of a bench run's JSON (`bench --json`) as a bar chart of
-    time ratios to NumPy (log scale, 1 = parity, each row's target as a tick)
-    into png_path. Needs matplotlib (the bench extra)."""
+    time ratios (log scale, 1 = parity, each row's target as a tick) into
+    png_path: arrstride / NumPy for every row and, beside it, arrstride /
+    PyTorch for the rows timed with PyTorch in the same run (PyTorch
+    installed); the legend says when PyTorch was not installed. Needs
+    matplotlib (the bench extra). Returns the legend's labels."""
     import json
     try:
         import matplotlib
@@ -156,6 +159,7 @@ def plot_json(json_path: str, png_path: str) -> None:
         raise SystemExit("python -m arrstride bench --plot needs matplotlib: pip install 'arrstride[bench]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
     with open(json_path) as f:
         rows = [r for r in json.load(f) if "name" in r and r.get("ratio") is not None]
     if not rows:
@@ -163,20 +167,43 @@ def plot_json(json_path: str, png_path: str) -> None:
     rows.sort(key=lambda r: r["ratio"])
     names = [r["name"] for r in rows]
     ratios = [r["ratio"] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 0.28 * len(rows) + 1.2))
+    torch_rows = [(k, r["torch_ratio"]) for k, r in enumerate(rows) if r.get("torch_ratio")]
+    versions = {r.get("torch_version") for r in rows} - {None}
+    fig, ax = plt.subplots(figsize=(8, 0.28 * len(rows) * (1.5 if torch_rows else 1) + 1.6))
+    h = 0.4 if torch_rows else 0.8
     colors = ["tab:green" if x <= 1 else "tab:orange" for x in ratios]
-    ax.barh(range(len(rows)), ratios, color=colors)
+    ax.barh([k - h / 2 if torch_rows else k for k in range(len(rows))], ratios, height=h,
+            color=colors)
+    if torch_rows:
+        ax.barh([k + h / 2 for k, _ in torch_rows], [x for _, x in torch_rows], height=h,
+                color="tab:blue", alpha=0.75)
     for k, r in enumerate(rows):
         if r.get("target"):
-            ax.plot([r["target"]], [k], marker="|", color="black", markersize=10)
+            ax.plot([r["target"]], [k - h / 2 if torch_rows else k], marker="|", color="black",
+                    markersize=10)
     ax.axvline(1.0, color="gray", linewidth=1)
     ax.set_xscale("log")
     ax.set_yticks(range(len(rows)), names, fontsize=7)
-    ax.set_xlabel("time ratio arrstride / NumPy (below 1: arrstride faster; | = target)")
+    ax.set_xlabel("time ratio (below 1: arrstride faster; | = target of the NumPy ratio)")
+    handles = [Patch(color="tab:green", label="arrstride / NumPy (at or below 1)"),
+               Patch(color="tab:orange", label="arrstride / NumPy (above 1)")]
+    if torch_rows:
+        missing = len(rows) - len(torch_rows)
+        handles.append(Patch(color="tab:blue", alpha=0.75,
+                             label=f"arrstride / PyTorch {', '.join(sorted(versions))}"
+                                   + (f" ({missing} rows without a PyTorch statement)"
+                                      if missing else "")))
+    elif versions:
+        handles.append(Patch(color="white", label="no row was timed with PyTorch"))
+    else:
+        handles.append(Patch(color="white", label="PyTorch not installed: no PyTorch ratios "
+                                                  "(pip install 'arrstride[torch]')"))
+    ax.legend(handles=handles, fontsize=7, loc="lower right")
     ax.set_title(f"python -m arrstride bench: {len(rows)} rows", fontsize=9)
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
     plt.close(fig)
+    return [p.get_label() for p in handles]
 
 
 def main(argv: list) -> int:

@@ -37,7 +37,13 @@ from ._errors import (MAX_DIM, alloc_error, msg, no_view_error, not_array_error,
 
 
 class Device:
-    """arrstride's only device: the CPU."""
+    """The device an array lives on; arrstride's only device is the CPU.
+
+    Parameters
+    ----------
+    name : str, optional
+        Device name; default 'cpu'. Equal devices compare equal.
+    """
 
     __slots__ = ("name",)
 
@@ -81,7 +87,39 @@ def check_device(func: str, device: object) -> None:
 
 
 class Array(ArrayBase):
-    """A strided view: x[i...] lives at storage[offset + sum(i*strides)] (elements)."""
+    """An n-dimensional array: a strided view of a storage block.
+
+    Element ``x[i, j, ...]`` lives at ``storage[offset + i*strides[0] +
+    j*strides[1] + ...]``, counted in elements. Arrays are not constructed
+    directly: use asarray, zeros, arange and the other creation functions. Views
+    (slicing, reshape when possible, permute_dims, ...) share the storage.
+
+    Attributes
+    ----------
+    dtype : DType
+        Data type of the elements.
+    device : Device
+        Always Device('cpu').
+    shape : tuple of int
+        Size of each axis.
+    ndim : int
+        Number of axes.
+    size : int
+        Number of elements.
+    strides : tuple of int
+        Step between neighbours along each axis, in elements (not bytes, unlike
+        NumPy's strides).
+    offset : int
+        Position of the first element in the storage, in elements.
+    T : Array
+        Transpose of a 2-D array (a view).
+    mT : Array
+        Transpose of each matrix, the last two axes swapped (a view).
+
+    See Also
+    --------
+    asarray, show
+    """
 
     __slots__ = ()  # _storage, _layout, _dtype and __weakref__ live in ArrayBase
     __array_priority__ = 100  # NumPy defers mixed operators to us
@@ -250,12 +288,6 @@ class Array(ArrayBase):
             raise TypeError("len() of a 0-d array")
         return self.shape[0]
 
-    def __iter__(self):
-        if self.ndim == 0:
-            raise TypeError("Array.__iter__: iteration over a 0-d array")
-        lay = self._layout
-        return (self._with_layout(L.select(lay, 0, i)) for i in range(lay.shape[0]))
-
     # ---- namespace, device -------------------------------------------------------
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> "Array":
@@ -351,8 +383,17 @@ def _matrix_transpose(x: Array) -> Array:
 
 
 # The Python implementations behind ArrayBase's C slots and getters (bound by _operators)
+def _iter_rows(x: Array):
+    """iter(x): x[0], x[1], ... as views. The general path: ArrayBase's tp_iter
+    (native/core/rows.c) makes each row in C."""
+    if x.ndim == 0:
+        raise TypeError("Array.__iter__: iteration over a 0-d array")
+    lay = x._layout
+    return (x._with_layout(L.select(lay, 0, i)) for i in range(lay.shape[0]))
+
+
 FALLBACKS = {"bool": _to_bool, "int": _to_int, "float": _to_float, "complex": _to_complex,
-               "index": _to_index, "T": _transpose, "mT": _matrix_transpose}
+               "index": _to_index, "T": _transpose, "mT": _matrix_transpose, "iter": _iter_rows}
 
 
 def _typestr(d: dt.DType) -> str:

@@ -61,9 +61,54 @@ def number_arg(func: str, name: str, value: Any, kind: str) -> Any:
 
 def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None,
             copy: Optional[bool] = None) -> Array:
-    """An array from `obj`: an arrstride array (shared unless a copy is needed
-    or asked for), a buffer-protocol or __array_interface__ exporter
-    (zero-copy unless copy=True), or Python scalars and nested sequences."""
+    """An array from an object: an array, a buffer, a scalar or nested sequences.
+
+    An arrstride array is shared unless a copy is needed or asked for; a
+    buffer-protocol or ``__array_interface__`` exporter (a NumPy array, for one)
+    is shared without a copy unless ``copy=True``; Python scalars and nested
+    sequences are copied into a new array.
+
+    Parameters
+    ----------
+    obj : object
+        An arrstride array, an object exporting the buffer protocol, DLPack or
+        ``__array_interface__``, a Python scalar, or nested sequences of them.
+    dtype : DType or Python type, optional
+        Data type of the result; Python's bool, int, float and complex (and
+        NumPy dtypes) are taken for arrstride's bool, int64, float64 and
+        complex128.
+        By default, the dtype of obj, or the default dtype of the Python scalars'
+        kind.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+    copy : bool, optional
+        True: always copy. False: never copy (ValueError when a copy is needed).
+        None (the default): copy only when needed.
+
+    Returns
+    -------
+    Array
+        The array, sharing obj's memory unless a copy was made.
+
+    Raises
+    ------
+    TypeError
+        If obj holds something arrstride has no dtype for (strings, dates,
+        objects).
+    ValueError
+        If ``copy=False`` and a copy is needed, or nested sequences are ragged.
+
+    See Also
+    --------
+    from_dlpack
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.asarray([[1, 2], [3, 4]], dtype=xp.float32)
+    Array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
     t = type(obj)
     if t is Array and (copy is None or copy is False) and (device is None or device is CPU) \
             and (dtype is None or dtype is obj._dtype):
@@ -192,8 +237,37 @@ def _from_external(obj: Any, copy: Optional[bool]) -> Optional[Array]:
 # ---- from_dlpack -------------------------------------------------------------------
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -> Array:
-    """An array from any DLPack producer (or a DLPack capsule), sharing its
-    memory unless copy=True; read-only producers give read-only arrays."""
+    """An array from a DLPack producer, sharing its memory.
+
+    Parameters
+    ----------
+    x : object
+        An object with ``__dlpack__`` and ``__dlpack_device__`` (a NumPy array, a
+        PyTorch tensor, ...) or a DLPack capsule.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+    copy : bool, optional
+        True: copy the data. False: never copy (an error if the producer cannot
+        share). None (the default): share when possible.
+
+    Returns
+    -------
+    Array
+        The array, sharing x's memory unless a copy was made; read-only when the
+        producer marks its data read-only.
+
+    Raises
+    ------
+    AttributeError
+        If x is neither a capsule nor has ``__dlpack__`` and ``__dlpack_device__``.
+    BufferError
+        If the producer cannot export its data (a device other than the CPU, an
+        unsupported dtype).
+
+    See Also
+    --------
+    asarray
+    """
     func = "from_dlpack"
     check_device(func, device)
     if not (copy is None or copy is True or copy is False):
@@ -312,7 +386,26 @@ def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
 # ---- filled arrays --------------------------------------------------------------------
 
 def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A new array of ``shape`` whose values are not set (a new storage)."""
+    """A new array whose values are not set.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the result.
+    dtype : DType or Python type, optional
+        Data type of the result; default float64.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array; its values are whatever the memory held.
+
+    See Also
+    --------
+    zeros, empty_like
+    """
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
         if out is not None:  # a tuple of ints (or an int) and an arrstride dtype: done in C
@@ -323,7 +416,33 @@ def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
 
 
 def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A new array of ``shape`` filled with zeros."""
+    """A new array filled with zeros.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the result.
+    dtype : DType or Python type, optional
+        Data type of the result; default float64.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array.
+
+    See Also
+    --------
+    ones, full, zeros_like
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.zeros((2, 3), dtype=int)
+    Array([[0, 0, 0],
+           [0, 0, 0]])
+    """
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype, True)
         if out is not None:  # as in empty
@@ -335,10 +454,28 @@ def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
 
 def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
          device: Any = None) -> Array:
-    """A new array of ``shape`` filled with ``fill_value``.
+    """A new array filled with one value.
 
-    The dtype is ``fill_value``'s default dtype (``bool``, ``int64``, ``float64``,
-    ``complex128``) unless given.
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the result.
+    fill_value : bool, int, float or complex
+        Value of every element.
+    dtype : DType or Python type, optional
+        Data type of the result; by default the default dtype of fill_value's
+        kind (bool, int64, float64 or complex128).
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array.
+
+    See Also
+    --------
+    full_like, zeros, ones
     """
     func = "full"
     check_device(func, device)
@@ -357,7 +494,26 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
 
 
 def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A new array of ``shape`` filled with ones."""
+    """A new array filled with ones.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the result.
+    dtype : DType or Python type, optional
+        Data type of the result; default float64.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array.
+
+    See Also
+    --------
+    zeros, full, ones_like
+    """
     check_device("ones", device)
     dtype = check_dtype("ones", dtype) or dt.default_float
     return full(normalize_shape("ones", shape), 1, dtype=dtype)
@@ -370,33 +526,123 @@ def _like(func: str, x: Array, dtype: Optional[dt.DType], device: Any) -> Tuple[
 
 
 def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A new array of ``x``'s shape (and dtype, unless given) whose values are not set."""
+    """A new array of x's shape whose values are not set.
+
+    Parameters
+    ----------
+    x : Array
+        Array whose shape (and dtype) the result takes.
+    dtype : DType or Python type, optional
+        Data type of the result; by default x's.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array of x's shape.
+
+    See Also
+    --------
+    empty
+    """
     x, dtype = _like("empty_like", x, dtype, device)
     return Array._empty(x.shape, dtype, func="empty_like")
 
 
 def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A new array of ``x``'s shape (and dtype, unless given) filled with zeros."""
+    """A new array of x's shape filled with zeros.
+
+    Parameters
+    ----------
+    x : Array
+        Array whose shape (and dtype) the result takes.
+    dtype : DType or Python type, optional
+        Data type of the result; by default x's.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array of x's shape.
+    """
     x, dtype = _like("zeros_like", x, dtype, device)
     return Array._empty(x.shape, dtype, zero=True, func="zeros_like")
 
 
 def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A new array of ``x``'s shape (and dtype, unless given) filled with ones."""
+    """A new array of x's shape filled with ones.
+
+    Parameters
+    ----------
+    x : Array
+        Array whose shape (and dtype) the result takes.
+    dtype : DType or Python type, optional
+        Data type of the result; by default x's.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array of x's shape.
+    """
     x, dtype = _like("ones_like", x, dtype, device)
     return full(x.shape, 1, dtype=dtype)
 
 
 def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
               device: Any = None) -> Array:
-    """A new array of ``x``'s shape (and dtype, unless given) filled with ``fill_value``."""
+    """A new array of x's shape filled with one value.
+
+    Parameters
+    ----------
+    x : Array
+        Array whose shape (and dtype) the result takes.
+    fill_value : bool, int, float or complex
+        Value of every element.
+    dtype : DType or Python type, optional
+        Data type of the result; by default x's.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new contiguous array of x's shape.
+
+    See Also
+    --------
+    full
+    """
     x, dtype = _like("full_like", x, dtype, device)
     return full(x.shape, fill_value, dtype=dtype)
 
 
 def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
         dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere (a new array)."""
+    """A 2-D array with ones on the k-th diagonal and zeros elsewhere.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of rows.
+    n_cols : int, optional
+        Number of columns; default ``n_rows``.
+    k : int, optional
+        Diagonal of the ones: 0 (the default) the main diagonal, positive above
+        it, negative below it.
+    dtype : DType or Python type, optional
+        Data type of the result; default float64.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new array of shape ``(n_rows, n_cols)``.
+    """
     func = "eye"
     check_device(func, device)
     dtype = check_dtype(func, dtype) or dt.default_float
@@ -433,10 +679,45 @@ def _arange_half(start: float, step: float, n: int) -> Array:
 def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
            step: Union[int, float] = 1, *, dtype: Optional[dt.DType] = None,
            device: Any = None) -> Array:
-    """Evenly spaced values in ``[start, stop)`` with step ``step`` (a new array).
+    """Evenly spaced values in ``[start, stop)`` with step ``step``.
 
-    Integers give ``int64`` and any float ``float64`` unless ``dtype`` is given; 0-d
-    arrays and NumPy scalars are taken by their value.
+    Integers give ``int64`` and any float ``float64`` unless ``dtype`` is given;
+    0-d arrays and NumPy scalars are taken by their value.
+
+    Parameters
+    ----------
+    start : int or float
+        First value; with no ``stop``, the end of the interval that starts at 0.
+    stop : int or float, optional
+        End of the interval, excluded.
+    step : int or float, optional
+        Distance between two values; default 1, not 0.
+    dtype : DType or Python type, optional
+        Data type of the result; Python's bool, int, float and complex (and
+        NumPy dtypes) are taken for arrstride's bool, int64, float64 and
+        complex128.
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new 1-D array of ``ceil((stop - start) / step)`` values.
+
+    Raises
+    ------
+    ValueError
+        If ``step`` is 0.
+
+    See Also
+    --------
+    linspace
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.arange(5)
+    Array([0, 1, 2, 3, 4])
     """
     func = "arange"
     check_device(func, device)
@@ -474,10 +755,34 @@ def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None
 
 def linspace(start: Union[int, float, complex], stop: Union[int, float, complex], /, num: int,
              *, dtype: Optional[dt.DType] = None, device: Any = None, endpoint: bool = True) -> Array:
-    """``num`` evenly spaced values from ``start`` to ``stop`` (a new array).
+    """Evenly spaced values from start to stop.
 
-    Beyond the standard: an integer ``dtype`` computes in ``float64`` and rounds
+    Beyond the standard, an integer ``dtype`` computes in ``float64`` and rounds
     towards -inf, as NumPy.
+
+    Parameters
+    ----------
+    start : int, float or complex
+        First value.
+    stop : int, float or complex
+        Last value (included when ``endpoint`` is True).
+    num : int
+        Number of values, at least 0.
+    dtype : DType or Python type, optional
+        Data type of the result; default float64 (complex128 for complex ends).
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+    endpoint : bool, optional
+        Whether stop is the last value (True, the default) or excluded.
+
+    Returns
+    -------
+    Array
+        A new 1-D array of ``num`` values.
+
+    See Also
+    --------
+    arange, logspace
     """
     func = "linspace"
     check_device(func, device)
@@ -519,8 +824,36 @@ def _linspace_int(func: str, start: Any, stop: Any, num: int, dtype: dt.DType,
 def logspace(start: Union[int, float, complex], stop: Union[int, float, complex], /,
              num: int = 50, *, endpoint: bool = True, base: Union[int, float] = 10.0,
              dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """base ** linspace(start, stop, num), as NumPy's logspace (float64, or
-    complex128 for complex ends, unless dtype says otherwise)."""
+    """Values spaced evenly on a log scale, base ** linspace(start, stop, num).
+
+    Not in the standard: NumPy's logspace.
+
+    Parameters
+    ----------
+    start : int, float or complex
+        Exponent of the first value.
+    stop : int, float or complex
+        Exponent of the last value.
+    num : int, optional
+        Number of values; default 50.
+    endpoint : bool, optional
+        Whether ``base ** stop`` is the last value (True, the default).
+    base : int or float, optional
+        Base of the powers; default 10.
+    dtype : DType or Python type, optional
+        Data type of the result; default float64 (complex128 for complex ends).
+    device : Device or str, optional
+        Only the CPU (``Device('cpu')``, ``'cpu'`` or None) is accepted.
+
+    Returns
+    -------
+    Array
+        A new 1-D array of ``num`` values.
+
+    See Also
+    --------
+    linspace
+    """
     func = "logspace"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -534,8 +867,33 @@ def logspace(start: Union[int, float, complex], stop: Union[int, float, complex]
 
 
 def diag(x: Array, /, k: int = 0) -> Array:
-    """NumPy's diag: of a 1-D x, a new 2-D array with x on diagonal k (k > 0
-    above the main one); of a 2-D x, its diagonal k as a read-only view."""
+    """Diagonal of a matrix, or a matrix with a vector on its diagonal (NumPy's diag).
+
+    Not in the standard.
+
+    Parameters
+    ----------
+    x : Array
+        A 1-D or 2-D array.
+    k : int, optional
+        Diagonal: 0 (the default) the main one, positive above it, negative
+        below it.
+
+    Returns
+    -------
+    Array
+        Of a 1-D x, a new 2-D array with x on diagonal k and zeros elsewhere; of a
+        2-D x, its diagonal k as a read-only view.
+
+    Raises
+    ------
+    ValueError
+        If x is neither 1-D nor 2-D.
+
+    See Also
+    --------
+    diagonal, linalg.diagonal
+    """
     func = "diag"
     x = check_array(func, x)
     k = _int_arg(func, "k", k, allow_negative=True)
@@ -561,9 +919,25 @@ def diag(x: Array, /, k: int = 0) -> Array:
 
 
 def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
-    """Coordinate arrays from 1-D coordinate vectors (``indexing='xy'`` or ``'ij'``).
+    """Coordinate arrays from 1-D coordinate vectors.
 
-    Each result is a new contiguous array.
+    Parameters
+    ----------
+    *arrays : Array
+        1-D arrays of one dtype, one per dimension.
+    indexing : str, optional
+        ``'xy'`` (the default, Cartesian: the first two dimensions swapped) or
+        ``'ij'`` (matrix indexing).
+
+    Returns
+    -------
+    tuple of Array
+        One new contiguous array per input, each of the grid's shape.
+
+    Raises
+    ------
+    ValueError
+        If indexing is neither ``'xy'`` nor ``'ij'``, or an array is not 1-D.
     """
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
@@ -601,10 +975,46 @@ def _tri(func: str, x: Array, k: int, lower: bool) -> Array:
 
 
 def tril(x: Array, /, *, k: int = 0) -> Array:
-    """The lower triangle of each matrix of ``x`` (elements above the ``k``-th diagonal set to zero; a copy)."""
+    """Lower triangle of each matrix of x.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions; the last two hold the matrices.
+    k : int, optional
+        Diagonal above which elements are set to zero: 0 (the default) the main
+        diagonal, positive above it, negative below it.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+
+    See Also
+    --------
+    triu
+    """
     return _tri("tril", x, k, lower=True)
 
 
 def triu(x: Array, /, *, k: int = 0) -> Array:
-    """The upper triangle of each matrix of ``x`` (elements below the ``k``-th diagonal set to zero; a copy)."""
+    """Upper triangle of each matrix of x.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions; the last two hold the matrices.
+    k : int, optional
+        Diagonal below which elements are set to zero: 0 (the default) the main
+        diagonal, positive above it, negative below it.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+
+    See Also
+    --------
+    tril
+    """
     return _tri("triu", x, k, lower=False)

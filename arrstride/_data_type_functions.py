@@ -21,9 +21,34 @@ def _dtype_arg(func: str, x: Any) -> dt.DType:
 
 
 def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = None) -> Array:
-    """x converted to dtype; x itself when copy=False and nothing changes.
-    Float to integer casts of NaN give 0 and out-of-range values saturate.
-    A NumPy array or scalar x is taken as an arrstride array first."""
+    """Array x converted to a dtype.
+
+    Float-to-integer casts of NaN give 0 and out-of-range values saturate, and a
+    complex-to-real cast keeps the real part, as NumPy (the standard leaves these
+    unspecified). A NumPy array or scalar is taken as an arrstride array first.
+
+    Parameters
+    ----------
+    x : Array
+        Array to convert.
+    dtype : DType or Python type
+        Target dtype (Python's bool, int, float and complex, and NumPy dtypes,
+        are taken for arrstride's).
+    copy : bool, optional
+        If True (the default), always a new array; if False, x itself when its
+        dtype is already dtype.
+    device : Device or str, optional
+        Only the CPU is accepted.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape, or x itself (see copy).
+
+    See Also
+    --------
+    can_cast, result_type
+    """
     if type(dtype) is dt.DType and device is None and type(x) is Array:
         if dtype is x._dtype and not copy:
             return x
@@ -49,7 +74,20 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
 
 
 def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:
-    """True when promotion of ``from_`` with ``to`` gives ``to`` (bool casts to anything)."""
+    """Whether a dtype can be cast to another by the promotion rules.
+
+    Parameters
+    ----------
+    from_ : DType or Array
+        Source dtype, or an array whose dtype it is.
+    to : DType
+        Target dtype.
+
+    Returns
+    -------
+    bool
+        True when promoting ``from_`` with ``to`` gives ``to`` (bool casts to anything).
+    """
     a = _dtype_arg("can_cast", from_)
     to = dt.as_dtype("can_cast", to, allow_none=False)
     return a is to or a is dt.bool or dt.promote(a, to) is to
@@ -81,9 +119,24 @@ _FINFO = {
 
 
 def finfo(type: Union[dt.DType, Array], /) -> finfo_object:
-    """Machine limits of a floating dtype (bits, eps, max, min, smallest_normal, dtype).
+    """Machine limits of a floating-point dtype.
 
-    Complex dtypes give those of their real part's dtype.
+    Parameters
+    ----------
+    type : DType or Array
+        A floating-point dtype, or an array of one; complex dtypes give the
+        limits of their real part's dtype.
+
+    Returns
+    -------
+    finfo_object
+        Object with the attributes bits, eps, max, min, smallest_normal and
+        dtype.
+
+    Raises
+    ------
+    TypeError
+        If type is not a floating-point dtype.
     """
     d = _dtype_arg("finfo", type)
     if d.kind not in "fc":
@@ -92,7 +145,23 @@ def finfo(type: Union[dt.DType, Array], /) -> finfo_object:
 
 
 def iinfo(type: Union[dt.DType, Array], /) -> iinfo_object:
-    """Machine limits of an integer dtype (bits, max, min, dtype)."""
+    """Machine limits of an integer dtype.
+
+    Parameters
+    ----------
+    type : DType or Array
+        An integer dtype, or an array of one.
+
+    Returns
+    -------
+    iinfo_object
+        Object with the attributes bits, max, min and dtype.
+
+    Raises
+    ------
+    TypeError
+        If type is not an integer dtype.
+    """
     d = _dtype_arg("iinfo", type)
     if d.kind not in "iu":
         raise type_error("iinfo", "expected an integer dtype", d)
@@ -104,9 +173,26 @@ _ISDTYPE: dict = {}  # (dtype, kind) -> answer: clients ask the same few questio
 
 
 def isdtype(dtype: dt.DType, kind: Union[dt.DType, str, tuple]) -> bool:
-    """Whether ``dtype`` is of ``kind``: a dtype, a kind name (``'bool'``,
-    ``'signed integer'``, ``'unsigned integer'``, ``'integral'``, ``'real floating'``,
-    ``'complex floating'``, ``'numeric'``) or a tuple of them.
+    """Whether a dtype is of a given kind.
+
+    Parameters
+    ----------
+    dtype : DType
+        Dtype to test.
+    kind : DType, str or tuple
+        A dtype, a kind name ('bool', 'signed integer', 'unsigned integer',
+        'integral', 'real floating', 'complex floating', 'numeric') or a tuple
+        of them (true when any matches).
+
+    Returns
+    -------
+    bool
+        Whether dtype is of kind.
+
+    Raises
+    ------
+    TypeError
+        If kind is not a dtype, a known kind name or a tuple of them.
     """
     if type(dtype) is dt.DType:
         try:
@@ -149,8 +235,28 @@ def _is_numpy_scalar(a: Any) -> bool:
 
 
 def result_type(*arrays_and_dtypes: Any) -> dt.DType:
-    """Promotion of arrays and dtypes (or dtype names), then of Python scalars
-    onto the result; Python scalars alone give their default dtypes promoted."""
+    """Dtype that promoting arrays, dtypes and Python scalars gives.
+
+    Arrays and dtypes (or dtype names) are promoted first, then Python scalars
+    onto the result; Python scalars alone give their default dtypes promoted.
+    Mixes the standard leaves out promote as in NumPy (int64 with uint64 gives
+    float64, bool with int8 gives int8).
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : Array, DType, str or scalar
+        Operands to promote.
+
+    Returns
+    -------
+    DType
+        The promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not an array, a dtype, a dtype name or a Python scalar.
+    """
     func = "result_type"
     out = None
     scalars = []

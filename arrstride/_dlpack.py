@@ -231,9 +231,15 @@ def from_capsule(func: str, capsule: Any):
     else:
         raise ValueError(msg(func, "the DLPack capsule was already consumed (or is not a "
                              "DLPack capsule); a capsule can be consumed only once"))
-    # From here `owner` (a capsule, see _storage) holds the tensor: the deleter
-    # runs exactly once, under the GIL, when the last array viewing it is gone
-    # (or right away if we raise below), whatever order the collector frees in.
+    return _from_managed(func, m, versioned, owner)
+
+
+def _from_managed(func: str, m, versioned: bool, owner: object):
+    """An Array viewing the managed tensor m, and whether the producer marked
+    it as a copy. `owner` (a capsule, see _storage) already holds the tensor:
+    the deleter runs exactly once, under the GIL, when the last array viewing
+    it is gone (or right away if we raise below), whatever order the collector
+    frees in."""
     flags = 0
     if versioned:
         if m.version.major != lib.ARS_DLPACK_MAJOR:
@@ -262,10 +268,83 @@ def from_capsule(func: str, capsule: Any):
     # _foreign checks them (negative dims, overflowing strides, NULL data with
     # elements, unaligned data) before any memory is touched.
     out = _foreign.wrap(func, dtype, shape, strides, _addr(t.data) + t.byte_offset, owner, readonly,
-                        byte_strides=False, why="the DLPack producer marked it read-only",
+                        byte_strides=False, why=READ_ONLY_WHY,
                         exc=BufferError)
     return out, copied
 
 
 L_MAX_DIMS = lib.ARS_MAX_DIMS
+READ_ONLY_WHY = "the DLPack producer marked it read-only"
 
+
+
+# ---- the DLPack 1.3 C exchange table: type(x).__dlpack_c_exchange_api__ -----------------
+# The table's functions are C (native/core/exchange.c); each takes a fast path and
+# otherwise calls one of these, which own every rule and message.
+
+_EXCHANGE = "__dlpack_c_exchange_api__"
+
+
+def exchange_refuse(func: str, rule: str) -> None:
+    """Raises the ValueError of a C caller's mistake (a NULL out pointer)."""
+    raise ValueError(msg(func, rule))
+
+
+def exchange_export(x) -> object:
+    """managed_tensor_from_py_object_no_sync's general path: __dlpack__'s
+    versioned capsule of x, with no stream and copy=None (the C side takes the
+    tensor out of it)."""
+    func = f"{_EXCHANGE}.managed_tensor_from_py_object_no_sync"
+    if not isinstance(x, Array):
+        raise TypeError(msg(func, "py_object must be an arrstride array", type(x).__name__))
+    return export(x, None, VERSION, None, None)
+
+
+def exchange_import(address: int) -> Array:
+    """managed_tensor_to_py_object_no_sync's general path: an Array viewing the
+    DLManagedTensorVersioned at address, which is ours from now on (its
+    deleter runs once, at once if anything in it is refused). Every field is
+    checked as for from_dlpack (_foreign.wrap)."""
+    func = f"{_EXCHANGE}.managed_tensor_to_py_object_no_sync"
+    if not address:
+        raise ValueError(msg(func, "tensor must point to a DLManagedTensorVersioned, not NULL"))
+    m = ffi.cast("DLManagedTensorVersioned *", address)
+    owner, _ = S.new_owner(lib.ARS_OWN_DLPACK_VERSIONED, m)
+    out, _copied = _from_managed(func, m, True, owner)
+    return out
+
+
+def exchange_allocate(address: int) -> Array:
+    """managed_tensor_allocator: a new (uninitialized) array of the prototype
+    DLTensor's dtype and shape, on the CPU (the C side exports it)."""
+    func = f"{_EXCHANGE}.managed_tensor_allocator"
+    if not address:
+        raise ValueError(msg(func, "prototype must point to a DLTensor, not NULL"))
+    t = ffi.cast("DLTensor *", address)
+    if t.device.device_type not in _HOST_DEVICES:
+        raise BufferError(msg(func, "arrstride allocates CPU memory only",
+                              f"DLPack device type {t.device.device_type}"))
+    code = lib.ars_dlpack_dtype(t.dtype.code, t.dtype.bits, t.dtype.lanes)
+    if code < 0:
+        raise BufferError(msg(func, "unsupported DLPack dtype",
+                              f"(code={t.dtype.code}, bits={t.dtype.bits}, lanes={t.dtype.lanes})"))
+    ndim = t.ndim
+    if not 0 <= ndim <= L_MAX_DIMS:
+        raise BufferError(msg(func, f"at most {L_MAX_DIMS} dimensions are supported", ndim))
+    if ndim and t.shape == ffi.NULL:
+        raise BufferError(msg(func, "the prototype has no shape array", f"ndim {ndim}"))
+    shape = _foreign.check_shape(func, tuple(t.shape[0:ndim]), BufferError)
+    return Array._empty(shape, dt.BY_CODE[code], func=func)
+
+
+def _setup_exchange():
+    from ._core import setup_exchange
+    return setup_exchange(_addr(ffi.addressof(lib, "ars_dlpack_export_owned")),
+                          _addr(ffi.addressof(lib, "ars_dlpack_dtype")),
+                          exchange_export, exchange_import, exchange_allocate, exchange_refuse,
+                          READ_ONLY_WHY)
+
+
+# A static attribute of the type, as the standard's draft and DLPack 1.3 ask:
+# consumers read type(x).__dlpack_c_exchange_api__ once per type.
+Array.__dlpack_c_exchange_api__ = _setup_exchange()

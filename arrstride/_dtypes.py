@@ -20,7 +20,24 @@ _NUMPY_TWIN: dict = {}   # dtype name -> the equal NumPy dtype, made once
 
 
 class DType:
-    """An array dtype: a name, a C code, an item size and a kind."""
+    """An array dtype: a name, a C code, an item size and a kind.
+
+    One object per dtype (arrstride.float64, arrstride.int32, ...); users never
+    construct one. A dtype compares equal to NumPy's dtype of the same name and
+    to the name itself.
+
+    Parameters
+    ----------
+    name : str
+        Name, such as 'float64'.
+    kind : str
+        Kind: 'b' (bool), 'i' (signed integer), 'u' (unsigned integer), 'f'
+        (real floating), 'c' (complex floating).
+    itemsize : int
+        Size of one element in bytes.
+    fmt : str
+        The struct module's format of one element.
+    """
 
     __slots__ = ("name", "code", "itemsize", "kind", "bits", "_fmt")
 

@@ -157,10 +157,36 @@ def _contract(a: Array, la: str, b: Array, lb: str, keep: set) -> Tuple[Array, s
 
 
 def einsum(subscripts: str, /, *operands: Array, optimize: Any = False) -> Array:
-    """NumPy's einsum for the string form: 'ij,jk->ik', 'ii->i' (diagonal),
-    'ii' (trace), 'i,j->ij' (outer), '...ij,...jk' (batches), implicit
-    output. Contractions run as matmul (BLAS for floats); `optimize` is
-    accepted and ignored (the operands contract left to right)."""
+    """Einstein summation over the operands, NumPy's string form.
+
+    Not in the standard. Supports 'ij,jk->ik', 'ii->i' (diagonal), 'ii' (trace),
+    'i,j->ij' (outer), '...ij,...jk' (batches) and implicit output. Contractions
+    run as matmul (BLAS for floats); the operands contract left to right.
+
+    Parameters
+    ----------
+    subscripts : str
+        The subscripts, one comma-separated group per operand, with an optional
+        '->' and the output's.
+    *operands : Array
+        Arrays to combine, one per subscript group.
+    optimize : bool or str, optional
+        Accepted for NumPy compatibility and ignored.
+
+    Returns
+    -------
+    Array
+        A new array (also for a pure transpose, where NumPy returns a view).
+
+    Raises
+    ------
+    ValueError
+        If the subscripts do not match the operands' shapes.
+
+    See Also
+    --------
+    matmul, tensordot
+    """
     func = "einsum"
     if not operands:
         raise type_error(func, "needs at least one operand")

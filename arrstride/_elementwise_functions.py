@@ -12,6 +12,7 @@ import builtins
 from typing import Any, Callable, Optional, Union
 
 from . import _dtypes as dt
+from . import _elementwise_docs as _docs
 from . import _kernels as K
 from . import _layout as L
 from ._args import int_arg
@@ -294,7 +295,7 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -
         return out
 
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = f"Elementwise {name} (a new contiguous array); x of {rule} dtype."
+    func.__doc__ = _docs.unary_doc(name, rule, table, ints_to_float)
     return Elementwise(name, op, 1, _out_codes(table), func)
 
 
@@ -344,8 +345,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
         return out
 
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = (f"Elementwise {name} with broadcasting and type promotion "
-                    f"(a new contiguous array); arguments of {rule} dtype.")
+    func.__doc__ = _docs.binary_doc(name, rule, table, given_allowed, ints_to_float, bool_op, bools)
     func._ars_op = op
     func._ars_table = _half_table(table)
     func._ars_allowed = given_allowed
@@ -385,9 +385,41 @@ _round0 = _unary("round", "numeric", "ROUND")
 
 
 def _round(x: Array, /, decimals: int = 0) -> Array:
-    """Rounds half to even, to `decimals` places (negative: to tens,
-    hundreds, ...), as NumPy's round: x * 10**decimals rounded, then divided
-    back (complex: each part). Integers with decimals >= 0 are copied."""
+    """Each element rounded to the nearest value, halves to even.
+
+    Beyond the standard, `decimals` rounds to that many decimal places, as NumPy's
+    round: x * 10**decimals rounded, then divided back (complex: each part).
+    Negative decimals round to tens, hundreds, and so on.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any numeric dtype. NumPy arrays and scalars are accepted
+        too (arrays without a copy).
+    decimals : int, optional
+        Number of decimal places; 0 (the default) rounds to integers. Integer
+        input with decimals >= 0 is copied unchanged.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+
+    Raises
+    ------
+    TypeError
+        If x is not an array of numeric dtype, or decimals is not an int.
+
+    See Also
+    --------
+    floor, ceil, trunc
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.round(xp.asarray([0.5, 1.5, 2.25]), decimals=1)
+    Array([0.5, 1.5, 2.2])
+    """
     if decimals == 0 and type(decimals) is int:
         return _round0(x)
     func = "round"
@@ -426,7 +458,28 @@ _conj_complex = _unary("conj", "complex floating", "CONJ")
 
 
 def conj(x: Array, /) -> Array:
-    """Complex conjugate (a new array); a copy of x for real dtypes."""
+    """Complex conjugate of each element.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any numeric dtype. NumPy arrays and scalars are accepted
+        too.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype; for real dtypes a copy of x.
+
+    Raises
+    ------
+    TypeError
+        If x is not an array of numeric dtype.
+
+    See Also
+    --------
+    real, imag
+    """
     if not isinstance(x, Array):
         x = check_array("conj", x)
     if isinstance(x, Array) and x._dtype.kind == "c":
@@ -453,13 +506,57 @@ def _component(func: str, x: Any, part: int) -> Array:
 
 
 def real(x: Array, /) -> Array:
-    """The real part: a view of a complex array's real components (x itself for real dtypes)."""
+    """Real part of each element.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any numeric dtype. NumPy arrays and scalars are accepted
+        too.
+
+    Returns
+    -------
+    Array
+        For complex x, a view of its real components (float32 for complex64,
+        float64 for complex128), sharing x's memory; for real dtypes, x itself.
+
+    Raises
+    ------
+    TypeError
+        If x is not an array of numeric dtype.
+
+    See Also
+    --------
+    imag, conj
+    """
     return _component("real", x, 0)
 
 
 def imag(x: Array, /) -> Array:
-    """The imaginary part: a view of a complex array's imaginary components
-    (zeros for real dtypes)."""
+    """Imaginary part of each element.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any numeric dtype. NumPy arrays and scalars are accepted
+        too.
+
+    Returns
+    -------
+    Array
+        For complex x, a view of its imaginary components (float32 for
+        complex64, float64 for complex128), sharing x's memory; for real dtypes,
+        a new array of zeros of x's shape and dtype.
+
+    Raises
+    ------
+    TypeError
+        If x is not an array of numeric dtype.
+
+    See Also
+    --------
+    real, conj
+    """
     return _component("imag", x, 1)
 
 
@@ -560,7 +657,40 @@ def _scalar_kind_dtype(value: Any, func: str) -> dt.DType:
 
 def where(condition: Array, x1: Union[Array, int, float, complex, bool],
           x2: Union[Array, int, float, complex, bool], /) -> Array:
-    """x1 where condition is true, else x2 (broadcast together; a new array)."""
+    """Elements of x1 where condition is true, else of x2.
+
+    Parameters
+    ----------
+    condition : Array
+        Bool array, broadcast against x1 and x2.
+    x1 : Array or scalar
+        Values where condition is true: an array of any dtype or a Python
+        scalar. NumPy arrays and scalars are accepted too.
+    x2 : Array or scalar
+        Values where condition is false, as x1. Beyond the standard, both x1 and
+        x2 may be Python scalars (their dtype is then the default one of their
+        kind).
+
+    Returns
+    -------
+    Array
+        A new array of the broadcast shape of the three arguments and the
+        promoted dtype of x1 and x2.
+
+    Raises
+    ------
+    TypeError
+        If condition is not a bool array, or x1 or x2 is not an array or scalar.
+    ValueError
+        If the shapes do not broadcast.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([1.0, -2.0, 3.0])
+    >>> xp.where(x > 0, x, 0.0)
+    Array([1., 0., 3.])
+    """
     out = _core_where(condition, x1, x2)  # dense operands of one shape and dtype, in C
     if out is not None:
         return out
@@ -616,8 +746,38 @@ def _clip_bound(func: str, name: str, v: Any, x: Array, default) -> Array:
 
 def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
          max: Optional[Union[int, float, Array]] = None) -> Array:
-    """x clamped to [min, max] elementwise (a new array of x's dtype); NaN in
-    any operand gives NaN."""
+    """Each element of x clamped to the interval [min, max].
+
+    NaN in any operand gives NaN.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    min : int, float, Array or None, optional
+        Lower bound, broadcast against x; None (the default) sets none. An
+        integer x with bounds beyond its dtype's range uses the range.
+    max : int, float, Array or None, optional
+        Upper bound, as min.
+
+    Returns
+    -------
+    Array
+        A new array of the broadcast shape and x's dtype.
+
+    Raises
+    ------
+    TypeError
+        If x or a bound array is not of a real-valued dtype, a bound is not None,
+        an array or a Python int or float, or a float bound is given for an
+        integer x.
+    ValueError
+        If the shapes do not broadcast.
+
+    See Also
+    --------
+    minimum, maximum
+    """
     func = "clip"
     x = check_array(func, x)
     d = x._dtype
@@ -639,7 +799,29 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
 
 
 def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = False) -> Array:
-    """Whether each element of x1 equals some element of x2 (a new bool array of x1's shape)."""
+    """Whether each element of x1 equals some element of x2.
+
+    Parameters
+    ----------
+    x1 : Array or int
+        Elements to look up; an array of any dtype, or a Python scalar.
+    x2 : Array or int
+        Values to look for, of any shape; at least one of x1 and x2 must be an
+        array. Both are promoted to one dtype before comparing.
+    invert : bool, optional
+        If True, give the opposite: whether each element is absent from x2.
+        Default False.
+
+    Returns
+    -------
+    Array
+        A new bool array of x1's shape.
+
+    Raises
+    ------
+    TypeError
+        If neither x1 nor x2 is an array.
+    """
     func = "isin"
     d, a, b = _operands(func, x1, x2, dt.ALL_SET, "any")
     if d is _F16:  # float16 values compare as the float32 values they are

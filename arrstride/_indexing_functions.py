@@ -51,9 +51,36 @@ def _gather(func: str, x: Array, out: Array, idx_strides, idx: Array, src_stride
 
 
 def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
-    """x[..., indices, ...] along axis (optional for 1-D x); indices may have
-    any number of dims, which replace the axis (as NumPy); a Python int
-    removes the axis."""
+    """Elements of x at the given indices along an axis.
+
+    Beyond the standard, as NumPy: indices may have any number of dimensions,
+    which replace the axis, and a Python int removes the axis.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    indices : Array or int
+        Integer indices along axis (negative count from the end).
+    axis : int, optional
+        Axis to take along; may be None (the default) only for a 1-D x.
+
+    Returns
+    -------
+    Array
+        A new array of x's dtype.
+
+    Raises
+    ------
+    IndexError
+        If an index is out of range.
+    ValueError
+        If axis is None and x is not 1-D.
+
+    See Also
+    --------
+    take_along_axis
+    """
     func = "take"
     x = check_array(func, x)
     if not isinstance(indices, Array):  # an int drops the axis, as in NumPy (Cubed relies on it)
@@ -84,7 +111,34 @@ def take_axis(func: str, x: Array, idx: Array, ax: int, named_axis: int) -> Arra
 
 
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
-    """out[..., j, ...] = x[..., indices[..., j, ...], ...]; the other dims broadcast."""
+    """Elements of x picked along an axis by an array of indices.
+
+    ``out[..., j, ...] = x[..., indices[..., j, ...], ...]`` along axis; the other
+    axes of x and indices broadcast.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    indices : Array
+        Integer indices, of x's number of dimensions (as argsort gives).
+    axis : int, optional
+        Axis to pick along; default -1.
+
+    Returns
+    -------
+    Array
+        A new array of x's dtype and the broadcast shape.
+
+    Raises
+    ------
+    IndexError
+        If an index is out of range.
+
+    See Also
+    --------
+    take, argsort
+    """
     func = "take_along_axis"
     x = check_array(func, x)
     idx = _indices(func, indices)

@@ -84,7 +84,13 @@ _DTYPES_BY_KIND: dict = {}  # kind -> its dtypes (clients ask on every call)
 
 
 def __array_namespace_info__() -> Info:
-    """The namespace's inspection object (the standard's ``__array_namespace_info__``):
-    capabilities, default dtypes, devices and the dtypes each kind holds.
+    """The namespace's inspection object (the standard's inspection API).
+
+    Returns
+    -------
+    Info
+        Object whose methods tell the namespace's capabilities, default dtypes,
+        devices and the dtypes each kind holds (``capabilities()``,
+        ``default_device()``, ``default_dtypes()``, ``devices()``, ``dtypes()``).
     """
     return Info()

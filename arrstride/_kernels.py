@@ -304,8 +304,25 @@ if "numpy" in sys.modules:
 
 
 def set_num_threads(n: int) -> None:
-    """Threads used by large kernels and by OpenBLAS; 0 means one per core
-    (the default, or $ARRSTRIDE_NUM_THREADS)."""
+    """Set the number of threads large kernels and OpenBLAS use.
+
+    Not in the standard. The default is one per core, or the environment
+    variable ARRSTRIDE_NUM_THREADS when set.
+
+    Parameters
+    ----------
+    n : int
+        Thread count from 1 to 256, or 0 for one per core.
+
+    Raises
+    ------
+    ValueError
+        If n is outside [0, 256].
+
+    See Also
+    --------
+    get_num_threads
+    """
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 256:
         raise ValueError(f"set_num_threads: expected an int in [0, 256]; got {n!r}")
     _check(lib.ars_set_num_threads(n), "set_num_threads")
@@ -313,15 +330,45 @@ def set_num_threads(n: int) -> None:
 
 
 def get_num_threads() -> int:
-    """The number of threads large kernels and OpenBLAS use (see ``set_num_threads``)."""
+    """Number of threads large kernels and OpenBLAS use.
+
+    Not in the standard.
+
+    Returns
+    -------
+    int
+        The thread count (see set_num_threads).
+
+    See Also
+    --------
+    set_num_threads, show_config
+    """
     return lib.ars_get_num_threads()
 
 
 # ---- the cache of freed large blocks (native/src/memory.c) -----------------------
 
 def set_cache_limit(nbytes: int) -> None:
-    """Bytes of freed large blocks (1 MiB and up) kept for reuse; 0 turns the
-    cache off. Parked blocks beyond the new limit are freed at once."""
+    """Set how many bytes of freed large blocks are kept for reuse.
+
+    Not in the standard. Blocks of 1 MiB and more, once freed, are parked for
+    the next allocation of their size; blocks parked beyond the new limit are
+    freed at once. The default comes from ARRSTRIDE_CACHE_BYTES when set.
+
+    Parameters
+    ----------
+    nbytes : int
+        Limit in bytes, at least 0; 0 turns the cache off.
+
+    Raises
+    ------
+    ValueError
+        If nbytes is negative.
+
+    See Also
+    --------
+    get_cache_limit
+    """
     if isinstance(nbytes, bool) or not isinstance(nbytes, int):
         raise TypeError(f"set_cache_limit: expected an int number of bytes; got {type(nbytes).__name__}")
     if nbytes < 0:
@@ -330,7 +377,19 @@ def set_cache_limit(nbytes: int) -> None:
 
 
 def get_cache_limit() -> int:
-    """The cache limit in bytes (see set_cache_limit)."""
+    """Bytes of freed large blocks kept for reuse.
+
+    Not in the standard.
+
+    Returns
+    -------
+    int
+        The cache limit in bytes (see set_cache_limit).
+
+    See Also
+    --------
+    set_cache_limit
+    """
     return lib.ars_cache_limit()
 
 

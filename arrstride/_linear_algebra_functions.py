@@ -39,7 +39,42 @@ def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:
 
 
 def matmul(x1: Array, x2: Array, /) -> Array:
-    """The standard's matmul, batched over broadcast leading dims. A new array."""
+    """Matrix product of two arrays, batched over broadcast leading axes.
+
+    Floating-point products run in BLAS; 1-D operands are vectors, as in the
+    standard (and NumPy's @).
+
+    Parameters
+    ----------
+    x1 : Array
+        First operand, of at least 1 dimension and a numeric dtype.
+    x2 : Array
+        Second operand, of at least 1 dimension; its second-to-last axis (its
+        only one when 1-D) must match x1's last.
+
+    Returns
+    -------
+    Array
+        A new array of the promoted dtype: the batch axes broadcast, then the
+        product's rows and columns (without the axis of a 1-D operand).
+
+    Raises
+    ------
+    ValueError
+        If the contracted axes differ in size, or the batch axes do not
+        broadcast, or an operand is 0-d.
+
+    See Also
+    --------
+    tensordot, vecdot, einsum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> a @ xp.asarray([1.0, 1.0])
+    Array([3., 7.])
+    """
     out = _core_matmul(x1, x2)  # 1-D/2-D operands of one dtype, in C; else None
     if out is not None:
         return out
@@ -122,7 +157,35 @@ def _axes_arg(func: str, axes, n1: int, n2: int) -> Tuple[Tuple[int, ...], Tuple
 
 def tensordot(x1: Array, x2: Array, /, *,
               axes: Union[int, Tuple[Sequence[int], Sequence[int]]] = 2) -> Array:
-    """Contract axes of x1 with axes of x2 (negative axes allowed); one gemm."""
+    """Tensor contraction of x1 and x2 over the given axes.
+
+    Computed as one matrix product (BLAS for floating-point dtypes) after
+    permuting the axes; negative axes are allowed.
+
+    Parameters
+    ----------
+    x1 : Array
+        First operand, of a numeric dtype.
+    x2 : Array
+        Second operand.
+    axes : int or tuple of two sequences of int, optional
+        An int N contracts the last N axes of x1 with the first N of x2 (default
+        2); a pair of sequences names the axes of each, pairwise.
+
+    Returns
+    -------
+    Array
+        A new array: x1's free axes, then x2's, of the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If contracted axes differ in size.
+
+    See Also
+    --------
+    matmul, vecdot, einsum
+    """
     func = "tensordot"
     x1 = _numeric(func, x1, "x1")
     x2 = _numeric(func, x2, "x2")
@@ -158,7 +221,31 @@ def tensordot(x1: Array, x2: Array, /, *,
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
-    """sum(conj(x1) * x2) along axis, over broadcast shapes."""
+    """Dot product of vectors along an axis, sum(conj(x1) * x2).
+
+    Parameters
+    ----------
+    x1 : Array
+        First operand, of a numeric dtype; complex values are conjugated.
+    x2 : Array
+        Second operand; its shape broadcasts against x1's.
+    axis : int, optional
+        Axis holding the vectors, of equal size in both; default -1.
+
+    Returns
+    -------
+    Array
+        A new array of the broadcast shape without axis, of the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not broadcast or axis differs in size.
+
+    See Also
+    --------
+    matmul, tensordot
+    """
     func = "vecdot"
     x1 = _numeric(func, x1, "x1")
     x2 = _numeric(func, x2, "x2")

@@ -30,8 +30,36 @@ from ._statistical_functions import sum as asum
 
 
 def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None) -> Array:
-    """A view whenever strides exist for the new shape; else a copy
-    (copy=False then raises ValueError)."""
+    """Array x with a new shape, as a view whenever one exists.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    shape : tuple of int
+        New shape, of x's size; one entry may be -1 (inferred).
+    copy : bool, optional
+        True: always copy. False: never copy (ValueError when no view exists).
+        None (the default): a view when strides exist for the new shape, else a
+        copy.
+
+    Returns
+    -------
+    Array
+        A view of x, or a new array.
+
+    Raises
+    ------
+    ValueError
+        If the sizes differ, or ``copy=False`` and no view exists.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.reshape(xp.arange(6), (2, -1))
+    Array([[0, 1, 2],
+           [3, 4, 5]])
+    """
     if copy is None or copy is False:
         out = _core_reshape(x, shape)  # a dense x under a tuple of ints: a view, in C
         if out is not None:
@@ -51,7 +79,30 @@ def reshape(x: Array, /, shape: Tuple[int, ...], *, copy: Optional[bool] = None)
 
 
 def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
-    """``x`` with its axes permuted as ``axes`` says (a view: the strides permuted)."""
+    """Array x with its axes permuted.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axes : tuple of int
+        A permutation of ``range(x.ndim)``: axis i of the result is axis
+        ``axes[i]`` of x.
+
+    Returns
+    -------
+    Array
+        A view of x (the strides permuted).
+
+    Raises
+    ------
+    ValueError
+        If axes is not a permutation of x's axes.
+
+    See Also
+    --------
+    matrix_transpose, moveaxis
+    """
     func = "permute_dims"
     x = check_array(func, x)
     if not isinstance(axes, (tuple, list)):
@@ -63,7 +114,27 @@ def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
 
 
 def matrix_transpose(x: Array, /) -> Array:
-    """The transpose of each matrix of ``x`` (its last two dims swapped; a view)."""
+    """Transpose of each matrix of x (its last two axes swapped).
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions.
+
+    Returns
+    -------
+    Array
+        A view of x.
+
+    Raises
+    ------
+    ValueError
+        If x has fewer than 2 dimensions.
+
+    See Also
+    --------
+    permute_dims
+    """
     x = check_array("matrix_transpose", x)
     if x.ndim < 2:
         raise value_error("matrix_transpose", "x must have at least 2 dimensions", f"shape {x.shape}")
@@ -71,7 +142,30 @@ def matrix_transpose(x: Array, /) -> Array:
 
 
 def expand_dims(x: Array, /, axis: Any = 0) -> Array:
-    """New size-1 axes at the given positions of the result (an int or a tuple)."""
+    """Array x with new axes of size 1.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Position(s) of the new axes in the result; default 0. Beyond the
+        standard, a tuple inserts several, as NumPy.
+
+    Returns
+    -------
+    Array
+        A view of x.
+
+    Raises
+    ------
+    IndexError
+        If an axis is out of range for the result.
+
+    See Also
+    --------
+    squeeze
+    """
     func = "expand_dims"
     x = check_array(func, x)
     axes = axis if isinstance(axis, tuple) else (axis,)
@@ -81,7 +175,29 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
 
 
 def squeeze(x: Array, /, axis: Any) -> Array:
-    """``x`` without the size-1 axes ``axis`` (a view)."""
+    """Array x without the given axes of size 1.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int
+        Axis or axes to remove; each must have size 1.
+
+    Returns
+    -------
+    Array
+        A view of x.
+
+    Raises
+    ------
+    ValueError
+        If an axis does not have size 1.
+
+    See Also
+    --------
+    expand_dims
+    """
     func = "squeeze"
     x = check_array(func, x)
     norm = normalize_axes(func, axis, x.ndim, allow_none=False)
@@ -92,9 +208,19 @@ def squeeze(x: Array, /, axis: Any) -> Array:
 
 
 def flip(x: Array, /, axis: Any = None) -> Array:
-    """The elements of ``x`` in reverse order along ``axis`` (all axes by default).
+    """Elements of x in reverse order along the given axes.
 
-    A view: a negative stride, no data copied.
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reverse; None (the default) reverses every axis.
+
+    Returns
+    -------
+    Array
+        A view of x with negative strides; no data is copied.
     """
     func = "flip"
     x = check_array(func, x)
@@ -102,7 +228,29 @@ def flip(x: Array, /, axis: Any = None) -> Array:
 
 
 def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
-    """``x`` with the axes ``source`` moved to ``destination`` (a view)."""
+    """Array x with axes moved to new positions; the others keep their order.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    source : int or tuple of int
+        Axes to move.
+    destination : int or tuple of int
+        Their positions in the result, one per source axis.
+
+    Returns
+    -------
+    Array
+        A view of x.
+
+    Raises
+    ------
+    ValueError
+        If source and destination differ in length or repeat an axis.
+    IndexError
+        If an axis is out of range.
+    """
     func = "moveaxis"
     x = check_array(func, x)
     src = normalize_axes(func, source, x.ndim, allow_none=False)
@@ -117,7 +265,23 @@ def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
 
 
 def broadcast_shapes(*shapes: Tuple[int, ...]) -> Tuple[int, ...]:
-    """The shape that broadcasting the given shapes gives (a tuple)."""
+    """The shape that broadcasting the given shapes gives.
+
+    Parameters
+    ----------
+    *shapes : tuple of int
+        Shapes to broadcast together.
+
+    Returns
+    -------
+    tuple of int
+        The broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not broadcast.
+    """
     return _broadcast_shapes("broadcast_shapes", shapes)
 
 
@@ -144,7 +308,28 @@ def _read_only_view(x: Array, lay: L.Layout, func: str) -> Array:
 
 
 def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
-    """A stride-0 view, read-only; allocates nothing."""
+    """A view of x broadcast to a shape.
+
+    Broadcast axes get stride 0: nothing is allocated, and the view is read-only
+    since several indices reach one element.
+
+    Parameters
+    ----------
+    x : Array
+        Array to broadcast.
+    shape : tuple of int
+        Target shape; x's shape must broadcast to it.
+
+    Returns
+    -------
+    Array
+        A read-only view of x's memory.
+
+    Raises
+    ------
+    ValueError
+        If x's shape is not broadcast-compatible with shape.
+    """
     func = "broadcast_to"
     x = check_array(func, x)
     try:
@@ -160,8 +345,28 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
 
 
 def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
-    """The arrays broadcast against each other (read-only views; an argument that
-    already has the broadcast shape is returned as it is, as NumPy).
+    """The arrays broadcast against each other.
+
+    Parameters
+    ----------
+    *arrays : Array
+        Arrays whose shapes broadcast together.
+
+    Returns
+    -------
+    tuple of Array
+        One array per argument, of the broadcast shape: read-only stride-0 views
+        (an argument that already has the broadcast shape is returned as it is,
+        as in NumPy).
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not broadcast.
+
+    See Also
+    --------
+    broadcast_to, broadcast_shapes
     """
     arrays = tuple(check_array("broadcast_arrays", a, "every argument") for a in arrays)
     shape = _broadcast_shapes("broadcast_arrays", [a.shape for a in arrays])
@@ -172,7 +377,24 @@ def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:
-    """The slices of ``x`` along ``axis``, as a tuple (each a view)."""
+    """The slices of x along an axis, as a tuple.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int, optional
+        Axis to split along; default 0.
+
+    Returns
+    -------
+    tuple of Array
+        ``x.shape[axis]`` views of x, each without that axis.
+
+    See Also
+    --------
+    stack
+    """
     func = "unstack"
     x = check_array(func, x)
     if x.ndim == 0:
@@ -202,7 +424,31 @@ def _flat(x: Array) -> Array:
 
 
 def concat(arrays: Any, /, axis: Optional[int] = 0) -> Array:
-    """A new array joining the arrays along axis (None: flattened first)."""
+    """A new array joining arrays along an existing axis.
+
+    Parameters
+    ----------
+    arrays : sequence of Array
+        Arrays to join (NumPy arrays are accepted too); their dtypes are promoted
+        to one.
+    axis : int or None, optional
+        Axis to join along; default 0. None flattens the arrays first. Beyond the
+        standard, it may be given by position, as in NumPy.
+
+    Returns
+    -------
+    Array
+        A new array of the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ other than along axis.
+
+    See Also
+    --------
+    stack
+    """
     if axis == 0 and type(axis) is int:
         out = _core_concat0(arrays)  # dense arrays of one dtype, in C
         if out is not None:
@@ -235,7 +481,30 @@ def concat(arrays: Any, /, axis: Optional[int] = 0) -> Array:
 
 
 def stack(arrays: Any, /, axis: int = 0) -> Array:
-    """A new array joining arrays of one shape along a new axis."""
+    """A new array joining arrays of one shape along a new axis.
+
+    Parameters
+    ----------
+    arrays : sequence of Array
+        Arrays to join (NumPy arrays are accepted too); their dtypes are promoted
+        to one.
+    axis : int, optional
+        Position of the new axis in the result; default 0.
+
+    Returns
+    -------
+    Array
+        A new array with one more dimension than the inputs.
+
+    Raises
+    ------
+    ValueError
+        If the arrays' shapes differ.
+
+    See Also
+    --------
+    concat, unstack
+    """
     func = "stack"
     arrays = _array_list(func, arrays)
     dtype = _result_dtype(func, arrays)
@@ -259,7 +528,27 @@ def _int_tuple(func: str, name: str, value: Any) -> Tuple[int, ...]:
 
 
 def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
-    """x repeated along each axis (one copy through a broadcast view)."""
+    """Array x repeated along each axis.
+
+    Made in one copy from a broadcast view of x.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    repetitions : tuple of int
+        Number of repetitions per axis (aligned to the last axes, as shapes
+        broadcast).
+
+    Returns
+    -------
+    Array
+        A new array.
+
+    See Also
+    --------
+    repeat
+    """
     func = "tile"
     x = check_array(func, x)
     reps = _int_tuple(func, "repetitions", repetitions)
@@ -284,8 +573,32 @@ def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
 
 
 def repeat(x: Array, repeats: Any, /, axis: Optional[int] = None) -> Array:
-    """Each element repeated `repeats` times along axis (None: flattened first);
-    repeats is an int or a 1-D integer array (one count per element, or one)."""
+    """Each element of x repeated along an axis.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    repeats : int or Array
+        Number of repetitions: an int for every element, or a 1-D integer array
+        of one count per element along axis (or of one count).
+    axis : int, optional
+        Axis to repeat along; None (the default) flattens x first.
+
+    Returns
+    -------
+    Array
+        A new array.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or repeats has the wrong length.
+
+    See Also
+    --------
+    tile
+    """
     func = "repeat"
     x = check_array(func, x)
     if axis is None:
@@ -339,7 +652,24 @@ def _repeat_each(func: str, x: Array, repeats: Array, ax: int, n: int) -> Array:
 
 
 def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
-    """x shifted cyclically along the axes (None: flattened, then restored)."""
+    """Elements of x shifted cyclically along axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    shift : int or tuple of int
+        Number of places to shift by (positive towards higher indices), one per
+        axis or one for all.
+    axis : int or tuple of int, optional
+        Axes to shift along; None (the default) shifts the flattened array and
+        restores its shape.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+    """
     func = "roll"
     x = check_array(func, x)
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)

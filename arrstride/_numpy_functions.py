@@ -17,7 +17,26 @@ from ._statistical_functions import cumulative_prod, cumulative_sum
 
 
 def transpose(x: Array, /, axes: Optional[Tuple[int, ...]] = None) -> Array:
-    """NumPy's transpose: the axes reversed, or permuted as `axes` says (a view)."""
+    """Array x with its axes reversed, or permuted.
+
+    Not in the standard: NumPy's transpose (the standard's is permute_dims).
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too.
+    axes : tuple of int, optional
+        A permutation of x's axes; None (the default) reverses them.
+
+    Returns
+    -------
+    Array
+        A view of x.
+
+    See Also
+    --------
+    permute_dims, matrix_transpose
+    """
     x = check_array("transpose", x)
     if axes is None:
         axes = tuple(range(x.ndim - 1, -1, -1))
@@ -33,14 +52,60 @@ def _cumulative(func: str, f, x: Array, axis: Optional[int], dtype: Any) -> Arra
 
 
 def cumsum(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType] = None) -> Array:
-    """NumPy's cumsum: cumulative_sum along axis, of the flattened array
-    when axis is None."""
+    """Cumulative sum of x along an axis, NumPy's way.
+
+    Not in the standard: NumPy's cumsum. An axis of None accumulates over the
+    flattened array, as NumPy (the standard's cumulative_sum asks for an axis when
+    x has more than one dimension).
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a numeric dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to accumulate along; None (the default) flattens x first.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+
+    Returns
+    -------
+    Array
+        A new array: 1-D of x's size when axis is None, else of x's shape.
+
+    See Also
+    --------
+    cumulative_sum
+    """
     return _cumulative("cumsum", cumulative_sum, x, axis, dtype)
 
 
 def cumprod(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType] = None) -> Array:
-    """NumPy's cumprod: cumulative_prod along axis, of the flattened array
-    when axis is None."""
+    """Cumulative product of x along an axis, NumPy's way.
+
+    Not in the standard: NumPy's cumprod. An axis of None accumulates over the
+    flattened array, as NumPy (the standard's cumulative_prod asks for an axis when
+    x has more than one dimension).
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a numeric dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to accumulate along; None (the default) flattens x first.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+
+    Returns
+    -------
+    Array
+        A new array: 1-D of x's size when axis is None, else of x's shape.
+
+    See Also
+    --------
+    cumulative_prod
+    """
     return _cumulative("cumprod", cumulative_prod, x, axis, dtype)
 
 
@@ -49,13 +114,61 @@ def _nan_as(x: Array, value: float) -> Array:
 
 
 def nancumsum(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType] = None) -> Array:
-    """NumPy's nancumsum: cumsum with NaNs counted as 0."""
+    """Cumulative sum along an axis, counting NaNs as zero.
+
+    Not in the standard: NumPy's nancumsum (cumsum with NaNs counted as 0). An axis
+    of None accumulates over the flattened array, as NumPy (the standard's
+    cumulative_sum asks for an axis when x has more than one dimension).
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a numeric dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to accumulate along; None (the default) flattens x first.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+
+    Returns
+    -------
+    Array
+        A new array: 1-D of x's size when axis is None, else of x's shape.
+
+    See Also
+    --------
+    cumulative_sum
+    """
     x = check_array("nancumsum", x)
     return _cumulative("nancumsum", cumulative_sum, _nan_as(x, 0.0), axis, dtype)
 
 
 def nancumprod(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType] = None) -> Array:
-    """NumPy's nancumprod: cumprod with NaNs counted as 1."""
+    """Cumulative product along an axis, counting NaNs as one.
+
+    Not in the standard: NumPy's nancumprod (cumprod with NaNs counted as 1). An
+    axis of None accumulates over the flattened array, as NumPy (the standard's
+    cumulative_prod asks for an axis when x has more than one dimension).
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a numeric dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to accumulate along; None (the default) flattens x first.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+
+    Returns
+    -------
+    Array
+        A new array: 1-D of x's size when axis is None, else of x's shape.
+
+    See Also
+    --------
+    cumulative_prod
+    """
     x = check_array("nancumprod", x)
     return _cumulative("nancumprod", cumulative_prod, _nan_as(x, 1.0), axis, dtype)
 
@@ -120,10 +233,36 @@ def _gradient_1(func: str, f: Array, axis: int, h: Union[float, Array], edge_ord
 
 
 def gradient(f: Array, /, *varargs: Any, axis: Any = None, edge_order: int = 1):
-    """NumPy's gradient: second-order central differences inside, one-sided
-    differences of order edge_order (1 or 2) at the ends; spacing a scalar
-    per axis (default 1) or a 1-D array of coordinates. One array for one
-    axis, else a tuple, as NumPy."""
+    """Gradient of an array sampled on a grid, by finite differences.
+
+    Not in the standard: NumPy's gradient. Second-order central differences
+    inside, one-sided differences of order edge_order at the ends.
+
+    Parameters
+    ----------
+    f : Array
+        Samples of a function, of a floating-point dtype (integers are computed
+        in float64).
+    *varargs : float or Array
+        Spacing: nothing (1 for every axis), one scalar for all axes, or one per
+        axis, each a scalar or a 1-D array of coordinates.
+    axis : int or tuple of int, optional
+        Axes to differentiate along; None (the default) takes every axis.
+    edge_order : {1, 2}, optional
+        Order of the one-sided differences at the ends; default 1.
+
+    Returns
+    -------
+    Array or tuple of Array
+        One new array of f's shape per axis: a single array for one axis, else
+        a tuple, as NumPy.
+
+    Raises
+    ------
+    ValueError
+        If an axis has fewer than edge_order + 1 samples, or the spacings do not
+        match the axes.
+    """
     func = "gradient"
     f = check_array(func, f)
     if f.dtype.kind not in "iufc":

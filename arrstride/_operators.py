@@ -493,15 +493,7 @@ def _contains(self, value: Any) -> bool:
     return builtins_bool(_uf.any(_ew.equal(self, value)))
 
 
-def _iter(self):
-    """The rows, as views (x[i] through the C indexing path)."""
-    if self.ndim == 0:
-        raise TypeError("Array.__iter__: iteration over a 0-d array")
-    return map(self.__getitem__, range(self._layout.shape[0]))
-
-
 Array.__round__ = _round
 Array.__divmod__ = _divmod
 Array.__rdivmod__ = _rdivmod
 Array.__contains__ = _contains
-Array.__iter__ = _iter

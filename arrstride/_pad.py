@@ -45,9 +45,32 @@ def _widths(func: str, pad_width: Any, ndim: int) -> tuple:
 
 
 def pad(x: Array, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> Array:
-    """x with pad_width elements of constant_values (a scalar, cast to x's
-    dtype) added before and after along each axis (a new array). Only
-    mode='constant'."""
+    """Array x padded with a constant value along each axis.
+
+    Not in the standard: NumPy's pad, for mode='constant' only.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    pad_width : int or sequence
+        Number of elements added before and after each axis: an int for all, a
+        pair (before, after) for all, or one pair per axis.
+    mode : str, optional
+        Only 'constant' (the default).
+    constant_values : scalar, optional
+        Value of the added elements, cast to x's dtype; default 0.
+
+    Returns
+    -------
+    Array
+        A new array of x's dtype.
+
+    Raises
+    ------
+    ValueError
+        If mode is not 'constant' or pad_width is malformed or negative.
+    """
     func = "pad"
     x = check_array(func, x)
     if mode != "constant":

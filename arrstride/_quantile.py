@@ -160,25 +160,134 @@ def _take_lane(srt: Array, idx: Optional[Array], take_along_axis) -> Array:
 
 def quantile(x: Array, /, q: Any, axis: Axis = None, *, method: str = "linear",
              keepdims: bool = False) -> Array:
-    """numpy.quantile for q a scalar or 1-D (its dim first in the result), with
-    the methods 'linear' (default), 'lower', 'higher', 'nearest' and
-    'midpoint'. A lane holding NaN gives NaN. Real numeric x; integer x gives
-    float64 for 'linear' and 'midpoint' and keeps its dtype otherwise."""
+    """Quantiles of x over the given axes.
+
+    Not in the standard: NumPy's quantile. A lane holding NaN gives NaN.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    q : float or Array
+        Quantile(s) in [0, 1]: a scalar, or a 1-D array whose axis comes first in
+        the result.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis.
+    method : {'linear', 'lower', 'higher', 'nearest', 'midpoint'}, optional
+        How a quantile between two elements is taken: interpolated ('linear',
+        the default), the lower or higher one, the nearest one, or their
+        midpoint.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1. Default False.
+
+    Returns
+    -------
+    Array
+        A new array of the reduced shape (with q's axis first for a 1-D q).
+        Floating x keeps its dtype; integer x gives float64 for 'linear' and
+        'midpoint' and keeps its dtype otherwise.
+
+    Raises
+    ------
+    ValueError
+        If a quantile is outside [0, 1] or method is unknown.
+
+    See Also
+    --------
+    nanquantile, median
+    """
     return _quantile("quantile", x, q, axis, method, keepdims, skip_nan=False)
 
 
 def nanquantile(x: Array, /, q: Any, axis: Axis = None, *, method: str = "linear",
                 keepdims: bool = False) -> Array:
-    """quantile of the elements that are not NaN (numpy.nanquantile); NaN
-    over all-NaN lanes."""
+    """Quantiles of the elements of x that are not NaN.
+
+    Not in the standard: NumPy's nanquantile. An all-NaN lane gives NaN.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    q : float or Array
+        Quantile(s) in [0, 1]: a scalar, or a 1-D array whose axis comes first in
+        the result.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis.
+    method : {'linear', 'lower', 'higher', 'nearest', 'midpoint'}, optional
+        How a quantile between two elements is taken: interpolated ('linear',
+        the default), the lower or higher one, the nearest one, or their
+        midpoint.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1. Default False.
+
+    Returns
+    -------
+    Array
+        A new array of the reduced shape (with q's axis first for a 1-D q).
+        Floating x keeps its dtype; integer x gives float64 for 'linear' and
+        'midpoint' and keeps its dtype otherwise.
+
+    Raises
+    ------
+    ValueError
+        If a quantile is outside [0, 1] or method is unknown.
+
+    See Also
+    --------
+    quantile, nanmedian
+    """
     return _quantile("nanquantile", x, q, axis, method, keepdims, skip_nan=True)
 
 
 def median(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """numpy.median: quantile 0.5, 'linear'."""
+    """Median of x over the given axes.
+
+    Not in the standard: NumPy's median (the 0.5 quantile, 'linear'). A lane
+    holding NaN gives NaN.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1. Default False.
+
+    Returns
+    -------
+    Array
+        A new array of the reduced shape; float64 for integer x.
+
+    See Also
+    --------
+    quantile, nanmedian
+    """
     return _quantile("median", x, 0.5, axis, "linear", keepdims, skip_nan=False)
 
 
 def nanmedian(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """numpy.nanmedian."""
+    """Median of the elements of x that are not NaN.
+
+    Not in the standard: NumPy's nanmedian. An all-NaN lane gives NaN.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1. Default False.
+
+    Returns
+    -------
+    Array
+        A new array of the reduced shape; float64 for integer x.
+
+    See Also
+    --------
+    median, nanquantile
+    """
     return _quantile("nanmedian", x, 0.5, axis, "linear", keepdims, skip_nan=True)

@@ -62,17 +62,83 @@ def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> A
 
 
 def argmax(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
-    """Index of the first maximum (the first NaN, when there is one)."""
+    """Index of the first maximum along an axis.
+
+    NaN counts as the maximum: the first NaN's index, when there is one.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to search along; None (the default) searches the flattened array.
+        Beyond the standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the searched axis stays in the result with size 1. Default
+        False.
+
+    Returns
+    -------
+    Array
+        A new int64 array of the indices: x's shape without axis (a 0-d array
+        when axis is None).
+
+    Raises
+    ------
+    ValueError
+        If the axis searched is empty.
+    """
     return _arg("argmax", lib.ARS_LANE_ARGMAX, x, axis, keepdims)
 
 
 def argmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
-    """Index of the first minimum (the first NaN, when there is one)."""
+    """Index of the first minimum along an axis.
+
+    NaN counts as the minimum: the first NaN's index, when there is one.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to search along; None (the default) searches the flattened array.
+        Beyond the standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the searched axis stays in the result with size 1. Default
+        False.
+
+    Returns
+    -------
+    Array
+        A new int64 array of the indices: x's shape without axis (a 0-d array
+        when axis is None).
+
+    Raises
+    ------
+    ValueError
+        If the axis searched is empty.
+    """
     return _arg("argmin", lib.ARS_LANE_ARGMIN, x, axis, keepdims)
 
 
 def count_nonzero(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """The number of non-zero elements of ``x`` over ``axis`` (an ``int64`` array)."""
+    """Number of non-zero elements over the given axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array; NaN counts as non-zero.
+    axis : int or tuple of int, optional
+        Axis or axes to count over; None (the default) counts every element.
+    keepdims : bool, optional
+        If True, the searched axis stays in the result with size 1. Default
+        False.
+
+    Returns
+    -------
+    Array
+        A new int64 array of the counts.
+    """
     func = "count_nonzero"
     x = check_array(func, x)
     check_keepdims(func, keepdims)
@@ -81,7 +147,24 @@ def count_nonzero(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> 
 
 
 def nonzero(x: Array, /) -> Tuple[Array, ...]:
-    """Indices of the nonzero elements, in C order, one int64 array per axis."""
+    """Indices of the non-zero elements, one array per axis.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of at least 1 dimension.
+
+    Returns
+    -------
+    tuple of Array
+        One new int64 array per axis of x, the indices in C order; ``x[out]``
+        selects the non-zero elements.
+
+    Raises
+    ------
+    ValueError
+        If x is 0-d (as NumPy 2; the standard leaves it unspecified).
+    """
     func = "nonzero"
     x = check_array(func, x)
     if x.ndim == 0:
@@ -97,7 +180,32 @@ def nonzero(x: Array, /) -> Tuple[Array, ...]:
 
 def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
                  side: Literal["left", "right"] = "left", sorter: Optional[Array] = None) -> Array:
-    """Insertion points of x2 into the sorted 1-D x1 (NaNs sort last, -0.0 == 0.0)."""
+    """Insertion points of x2 into the sorted 1-D array x1.
+
+    NaNs sort last, and -0.0 equals 0.0.
+
+    Parameters
+    ----------
+    x1 : Array
+        1-D array sorted ascending (or put in order by sorter).
+    x2 : Array, int or float
+        Values to insert, of any shape.
+    side : {'left', 'right'}, optional
+        For values equal to elements of x1: 'left' (the default) gives the
+        first suitable index, 'right' the last.
+    sorter : Array, optional
+        Integer indices that sort x1 (as argsort gives), when x1 is not sorted.
+
+    Returns
+    -------
+    Array
+        A new int64 array of x2's shape.
+
+    Raises
+    ------
+    ValueError
+        If x1 is not 1-D or side is not 'left' or 'right'.
+    """
     func = "searchsorted"
     x1 = check_array(func, x1, "x1")
     if x1.ndim != 1:
@@ -151,10 +259,33 @@ class TopK(tuple):
 
 
 def top_k(x: Array, k: int, /, *, axis: Optional[int] = -1, mode: str = "largest") -> TopK:
-    """The k largest (mode='largest') or smallest ('smallest') elements along
-    axis and their int64 indices, in order (the standard's draft; axis=None
-    searches the flattened array). Equal elements come lowest index first;
-    NaNs come after every number in either mode, as in numpy.top_k."""
+    """The k largest (or smallest) elements along an axis, and their indices.
+
+    From the standard's draft. Equal elements come lowest index first; NaNs come
+    after every number in either mode, as in numpy.top_k.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype.
+    k : int
+        Number of elements to return, at most the axis' size.
+    axis : int, optional
+        Axis to search along; default -1. None searches the flattened array.
+    mode : {'largest', 'smallest'}, optional
+        Which elements: the largest (the default) or the smallest.
+
+    Returns
+    -------
+    TopK
+        Named tuple (values, indices), in order along axis (largest first for
+        'largest'); indices are int64.
+
+    Raises
+    ------
+    ValueError
+        If k is out of range or mode is unknown.
+    """
     func = "top_k"
     x = check_array(func, x)
     if x.dtype.kind == "c":
@@ -198,10 +329,60 @@ def _nan_arg(func: str, op: int, fill: float, x: Array, axis: Optional[int], kee
 
 
 def nanargmax(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
-    """argmax ignoring NaNs (numpy.nanargmax); ValueError on an all-NaN lane."""
+    """Index of the first maximum along an axis, ignoring NaNs.
+
+    Not in the standard: NumPy's nanargmax.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to search along; None (the default) searches the flattened array.
+        Beyond the standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the searched axis stays in the result with size 1. Default
+        False.
+
+    Returns
+    -------
+    Array
+        A new int64 array of the indices: x's shape without axis (a 0-d array
+        when axis is None).
+
+    Raises
+    ------
+    ValueError
+        If the axis searched is empty, or a lane holds only NaN.
+    """
     return _nan_arg("nanargmax", lib.ARS_LANE_ARGMAX, float("-inf"), x, axis, keepdims)
 
 
 def nanargmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -> Array:
-    """argmin ignoring NaNs (numpy.nanargmin); ValueError on an all-NaN lane."""
+    """Index of the first minimum along an axis, ignoring NaNs.
+
+    Not in the standard: NumPy's nanargmin.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to search along; None (the default) searches the flattened array.
+        Beyond the standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the searched axis stays in the result with size 1. Default
+        False.
+
+    Returns
+    -------
+    Array
+        A new int64 array of the indices: x's shape without axis (a 0-d array
+        when axis is None).
+
+    Raises
+    ------
+    ValueError
+        If the axis searched is empty, or a lane holds only NaN.
+    """
     return _nan_arg("nanargmin", lib.ARS_LANE_ARGMIN, float("inf"), x, axis, keepdims)

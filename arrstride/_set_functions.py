@@ -56,28 +56,83 @@ def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
 
 
 def unique_values(x: Array, /) -> Array:
-    """The unique values of ``x``, sorted (NaNs each count as distinct)."""
+    """Unique values of x, sorted.
+
+    NaNs each count as distinct.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any shape (it is flattened). NumPy arrays are accepted
+        too.
+
+    Returns
+    -------
+    Array
+        A new 1-D array of x's dtype.
+    """
     return _unique("unique_values", x, False, False, False)[0]
 
 
 def unique_counts(x: Array, /) -> UniqueCountsResult:
-    """The unique values of ``x`` (sorted) and how often each occurs."""
+    """Unique values of x, sorted, and how often each occurs.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any shape (it is flattened). NumPy arrays are accepted
+        too.
+
+    Returns
+    -------
+    UniqueCountsResult
+        Named tuple (values, counts); counts are int64.
+    """
     v, _, _, c = _unique("unique_counts", x, False, False, True)
     return UniqueCountsResult(v, c)
 
 
 def unique_inverse(x: Array, /) -> UniqueInverseResult:
-    """The unique values of ``x`` (sorted) and, for each element of ``x``, the index
-    of its value among them (of ``x``'s shape).
+    """Unique values of x, sorted, and the index of each element's value.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any shape (it is flattened). NumPy arrays are accepted
+        too.
+
+    Returns
+    -------
+    UniqueInverseResult
+        Named tuple (values, inverse_indices): ``values[inverse_indices]``
+        equals x (of x's shape, int64).
     """
     v, _, inv, _ = _unique("unique_inverse", x, False, True, False)
     return UniqueInverseResult(v, inv)
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:
-    """The unique values of ``x`` with their first indices, inverse indices and counts.
+    """Unique values of x, with their first indices, inverse indices and counts.
 
     NaNs are distinct values, as the standard says; the values come sorted.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any shape (it is flattened). NumPy arrays are accepted
+        too.
+
+    Returns
+    -------
+    UniqueAllResult
+        Named tuple (values, indices, inverse_indices, counts): the sorted unique
+        values; the index in the flattened x of each one's first occurrence; for
+        each element of x, the index of its value (of x's shape); how often each
+        occurs. The indices and counts are int64.
+
+    See Also
+    --------
+    unique_counts, unique_inverse, unique_values
     """
     v, i, inv, c = _unique("unique_all", x, True, True, True)
     return UniqueAllResult(v, i, inv, c)

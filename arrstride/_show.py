@@ -71,6 +71,19 @@ def _short(v, single: bool) -> str:
 
 
 def show(x: Array) -> None:
-    """Print the storage of x as a row of cells, marking the cells x reaches
-    with the order it walks them (0 first), with offset, shape and strides."""
+    """Print how x's elements sit in its storage.
+
+    Not in the standard. The storage is drawn as a row of cells; the cells x
+    reaches are marked with the order it walks them (0 first), with x's offset,
+    shape and strides.
+
+    Parameters
+    ----------
+    x : Array
+        Array to draw.
+
+    See Also
+    --------
+    as_strided
+    """
     print(layout_diagram(x))

@@ -26,7 +26,32 @@ def _check(func: str, x: Array, axis: int, descending: bool, stable: bool) -> in
 
 
 def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool = True) -> Array:
-    """Sorted copy along axis; stable=False allows a faster, unstable sort."""
+    """A sorted copy of x along an axis.
+
+    NaNs sort last (first when descending).
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to sort along; default -1. Beyond the standard, it may be given by
+        position, as in NumPy.
+    descending : bool, optional
+        If True, sort from largest to smallest. Default False.
+    stable : bool, optional
+        If True (the default), equal elements keep their order (also when
+        descending); False allows a faster sort that may reorder them.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+
+    See Also
+    --------
+    argsort
+    """
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
         return x._copy_contiguous()
@@ -40,8 +65,30 @@ def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool 
 
 
 def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool = True) -> Array:
-    """Indices that sort x along axis (int64); stable (also when descending)
-    unless stable=False, when equal elements' indices may come in any order."""
+    """Indices that sort x along an axis.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int, optional
+        Axis to sort along; default -1. Beyond the standard, it may be given by
+        position, as in NumPy.
+    descending : bool, optional
+        If True, sort from largest to smallest. Default False.
+    stable : bool, optional
+        If True (the default), equal elements keep their order (also when
+        descending); False allows a faster sort that may reorder them.
+
+    Returns
+    -------
+    Array
+        A new int64 array of x's shape.
+
+    See Also
+    --------
+    sort
+    """
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:
         return Array._empty((), dt.int64, zero=True)

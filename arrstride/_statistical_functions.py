@@ -128,16 +128,76 @@ def _sum_like(func: str, op: int, x: Array, axis: Axis, dtype: Optional[dt.DType
 
 def sum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
         keepdims: bool = False) -> Array:
-    """Sums (pairwise for floats, at least NumPy's accuracy); integers
-    accumulate in int64/uint64 and wrap."""
+    """Sum of the elements of x over the given axes.
+
+    Floats sum pairwise, at least as accurately as NumPy; integers and bools
+    accumulate in int64 (uint64 for unsigned) and wrap on overflow, unless dtype
+    is given. The sum of zero elements is 0.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    See Also
+    --------
+    nansum, cumulative_sum, mean
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.reshape(xp.arange(6), (2, 3))
+    >>> xp.sum(x), xp.sum(x, 0)
+    (Array(15), Array([3, 5, 7]))
+    """
     return _sum_like("sum", lib.ARS_RED_SUM, x, axis, dtype, keepdims)
 
 
 def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
          keepdims: bool = False) -> Array:
-    """The product of the elements of ``x`` over ``axis`` (a new array).
+    """Product of the elements of x over the given axes.
 
-    Integers and bools accumulate in ``int64``/``uint64`` and wrap, unless ``dtype`` is given.
+    Integers and bools accumulate in int64 (uint64 for unsigned) and wrap on
+    overflow, unless dtype is given. The product of zero elements is 1.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    See Also
+    --------
+    nanprod, cumulative_prod
     """
     return _sum_like("prod", lib.ARS_RED_PROD, x, axis, dtype, keepdims)
 
@@ -157,12 +217,66 @@ def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
 
 
 def min(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """Minimum; NaN propagates."""
+    """Minimum of x over the given axes; NaN propagates.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    Raises
+    ------
+    ValueError
+        If the reduction is over zero elements (no minimum exists).
+
+    See Also
+    --------
+    nanmin, argmin, minimum
+    """
     return _min_max("min", lib.ARS_RED_MIN, x, axis, keepdims)
 
 
 def max(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """Maximum; NaN propagates."""
+    """Maximum of x over the given axes; NaN propagates.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a real-valued dtype. NumPy arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    Raises
+    ------
+    ValueError
+        If the reduction is over zero elements (no maximum exists).
+
+    See Also
+    --------
+    nanmax, argmax, maximum
+    """
     return _min_max("max", lib.ARS_RED_MAX, x, axis, keepdims)
 
 
@@ -191,10 +305,37 @@ def _result_dtype_arg(func: str, x: Array, out_dtype: dt.DType, dtype: Any) -> d
 
 def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
          dtype: Optional[dt.DType] = None) -> Array:
-    """Mean; NaN over an empty reduction. dtype= (beyond the standard, as
-    NumPy) names the result's floating dtype. Floats sum pairwise in their
-    own dtype, as NumPy's (so a float32 mean overflows where NumPy's does);
-    integers in float64."""
+    """Arithmetic mean of x over the given axes.
+
+    Floats sum pairwise in their own dtype, as NumPy's (so a float32 mean
+    overflows where NumPy's does); integers are averaged in float64 (beyond the
+    standard, as NumPy). The mean over zero elements is NaN.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a floating-point dtype (integers too, see above). NumPy
+        arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+    dtype : DType or Python type, optional
+        Floating-point dtype of the result (beyond the standard, as NumPy);
+        default x's floating dtype, float64 for integers.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    See Also
+    --------
+    nanmean, sum
+    """
     func = "mean"
     if not isinstance(x, Array):
         x = check_array(func, x)
@@ -242,18 +383,82 @@ def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, 
 def var(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
         keepdims: bool = False, dtype: Optional[dt.DType] = None,
         ddof: Optional[Union[int, float]] = None) -> Array:
-    """Variance, two passes in float64; NaN when correction >= N. dtype=
-    (beyond the standard) names the result's floating dtype; ddof= is
-    NumPy's name for correction."""
+    """Variance of x over the given axes.
+
+    Computed in two passes in float64 (the mean, then the squared deviations);
+    NaN when the correction is at least the number of elements.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a floating-point dtype (integers too, see above). NumPy
+        arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    correction : int or float, optional
+        Degrees of freedom subtracted from the number of elements N: 0 (the
+        default) for the population value, 1 for the unbiased sample variance.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+    dtype : DType or Python type, optional
+        Floating-point dtype of the result (beyond the standard, as NumPy);
+        default x's floating dtype, float64 for integers.
+    ddof : int or float, optional
+        NumPy's name for correction; give one or the other.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    See Also
+    --------
+    std, nanvar
+    """
     return _var_std("var", lib.ARS_FIN_VAR, x, axis, correction, keepdims, dtype, ddof)
 
 
 def std(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
         keepdims: bool = False, dtype: Optional[dt.DType] = None,
         ddof: Optional[Union[int, float]] = None) -> Array:
-    """Standard deviation, two passes in float64; NaN when correction >= N.
-    dtype= (beyond the standard) names the result's floating dtype; ddof= is
-    NumPy's name for correction."""
+    """Standard deviation of x over the given axes.
+
+    Computed in two passes in float64 (the mean, then the squared deviations);
+    NaN when the correction is at least the number of elements.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a floating-point dtype (integers too, see above). NumPy
+        arrays are accepted too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    correction : int or float, optional
+        Degrees of freedom subtracted from the number of elements N: 0 (the
+        default) for the population value, 1 for the unbiased sample variance.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+    dtype : DType or Python type, optional
+        Floating-point dtype of the result (beyond the standard, as NumPy);
+        default x's floating dtype, float64 for integers.
+    ddof : int or float, optional
+        NumPy's name for correction; give one or the other.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+
+    See Also
+    --------
+    var, nanstd
+    """
     return _var_std("std", lib.ARS_FIN_STD, x, axis, correction, keepdims, dtype, ddof)
 
 
@@ -288,20 +493,62 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
 
 def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
                    include_initial: bool = False) -> Array:
-    """The cumulative sum of ``x`` along ``axis`` (a new array).
+    """Cumulative sum of x along an axis.
 
-    ``include_initial=True`` starts each lane with 0; integers accumulate in
-    ``int64``/``uint64`` unless ``dtype`` is given.
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int, optional
+        Axis to accumulate along; may be None (the default) only for a 0-d or 1-D
+        x.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+    include_initial : bool, optional
+        If True, each lane starts with 0 (the empty sum), so the axis grows
+        by one. Default False.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape (one more along axis with include_initial).
+
+    Raises
+    ------
+    ValueError
+        If axis is out of range, or None for x of more than one dimension.
     """
     return _cumulative("cumulative_sum", lib.ARS_LANE_CUMSUM, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
                     include_initial: bool = False) -> Array:
-    """The cumulative product of ``x`` along ``axis`` (a new array).
+    """Cumulative product of x along an axis.
 
-    ``include_initial=True`` starts each lane with 1; integers accumulate in
-    ``int64``/``uint64`` unless ``dtype`` is given.
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int, optional
+        Axis to accumulate along; may be None (the default) only for a 0-d or 1-D
+        x.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+    include_initial : bool, optional
+        If True, each lane starts with 1 (the empty product), so the axis grows
+        by one. Default False.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape (one more along axis with include_initial).
+
+    Raises
+    ------
+    ValueError
+        If axis is out of range, or None for x of more than one dimension.
     """
     return _cumulative("cumulative_prod", lib.ARS_LANE_CUMPROD, x, axis, dtype, include_initial)
 
@@ -342,13 +589,59 @@ def _nan_sum_like(func: str, op: int, identity: int, x: Array, axis: Axis,
 
 def nansum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
            keepdims: bool = False) -> Array:
-    """sum, counting NaNs as zero (numpy.nansum); 0 over all-NaN lanes."""
+    """Sum over the given axes, counting NaNs as zero.
+
+    An all-NaN lane gives 0. Not in the standard: NumPy's nansum.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     return _nan_sum_like("nansum", lib.ARS_RED_SUM, 0, x, axis, dtype, keepdims)
 
 
 def nanprod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
             keepdims: bool = False) -> Array:
-    """prod, counting NaNs as one (numpy.nanprod); 1 over all-NaN lanes."""
+    """Product over the given axes, counting NaNs as one.
+
+    An all-NaN lane gives 1. Not in the standard: NumPy's nanprod.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Data type to accumulate in and return; by default x's, except that
+        integers accumulate in int64 (uint64 for unsigned) and bool in int64.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     return _nan_sum_like("nanprod", lib.ARS_RED_PROD, 1, x, axis, dtype, keepdims)
 
 
@@ -362,19 +655,82 @@ def _nan_min_max(func: str, op: int, fill: float, x: Array, axis: Axis, keepdims
 
 
 def nanmin(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """min ignoring NaNs (numpy.nanmin); NaN over all-NaN lanes."""
+    """Minimum over the given axes, ignoring NaNs.
+
+    An all-NaN lane gives NaN. Not in the standard: NumPy's nanmin.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     return _nan_min_max("nanmin", lib.ARS_RED_MIN, float("inf"), x, axis, keepdims)
 
 
 def nanmax(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """max ignoring NaNs (numpy.nanmax); NaN over all-NaN lanes."""
+    """Maximum over the given axes, ignoring NaNs.
+
+    An all-NaN lane gives NaN. Not in the standard: NumPy's nanmax.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     return _nan_min_max("nanmax", lib.ARS_RED_MAX, float("-inf"), x, axis, keepdims)
 
 
 def nanmean(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
             keepdims: bool = False) -> Array:
-    """mean of the elements that are not NaN (numpy.nanmean); NaN over
-    all-NaN lanes. Sums run in 64 bits."""
+    """Mean of the elements that are not NaN.
+
+    An all-NaN lane gives NaN; sums run in 64 bits. Not in the standard: NumPy's
+    nanmean.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Floating-point dtype of the result (beyond the standard, as NumPy);
+        default x's floating dtype, float64 for integers.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     func = "nanmean"
     x, axes = _nan_setup(func, x, axis, keepdims)
     if not _has_nan(x):
@@ -422,13 +778,70 @@ def _nan_var(func: str, x: Array, axis: Axis, dtype: Any, correction: Any, ddof:
 def nanvar(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
            correction: Union[int, float] = 0.0, keepdims: bool = False,
            ddof: Optional[Union[int, float]] = None) -> Array:
-    """var of the elements that are not NaN (numpy.nanvar), in float64; NaN
-    where the count minus correction (or NumPy's ddof) is not positive."""
+    """Variance of the elements that are not NaN, in float64.
+
+    NaN where the count of non-NaN elements minus the correction is not positive.
+    Not in the standard: NumPy's nanvar.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Floating-point dtype of the result (beyond the standard, as NumPy);
+        default x's floating dtype, float64 for integers.
+    correction : int or float, optional
+        Degrees of freedom subtracted from the number of elements N: 0 (the
+        default) for the population value, 1 for the unbiased sample variance.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+    ddof : int or float, optional
+        NumPy's name for correction; give one or the other.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     return _nan_var("nanvar", x, axis, dtype, correction, ddof, keepdims)
 
 
 def nanstd(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
            correction: Union[int, float] = 0.0, keepdims: bool = False,
            ddof: Optional[Union[int, float]] = None) -> Array:
-    """std of the elements that are not NaN (numpy.nanstd); see nanvar."""
+    """Standard deviation of the elements that are not NaN.
+
+    NaN where the count of non-NaN elements minus the correction is not positive.
+    Not in the standard: NumPy's nanstd.
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too (without a copy).
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    dtype : DType or Python type, optional
+        Floating-point dtype of the result (beyond the standard, as NumPy);
+        default x's floating dtype, float64 for integers.
+    correction : int or float, optional
+        Degrees of freedom subtracted from the number of elements N: 0 (the
+        default) for the population value, 1 for the unbiased sample variance.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1, so that it
+        broadcasts against x. Default False.
+    ddof : int or float, optional
+        NumPy's name for correction; give one or the other.
+
+    Returns
+    -------
+    Array
+        A new array: x's shape without the reduced axes (or with them of size 1
+        with keepdims); a 0-d array when every axis is reduced.
+    """
     return sqrt(_nan_var("nanstd", x, axis, dtype, correction, ddof, keepdims))

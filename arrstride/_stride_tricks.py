@@ -14,8 +14,42 @@ from ._views import unfold
 
 def sliding_window_view(x: Array, window_shape: Any, axis: Optional[Any] = None, *,
                         subok: bool = False, writeable: bool = False) -> Array:
-    """Every window of window_shape over x (along axis, default all axes),
-    the window dims last in axis order, as numpy's (a view)."""
+    """Every window of a shape over x, as a read-only view (NumPy's).
+
+    Not in the standard: numpy.lib.stride_tricks.sliding_window_view, where
+    xarray looks for it. The windows overlap, so the view refuses writes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    window_shape : int or tuple of int
+        Size of the window along each axis of axis.
+    axis : int or tuple of int, optional
+        Axes to slide along; None (the default) takes every axis.
+    subok : bool, optional
+        Accepted for NumPy compatibility; only False.
+    writeable : bool, optional
+        Only False: the windows overlap.
+
+    Returns
+    -------
+    Array
+        A read-only view of x: the number of windows along each axis, then the
+        window's axes last, in axis order.
+
+    Raises
+    ------
+    ValueError
+        If a window is larger than its axis, window_shape and axis differ in
+        length, or writeable is True.
+    TypeError
+        If subok is True.
+
+    See Also
+    --------
+    unfold, as_strided
+    """
     func = "sliding_window_view"
     x = check_array(func, x)
     rule = "window_shape must be an int or a tuple of ints"

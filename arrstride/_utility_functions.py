@@ -25,23 +25,89 @@ def _truth(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
 
 
 def all(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """True where every element is nonzero (NaN counts as true); True when empty."""
+    """Whether every element is true (non-zero) over the given axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any dtype; NaN counts as true. NumPy arrays are accepted
+        too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1. Default False.
+
+    Returns
+    -------
+    Array
+        A new bool array of the reduced shape; True over zero elements.
+
+    See Also
+    --------
+    any
+    """
     return _truth("all", lib.ARS_RED_ALL, x, axis, keepdims)
 
 
 def any(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
-    """True where some element is nonzero (NaN counts as true); False when empty."""
+    """Whether some element is true (non-zero) over the given axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of any dtype; NaN counts as true. NumPy arrays are accepted
+        too.
+    axis : int or tuple of int, optional
+        Axis or axes to reduce; None (the default) reduces every axis. Beyond the
+        standard, it may be given by position, as in NumPy.
+    keepdims : bool, optional
+        If True, the reduced axes stay in the result with size 1. Default False.
+
+    Returns
+    -------
+    Array
+        A new bool array of the reduced shape; False over zero elements.
+
+    See Also
+    --------
+    all
+    """
     return _truth("any", lib.ARS_RED_ANY, x, axis, keepdims)
 
 
 def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = None,
          append: Optional[Array] = None) -> Array:
-    """The n-th forward difference along axis (bool: !=, as NumPy).
+    """The n-th forward difference of x along an axis.
 
-    The standard makes n and axis keyword-only; they are also accepted by
-    position, in NumPy's and PyTorch's order (`diff(x, 2)`), because clients
-    call it that way (scikit-learn's roc_curve). array-api-tests allows a
-    keyword-only parameter to be positional-or-keyword."""
+    For bool x the difference is !=, as NumPy. The standard makes n and axis
+    keyword-only; they are also taken by position, in NumPy's and PyTorch's order
+    (``diff(x, 2)``), because clients call it that way (scikit-learn's
+    roc_curve).
+
+    Parameters
+    ----------
+    x : Array
+        Input array of at least 1 dimension.
+    n : int, optional
+        Number of times to take differences; default 1.
+    axis : int, optional
+        Axis along which to take them; default -1.
+    prepend : Array, optional
+        Values put before x along axis first (x's shape except along axis).
+    append : Array, optional
+        Values put after x along axis first.
+
+    Returns
+    -------
+    Array
+        A new array, n shorter than x along axis (after prepend and append).
+
+    Raises
+    ------
+    ValueError
+        If n is negative or x is 0-d.
+    """
     func = "diff"
     x = check_array(func, x)
     if x.ndim == 0:

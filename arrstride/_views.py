@@ -19,8 +19,40 @@ def _ints(func: str, name: str, values) -> Tuple[int, ...]:
 
 
 def as_strided(x: Array, shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> Array:
-    """Any (shape, strides, offset) over x's storage, in elements; strides may be
-    negative or 0. Every element reached must lie inside the storage."""
+    """A view of x's storage with any shape, strides and offset.
+
+    Not in the standard (NumPy's and PyTorch's as_strided). Units are elements,
+    not bytes; strides may be negative or 0. Every element the view reaches must
+    lie inside x's storage, which is checked.
+
+    Parameters
+    ----------
+    x : Array
+        Array whose storage the view reads.
+    shape : sequence of int
+        Shape of the view.
+    strides : sequence of int
+        Stride of each axis, in elements.
+    offset : int, optional
+        Position of the view's first element in the storage, in elements;
+        default 0.
+
+    Returns
+    -------
+    Array
+        A view of x's storage; writes through a view whose indices overlap (a
+        stride 0, overlapping windows) are refused.
+
+    Raises
+    ------
+    ValueError
+        If the view reaches outside the storage, or shape and strides differ in
+        length.
+
+    See Also
+    --------
+    expand, unfold, lib.stride_tricks.sliding_window_view
+    """
     func = "as_strided"
     x = check_array(func, x)
     shape = _ints(func, "shape", shape)
@@ -45,7 +77,31 @@ def as_strided(x: Array, shape: Sequence[int], strides: Sequence[int], offset: i
 
 
 def narrow(x: Array, axis: int, start: int, length: int) -> Array:
-    """x[..., start:start+length, ...] along axis."""
+    """A slice of x along one axis (PyTorch's narrow).
+
+    Not in the standard: ``x[..., start:start + length, ...]`` along axis.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    axis : int
+        Axis to slice.
+    start : int
+        First index kept (negative counts from the end).
+    length : int
+        Number of indices kept.
+
+    Returns
+    -------
+    Array
+        A view of x.
+
+    Raises
+    ------
+    ValueError
+        If the slice does not fit in the axis.
+    """
     func = "narrow"
     x = check_array(func, x)
     a = normalize_axis(func, axis, x.ndim)
@@ -59,7 +115,31 @@ def narrow(x: Array, axis: int, start: int, length: int) -> Array:
 
 
 def expand(x: Array, shape: Sequence[int]) -> Array:
-    """Broadcast to shape by stride 0 (PyTorch's expand; -1 keeps a size)."""
+    """A view of x broadcast to a shape by stride 0 (PyTorch's expand).
+
+    Not in the standard; like broadcast_to, with -1 keeping an axis' size.
+
+    Parameters
+    ----------
+    x : Array
+        Array to broadcast.
+    shape : sequence of int
+        Target shape; -1 keeps the size of the matching axis of x.
+
+    Returns
+    -------
+    Array
+        A read-only view of x's memory.
+
+    Raises
+    ------
+    ValueError
+        If x's shape is not broadcast-compatible with shape.
+
+    See Also
+    --------
+    broadcast_to
+    """
     func = "expand"
     x = check_array(func, x)
     shape = _ints(func, "shape", shape)
@@ -76,7 +156,37 @@ def expand(x: Array, shape: Sequence[int]) -> Array:
 
 
 def diagonal(x: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
-    """The diagonal of axes (axis1, axis2) as the last dim; offset > 0 is above."""
+    """A diagonal of x over two axes, as a view.
+
+    Not in the standard (NumPy's diagonal); linalg.diagonal takes the last two
+    axes.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions.
+    offset : int, optional
+        Diagonal: 0 (the default) the main one, positive above it, negative
+        below it.
+    axis1 : int, optional
+        First axis of the matrices; default 0.
+    axis2 : int, optional
+        Second axis of the matrices; default 1.
+
+    Returns
+    -------
+    Array
+        A view of x: its other axes, then the diagonal as the last one.
+
+    Raises
+    ------
+    ValueError
+        If axis1 and axis2 are the same axis.
+
+    See Also
+    --------
+    linalg.diagonal
+    """
     func = "diagonal"
     x = check_array(func, x)
     if x.ndim < 2:
@@ -89,8 +199,36 @@ def diagonal(x: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array
 
 
 def unfold(x: Array, axis: int, size: int, step: int) -> Array:
-    """Sliding windows of `size` every `step` along axis, the window as a new
-    last dim. The windows may overlap; such a view refuses writes."""
+    """Sliding windows along an axis, as a view (PyTorch's unfold).
+
+    Not in the standard. The windows may overlap; such a view refuses writes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    axis : int
+        Axis to slide along.
+    size : int
+        Length of each window.
+    step : int
+        Distance between the starts of two windows, at least 1.
+
+    Returns
+    -------
+    Array
+        A view of x: axis becomes the number of windows, and a new last axis of
+        length size holds each window.
+
+    Raises
+    ------
+    ValueError
+        If size is larger than the axis or step is not positive.
+
+    See Also
+    --------
+    lib.stride_tricks.sliding_window_view, as_strided
+    """
     func = "unfold"
     x = check_array(func, x)
     a = normalize_axis(func, axis, x.ndim) if x.ndim else 0

@@ -158,34 +158,201 @@ def _one_axis(func: str, kind: int, x: Array, n: Any, axis: Any, norm: Any, sign
 # ---- one-dimensional transforms ---------------------------------------------------------
 
 def fft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "backward") -> Array:
-    """The one-dimensional discrete Fourier transform."""
+    """One-dimensional discrete Fourier transform.
+
+    Computed by arrstride's own C FFT: mixed radix 2/3/4/5 and any odd factor,
+    Bluestein's algorithm for large primes, so every length is O(n log n).
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    n : int, optional
+        Number of points along axis: x is cropped or zero-padded to it. By
+        default the axis' length.
+    axis : int, optional
+        Axis to transform; default -1.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision, n points along axis.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _one_axis("fft", K.FFT_C2C, x, n, axis, norm, _FORWARD)
 
 
 def ifft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "backward") -> Array:
-    """The one-dimensional inverse discrete Fourier transform."""
+    """One-dimensional inverse discrete Fourier transform.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    n : int, optional
+        Number of points along axis: x is cropped or zero-padded to it. By
+        default the axis' length.
+    axis : int, optional
+        Axis to transform; default -1.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision, n points along axis.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _one_axis("ifft", K.FFT_C2C, x, n, axis, norm, _BACKWARD)
 
 
 def rfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "backward") -> Array:
-    """The non-negative frequencies of the transform of real x (n//2 + 1 of them)."""
+    """One-dimensional discrete Fourier transform of real input.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, of a real floating-point dtype.
+    n : int, optional
+        Number of points along axis: x is cropped or zero-padded to it. By
+        default the axis' length.
+    axis : int, optional
+        Axis to transform; default -1.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision: the n//2 + 1 non-negative frequencies
+        along axis.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype (real for rfft).
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _one_axis("rfft", K.FFT_R2C, x, n, axis, norm, _FORWARD)
 
 
 def irfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "backward") -> Array:
-    """The inverse of rfft: a real array of n (default 2*(m-1)) points; the
-    imaginary parts of the zero (and, for even n, Nyquist) terms are ignored."""
+    """Inverse of rfft: a real signal from its non-negative frequencies.
+
+    The imaginary parts of the zero-frequency term (and, for even n, of the Nyquist
+    term) are ignored.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    n : int, optional
+        Number of output points along axis; by default 2*(m - 1) for an
+        input of m points.
+    axis : int, optional
+        Axis to transform; default -1.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new real array of x's precision, n points along axis.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _one_axis("irfft", K.FFT_C2R, x, n, axis, norm, _BACKWARD)
 
 
 def hfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "backward") -> Array:
-    """The transform of a signal with Hermitian symmetry given by its first
-    half: a real array of n (default 2*(m-1)) points."""
+    """Transform of a signal with Hermitian symmetry, given by its first half.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    n : int, optional
+        Number of output points along axis; by default 2*(m - 1) for an
+        input of m points.
+    axis : int, optional
+        Axis to transform; default -1.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new real array of x's precision, n points along axis.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _one_axis("hfft", K.FFT_C2R, x, n, axis, norm, _FORWARD)
 
 
 def ihfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "backward") -> Array:
-    """The inverse of hfft, for real x: n//2 + 1 complex points."""
+    """Inverse of hfft: the first half of a Hermitian spectrum of real input.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, of a real floating-point dtype.
+    n : int, optional
+        Number of points along axis: x is cropped or zero-padded to it. By
+        default the axis' length.
+    axis : int, optional
+        Axis to transform; default -1.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision, n//2 + 1 points along axis.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype (real for ihfft).
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _one_axis("ihfft", K.FFT_R2C, x, n, axis, norm, _BACKWARD)
 
 
@@ -224,25 +391,138 @@ def _n_axes(func: str, kind: int, x: Array, s: Any, axes: Any, norm: Any, sign: 
 
 def fftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Sequence[int]] = None,
          norm: Norm = "backward") -> Array:
-    """The n-dimensional discrete Fourier transform."""
+    """N-dimensional discrete Fourier transform.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    s : sequence of int, optional
+        Number of points along each transformed axis (x is cropped or
+        zero-padded to it); by default the axes' lengths.
+    axes : sequence of int, optional
+        Axes to transform; by default the last len(s) axes, or every axis when
+        s is None too.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision, s points along the axes.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _n_axes("fftn", K.FFT_C2C, x, s, axes, norm, _FORWARD)
 
 
 def ifftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Sequence[int]] = None,
           norm: Norm = "backward") -> Array:
-    """The n-dimensional inverse discrete Fourier transform."""
+    """N-dimensional inverse discrete Fourier transform.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    s : sequence of int, optional
+        Number of points along each transformed axis (x is cropped or
+        zero-padded to it); by default the axes' lengths.
+    axes : sequence of int, optional
+        Axes to transform; by default the last len(s) axes, or every axis when
+        s is None too.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision, s points along the axes.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _n_axes("ifftn", K.FFT_C2C, x, s, axes, norm, _BACKWARD)
 
 
 def rfftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Sequence[int]] = None,
           norm: Norm = "backward") -> Array:
-    """The n-dimensional transform of real x; the last axis keeps s[-1]//2 + 1 points."""
+    """N-dimensional discrete Fourier transform of real input.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, of a real floating-point dtype.
+    s : sequence of int, optional
+        Number of points along each transformed axis (x is cropped or
+        zero-padded to it); by default the axes' lengths.
+    axes : sequence of int, optional
+        Axes to transform; by default the last len(s) axes, or every axis when
+        s is None too.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new complex array of x's precision; the last transformed axis keeps
+        s[-1]//2 + 1 points.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype (real for rfftn).
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _n_axes("rfftn", K.FFT_R2C, x, s, axes, norm, _FORWARD)
 
 
 def irfftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Sequence[int]] = None,
            norm: Norm = "backward") -> Array:
-    """The inverse of rfftn: real output, the last axis of s[-1] (default 2*(m-1)) points."""
+    """Inverse of rfftn: a real array from its half spectrum.
+
+    Parameters
+    ----------
+    x : Array
+        Input array, complex (real floating input is promoted to the complex dtype of the same precision, as NumPy).
+    s : sequence of int, optional
+        Number of output points along each transformed axis; by default the
+        axes' lengths, except the last: 2*(m - 1) for m input points.
+    axes : sequence of int, optional
+        Axes to transform; by default the last len(s) axes, or every axis when
+        s is None too.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Scaling: 'backward' (the default) scales the inverse transform by 1/n,
+        'forward' the forward one, 'ortho' both by 1/sqrt(n).
+
+    Returns
+    -------
+    Array
+        A new real array of x's precision, s points along the axes.
+
+    Raises
+    ------
+    TypeError
+        If x is not of a floating-point dtype.
+    ValueError
+        If n (or an entry of s) is not positive, an axis is out of range, or
+        norm is unknown.
+    """
     return _n_axes("irfftn", K.FFT_C2R, x, s, axes, norm, _BACKWARD)
 
 
@@ -265,12 +545,54 @@ def _freq(func: str, n: Any, d: Any, dtype: Any, device: Any, rfft: bool) -> Arr
 
 
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """The sample frequencies of fft: [0, 1, ..., -(n//2), ..., -1] / (d*n)."""
+    """Sample frequencies of fft: [0, 1, ..., -(n//2), ..., -1] / (d*n).
+
+    Parameters
+    ----------
+    n : int
+        Window length, positive.
+    d : float, optional
+        Sample spacing; default 1.
+    dtype : DType, optional
+        Real floating-point dtype of the result; default float64.
+    device : Device or str, optional
+        Only the CPU is accepted.
+
+    Returns
+    -------
+    Array
+        A new 1-D array of n frequencies.
+
+    See Also
+    --------
+    rfftfreq, fftshift
+    """
     return _freq("fftfreq", n, d, dtype, device, False)
 
 
 def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, device: Any = None) -> Array:
-    """The sample frequencies of rfft: [0, 1, ..., n//2] / (d*n)."""
+    """Sample frequencies of rfft: [0, 1, ..., n//2] / (d*n).
+
+    Parameters
+    ----------
+    n : int
+        Window length, positive.
+    d : float, optional
+        Sample spacing; default 1.
+    dtype : DType, optional
+        Real floating-point dtype of the result; default float64.
+    device : Device or str, optional
+        Only the CPU is accepted.
+
+    Returns
+    -------
+    Array
+        A new 1-D array of n//2 + 1 frequencies.
+
+    See Also
+    --------
+    fftfreq
+    """
     return _freq("rfftfreq", n, d, dtype, device, True)
 
 
@@ -300,10 +622,44 @@ def _shift(func: str, x: Any, axes: Any, inverse: bool) -> Array:
 
 
 def fftshift(x: Array, /, *, axes: Optional[Union[int, Sequence[int]]] = None) -> Array:
-    """x with the zero frequency moved to the middle of each axis in axes (all by default)."""
+    """Array x with the zero frequency moved to the middle of each axis.
+
+    Parameters
+    ----------
+    x : Array
+        Input array (as fftfreq or fft give).
+    axes : int or sequence of int, optional
+        Axes to shift; None (the default) shifts every axis.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+
+    See Also
+    --------
+    ifftshift
+    """
     return _shift("fftshift", x, axes, False)
 
 
 def ifftshift(x: Array, /, *, axes: Optional[Union[int, Sequence[int]]] = None) -> Array:
-    """The inverse of fftshift."""
+    """Inverse of fftshift: the zero frequency moved back to the start.
+
+    Parameters
+    ----------
+    x : Array
+        Input array.
+    axes : int or sequence of int, optional
+        Axes to shift; None (the default) shifts every axis.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape and dtype.
+
+    See Also
+    --------
+    fftshift
+    """
     return _shift("ifftshift", x, axes, True)

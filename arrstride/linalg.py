@@ -39,31 +39,92 @@ __all__ = [
 
 
 class LinAlgError(ValueError):
-    """A matrix for which the operation is undefined (singular, not positive
-    definite) or a factorization that did not converge."""
+    """A matrix for which the operation is undefined, or that did not converge.
+
+    Raised for a singular matrix (inv, solve), a matrix that is not positive
+    definite (cholesky), or a factorization that did not converge. A ValueError,
+    as NumPy's LinAlgError.
+    """
 
 
 class EigResult(NamedTuple):
+    """Result of linalg.eig: eigenvalues and eigenvectors.
+
+    A named tuple: fields by name or by position.
+
+    Parameters
+    ----------
+    eigenvalues : Array
+        Eigenvalues of each matrix, complex.
+    eigenvectors : Array
+        Right eigenvectors, as the columns of each matrix.
+    """
     eigenvalues: Array
     eigenvectors: Array
 
 
 class EighResult(NamedTuple):
+    """Result of linalg.eigh: eigenvalues and eigenvectors.
+
+    A named tuple: fields by name or by position.
+
+    Parameters
+    ----------
+    eigenvalues : Array
+        Eigenvalues of each matrix, real, ascending.
+    eigenvectors : Array
+        Orthonormal eigenvectors, as the columns of each matrix.
+    """
     eigenvalues: Array
     eigenvectors: Array
 
 
 class QRResult(NamedTuple):
+    """Result of linalg.qr: the factors Q and R.
+
+    A named tuple: fields by name or by position.
+
+    Parameters
+    ----------
+    Q : Array
+        Matrices with orthonormal columns.
+    R : Array
+        Upper-triangular matrices, with x = Q @ R.
+    """
     Q: Array
     R: Array
 
 
 class SlogdetResult(NamedTuple):
+    """Result of linalg.slogdet: sign and log of the determinant.
+
+    A named tuple: fields by name or by position.
+
+    Parameters
+    ----------
+    sign : Array
+        Sign of each determinant (a unit complex number for complex x; 0 for a singular matrix).
+    logabsdet : Array
+        Natural logarithm of each determinant's absolute value (-inf for a singular matrix).
+    """
     sign: Array
     logabsdet: Array
 
 
 class SVDResult(NamedTuple):
+    """Result of linalg.svd: the factors U, S and Vh.
+
+    A named tuple: fields by name or by position.
+
+    Parameters
+    ----------
+    U : Array
+        Left singular vectors, as columns.
+    S : Array
+        Singular values, real, descending.
+    Vh : Array
+        Right singular vectors, as rows, with x = U @ diag(S) @ Vh.
+    """
     U: Array
     S: Array
     Vh: Array
@@ -142,8 +203,32 @@ def _rtol_array(func: str, rtol: Any, batch: Tuple[int, ...], dtype: dt.DType,
 # ---- factorizations and solvers ----------------------------------------------------
 
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
-    """L with x = L @ L^H (or U with x = U^H @ U when upper); reads the lower
-    (upper) triangle of x only. A new array."""
+    """Cholesky factor of each Hermitian positive-definite matrix.
+
+    Only the lower triangle of x is read (the upper one with ``upper=True``).
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+    upper : bool, optional
+        If True, return U with x = U^H @ U instead of L with x = L @ L^H.
+        Default False.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape: triangular factors.
+
+    Raises
+    ------
+    LinAlgError
+        If a matrix is not positive definite.
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+    """
     func = "cholesky"
     x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
@@ -153,7 +238,31 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
 
 def det(x: Array, /) -> Array:
-    """The determinant of each square matrix of ``x`` (LU factorization in LAPACK)."""
+    """Determinant of each square matrix.
+
+    Computed from an LU factorization (LAPACK).
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape without its last two axes.
+
+    Raises
+    ------
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    slogdet
+    """
     func = "det"
     x, dtype = _matrices(func, x, square=True)
     a = _colmajor(x, dtype)
@@ -163,8 +272,28 @@ def det(x: Array, /) -> Array:
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
-    """The sign and the natural logarithm of the absolute determinant of each
-    square matrix of ``x``, as ``SlogdetResult(sign, logabsdet)``.
+    """Sign and natural logarithm of the absolute determinant of each matrix.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    SlogdetResult
+        Named tuple (sign, logabsdet); det = sign * exp(logabsdet).
+
+    Raises
+    ------
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    det
     """
     func = "slogdet"
     x, dtype = _matrices(func, x, square=True)
@@ -176,9 +305,30 @@ def slogdet(x: Array, /) -> SlogdetResult:
 
 
 def inv(x: Array, /) -> Array:
-    """The inverse of each square matrix of ``x``.
+    """Inverse of each square matrix.
 
-    A singular matrix raises ``LinAlgError`` (a ``ValueError``).
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape.
+
+    Raises
+    ------
+    LinAlgError
+        If a matrix is singular.
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    solve, pinv
     """
     func = "inv"
     x, dtype = _matrices(func, x, square=True)
@@ -190,8 +340,32 @@ def inv(x: Array, /) -> Array:
 
 
 def solve(x1: Array, x2: Array, /) -> Array:
-    """X with x1 @ X = x2. x2 is a vector when 1-D, else a stack of matrices;
-    batch dims broadcast."""
+    """Solution X of x1 @ X = x2 for each square matrix of x1.
+
+    Parameters
+    ----------
+    x1 : Array
+        Array of at least 2 dimensions whose last two hold square matrices.
+    x2 : Array
+        Right-hand sides: a vector when 1-D, else a stack of matrices; the batch
+        axes broadcast against x1's.
+
+    Returns
+    -------
+    Array
+        A new array of x2's shape (with the batch axes broadcast).
+
+    Raises
+    ------
+    LinAlgError
+        If a matrix of x1 is singular.
+    ValueError
+        If the shapes do not match.
+
+    See Also
+    --------
+    inv
+    """
     func = "solve"
     x1 = check_array(func, x1, "x1")
     x2 = check_array(func, x2, "x2")
@@ -234,16 +408,65 @@ def _eigh(func: str, x: Array, vectors: bool) -> Tuple[Array, Array]:
 
 
 def eigh(x: Array, /) -> EighResult:
-    """Eigenvalues (ascending, real) and eigenvectors (columns) of Hermitian
-    matrices, from the lower triangle."""
+    """Eigenvalues and eigenvectors of Hermitian (symmetric) matrices.
+
+    Only the lower triangle of each matrix is read.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    EighResult
+        Named tuple (eigenvalues, eigenvectors): eigenvalues real and ascending,
+        eigenvectors as columns.
+
+    Raises
+    ------
+    LinAlgError
+        If the computation does not converge.
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    eigvalsh, eig
+    """
     w, a = _eigh("eigh", x, True)
     return EighResult(w, a.mT)
 
 
 def eigvalsh(x: Array, /) -> Array:
-    """The eigenvalues of each Hermitian (symmetric) matrix of ``x``, ascending.
+    """Eigenvalues of Hermitian (symmetric) matrices, ascending.
 
-    Only the lower triangle is read.
+    Only the lower triangle of each matrix is read.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    Array
+        A new real array of the eigenvalues.
+
+    Raises
+    ------
+    LinAlgError
+        If the computation does not converge.
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    eigh
     """
     return _eigh("eigvalsh", x, False)[0]
 
@@ -262,14 +485,62 @@ def _eig(func: str, x: Array, vectors: bool) -> Tuple[Array, Optional[Array]]:
 
 
 def eig(x: Array, /) -> EigResult:
-    """Eigenvalues and right eigenvectors (columns, unit norm) of general
-    matrices; always complex (complex64 for float32 input)."""
+    """Eigenvalues and right eigenvectors of general square matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    EigResult
+        Named tuple (eigenvalues, eigenvectors), always complex (complex64 for
+        float32 input); eigenvectors are columns of unit norm.
+
+    Raises
+    ------
+    LinAlgError
+        If the computation does not converge.
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    eigh, eigvals
+    """
     w, v = _eig("eig", x, True)
     return EigResult(w, v.mT)
 
 
 def eigvals(x: Array, /) -> Array:
-    """The eigenvalues of each square matrix of ``x`` (complex, unordered; LAPACK's geev)."""
+    """Eigenvalues of general square matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+
+    Returns
+    -------
+    Array
+        A new complex array of the eigenvalues, unordered (LAPACK's geev).
+
+    Raises
+    ------
+    LinAlgError
+        If the computation does not converge.
+    ValueError
+        If x has fewer than 2 dimensions or its matrices are not square.
+
+    See Also
+    --------
+    eig, eigvalsh
+    """
     return _eig("eigvals", x, False)[0]
 
 
@@ -290,7 +561,30 @@ def _svd_rows(x: Array, dtype: dt.DType, vectors: bool):
 
 
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
-    """U, S (descending, real), Vh with x = U @ diag(S) @ Vh."""
+    """Singular value decomposition of each matrix.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold (M, N) matrices.
+    full_matrices : bool, optional
+        If True (the default), U is M x M and Vh is N x N; else M x K and K x N,
+        K = min(M, N).
+
+    Returns
+    -------
+    SVDResult
+        Named tuple (U, S, Vh) with x = U @ diag(S) @ Vh; S real and descending.
+
+    Raises
+    ------
+    LinAlgError
+        If the computation does not converge.
+
+    See Also
+    --------
+    svdvals
+    """
     func = "svd"
     x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
@@ -312,9 +606,24 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def svdvals(x: Array, /) -> Array:
-    """The singular values of each matrix of ``x``, descending.
+    """Singular values of each matrix, descending.
 
-    Tall matrices go through a Cholesky-based QR first (see the guide's internals).
+    Tall matrices go through a Cholesky-based QR first (see the guide's
+    internals).
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+
+    Returns
+    -------
+    Array
+        A new real array of the singular values, of length min(M, N) per matrix.
+
+    See Also
+    --------
+    svd
     """
     func = "svdvals"
     x, dtype = _matrices(func, x)
@@ -330,8 +639,27 @@ def svdvals(x: Array, /) -> Array:
 
 
 def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
-    """Q (orthonormal columns) and upper-triangular R with x = Q @ R;
-    mode 'reduced' (Q: m x k) or 'complete' (Q: m x m)."""
+    """QR factorization of each matrix.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold (M, N) matrices.
+    mode : {'reduced', 'complete'}, optional
+        'reduced' (the default): Q is M x K and R is K x N, K = min(M, N).
+        'complete': Q is M x M and R is M x N.
+
+    Returns
+    -------
+    QRResult
+        Named tuple (Q, R): Q with orthonormal columns, R upper triangular,
+        x = Q @ R.
+
+    Raises
+    ------
+    ValueError
+        If mode is neither 'reduced' nor 'complete'.
+    """
     func = "qr"
     x, dtype = _matrices(func, x)
     if mode not in ("reduced", "complete"):
@@ -349,8 +677,25 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
 
 
 def pinv(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
-    """Moore-Penrose pseudo-inverse from the SVD; singular values at most
-    rtol * max(S) count as zero (rtol defaults to max(M, N) * eps)."""
+    """Moore-Penrose pseudo-inverse of each matrix, from its SVD.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+    rtol : float or Array, optional
+        Relative tolerance: singular values at most rtol * max(S) count as zero.
+        By default max(M, N) * eps of x's dtype.
+
+    Returns
+    -------
+    Array
+        A new array: each (M, N) matrix becomes an (N, M) one.
+
+    See Also
+    --------
+    inv
+    """
     func = "pinv"
     x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
@@ -364,7 +709,26 @@ def pinv(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
 
 
 def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
-    """The number of singular values above rtol * max(S) (int64)."""
+    """Rank of each matrix: its number of singular values above a tolerance.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+    rtol : float or Array, optional
+        Relative tolerance: singular values at most rtol * max(S) do not count.
+        By default max(M, N) * eps of x's dtype.
+
+    Returns
+    -------
+    Array
+        A new int64 array of x's shape without its last two axes.
+
+    Raises
+    ------
+    LinAlgError
+        If a matrix holds NaN or infinity (its rank is undefined).
+    """
     func = "matrix_rank"
     x, dtype = _matrices(func, x)
     m, n = x.shape[-2:]
@@ -379,7 +743,30 @@ def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> A
 
 
 def matrix_power(x: Array, n: int, /) -> Array:
-    """x multiplied by itself n times (n < 0: powers of inv(x); n = 0: identity)."""
+    """Each square matrix raised to an integer power.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold square matrices (a stack
+        of them when more). Floating-point dtypes; beyond the standard, integers
+        and bool are computed in float64, as NumPy.
+    n : int
+        Exponent: n > 0 multiplies x by itself n times, 0 gives the identity,
+        n < 0 gives powers of inv(x).
+
+    Returns
+    -------
+    Array
+        A new array of x's shape.
+
+    Raises
+    ------
+    TypeError
+        If n is not an int.
+    LinAlgError
+        If n < 0 and a matrix is singular.
+    """
     func = "matrix_power"
     x = check_array(func, x)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
@@ -408,7 +795,25 @@ def matrix_power(x: Array, n: int, /) -> Array:
 # ---- products ----------------------------------------------------------------------
 
 def outer(x1: Array, x2: Array, /) -> Array:
-    """The outer product of two 1-D arrays (a new 2-D array)."""
+    """Outer product of two vectors.
+
+    Parameters
+    ----------
+    x1 : Array
+        First 1-D array, of a numeric dtype.
+    x2 : Array
+        Second 1-D array.
+
+    Returns
+    -------
+    Array
+        A new 2-D array of shape (x1.size, x2.size) and the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If x1 or x2 is not 1-D.
+    """
     func = "outer"
     x1 = check_array(func, x1, "x1")
     x2 = check_array(func, x2, "x2")
@@ -432,7 +837,28 @@ def outer(x1: Array, x2: Array, /) -> Array:
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
-    """The cross product of 3-vectors along axis, over broadcast shapes."""
+    """Cross product of 3-element vectors along an axis.
+
+    Parameters
+    ----------
+    x1 : Array
+        First array, of a numeric dtype.
+    x2 : Array
+        Second array; its shape broadcasts against x1's.
+    axis : int, optional
+        Axis holding the vectors, of size 3 in both; default -1.
+
+    Returns
+    -------
+    Array
+        A new array of the broadcast shape and the promoted dtype.
+
+    Raises
+    ------
+    ValueError
+        If axis does not have size 3 in both arrays, or the shapes do not
+        broadcast.
+    """
     func = "cross"
     x1 = check_array(func, x1, "x1")
     x2 = check_array(func, x2, "x2")
@@ -470,7 +896,31 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 # ---- views and reductions --------------------------------------------------------------
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
-    """The offset-th diagonal of each matrix, as a view."""
+    """Diagonal of each matrix, as a view.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+    offset : int, optional
+        Diagonal: 0 (the default) the main one, positive above it, negative
+        below it.
+
+    Returns
+    -------
+    Array
+        A view of x: its shape without the last two axes, plus the diagonal's
+        length.
+
+    Raises
+    ------
+    ValueError
+        If x has fewer than 2 dimensions.
+
+    See Also
+    --------
+    trace
+    """
     func = "diagonal"
     x = check_array(func, x)
     if x.ndim < 2:
@@ -479,8 +929,28 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> Array:
-    """Sum of the offset-th diagonal of each matrix. Integer inputs sum in the
-    default (unsigned) integer dtype, as NumPy does."""
+    """Sum of a diagonal of each matrix.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+    offset : int, optional
+        Diagonal: 0 (the default) the main one, positive above it, negative
+        below it.
+    dtype : DType or Python type, optional
+        Data type to sum in and return; by default x's, except that integers sum
+        in int64 (uint64 for unsigned), as NumPy.
+
+    Returns
+    -------
+    Array
+        A new array of x's shape without its last two axes.
+
+    See Also
+    --------
+    diagonal
+    """
     func = "trace"
     x = check_array(func, x)
     if x.ndim < 2:
@@ -507,7 +977,30 @@ _ORD_KIND = {2: K.NORM_2, 1: K.NORM_1, math.inf: K.NORM_MAX, -math.inf: K.NORM_M
 
 def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = None,
                 keepdims: bool = False, ord: Union[int, float] = 2) -> Array:
-    """The ord-norm over axis (all axes when None); real dtype of x."""
+    """Vector norm of x over the given axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of a floating-point dtype.
+    axis : int or tuple of int, optional
+        Axis or axes the vectors lie along; None (the default) takes all of x as
+        one vector.
+    keepdims : bool, optional
+        If True, the reduced axes stay with size 1. Default False.
+    ord : int or float, optional
+        Which norm: 2 (the default), any p for ``sum(abs(x)**p)**(1/p)``, inf (largest
+        abs(x)), -inf (smallest), 0 (number of non-zero elements).
+
+    Returns
+    -------
+    Array
+        A new array of the norms, of x's real floating dtype.
+
+    See Also
+    --------
+    matrix_norm
+    """
     func = "vector_norm"
     x = check_array(func, x)
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
@@ -537,7 +1030,33 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
 
 def matrix_norm(x: Array, /, *, keepdims: bool = False,
                 ord: Optional[Union[int, float, str]] = "fro") -> Array:
-    """Frobenius, nuclear, 1, 2, inf norms (and their negatives) of each matrix."""
+    """Norm of each matrix.
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+    keepdims : bool, optional
+        If True, the last two axes stay with size 1. Default False.
+    ord : {'fro', 'nuc', 1, -1, 2, -2, inf, -inf}, optional
+        Which norm: Frobenius (the default), nuclear, largest (smallest) column
+        sum for 1 (-1), largest (smallest) singular value for 2 (-2), largest
+        (smallest) row sum for inf (-inf).
+
+    Returns
+    -------
+    Array
+        A new array of the norms, of x's real floating dtype.
+
+    Raises
+    ------
+    ValueError
+        If ord is not one of those above, or x has fewer than 2 dimensions.
+
+    See Also
+    --------
+    vector_norm
+    """
     func = "matrix_norm"
     if isinstance(x, Array) and x.dtype is dt.float16:  # computed in float32, rounded once
         return matrix_norm(x._copy_contiguous(dt.float32), keepdims=keepdims,

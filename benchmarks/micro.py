@@ -24,10 +24,19 @@ def _with_cond(make):
 
 
 def _binary(make, f_xp, f_np):
-    """Setup from an input maker: f_xp(xp, *arrstride inputs), f_np(np, *numpy inputs)."""
+    """Setup from an input maker: f_xp(xp, *arrstride inputs), f_np(np, *numpy inputs).
+    Its .torch setup runs f_xp's statement with the torch namespace on tensors
+    sharing the NumPy inputs (the runner leaves the PyTorch column empty for a row
+    whose statement PyTorch does not take)."""
     def setup(np, xp):
         n_in, x_in = make(np, xp)
         return (lambda: f_xp(xp, *x_in)), (lambda: f_np(np, *n_in))
+
+    def setup_torch(np, torch):
+        n_in, _ = make(np, np)
+        t_in = tuple(torch.from_numpy(a) for a in n_in)
+        return lambda: f_xp(torch, *t_in)
+    setup.torch = setup_torch
     return setup
 
 

@@ -11,6 +11,9 @@ run_numpy)` doing the same work; the runner times them interleaved:
         return (lambda: xa + xa), (lambda: a + a)
 
 `target` is the ratio arrstride/NumPy to stay at or under (None: no target).
+`torch`, optional, is a setup `(np, torch) -> run_torch` doing the same work
+with PyTorch (a setup function may carry it as its `.torch` attribute); when
+PyTorch is installed the runner times it in the same rounds, as a third column.
 Summary lines (a geometric mean or a maximum over a group) are declared with
 `summary(...)`. The e2e suite has its own job list (e2e.py) with three columns
 and is run in subprocesses; it registers placeholders here for --list and -k.
@@ -30,6 +33,7 @@ class Workload:
     group: str
     setup: Callable[[Any, Any], Tuple[Callable[[], Any], Callable[[], Any]]]
     target: Optional[float] = None
+    torch: Optional[Callable[[Any, Any], Any]] = None
 
 
 @dataclass(frozen=True)
@@ -45,12 +49,13 @@ WORKLOADS: List[Workload] = []
 SUMMARIES: List[Summary] = []
 
 
-def register(name: str, setup, *, suite: str, group: str, target: Optional[float] = None) -> Workload:
+def register(name: str, setup, *, suite: str, group: str, target: Optional[float] = None,
+             torch=None) -> Workload:
     if suite not in SUITES:
         raise ValueError(f"register: unknown suite {suite!r}")
     if any(w.name == name for w in WORKLOADS):
         raise ValueError(f"register: a workload named {name!r} exists already")
-    w = Workload(name, suite, group, setup, target)
+    w = Workload(name, suite, group, setup, target, torch or getattr(setup, "torch", None))
     WORKLOADS.append(w)
     return w
 

@@ -26,11 +26,41 @@ def load(suites: Sequence[str]) -> None:
             importlib.import_module(f"{__package__}.{m}")
 
 
+def torch_or_none():
+    """PyTorch when it is installed (the torch extra), else None."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def _torch_spec(w: Workload, np, torch):
+    """The workload's PyTorch spec, or (None, why) when it has none or PyTorch
+    refuses its statement (tried once, untimed)."""
+    if torch is None or w.torch is None:
+        return None, None if w.torch is None else "PyTorch not installed"
+    spec = w.torch(np, torch)
+    try:
+        if callable(spec):
+            spec()
+        else:
+            stmt, ns = spec
+            exec(stmt, dict(ns))
+    except Exception as e:  # the row keeps its NumPy columns; the table says why
+        return None, f"{type(e).__name__}: {e}".splitlines()[0][:120]
+    return spec, None
+
+
 def run(workloads: List[Workload], samples: int, min_time: Optional[float] = None,
         progress: Optional[Progress] = None) -> List[dict]:
+    """Times each workload's arrstride and NumPy calls, and its PyTorch call
+    when PyTorch is installed and the workload has one, taking turns in the
+    same rounds (time_interleaved)."""
     import numpy as np
 
     import arrstride as xp
+    torch = torch_or_none()
 
     results = []
     for w in workloads:
@@ -38,14 +68,25 @@ def run(workloads: List[Workload], samples: int, min_time: Optional[float] = Non
         if progress:
             progress.label = w.name
         run_xp, run_np = w.setup(np, xp)
-        t_xp, t_np = time_interleaved([run_xp, run_np], samples, mt,
-                                      progress.step if progress else None)
+        run_torch, torch_why = _torch_spec(w, np, torch)
+        specs = [run_xp, run_np] + ([run_torch] if run_torch is not None else [])
+        times = time_interleaved(specs, samples, mt, progress.step if progress else None)
+        t_xp, t_np = times[0], times[1]
         mx, mn = statistics.median(t_xp), statistics.median(t_np)
-        results.append({"name": w.name, "suite": w.suite, "group": w.group,
-                        "arrstride_s": mx, "numpy_s": mn,
-                        "arrstride_spread": spread(t_xp), "numpy_spread": spread(t_np),
-                        "ratio": mx / mn if mn > 0 else math.inf, "target": w.target})
-        del run_xp, run_np
+        row = {"name": w.name, "suite": w.suite, "group": w.group,
+               "arrstride_s": mx, "numpy_s": mn,
+               "arrstride_spread": spread(t_xp), "numpy_spread": spread(t_np),
+               "ratio": mx / mn if mn > 0 else math.inf, "target": w.target,
+               "torch_version": torch.__version__ if torch is not None else None,
+               "torch_s": None, "torch_ratio": None}
+        if run_torch is not None:
+            mt_ = statistics.median(times[2])
+            row.update(torch_s=mt_, torch_spread=spread(times[2]),
+                       torch_ratio=mx / mt_ if mt_ > 0 else math.inf)
+        elif torch_why:
+            row["torch_missing"] = torch_why
+        results.append(row)
+        del run_xp, run_np, run_torch
     return results
 
 
@@ -56,6 +97,15 @@ def table(results: List[dict], sums: List[dict]) -> str:
     body = [f"{r['name']:<38} {fmt_time(r['arrstride_s'], r['arrstride_spread'])} "
             f"{fmt_time(r['numpy_s'], r['numpy_spread'])} {ratio_cells(r['ratio'], r['target'], 7)}"
             for r in results]
+    if any(r.get("torch_s") for r in results):  # PyTorch's column, after the targets
+        body = [f"{line}{'' if '!' in line[-3:] else '   '} "
+                + (f"{fmt_time(r['torch_s'], r['torch_spread'])} {r['torch_ratio']:7.2f}"
+                   if r.get("torch_s") else f"{'—':>16} {'':>7}")
+                for line, r in zip(body, results)]
+        wide = head + f"    {'pytorch':>16} {'vs pt':>7}"
+        lines = render(head, body, sums, 7).split("\n")  # summaries under the ratio column
+        return "\n".join([wide] + ["-" * len(wide) if ln == "-" * len(head) else ln
+                                    for ln in lines[1:]])
     return render(head, body, sums, 7)
 
 
@@ -63,10 +113,14 @@ def legend(samples: int, min_time: Optional[float], suite: str) -> str:
     mt = MIN_TIME[suite] if min_time is None else min_time
     return (f"time: median over {samples} sample(s) of the time per call; a sample repeats the "
             f"call until it lasts {mt * 1e3:g} ms or more,\n"
-            "      arrstride and NumPy taking turns sample by sample.\n"
+            "      arrstride and NumPy (and PyTorch) taking turns sample by sample.\n"
             "±:    half the interquartile range of the samples, in % of the median "
             "(0 with one sample).\n"
             "ratio: arrstride time / NumPy time (below 1: arrstride is faster).\n"
+            "pytorch, vs pt: PyTorch's time on the same operation, timed in the same rounds, "
+            "and arrstride time / PyTorch time\n"
+            "      (only when PyTorch is installed: the torch extra; — where PyTorch does "
+            "not take the statement).\n"
             "target: the ratio a row should stay at or under (from the issues); "
             "!: the ratio is above its target.")
 
@@ -128,7 +182,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"{w.suite:<8} {w.group:<8} {target_text(w.target):>7}  {w.name}")
         return 0
     import arrstride as xp
-    print(f"arrstride threads: {xp.get_num_threads()}")
+    torch = torch_or_none()
+    print(f"arrstride threads: {xp.get_num_threads()}; "
+          + (f"PyTorch {torch.__version__}, threads: {torch.get_num_threads()}"
+             if torch is not None else "PyTorch not installed (no PyTorch column)"))
     all_rows: List[dict] = []
     for suite in suites:
         ws = [w for w in chosen if w.suite == suite]

@@ -20,7 +20,7 @@ def test_list_names_every_suite():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     suites = [ln.split()[0] for ln in lines]
-    assert suites.count("percall") == 19
+    assert suites.count("percall") == 21
     assert suites.count("e2e") == 2 * 26
     names = r.stdout
     for row in ("add float64 1e7", "x ** 0.5 float64 2e4", "X.T @ X (1000000x1)",
@@ -139,3 +139,69 @@ def test_e2e_survives_a_job_that_kills_its_process(tmp_path):
     assert "process died" in rows["accuracy_score 500x10"]["crash"]
     assert rows["roc_auc_score 500x10"]["plain_s"] > 0
     assert "process died" in r.stdout
+
+
+def _runner():
+    sys.path.insert(0, str(ROOT))
+    try:
+        from benchmarks import registry, runner
+    finally:
+        sys.path.remove(str(ROOT))
+    return registry, runner
+
+
+def test_pytorch_column_in_the_same_rounds(tmp_path):
+    """With PyTorch installed, every percall row is timed with PyTorch too (same
+    run, same rounds) and the JSON holds its time and arrstride's ratio to it."""
+    pytest.importorskip("torch", reason="PyTorch not installed")
+    out = tmp_path / "r.json"
+    r = bench("--suite", "percall", "-k", "call: x[1:3]", "--samples", "3", "--min-time",
+              "0.001", "--json", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "pytorch" in r.stdout and "vs pt" in r.stdout
+    rows = [row for row in json.loads(out.read_text()) if "name" in row]
+    assert [row["name"] for row in rows] == ["call: x[1:3] = 0.0", "call: x[1:3]"]
+    for row in rows:
+        assert row["torch_s"] > 0 and row["torch_version"]
+        assert row["torch_ratio"] == pytest.approx(row["arrstride_s"] / row["torch_s"])
+
+
+def test_pytorch_refusing_a_statement_leaves_its_cell_empty(monkeypatch):
+    """A workload whose PyTorch statement raises keeps its NumPy columns, and the
+    row says why; without PyTorch the row says it is not installed."""
+    registry, runner = _runner()
+
+    def torch_setup(np, torch):
+        def run():
+            raise TypeError("no such thing in torch")
+        return run
+    w = registry.Workload("synthetic", "percall", "call", lambda np, xp: (
+        (lambda: xp.asarray(1.0)), (lambda: np.asarray(1.0))), None, torch_setup)
+    import types
+    for torch in (types.SimpleNamespace(__version__="0.test"), None):
+        monkeypatch.setattr(runner, "torch_or_none", lambda: torch)
+        row, = runner.run([w], samples=1, min_time=0.001)
+        assert row["arrstride_s"] > 0 and row["numpy_s"] > 0
+        assert row["torch_s"] is None and row["torch_ratio"] is None
+        assert row["torch_missing"] == ("TypeError: no such thing in torch" if torch is not None
+                                        else "PyTorch not installed")
+
+
+def test_plot_has_a_pytorch_series_or_says_why_not(tmp_path):
+    """bench --plot: arrstride / PyTorch bars when the run timed PyTorch; the
+    legend says PyTorch was not installed when it was not."""
+    pytest.importorskip("matplotlib", reason="matplotlib not installed (the bench extra)")
+    from arrstride.__main__ import plot_json
+    base = {"suite": "percall", "group": "call", "arrstride_s": 2e-6, "numpy_s": 1e-6,
+            "ratio": 2.0, "target": 5.0}
+    with_torch = [dict(base, name="a", torch_version="2.x", torch_s=4e-6, torch_ratio=0.5),
+                  dict(base, name="b", torch_version="2.x", torch_s=None, torch_ratio=None)]
+    without = [dict(base, name="a", torch_version=None, torch_s=None, torch_ratio=None)]
+    for rows, expect in ((with_torch, "arrstride / PyTorch 2.x (1 rows without a PyTorch "
+                                      "statement)"),
+                         (without, "PyTorch not installed")):
+        (tmp_path / "b.json").write_text(json.dumps(rows))
+        png = tmp_path / "b.png"
+        labels = plot_json(str(tmp_path / "b.json"), str(png))
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert any(expect in label for label in labels), labels

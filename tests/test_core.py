@@ -18,9 +18,10 @@ import pytest
 
 import arrstride as xp
 from arrstride import _core
+from arrstride import _layout as L
 from conftest import np_dtype, to_numpy
 from layouts import ALL as LAYOUTS
-from layouts import DTYPE_NAMES, DTYPES, WRITABLE, make, make_with_base
+from layouts import DTYPE_NAMES, DTYPES, WRITABLE, applies, make, make_with_base
 
 SHAPES = [(5,), (3, 4)]
 
@@ -364,8 +365,6 @@ def test_astype_all_layouts(src, layout):
             continue
         with np.errstate(all="ignore"):
             want = n.astype(dst)
-        if np.dtype(src).kind == "f" and np.dtype(dst).kind in "iu":
-            continue  # saturating casts: tested in test_dtypes
         _same(xp.astype(a, getattr(xp, dst)), want)
     assert xp.astype(a, a.dtype, copy=False) is a
 
@@ -1288,3 +1287,109 @@ def test_switch_where_concat_matmul(layout, dtype):
                    (a, lambda: make("contiguous", (4, 2), xp.float32)[0])):
         _paths_agree(lambda: xp.matmul(x1(), x2()))
         _paths_agree(lambda: x1() @ x2())
+
+
+# ---- for row in x: ArrayBase's tp_iter (native/core/rows.c) ------------------------------
+# Each row is x[i] made in C: the same values, dtype, shape, strides, offset and
+# storage (so the same read-only flag and lifetime) as the general path's x[i].
+
+@pytest.mark.parametrize("layout,shape", [(name, shape) for shape in ((5,), (3, 4), (2, 3, 4))
+                                          for name in LAYOUTS if applies(name, shape)])
+@pytest.mark.parametrize("dtype", ["int8", "uint64", "float64", "complex128", "bool"])
+def test_switch_row_iteration(layout, shape, dtype):
+    _paths_agree(lambda: tuple(_fresh(layout, dtype, shape)()))
+    _paths_agree(lambda: tuple(list(_fresh(layout, dtype, shape)())))  # list() asks len() first
+    a, n = make(layout, shape, getattr(xp, dtype))
+    if a.ndim == 0:
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(a)
+        return
+    rows = list(a)
+    assert len(rows) == len(n)
+    for i, (row, want) in enumerate(zip(rows, n)):
+        _same(row, np.asarray(want))
+        general = a._with_layout(L.select(a._layout, 0, i))
+        assert (row.shape, row.strides, row.offset) == (general.shape, general.strides, general.offset)
+        assert row.storage is a.storage and row.dtype is a.dtype
+        assert type(row) is xp.Array
+
+
+def test_rows_are_views_and_keep_the_read_only_flag():
+    x = xp.reshape(xp.arange(12.0), (3, 4))
+    for i, row in enumerate(x):
+        row[0] = -i  # writes through: a view
+    assert x[:, 0].tolist() == [0.0, -1.0, -2.0]
+    n = np.arange(6.0).reshape(2, 3)
+    n.flags.writeable = False
+    ro = xp.asarray(n)
+    for row in ro:
+        with pytest.raises(ValueError, match="read-only"):
+            row[0] = 1.0
+    z = [r for r in xp.asarray([1, 2, 3])]  # 1-D: 0-d rows, as x[i]
+    assert [(r.shape, int(r)) for r in z] == [((), 1), ((), 2), ((), 3)]
+
+
+def test_row_iterator_protocol_and_huge_dims(fast_paths_on):
+    import itertools
+    x = xp.ones((4, 2))
+    assert type(iter(x)).__name__ == "RowIterator"  # the C iterator (it tells its length)
+    it = iter(x)
+    assert iter(it) is it
+    assert operator.length_hint(it) == 4
+    next(it)
+    assert operator.length_hint(it) == 3
+    assert len(list(it)) == 3
+    with pytest.raises(StopIteration):
+        next(it)
+    assert operator.length_hint(it) == 0
+    for on in (True, False):  # 2**62 empty rows: taken lazily, both ways
+        was = _core.set_fast_paths(on)
+        try:
+            big = xp.empty((2 ** 62, 0))
+            rows = list(itertools.islice(big, 3))
+            assert [(r.shape, r.offset) for r in rows] == [((0,), 0)] * 3
+            assert list(xp.empty((0, 2 ** 62))) == []
+        finally:
+            _core.set_fast_paths(was)
+
+
+def test_row_iterator_under_gc():
+    # the iterator keeps x (and its storage) alive, lets it go once exhausted,
+    # and is collected in a cycle
+    x = xp.reshape(xp.arange(6.0), (3, 2))
+    alive = weakref.ref(x)
+    it = iter(x)
+    del x
+    gc.collect()
+    assert next(it).tolist() == [0.0, 1.0]
+    row = next(it)
+    assert alive() is not None
+    assert next(it).tolist() == [4.0, 5.0]
+    with pytest.raises(StopIteration):
+        next(it)
+    gc.collect()
+    assert alive() is None  # exhausted: x is let go (a row holds x's storage, not x)
+    assert row.tolist() == [2.0, 3.0]
+
+
+def test_row_iterator_in_a_cycle_is_collected():
+    class Box:
+        pass
+    x = xp.ones((3, 2))
+    box = Box()
+    box.it = iter(x)
+    box.self = box
+    alive = weakref.ref(x)
+    del x, box
+    gc.collect()
+    assert alive() is None
+
+
+def test_row_iterator_keeps_the_storage_it_started_with(fast_paths_on):
+    # x._storage is assignable (a private slot): the rows still come from the
+    # storage the iterator read with the layout, never past a smaller one
+    x = xp.reshape(xp.arange(6.0), (3, 2))
+    it = iter(x)
+    assert next(it).tolist() == [0.0, 1.0]
+    x._storage = xp.ones(1)._storage
+    assert [r.tolist() for r in it] == [[2.0, 3.0], [4.0, 5.0]]

@@ -91,23 +91,14 @@ PyObject *array_get_array_struct(PyObject *self, void *c) {
 
 /* ---- asarray(buffer exporter): a zero-copy view ----------------------------------------- */
 
-/* ars_owner (native/include/arrstride.h) as this file sees it: its view has
- * Py_buffer's layout (setup_buffers checks the offsets against cffi's). */
-typedef struct {
-    int kind;
-    void *ptr;
-    Py_buffer view;
-} owner_t;
-
-typedef owner_t *(*owner_new_fn)(int, void *);
-typedef void (*owner_release_fn)(owner_t *);
-static owner_new_fn k_owner_new;
-static owner_release_fn k_owner_release;
-static const char *owner_capsule_name;
-static PyCapsule_Destructor owner_destructor;
-static PyObject *foreign_ptr;            /* address -> cffi char* */
+/* (owner_t, the owner functions and foreign_ptr are shared with exchange.c: core.h) */
+owner_t *(*k_owner_new)(int, void *);
+void (*k_owner_release)(owner_t *);
+const char *owner_capsule_name;
+PyCapsule_Destructor owner_destructor;
+PyObject *foreign_ptr;                   /* address -> cffi char* */
 static PyObject *str_read_only_why;      /* Storage.foreign's reason for read-only memory */
-static int buffers_ready;
+int buffers_ready;
 static void *(*k_alloc)(int64_t);         /* ars_alloc: blocks from small_block on (setup_blocks) */
 static void (*k_free_block)(void *);      /* ars_free (setup_blocks) */
 
@@ -229,8 +220,8 @@ PyObject *core_setup_buffers(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup_buffers: ars_owner's layout is not the expected one");
         return NULL;
     }
-    k_owner_new = (owner_new_fn)(uintptr_t)pn;
-    k_owner_release = (owner_release_fn)(uintptr_t)pr;
+    k_owner_new = (owner_t *(*)(int, void *))(uintptr_t)pn;
+    k_owner_release = (void (*)(owner_t *))(uintptr_t)pr;
     owner_capsule_name = (const char *)(uintptr_t)pname;
     owner_destructor = (PyCapsule_Destructor)(uintptr_t)pdestr;
     REPLACE(foreign_ptr, fp);

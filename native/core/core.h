@@ -41,6 +41,8 @@
  *   operators.c  the operator slots (x + y, x += y, -x, x < y)
  *   buffer.c     numpy.asarray(x) (__array_struct__; no buffer export), asarray of an
  *                exporter (from_buffer), owned blocks
+ *   rows.c       for row in x: ArrayBase's tp_iter and the row iterator
+ *   exchange.c   the DLPack 1.3 C exchange table (type(x).__dlpack_c_exchange_api__)
  *
  * Dtype codes are the C kernel library's (ars_dtype in arrstride.h); per-dtype
  * switches are stamped from its X-macro table (ARS_DTYPES in native/src/ars_internal.h).
@@ -122,7 +124,7 @@ enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without 
     } while (0)
 
 /* Python implementations (fallbacks), by slot. */
-enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_T, F_MT, F_COUNT };
+enum { F_GETITEM, F_SETITEM, F_FLOAT, F_INT, F_BOOL, F_COMPLEX, F_INDEX, F_T, F_MT, F_ITER, F_COUNT };
 extern PyObject *FALLBACK[F_COUNT];
 extern const char *FALLBACK_NAMES[F_COUNT];
 
@@ -260,6 +262,26 @@ PyObject *owned_block_storage(Py_ssize_t nbytes);
 PyObject *core_from_buffer(PyObject *mod, PyObject *obj);
 PyObject *core_setup_buffers(PyObject *mod, PyObject *args);
 PyObject *core_setup_blocks(PyObject *mod, PyObject *args);
+/* ars_owner (native/include/arrstride.h) as _core sees it: its view has
+ * Py_buffer's layout (setup_buffers checks the offsets against cffi's). */
+typedef struct {
+    int kind;
+    void *ptr;
+    Py_buffer view;
+} owner_t;
+extern owner_t *(*k_owner_new)(int, void *);    /* ars_owner_new, ars_owner_release (setup_buffers) */
+extern void (*k_owner_release)(owner_t *);
+extern const char *owner_capsule_name;
+extern PyCapsule_Destructor owner_destructor;
+extern PyObject *foreign_ptr;                   /* address -> cffi char* */
+extern int buffers_ready;
+
+/* rows.c */
+extern PyTypeObject RowIterType;
+PyObject *array_iter(PyObject *self);
+
+/* exchange.c */
+PyObject *core_setup_exchange(PyObject *mod, PyObject *args);
 
 #pragma GCC visibility pop
 

@@ -32,7 +32,7 @@ PyObject *ensure_blas;
 int blas_ready;
 PyObject *FALLBACK[F_COUNT];
 const char *FALLBACK_NAMES[F_COUNT] = {
-    "getitem", "setitem", "float", "int", "bool", "complex", "index", "T", "mT"};
+    "getitem", "setitem", "float", "int", "bool", "complex", "index", "T", "mT", "iter"};
 
 /* ---- setup ------------------------------------------------------------------------- */
 
@@ -249,6 +249,8 @@ static PyMethodDef core_methods[] = {
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
      "matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype, or None"},
+    {"setup_exchange", core_setup_exchange, METH_VARARGS,
+     "Bind the DLPack exchange table's Python parts (once); returns its capsule."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
@@ -259,7 +261,8 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void) {
     if (read_fast_paths_env() < 0)
         return NULL;
-    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0)
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0
+        || PyType_Ready(&RowIterType) < 0)
         return NULL;
     str_char_array = PyUnicode_InternFromString("char[]");
     if (str_char_array == NULL)

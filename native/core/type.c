@@ -177,4 +177,5 @@ PyTypeObject ArrayBaseType = {
     .tp_as_mapping = &array_as_mapping,
     .tp_richcompare = array_richcompare,
     .tp_hash = PyObject_HashNotImplemented,
+    .tp_iter = array_iter,
 };

@@ -429,6 +429,12 @@ const char *ars_dlpack_capsule_name(int which);
 void *ars_dlpack_export(int versioned, void *data, int ndim, const int64_t *shape,
                         const int64_t *strides, int dtype, uint64_t flags, void *owner);
 
+/* ars_dlpack_export(1, ...) whose deleter hands `owner` to `release` instead of
+ * ars_dlpack_release_owner: the DLPack C exchange table (native/core/exchange.c)
+ * exports with a PyObject reference as owner and a release that takes the GIL. */
+void *ars_dlpack_export_owned(void *data, int ndim, const int64_t *shape, const int64_t *strides,
+                              int dtype, uint64_t flags, void *owner, void (*release)(void *));
+
 /* The ARS_* dtype for a DLPack dtype, or -1 when arrstride has no such dtype. */
 int ars_dlpack_dtype(uint8_t code, uint8_t bits, uint16_t lanes);
 

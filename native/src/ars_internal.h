@@ -202,28 +202,46 @@ static inline void ars_leave_python(ars_python_entry *e)
     ars_py.gil_release(e->state);
 }
 
-/* Float to int64: NaN gives 0, values beyond the range saturate. */
-static inline int64_t ars_f2i64(double v)
+/* Float to integer, as NumPy does on x86-64 (whose C conversions compile to
+ * cvttsd2si), so that arrstride gives NumPy's result on every platform
+ * (NumPy's own differ on ARM; C leaves them undefined):
+ * - a signed conversion of 32 or 64 bits truncates a value in its range, and
+ *   gives its width's minimum for anything else, NaN and +-inf included;
+ * - int8, int16, uint8 and uint16 convert through int32, int32 and int64
+ *   directly, then wrap to the target's width;
+ * - uint32 and uint64: a value >= 0 in range converts exactly, beyond the
+ *   range gives 0; a negative value or NaN goes through the signed conversion
+ *   of the same width and wraps (-1.0 -> 2**64 - 1, NaN -> 2**63).
+ * tests/test_dtypes.py checks every case against NumPy. */
+static inline int32_t ars_f2i32(double v)
 {
-    if (v != v)
-        return 0;
-    if (v >= 9223372036854775808.0)
-        return INT64_MAX;
-    if (v < -9223372036854775808.0)
-        return INT64_MIN;
-    return (int64_t)v;
+    return (v > -2147483649.0 && v < 2147483648.0) ? (int32_t)v : INT32_MIN;
 }
 
-/* Float to uint64: NaN gives 0, beyond 2**64 saturates, negatives wrap as
- * through int64 (so -1.0 -> 255 for uint8, as NumPy does). */
+static inline int64_t ars_f2i64(double v)
+{
+    return (v >= -9223372036854775808.0 && v < 9223372036854775808.0) ? (int64_t)v : INT64_MIN;
+}
+
+static inline uint32_t ars_f2u32(double v)
+{
+    if (v >= 0)
+        return v < 4294967296.0 ? (uint32_t)v : 0;
+    return (uint32_t)ars_f2i32(v);
+}
+
 static inline uint64_t ars_f2u64(double v)
 {
-    if (v != v || v <= -1.0)
-        return (uint64_t)ars_f2i64(v);
-    if (v >= 18446744073709551616.0)
-        return UINT64_MAX;
-    return (uint64_t)v;
+    if (v >= 0)
+        return v < 18446744073709551616.0 ? (uint64_t)v : 0;
+    return (uint64_t)ars_f2i64(v);
 }
+
+/* To the signed (_I) or unsigned (_U) integer type T of any width, by the
+ * rules above. */
+#define ARS_F2INT_I(T, v) ((T)(sizeof(T) == 8 ? (T)ars_f2i64(v) : (T)ars_f2i32(v)))
+#define ARS_F2INT_U(T, v)                                                         \
+    ((T)(sizeof(T) == 8 ? (T)ars_f2u64(v) : sizeof(T) == 4 ? (T)ars_f2u32(v) : (T)ars_f2i32(v)))
 
 /* ---- iterator ------------------------------------------------------------ */
 

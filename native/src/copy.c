@@ -52,7 +52,7 @@ int ars_copy(int ndim, const int64_t *shape,
     return run2(ndim, shape, dst, dst_strides, src, src_strides, loop, NULL, 2 * itemsize);
 }
 
-/* ---- casts: defined results for every value ------------------------------ */
+/* ---- casts: defined results for every value (float to int: NumPy x86's) ---- */
 
 /* CONV_<dst kind><src kind>(DT, v) converts v to the C type DT. */
 #define CONV_KB_KB(DT, v) (v)
@@ -63,13 +63,13 @@ int ars_copy(int ndim, const int64_t *shape,
 #define CONV_KI_KB(DT, v) ((DT)(v))
 #define CONV_KI_KI(DT, v) ((DT)(v))
 #define CONV_KI_KU(DT, v) ((DT)(v))
-#define CONV_KI_KF(DT, v) ((DT)ars_f2i64((double)(v)))
-#define CONV_KI_KC(DT, v) ((DT)ars_f2i64(creal(v)))
+#define CONV_KI_KF(DT, v) ARS_F2INT_I(DT, (double)(v))
+#define CONV_KI_KC(DT, v) ARS_F2INT_I(DT, creal(v))
 #define CONV_KU_KB(DT, v) ((DT)(v))
 #define CONV_KU_KI(DT, v) ((DT)(v))
 #define CONV_KU_KU(DT, v) ((DT)(v))
-#define CONV_KU_KF(DT, v) ((DT)ars_f2u64((double)(v)))
-#define CONV_KU_KC(DT, v) ((DT)ars_f2u64(creal(v)))
+#define CONV_KU_KF(DT, v) ARS_F2INT_U(DT, (double)(v))
+#define CONV_KU_KC(DT, v) ARS_F2INT_U(DT, creal(v))
 #define CONV_KF_KB(DT, v) ((DT)(v))
 #define CONV_KF_KI(DT, v) ((DT)(v))
 #define CONV_KF_KU(DT, v) ((DT)(v))

@@ -77,6 +77,7 @@ int64_t ars_dlpack_live(void)
 /* One allocation per export: the managed struct, then shape, then strides. */
 typedef struct {
     DLManagedTensorVersioned m;
+    void (*release)(void *owner);   /* NULL: ars_dlpack_release_owner (Python) */
     int64_t dims[];
 } export_versioned;
 
@@ -85,21 +86,24 @@ typedef struct {
     int64_t dims[];
 } export_legacy;
 
-static void finish_delete(void *block, void *owner)
+static void finish_delete(void *block, void *owner, void (*release)(void *))
 {
     free(block);
     __atomic_sub_fetch(&live_count, 1, __ATOMIC_SEQ_CST);
-    call_python(ars_dlpack_release_owner, owner);
+    if (release)
+        release(owner);
+    else
+        call_python(ars_dlpack_release_owner, owner);
 }
 
 static void delete_versioned(DLManagedTensorVersioned *self)
 {
-    finish_delete(self, self->manager_ctx);
+    finish_delete(self, self->manager_ctx, ((export_versioned *)self)->release);
 }
 
 static void delete_legacy(DLManagedTensor *self)
 {
-    finish_delete(self, self->manager_ctx);
+    finish_delete(self, self->manager_ctx, NULL);
 }
 
 static void fill_tensor(DLTensor *t, void *data, int ndim, const int64_t *shape,
@@ -119,25 +123,33 @@ static void fill_tensor(DLTensor *t, void *data, int ndim, const int64_t *shape,
     t->byte_offset = 0;
 }
 
+void *ars_dlpack_export_owned(void *data, int ndim, const int64_t *shape, const int64_t *strides,
+                              int dtype, uint64_t flags, void *owner, void (*release)(void *))
+{
+    if (ndim < 0 || ndim > ARS_MAX_DIMS || dtype < 0 || dtype >= ARS_NDTYPES)
+        return NULL;
+    export_versioned *e = malloc(sizeof(export_versioned) + 2 * (size_t)ndim * sizeof(int64_t));
+    if (!e)
+        return NULL;
+    e->m.version.major = ARS_DLPACK_MAJOR;
+    e->m.version.minor = ARS_DLPACK_MINOR;
+    e->m.manager_ctx = owner;
+    e->m.deleter = delete_versioned;
+    e->m.flags = flags;
+    e->release = release;
+    fill_tensor(&e->m.dl_tensor, data, ndim, shape, strides, dtype, e->dims);
+    __atomic_add_fetch(&live_count, 1, __ATOMIC_SEQ_CST);
+    return &e->m;
+}
+
 void *ars_dlpack_export(int versioned, void *data, int ndim, const int64_t *shape,
                         const int64_t *strides, int dtype, uint64_t flags, void *owner)
 {
     if (ndim < 0 || ndim > ARS_MAX_DIMS || dtype < 0 || dtype >= ARS_NDTYPES)
         return NULL;
+    if (versioned)
+        return ars_dlpack_export_owned(data, ndim, shape, strides, dtype, flags, owner, NULL);
     size_t dims_bytes = 2 * (size_t)ndim * sizeof(int64_t);
-    if (versioned) {
-        export_versioned *e = malloc(sizeof(export_versioned) + dims_bytes);
-        if (!e)
-            return NULL;
-        e->m.version.major = ARS_DLPACK_MAJOR;
-        e->m.version.minor = ARS_DLPACK_MINOR;
-        e->m.manager_ctx = owner;
-        e->m.deleter = delete_versioned;
-        e->m.flags = flags;
-        fill_tensor(&e->m.dl_tensor, data, ndim, shape, strides, dtype, e->dims);
-        __atomic_add_fetch(&live_count, 1, __ATOMIC_SEQ_CST);
-        return &e->m;
-    }
     export_legacy *e = malloc(sizeof(export_legacy) + dims_bytes);
     if (!e)
         return NULL;

@@ -126,14 +126,11 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
 #define EW_CLONES_8 EW_CLONES_WIDE
 #define EW_CLONES_16 EW_CLONES_WIDE
 
-#define UNARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                               \
-    CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
-    {                                                                        \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T x = a[i];                                                      \
-            o[i] = (OT)(EXPR);                                               \
-        }                                                                    \
-    }                                                                        \
+/* One shape for both kinds of loop. CALL names the contiguous kernel that the
+ * contiguous path runs (FN##_c itself, or FN##_v: see below) and STRIDED the
+ * strided path (STRIDED_SCALAR: one element at a time; STRIDED_BLOCKS:
+ * gathered into blocks and run through FN##_v). */
+#define UNARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, STRIDED)                   \
     void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
     {                                                                        \
         char *o = data[0];                                                   \
@@ -141,27 +138,85 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
         if (s[0] == sizeof(OT) && s[1] == sizeof(T)) {                       \
             int64_t h = head_elems(o, sizeof(OT));                           \
             if (!ctx || n * (int64_t)sizeof(OT) < STREAM_MIN_BYTES || h < 0) { \
-                FN##_c((OT *)o, (const T *)a, n);                            \
+                FN##CALL((OT *)o, (const T *)a, n);                          \
                 return;                                                      \
             }                                                                \
             _Alignas(64) char tmp[CHUNK_BYTES];                              \
             const int64_t c = CHUNK_BYTES / (int64_t)sizeof(OT);             \
-            FN##_c((OT *)o, (const T *)a, h);                                \
+            FN##CALL((OT *)o, (const T *)a, h);                              \
             for (int64_t i = h; i < n; i += c) {                             \
                 int64_t m = n - i < c ? n - i : c;                           \
-                FN##_c((OT *)tmp, (const T *)a + i, m);                      \
+                FN##CALL((OT *)tmp, (const T *)a + i, m);                    \
                 stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
             }                                                                \
             _mm_sfence();                                                    \
             return;                                                          \
         }                                                                    \
+        STRIDED##_U(FN, T, OT, EXPR)                                         \
+    }
+#define STRIDED_SCALAR_U(FN, T, OT, EXPR)                                    \
         for (int64_t i = 0; i < n; i++) {                                    \
             T x = *(const T *)(a + i * s[1]);                                \
             *(OT *)(o + i * s[0]) = (OT)(EXPR);                              \
+        }
+#define STRIDED_BLOCKS_U(FN, T, OT, EXPR)                                    \
+        T ib[EW_GATHER];                                                     \
+        OT ob[EW_GATHER];                                                    \
+        for (int64_t i = 0; i < n; i += EW_GATHER) {                         \
+            int64_t m = n - i < EW_GATHER ? n - i : EW_GATHER;               \
+            for (int64_t j = 0; j < m; j++)                                  \
+                ib[j] = *(const T *)(a + (i + j) * s[1]);                    \
+            FN##_v(ob, ib, m);                                               \
+            for (int64_t j = 0; j < m; j++)                                  \
+                *(OT *)(o + (i + j) * s[0]) = ob[j];                         \
+        }
+
+#define UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                \
+    CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
+    {                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                    \
+            T x = a[i];                                                      \
+            o[i] = (OT)(EXPR);                                               \
         }                                                                    \
     }
 
-#define BINARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                              \
+/* The cheap ops: the kernel runs on any length, strided data one by one. */
+#define UNARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                               \
+    UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                    \
+    UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _c, STRIDED_SCALAR)
+
+/* The costly ops (exp, log, the trigonometric functions, pow...): one result
+ * per value whatever the array's length, layout or thread split. The kernel's
+ * loop runs glibc's vector libm on whole vectors and the scalar libm on a
+ * remainder, and the two differ in the last bits (exp on 586 values: 227
+ * differed between a length-1 and a length-4096 array; SciPy compares
+ * vectorized calls with one-at-a-time ones). So the kernel only ever sees
+ * whole blocks of EW_BLOCK elements (a multiple of every vector width):
+ * FN##_v runs the whole blocks in place and a remainder padded into a block
+ * (with copies of its first element), and strided data is gathered into
+ * blocks. tests/test_elementwise.py::test_vector_libm_* checks the bits. */
+enum { EW_BLOCK = 32, EW_GATHER = 256 };
+#define UNARY_PADDED(FN, T, OT)                                              \
+    static void FN##_v(OT *o, const T *a, int64_t n)                         \
+    {                                                                        \
+        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
+        if (m)                                                               \
+            FN##_c(o, a, m);                                                 \
+        if (n > m) {                                                         \
+            T ib[EW_BLOCK];                                                  \
+            OT ob[EW_BLOCK];                                                 \
+            for (int64_t j = 0; j < EW_BLOCK; j++)                           \
+                ib[j] = a[m + (j < n - m ? j : 0)];                          \
+            FN##_c(ob, ib, EW_BLOCK);                                        \
+            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
+        }                                                                    \
+    }
+#define UNARY_LOOP_BLOCKS(FN, T, OT, EXPR, CLONES)                           \
+    UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                    \
+    UNARY_PADDED(FN, T, OT)                                                  \
+    UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
+
+#define BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                              \
     CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
@@ -182,7 +237,9 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
             T b = pb[i];                                                     \
             o[i] = (OT)(EXPR);                                               \
         }                                                                    \
-    }                                                                        \
+    }
+
+#define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, STRIDED)                 \
     void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
     {                                                                        \
         char *o = data[0];                                                   \
@@ -191,35 +248,126 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
             if (s[1] == sizeof(T) && s[2] == sizeof(T)) {                    \
                 int64_t h = head_elems(o, sizeof(OT));                       \
                 if (!ctx || n * (int64_t)sizeof(OT) < STREAM_MIN_BYTES || h < 0) { \
-                    FN##_c((OT *)o, (const T *)x1, (const T *)x2, n);        \
+                    FN##CALL((OT *)o, (const T *)x1, (const T *)x2, n);      \
                     return;                                                  \
                 }                                                            \
                 _Alignas(64) char tmp[CHUNK_BYTES];                          \
                 const int64_t c = CHUNK_BYTES / (int64_t)sizeof(OT);         \
-                FN##_c((OT *)o, (const T *)x1, (const T *)x2, h);            \
+                FN##CALL((OT *)o, (const T *)x1, (const T *)x2, h);          \
                 for (int64_t i = h; i < n; i += c) {                         \
                     int64_t m = n - i < c ? n - i : c;                       \
-                    FN##_c((OT *)tmp, (const T *)x1 + i, (const T *)x2 + i, m); \
+                    FN##CALL((OT *)tmp, (const T *)x1 + i, (const T *)x2 + i, m); \
                     stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
                 }                                                            \
                 _mm_sfence();                                                \
                 return;                                                      \
             }                                                                \
             if (s[1] == sizeof(T) && s[2] == 0) {                            \
-                FN##_s2((OT *)o, (const T *)x1, *(const T *)x2, n);          \
+                FN##_s2##CALL((OT *)o, (const T *)x1, *(const T *)x2, n);    \
                 return;                                                      \
             }                                                                \
             if (s[1] == 0 && s[2] == sizeof(T)) {                            \
-                FN##_s1((OT *)o, *(const T *)x1, (const T *)x2, n);          \
+                FN##_s1##CALL((OT *)o, *(const T *)x1, (const T *)x2, n);    \
                 return;                                                      \
             }                                                                \
         }                                                                    \
+        STRIDED##_B(FN, T, OT, EXPR)                                         \
+    }
+#define STRIDED_SCALAR_B(FN, T, OT, EXPR)                                    \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = *(const T *)(x1 + i * s[1]);                               \
             T b = *(const T *)(x2 + i * s[2]);                               \
             *(OT *)(o + i * s[0]) = (OT)(EXPR);                              \
+        }
+#define STRIDED_BLOCKS_B(FN, T, OT, EXPR)                                    \
+        T ia[EW_GATHER], ibb[EW_GATHER];                                     \
+        OT ob[EW_GATHER];                                                    \
+        for (int64_t i = 0; i < n; i += EW_GATHER) {                         \
+            int64_t m = n - i < EW_GATHER ? n - i : EW_GATHER;               \
+            for (int64_t j = 0; j < m; j++) {                                \
+                ia[j] = *(const T *)(x1 + (i + j) * s[1]);                   \
+                ibb[j] = *(const T *)(x2 + (i + j) * s[2]);                  \
+            }                                                                \
+            FN##_v(ob, ia, ibb, m);                                          \
+            for (int64_t j = 0; j < m; j++)                                  \
+                *(OT *)(o + (i + j) * s[0]) = ob[j];                         \
+        }
+
+/* The cheap binary ops: the kernels run on any length (the names FN##_s2_c
+ * and FN##_s1_c are the kernels themselves). */
+#define BINARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                              \
+    BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                                  \
+    _Pragma("GCC diagnostic push")                                           \
+    _Pragma("GCC diagnostic ignored \"-Wunused-function\"")                  \
+    static inline void FN##_s2_c(OT *o, const T *pa, T b, int64_t n) { FN##_s2(o, pa, b, n); } \
+    static inline void FN##_s1_c(OT *o, T a, const T *pb, int64_t n) { FN##_s1(o, a, pb, n); } \
+    _Pragma("GCC diagnostic pop")                                            \
+    BINARY_LOOP_(FN, T, OT, EXPR, CLONES, _c, STRIDED_SCALAR)
+
+/* The costly binary ops (atan2, pow...): whole blocks only, as for the unary
+ * ones above; a scalar operand keeps its vector form (FN##_s1/_s2). */
+#define BINARY_PADDED(FN, T, OT)                                             \
+    static void FN##_v(OT *o, const T *pa, const T *pb, int64_t n)           \
+    {                                                                        \
+        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
+        if (m)                                                               \
+            FN##_c(o, pa, pb, m);                                            \
+        if (n > m) {                                                         \
+            T ia[EW_BLOCK], ibb[EW_BLOCK];                                   \
+            OT ob[EW_BLOCK];                                                 \
+            for (int64_t j = 0; j < EW_BLOCK; j++) {                         \
+                ia[j] = pa[m + (j < n - m ? j : 0)];                         \
+                ibb[j] = pb[m + (j < n - m ? j : 0)];                        \
+            }                                                                \
+            FN##_c(ob, ia, ibb, EW_BLOCK);                                   \
+            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
+        }                                                                    \
+    }                                                                        \
+    static void FN##_s2_v(OT *o, const T *pa, T b, int64_t n)                \
+    {                                                                        \
+        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
+        if (m)                                                               \
+            FN##_s2(o, pa, b, m);                                            \
+        if (n > m) {                                                         \
+            T ia[EW_BLOCK];                                                  \
+            OT ob[EW_BLOCK];                                                 \
+            for (int64_t j = 0; j < EW_BLOCK; j++)                           \
+                ia[j] = pa[m + (j < n - m ? j : 0)];                         \
+            FN##_s2(ob, ia, b, EW_BLOCK);                                    \
+            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
+        }                                                                    \
+    }                                                                        \
+    static void FN##_s1_v(OT *o, T a, const T *pb, int64_t n)                \
+    {                                                                        \
+        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
+        if (m)                                                               \
+            FN##_s1(o, a, pb, m);                                            \
+        if (n > m) {                                                         \
+            T ibb[EW_BLOCK];                                                 \
+            OT ob[EW_BLOCK];                                                 \
+            for (int64_t j = 0; j < EW_BLOCK; j++)                           \
+                ibb[j] = pb[m + (j < n - m ? j : 0)];                        \
+            FN##_s1(ob, a, ibb, EW_BLOCK);                                   \
+            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
         }                                                                    \
     }
+#define BINARY_LOOP_BLOCKS(FN, T, OT, EXPR, CLONES)                          \
+    BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                                  \
+    BINARY_PADDED(FN, T, OT)                                                 \
+    BINARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
+
+/* Loop shape by cost (the last column of ew_ops.h's lists): cheap ops (1, 2)
+ * run on any length, costly ones (4, 8, 16) in whole blocks. */
+#define UNARY_LOOP_1 UNARY_LOOP_CL
+#define UNARY_LOOP_2 UNARY_LOOP_CL
+#define UNARY_LOOP_4 UNARY_LOOP_BLOCKS
+#define UNARY_LOOP_8 UNARY_LOOP_BLOCKS
+#define UNARY_LOOP_16 UNARY_LOOP_BLOCKS
+#define BINARY_LOOP_1 BINARY_LOOP_CL
+#define BINARY_LOOP_2 BINARY_LOOP_CL
+#define BINARY_LOOP_4 BINARY_LOOP_BLOCKS
+#define BINARY_LOOP_8 BINARY_LOOP_BLOCKS
+#define BINARY_LOOP_16 BINARY_LOOP_BLOCKS
 
 /* ---- the stamped loops, declared from the lists of ew_ops.h -------------------- */
 
@@ -237,12 +385,12 @@ POW_FAST_LIST(P_DECLS)
 
 /* Stamp one loop per (op, dtype of the group). */
 #define U_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
-    UNARY_LOOP_CL(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x), EW_CLONES_##COST)
+    UNARY_LOOP_##COST(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x), EW_CLONES_##COST)
 #define U_GROUP(OP, G, OUT, S, COST) G(U_STAMP, OP, OUT, S, COST)
 #define B_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
-    BINARY_LOOP_CL(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b), EW_CLONES_##COST)
+    BINARY_LOOP_##COST(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b), EW_CLONES_##COST)
 #define P_STAMP(DN, T, WT, RT, RDN, EXP, S, COST) \
-    UNARY_LOOP_CL(p_##EXP##_##DN, T, T, S(T, WT, RT, x), EW_CLONES_##COST)
+    UNARY_LOOP_##COST(p_##EXP##_##DN, T, T, S(T, WT, RT, x), EW_CLONES_##COST)
 #define P_GROUP(EXP, G, S, COST) G(P_STAMP, EXP, S, COST)
 
 #endif

@@ -1,0 +1,129 @@
+/* arrstride._core: `for row in x`: ArrayBase's tp_iter and the row iterator (see core.h).
+ *
+ * iter(x) of an array C can read (read_view) with at least one dim gives a
+ * RowIter that makes each x[i] directly: the rows share one shape tuple, one
+ * strides tuple and one size (Layouts are immutable), so a row costs a Layout,
+ * an offset int and an Array; x[i]'s storage (hence its read-only flag and
+ * lifetime) and dtype are x's. The offsets are _layout.select's: offset +
+ * i * strides[0], and offset itself for every row of an empty x. The storage
+ * and dtype are the ones read with the layout when the iterator is made
+ * (assigning x._storage meanwhile cannot pair a layout with a smaller
+ * storage). Anything
+ * else (0-d, a layout C cannot read, the fast paths switched off) calls the
+ * Python implementation bound as "iter" (_array._iter_rows), which owns the
+ * TypeError of a 0-d array. */
+#include "core.h"
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *array;    /* the array iterated; NULL once exhausted */
+    PyObject *storage;  /* its storage and dtype when the iterator was made */
+    PyObject *dtype;
+    PyObject *shape;    /* the rows' shape, strides and size: shared by every row */
+    PyObject *strides;
+    PyObject *size;
+    int64_t offset, step, i, n;
+} RowIterObject;
+
+static int rows_traverse(RowIterObject *it, visitproc visit, void *arg) {
+    Py_VISIT(it->array);
+    Py_VISIT(it->storage);
+    Py_VISIT(it->dtype);
+    Py_VISIT(it->shape);
+    Py_VISIT(it->strides);
+    Py_VISIT(it->size);
+    return 0;
+}
+
+static int rows_clear(RowIterObject *it) {
+    Py_CLEAR(it->array);
+    Py_CLEAR(it->storage);
+    Py_CLEAR(it->dtype);
+    Py_CLEAR(it->shape);
+    Py_CLEAR(it->strides);
+    Py_CLEAR(it->size);
+    return 0;
+}
+
+static void rows_dealloc(RowIterObject *it) {
+    PyObject_GC_UnTrack(it);
+    rows_clear(it);
+    PyObject_GC_Del(it);
+}
+
+static PyObject *rows_next(RowIterObject *it) {
+    if (it->array == NULL)
+        return NULL;
+    if (it->i >= it->n) {
+        rows_clear(it);  /* exhausted: let the array go, as a generator does */
+        return NULL;
+    }
+    /* in range: the array reaches offset + i * step for every i < n (checked in array_iter) */
+    int64_t off = it->offset + it->i * it->step;
+    it->i++;
+    Py_INCREF(it->shape);
+    Py_INCREF(it->strides);
+    Py_INCREF(it->size);
+    PyObject *lay = new_layout_steal(it->shape, it->strides, PyLong_FromLongLong(off), it->size);
+    if (lay == NULL)
+        return NULL;
+    Py_INCREF(it->storage);
+    Py_INCREF(it->dtype);
+    return new_array_steal(it->storage, lay, it->dtype);
+}
+
+static PyObject *rows_length_hint(RowIterObject *it, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLongLong(it->array == NULL ? 0 : it->n - it->i);
+}
+
+static PyMethodDef rows_methods[] = {
+    {"__length_hint__", (PyCFunction)rows_length_hint, METH_NOARGS, "rows left"},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject RowIterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "arrstride._core.RowIterator",
+    .tp_basicsize = sizeof(RowIterObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "iter(x) of an arrstride array: x[0], x[1], ... (views).",
+    .tp_dealloc = (destructor)rows_dealloc,
+    .tp_traverse = (traverseproc)rows_traverse,
+    .tp_clear = (inquiry)rows_clear,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)rows_next,
+    .tp_methods = rows_methods,
+};
+
+/* ArrayBase's tp_iter. */
+PyObject *array_iter(PyObject *self) {
+    view_t v;
+    if (!fast_paths || !read_view(self, &v) || v.ndim == 0)
+        return call_fallback(F_ITER, &self, 1);
+    ArrayObject *a = (ArrayObject *)self;
+    int64_t n = v.shape[0], step = v.strides[0], last;
+    /* every row's offset is reached by x (non-empty) or is x's own (empty) */
+    if (v.size > 0 && (__builtin_mul_overflow(n - 1, step, &last)
+                       || __builtin_add_overflow(v.offset, last, &last)))
+        return call_fallback(F_ITER, &self, 1);
+    PyObject *shape = SLOT(a->layout, off_shape), *strides = SLOT(a->layout, off_strides);
+    RowIterObject *it = PyObject_GC_New(RowIterObject, &RowIterType);
+    if (it == NULL)
+        return NULL;
+    it->array = Py_NewRef(self);
+    it->storage = Py_NewRef(a->storage);
+    it->dtype = Py_NewRef(a->dtype);
+    it->shape = PyTuple_GetSlice(shape, 1, v.ndim);
+    it->strides = PyTuple_GetSlice(strides, 1, v.ndim);
+    it->size = PyLong_FromLongLong(n > 0 ? v.size / n : 0);
+    it->offset = v.offset;
+    it->step = v.size > 0 ? step : 0;
+    it->i = 0;
+    it->n = n;
+    PyObject_GC_Track(it);
+    if (it->shape == NULL || it->strides == NULL || it->size == NULL) {
+        Py_DECREF(it);
+        return NULL;
+    }
+    return (PyObject *)it;
+}
