@@ -41,7 +41,7 @@ from . import _layout as L
 from . import _foreign
 from . import _storage as S
 from ._array import Array
-from ._errors import msg
+from ._errors import msg, not_array_error
 from ._native import ffi, lib
 
 
@@ -296,7 +296,7 @@ def exchange_export(x) -> object:
     tensor out of it)."""
     func = f"{_EXCHANGE}.managed_tensor_from_py_object_no_sync"
     if not isinstance(x, Array):
-        raise TypeError(msg(func, "py_object must be an arrstride array", type(x).__name__))
+        raise not_array_error(func, x, name="py_object")
     return export(x, None, VERSION, None, None)
 
 

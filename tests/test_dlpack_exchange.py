@@ -137,7 +137,7 @@ def test_fast_and_general_paths_agree():
 
 def test_export_refuses_what_is_not_an_array():
     with pytest.raises(TypeError, match="managed_tensor_from_py_object_no_sync: py_object must be "
-                                        "an arrstride array; got ndarray"):
+                                        "an arrstride array; got numpy.ndarray"):
         export(API, np.ones(3))
 
 
