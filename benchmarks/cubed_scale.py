@@ -480,6 +480,11 @@ def main(argv=None) -> int:
             runs.append(("arrstride", "killed"))
         for backend, tag in runs:
             env = dict(os.environ, CUBED_BACKEND_ARRAY_API_MODULE=backend)
+            # one thread per worker process for both backends, as Dask's nanny sets
+            # OpenMP/MKL/OpenBLAS (distributed.nanny.pre-spawn-environ; the cluster
+            # here runs without nannies) and arrstride.cluster.CacheRelease sets arrstride
+            env.update({k: env.get(k, "1") for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                                                      "OPENBLAS_NUM_THREADS", "ARRSTRIDE_NUM_THREADS")})
             if backend == "arrstride" and ex == "processes" and "ARRSTRIDE_CACHE_BYTES" not in env:
                 # no task-end hook in the processes executor: the cache limit for its
                 # workers (inherited from this environment), as arrstride.cluster sizes it

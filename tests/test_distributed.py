@@ -63,6 +63,8 @@ if __name__ == "__main__":  # the workers are spawned: they import this file as 
         client.register_plugin(CacheRelease(allowed_mem=ALLOWED))
         # each worker is its own OS process, and imported arrstride as Cubed's backend
         assert set(client.run(backend_in_worker).values()) == {{"arrstride"}}
+        # the plugin gave each worker's arrstride one thread (Dask runs one task per thread)
+        assert set(client.run(arrstride.get_num_threads).values()) == {{1}}
         pids = set(client.run(__import__("os").getpid).values())
         assert len(pids) == 2 and __import__("os").getpid() not in pids, pids
 
@@ -119,6 +121,7 @@ def test_cache_release_plugin_in_this_process():
     from arrstride.cluster import CacheRelease, cache_limit_for
 
     old = xp.get_cache_limit()
+    old_threads = xp.get_num_threads()
     try:
         assert cache_limit_for(2_000_000_000) == min(old, 40_000_000)
         assert cache_limit_for(0) == 0
@@ -128,9 +131,17 @@ def test_cache_release_plugin_in_this_process():
         with pytest.raises(ValueError, match="cache_limit_for"):
             CacheRelease(allowed_mem=-5)
 
+        for bad in (0, 257, 1.0, True):
+            with pytest.raises(ValueError, match="CacheRelease: expected threads"):
+                CacheRelease(threads=bad)
+
+        xp.set_num_threads(2)
+        CacheRelease(threads=None).setup(SimpleNamespace())
+        assert xp.get_num_threads() == 2       # threads=None: unchanged
         plugin = CacheRelease(allowed_mem=1_000_000_000)
         plugin.setup(SimpleNamespace())
         assert xp.get_cache_limit() == min(old, 20_000_000)
+        assert xp.get_num_threads() == 1       # one per worker thread, as Dask's nanny sets OpenBLAS
         xp.set_cache_limit(old)
         worker = SimpleNamespace(memory_manager=SimpleNamespace(memory_limit=3_000_000_000),
                                  state=SimpleNamespace(nthreads=2))
@@ -152,4 +163,5 @@ def test_cache_release_plugin_in_this_process():
         assert plugin.released == 1
     finally:
         xp.set_cache_limit(old)
+        xp.set_num_threads(old_threads)
         xp.release_cache()
