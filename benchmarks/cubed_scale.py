@@ -488,7 +488,8 @@ def main(argv=None) -> int:
             if backend == "arrstride" and ex == "processes" and "ARRSTRIDE_CACHE_BYTES" not in env:
                 # no task-end hook in the processes executor: the cache limit for its
                 # workers (inherited from this environment), as arrstride.cluster sizes it
-                env["ARRSTRIDE_CACHE_BYTES"] = str(allowed // 50)
+                from arrstride.cluster import cache_limit_for
+                env["ARRSTRIDE_CACHE_BYTES"] = str(cache_limit_for(allowed))
             name = f"{kind}-{backend}-{ex}" + (f"-{tag}" if tag else "")
             out = os.path.join(a.dir, f"result-{name}.npz")
             step = ["compute", "--kind", kind, "--data", data, "--work-dir", os.path.join(a.dir, f"work-{name}"),
