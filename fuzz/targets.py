@@ -356,7 +356,7 @@ def target_asarray(data: bytes) -> None:
         return
     name = f.pick(DTYPES)
     isz = np.dtype(name).itemsize
-    typestr = _TYPESTR[name] if f.byte() % 16 else f.pick(["<f2", ">f8", "|f8", "<V8", "x", "<i8 "])
+    typestr = _TYPESTR[name] if f.byte() % 16 else f.pick(["<f16", ">f8", "|f8", "<V8", "x", "<i8 "])
     nd = f.int_in(0, 4) if f.byte() % 32 else f.pick([65, 100])
     shape = [f.int_in(0, 5) if f.byte() % 8 else f.i64() for _ in range(nd)]
     bstrides = None if f.byte() % 3 == 0 else [f.int_in(-24, 24) if f.byte() % 8 else f.i64() for _ in range(nd)]
