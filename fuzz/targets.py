@@ -236,7 +236,8 @@ _DELETED = []
 _deleter = DELETER(lambda p: _DELETED.append(p))
 _DL = {"bool": (6, 8), "int8": (0, 8), "int16": (0, 16), "int32": (0, 32), "int64": (0, 64),
        "uint8": (1, 8), "uint16": (1, 16), "uint32": (1, 32), "uint64": (1, 64),
-       "float32": (2, 32), "float64": (2, 64), "complex64": (5, 64), "complex128": (5, 128)}
+       "float16": (2, 16), "float32": (2, 32), "float64": (2, 64), "complex64": (5, 64),
+       "complex128": (5, 128)}
 NBUF = 512
 
 
@@ -310,7 +311,13 @@ def target_dlpack(data: bytes) -> None:
         assert len(_DELETED) == before + 1, "the deleter must run exactly once"
         return
     dt = [k for k, v in _DL.items() if v == (code, bits)][0]
-    expected = numpy_view(buf, addr - base, shape, bstrides, dt)
+    try:
+        expected = numpy_view(buf, addr - base, shape, bstrides, dt)
+    except ValueError:  # NumPy (the oracle) cannot hold it: too big for its size limit
+        assert a.shape == tuple(shape)
+        del a, cap  # before m goes: the deleter reads it
+        assert len(_DELETED) == before + 1, "the deleter must run exactly once"
+        return
     got = np.asarray(a)
     if dt.startswith("float") or dt.startswith("complex"):
         assert np.array_equal(got, expected, equal_nan=True)
@@ -328,7 +335,7 @@ class _Iface:
 
 _TYPESTR = {"bool": "|b1", "int8": "|i1", "int16": "<i2", "int32": "<i4", "int64": "<i8",
             "uint8": "|u1", "uint16": "<u2", "uint32": "<u4", "uint64": "<u8",
-            "float32": "<f4", "float64": "<f8", "complex64": "<c8", "complex128": "<c16"}
+            "float16": "<f2", "float32": "<f4", "float64": "<f8", "complex64": "<c8", "complex128": "<c16"}
 
 
 def target_asarray(data: bytes) -> None:
