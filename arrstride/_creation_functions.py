@@ -303,7 +303,8 @@ def _flatten(obj: Any, func: str, typed: set):
         if iface:
             a = asarray(obj)
             return _flatten(a, func, typed)
-        raise type_error(func, "expected a bool, int, float, complex, array or nested sequence of them",
+        raise type_error(func, "Unsupported type: expected a bool, int, float, complex, array or nested "
+                         "sequence of them",
                          type(obj).__name__)
     if len(obj) == 0:
         return [], (0,)
