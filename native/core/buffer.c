@@ -65,19 +65,23 @@ PyObject *array_get_array_struct(PyObject *self, void *c) {
     ai->data = v.data;
     ai->descr = NULL;
     /* NumPy's own dtype object, when NumPy is loaded (it is when it asks):
-     * NumPy then skips parsing a type string (~0.4 us) */
+     * the DType's .dtype (its NumPy twin, from the Python dtype table; a
+     * dtype NumPy lacks raises there, and NumPy sees that error). NumPy then
+     * skips parsing a type string (~0.4 us) */
     static PyObject *np_dtype[NCODES];
     if (np_dtype[v.code] == NULL) {
         PyObject *name = PyUnicode_FromString("numpy");
         PyObject *np = name != NULL ? PyImport_GetModule(name) : NULL;
-        if (np != NULL) {
-            char ts[16];
-            snprintf(ts, sizeof ts, "=%c%d", ai->typekind, ai->itemsize);
-            np_dtype[v.code] = PyObject_CallMethod(np, "dtype", "s", ts);
-            Py_DECREF(np);
-        }
         Py_XDECREF(name);
         PyErr_Clear();
+        if (np != NULL) {
+            Py_DECREF(np);
+            np_dtype[v.code] = PyObject_GetAttrString(DINFO[v.code].dtype, "dtype");
+            if (np_dtype[v.code] == NULL) {
+                PyMem_Free(ai);
+                return NULL;
+            }
+        }
     }
     if (np_dtype[v.code] != NULL) {
         ai->descr = np_dtype[v.code];

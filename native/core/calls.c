@@ -407,7 +407,7 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     view_t a, b;
     if (nargs != 2 || !read_view(args[0], &a) || !read_view(args[1], &b) || a.code != b.code
         || a.ndim < 1 || a.ndim > 2 || b.ndim < 1 || b.ndim > 2 || DINFO[a.code].kind == K_BOOL
-        || a.code == ARS_FLOAT16)
+        || !ars_has_kernels(a.code))
         Py_RETURN_NONE;
     int64_t m = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1];
     int64_t k2 = b.shape[0], n = b.ndim == 2 ? b.shape[1] : 1;

@@ -4,18 +4,18 @@
 /* ---- scalars in and out -------------------------------------------------------- */
 
 /* One case per row of the C dtype table (ARS_DTYPES, native/src/ars_internal.h),
- * by the row's kind: KB bool, KI signed, KU unsigned, KF real float, KC complex. */
-#define TO_PY_KB(v) PyBool_FromLong((v) != 0)
-#define TO_PY_KI(v) PyLong_FromLongLong((long long)(v))
-#define TO_PY_KU(v) PyLong_FromUnsignedLongLong((unsigned long long)(v))
-#define TO_PY_KF(v) PyFloat_FromDouble((double)(v))
-#define TO_PY_KC(v) PyComplex_FromDoubles(creal(v), cimag(v))
-#define TO_PY_KH(v) PyFloat_FromDouble((double)ars_h2f(v))
+ * by the row's kind: KB bool, KI signed, KU unsigned, KF real float, KC complex, KN narrow float. */
+#define TO_PY_KB(T, v) PyBool_FromLong((v) != 0)
+#define TO_PY_KI(T, v) PyLong_FromLongLong((long long)(v))
+#define TO_PY_KU(T, v) PyLong_FromUnsignedLongLong((unsigned long long)(v))
+#define TO_PY_KF(T, v) PyFloat_FromDouble((double)(v))
+#define TO_PY_KC(T, v) PyComplex_FromDoubles(creal(v), cimag(v))
+#define TO_PY_KN(T, v) PyFloat_FromDouble(T##_to_double(v))
 
 /* An element of dtype `code` as a Python scalar. */
 PyObject *read_scalar(const char *p, int code) {
     switch (code) {
-#define R(NAME, T, K) case ARS_##NAME: { T v; memcpy(&v, p, sizeof v); return TO_PY_##K(v); }
+#define R(NAME, T, K) case ARS_##NAME: { T v; memcpy(&v, p, sizeof v); return TO_PY_##K(T, v); }
     ARS_STORAGE_DTYPES(R)
 #undef R
     }
@@ -30,7 +30,7 @@ PyObject *read_scalar(const char *p, int code) {
 #define PACK_REAL_KU(T) return 0;
 #define PACK_REAL_KF(T) { T w = (T)d; memcpy(out, &w, sizeof w); return 1; }
 #define PACK_REAL_KC(T) PACK_REAL_KF(T)
-#define PACK_REAL_KH(T) { T w = ars_d2h(d); memcpy(out, &w, sizeof w); return 1; }
+#define PACK_REAL_KN(T) { T w = T##_from_double(d); memcpy(out, &w, sizeof w); return 1; }
 static int pack_real(double d, int code, char *out) {
     switch (code) {
 #define P(NAME, T, K) case ARS_##NAME: PACK_REAL_##K(T)

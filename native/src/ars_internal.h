@@ -99,9 +99,20 @@ static inline ars_f16 ars_f2h(float x)
     return r;
 }
 
-/* X(NAME, C type, kind): kind is KB (bool), KI (signed), KU (unsigned),
- * KF (real float) or KC (complex). Bool is stored as one byte holding 0 or 1.
- * ARS_REAL_DTYPES: the real dtypes (those with an order); ARS_DTYPES: all. */
+/* float16's conversions under the names the table's macros build from its C type. */
+static inline float ars_f16_to_float(ars_f16 v) { return ars_h2f(v); }
+static inline double ars_f16_to_double(ars_f16 v) { return ars_h2d(v); }
+static inline ars_f16 ars_f16_from_float(float x) { return ars_f2h(x); }
+static inline ars_f16 ars_f16_from_double(double x) { return ars_d2h(x); }
+static inline ars_f16 ars_f16_from_int(int64_t x) { return ars_d2h((double)x); }
+static inline ars_f16 ars_f16_from_uint(uint64_t x) { return ars_d2h((double)x); }
+enum { ars_f16_dl_code = 2 /* kDLFloat */ };
+
+/* ---- the C dtype table ------------------------------------------------------
+ * X(NAME, C type, kind): kind is KB (bool), KI (signed), KU (unsigned),
+ * KF (real float), KC (complex) or KN (narrow float, below). Bool is stored as
+ * one byte holding 0 or 1. ARS_REAL_DTYPES: the real dtypes with kernels (those
+ * with an order); ARS_DTYPES: every dtype with kernels. */
 #define ARS_REAL_DTYPES(X)          \
     X(BOOL, uint8_t, KB)            \
     X(INT8, int8_t, KI)             \
@@ -120,15 +131,22 @@ static inline ars_f16 ars_f2h(float x)
     X(COMPLEX64, ars_c64, KC)       \
     X(COMPLEX128, ars_c128, KC)
 
-/* float16 (IEEE binary16) is a storage dtype: it is kept as its 16 bits and
- * computed in float32, as NumPy does, so the kernel lists above leave it out
- * (a kernel that meets it returns ARS_ERR_DTYPE and Python computes in
- * float32). The storage lists add it: casts, item sizes, DLPack codes, scalar
- * reads. Kind KH: load with ars_h2f, store with ars_d2h. */
-#define ARS_HALF_DTYPES(X) X(FLOAT16, ars_f16, KH)
-#define ARS_STORAGE_DTYPES(X) ARS_DTYPES(X) ARS_HALF_DTYPES(X)
+/* Narrow floats (kind KN) are storage dtypes: kept as their bits and computed
+ * in float32 (Python widens them: DType.compute), so the kernel lists above
+ * leave them out; an entry point that meets one returns ARS_ERR_DTYPE
+ * (ars_has_kernels). The storage lists add them: item sizes, casts, DLPack
+ * codes, _core's scalar read and pack. A narrow C type T comes with, beside
+ * its row here: T##_to_float, T##_to_double (exact), T##_from_float,
+ * T##_from_double, T##_from_int (int64_t), T##_from_uint (uint64_t) and
+ * T##_dl_code (its DLPack type code). A new narrow dtype is: its enum line in
+ * arrstride.h, its type and conversions above, one row in each list below,
+ * its row in arrstride/_dtypes.py. */
+#define ARS_NARROW_DTYPES(X)        \
+    X(FLOAT16, ars_f16, KN)
+#define ARS_STORAGE_DTYPES(X) ARS_DTYPES(X) ARS_NARROW_DTYPES(X)
 
-/* The same list under a second name, for nesting inside ARS_DTYPES. */
+/* The same lists under a second name, for nesting inside ARS_DTYPES (a macro
+ * cannot expand itself); checked against the first below. */
 #define ARS_DTYPES2(X, A, B_, C_)         \
     X(A, B_, C_, BOOL, uint8_t, KB)        \
     X(A, B_, C_, INT8, int8_t, KI)         \
@@ -143,8 +161,55 @@ static inline ars_f16 ars_f2h(float x)
     X(A, B_, C_, FLOAT64, double, KF)      \
     X(A, B_, C_, COMPLEX64, ars_c64, KC)   \
     X(A, B_, C_, COMPLEX128, ars_c128, KC)
+#define ARS_NARROW_DTYPES2(X, A, B_, C_)  \
+    X(A, B_, C_, FLOAT16, ars_f16, KN)
 #define ARS_STORAGE_DTYPES2(X, A, B_, C_) \
-    ARS_DTYPES2(X, A, B_, C_) X(A, B_, C_, FLOAT16, ars_f16, KH)
+    ARS_DTYPES2(X, A, B_, C_) ARS_NARROW_DTYPES2(X, A, B_, C_)
+
+/* The copy agrees with the table: the same names in the same order, of the
+ * same C types (a compile error names the first row that differs). */
+#define ARS_POS1_(N, T, K) ARS_POS1_##N,
+#define ARS_POS2_(A, B_, C_, N, T, K) ARS_POS2_##N,
+enum { ARS_STORAGE_DTYPES(ARS_POS1_) ARS_NPOS1_ };
+enum { ARS_STORAGE_DTYPES2(ARS_POS2_, , , ) ARS_NPOS2_ };
+#define ARS_CHECK_ROW_(N, T, K) _Static_assert((int)ARS_POS1_##N == (int)ARS_POS2_##N && \
+    (int)ARS_POS1_##N == (int)ARS_##N, "ARS_DTYPES2 differs from ARS_DTYPES at " #N);
+ARS_STORAGE_DTYPES(ARS_CHECK_ROW_)
+_Static_assert((int)ARS_NPOS1_ == (int)ARS_NPOS2_ && (int)ARS_NPOS1_ == (int)ARS_NDTYPES,
+               "ARS_STORAGE_DTYPES2, ARS_STORAGE_DTYPES and the enum in arrstride.h differ");
+#undef ARS_CHECK_ROW_
+
+/* Whether a dtype has kernels (a row of ARS_DTYPES): entry points refuse the
+ * others with ARS_ERR_DTYPE. */
+static inline int ars_has_kernels(int dtype)
+{
+    switch (dtype) {
+#define ARS_CASE_(N, T, K) case ARS_##N:
+    ARS_DTYPES(ARS_CASE_)
+#undef ARS_CASE_
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether a dtype is floating (real, complex or narrow). */
+#define ARS_INEXACT_KB 0
+#define ARS_INEXACT_KI 0
+#define ARS_INEXACT_KU 0
+#define ARS_INEXACT_KF 1
+#define ARS_INEXACT_KC 1
+#define ARS_INEXACT_KN 1
+static inline int ars_is_inexact(int dtype)
+{
+    switch (dtype) {
+#define ARS_CASE_(N, T, K) case ARS_##N: return ARS_INEXACT_##K;
+    ARS_STORAGE_DTYPES(ARS_CASE_)
+#undef ARS_CASE_
+    default:
+        return 0;
+    }
+}
 
 extern const int64_t ars_itemsize[ARS_NDTYPES];
 

@@ -55,46 +55,48 @@ int ars_copy(int ndim, const int64_t *shape,
 /* ---- casts: defined results for every value (float to int: NumPy x86's) ---- */
 
 /* CONV_<dst kind><src kind>(DT, v) converts v to the C type DT. */
-#define CONV_KB_KB(DT, v) (v)
-#define CONV_KB_KI(DT, v) ((DT)((v) != 0))
-#define CONV_KB_KU(DT, v) ((DT)((v) != 0))
-#define CONV_KB_KF(DT, v) ((DT)((v) != 0))
-#define CONV_KB_KC(DT, v) ((DT)(creal(v) != 0 || cimag(v) != 0))
-#define CONV_KI_KB(DT, v) ((DT)(v))
-#define CONV_KI_KI(DT, v) ((DT)(v))
-#define CONV_KI_KU(DT, v) ((DT)(v))
-#define CONV_KI_KF(DT, v) ARS_F2INT_I(DT, (double)(v))
-#define CONV_KI_KC(DT, v) ARS_F2INT_I(DT, creal(v))
-#define CONV_KU_KB(DT, v) ((DT)(v))
-#define CONV_KU_KI(DT, v) ((DT)(v))
-#define CONV_KU_KU(DT, v) ((DT)(v))
-#define CONV_KU_KF(DT, v) ARS_F2INT_U(DT, (double)(v))
-#define CONV_KU_KC(DT, v) ARS_F2INT_U(DT, creal(v))
-#define CONV_KF_KB(DT, v) ((DT)(v))
-#define CONV_KF_KI(DT, v) ((DT)(v))
-#define CONV_KF_KU(DT, v) ((DT)(v))
-#define CONV_KF_KF(DT, v) ((DT)(v))
-#define CONV_KF_KC(DT, v) ((DT)creal(v))
-#define CONV_KC_KB(DT, v) ((DT)(v))
-#define CONV_KC_KI(DT, v) ((DT)(v))
-#define CONV_KC_KU(DT, v) ((DT)(v))
-#define CONV_KC_KF(DT, v) ((DT)(v))
-#define CONV_KC_KC(DT, v) ((DT)(v))
+#define CONV_KB_KB(DT, ST, v) (v)
+#define CONV_KB_KI(DT, ST, v) ((DT)((v) != 0))
+#define CONV_KB_KU(DT, ST, v) ((DT)((v) != 0))
+#define CONV_KB_KF(DT, ST, v) ((DT)((v) != 0))
+#define CONV_KB_KC(DT, ST, v) ((DT)(creal(v) != 0 || cimag(v) != 0))
+#define CONV_KI_KB(DT, ST, v) ((DT)(v))
+#define CONV_KI_KI(DT, ST, v) ((DT)(v))
+#define CONV_KI_KU(DT, ST, v) ((DT)(v))
+#define CONV_KI_KF(DT, ST, v) ARS_F2INT_I(DT, (double)(v))
+#define CONV_KI_KC(DT, ST, v) ARS_F2INT_I(DT, creal(v))
+#define CONV_KU_KB(DT, ST, v) ((DT)(v))
+#define CONV_KU_KI(DT, ST, v) ((DT)(v))
+#define CONV_KU_KU(DT, ST, v) ((DT)(v))
+#define CONV_KU_KF(DT, ST, v) ARS_F2INT_U(DT, (double)(v))
+#define CONV_KU_KC(DT, ST, v) ARS_F2INT_U(DT, creal(v))
+#define CONV_KF_KB(DT, ST, v) ((DT)(v))
+#define CONV_KF_KI(DT, ST, v) ((DT)(v))
+#define CONV_KF_KU(DT, ST, v) ((DT)(v))
+#define CONV_KF_KF(DT, ST, v) ((DT)(v))
+#define CONV_KF_KC(DT, ST, v) ((DT)creal(v))
+#define CONV_KC_KB(DT, ST, v) ((DT)(v))
+#define CONV_KC_KI(DT, ST, v) ((DT)(v))
+#define CONV_KC_KU(DT, ST, v) ((DT)(v))
+#define CONV_KC_KF(DT, ST, v) ((DT)(v))
+#define CONV_KC_KC(DT, ST, v) ((DT)(v))
 
-/* float16 (KH) goes through float: loads with ars_h2f (exact), stores with
- * ars_d2h (one rounding from the source's own value: float64 and int64 are
- * not rounded to float first). */
-#define CONV_KB_KH(DT, v) ((DT)(ars_h2f(v) != 0))
-#define CONV_KI_KH(DT, v) CONV_KI_KF(DT, ars_h2f(v))
-#define CONV_KU_KH(DT, v) CONV_KU_KF(DT, ars_h2f(v))
-#define CONV_KF_KH(DT, v) _Generic((DT)0, double: ars_h2d(v), default: ars_h2f(v))
-#define CONV_KC_KH(DT, v) ((DT)ars_h2f(v))
-#define CONV_KH_KB(DT, v) ars_d2h((double)(v))
-#define CONV_KH_KI(DT, v) ars_d2h((double)(v))
-#define CONV_KH_KU(DT, v) ars_d2h((double)(v))
-#define CONV_KH_KF(DT, v) _Generic((v), float: ars_f2h, default: ars_d2h)(v)
-#define CONV_KH_KC(DT, v) ars_d2h((double)creal(v))
-#define CONV_KH_KH(DT, v) (v)
+/* Narrow floats (KN) go through float: loads with ST##_to_float (exact; to
+ * double: ST##_to_double, NaN bits kept), stores with DT##_from_* (one
+ * rounding from the source's own value, as the narrow type defines it). */
+#define CONV_KB_KN(DT, ST, v) ((DT)(ST##_to_float(v) != 0))
+#define CONV_KI_KN(DT, ST, v) CONV_KI_KF(DT, float, ST##_to_float(v))
+#define CONV_KU_KN(DT, ST, v) CONV_KU_KF(DT, float, ST##_to_float(v))
+#define CONV_KF_KN(DT, ST, v) _Generic((DT)0, double: ST##_to_double(v), default: ST##_to_float(v))
+#define CONV_KC_KN(DT, ST, v) ((DT)ST##_to_float(v))
+#define CONV_KN_KB(DT, ST, v) DT##_from_float((float)(v))
+#define CONV_KN_KI(DT, ST, v) DT##_from_int((int64_t)(v))
+#define CONV_KN_KU(DT, ST, v) DT##_from_uint((uint64_t)(v))
+#define CONV_KN_KF(DT, ST, v) _Generic((v), float: DT##_from_float, default: DT##_from_double)(v)
+#define CONV_KN_KC(DT, ST, v) DT##_from_double((double)creal(v))
+#define CONV_KN_KN(DT, ST, v) CONV_KN_NN_(DT, ST, v)
+/* narrow to narrow: the same type is a copy, another goes through the exact double */
+#define CONV_KN_NN_(DT, ST, v) _Generic((DT *)0, ST *: (v), default: DT##_from_double(ST##_to_double(v)))
 
 #define CAST_LOOP(DN, DT, DK, SN, ST, SK)                                          \
     static void cast_##DN##_##SN(char **data, int64_t n, const int64_t *s, void *ctx) \
@@ -106,7 +108,7 @@ int ars_copy(int ndim, const int64_t *shape,
             for (int64_t i = 0; i < n; i++) {                                      \
                 ST v;                                                              \
                 memcpy(&v, src + i * (int64_t)sizeof(ST), sizeof v);               \
-                DT r = CONV_##DK##_##SK(DT, v);                                       \
+                DT r = CONV_##DK##_##SK(DT, ST, v);                                       \
                 memcpy(d + i * (int64_t)sizeof(DT), &r, sizeof r);                 \
             }                                                                      \
             return;                                                                \
@@ -114,7 +116,7 @@ int ars_copy(int ndim, const int64_t *shape,
         for (int64_t i = 0; i < n; i++) {                                          \
             ST v;                                                                  \
             memcpy(&v, src + i * s[1], sizeof v);                                  \
-            DT r = CONV_##DK##_##SK(DT, v);                                           \
+            DT r = CONV_##DK##_##SK(DT, ST, v);                                           \
             memcpy(d + i * s[0], &r, sizeof r);                                    \
         }                                                                          \
     }

@@ -16,8 +16,7 @@ static int store_chunk(char *dst, int64_t i0, int64_t n, int dtype, const void *
 
 static int is_float_kind(int dtype)
 {
-    return dtype == ARS_FLOAT16 || dtype == ARS_FLOAT32 || dtype == ARS_FLOAT64 ||
-           dtype == ARS_COMPLEX64 || dtype == ARS_COMPLEX128;
+    return ars_is_inexact(dtype);
 }
 
 int ars_arange(char *dst, int64_t n, int dtype, double start, double step,

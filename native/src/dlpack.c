@@ -50,10 +50,12 @@ const char *ars_dlpack_capsule_name(int which)
 #define DL_CODE_KU kDLUInt
 #define DL_CODE_KF kDLFloat
 #define DL_CODE_KC kDLComplex
-#define DL_CODE_KH kDLFloat
 static const uint8_t dl_code[ARS_NDTYPES] = {
 #define X(NAME, T, KIND) [ARS_##NAME] = DL_CODE_##KIND,
-    ARS_STORAGE_DTYPES(X)
+    ARS_DTYPES(X)
+#undef X
+#define X(NAME, T, KIND) [ARS_##NAME] = T##_dl_code,  /* a narrow float names its own */
+    ARS_NARROW_DTYPES(X)
 #undef X
 };
 

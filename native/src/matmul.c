@@ -494,7 +494,7 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
                int64_t k, const char *a, const int64_t *a_strides, const char *b,
                const int64_t *b_strides, char *c)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || dtype == ARS_FLOAT16)  /* float16: Python, in float32 */
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !ars_has_kernels(dtype))  /* narrow floats: Python, in float32 */
         return ARS_ERR_DTYPE;
     if (nbatch < 0 || nbatch > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;

@@ -676,7 +676,7 @@ static int is_float(int dtype)
 int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
                char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || dtype == ARS_FLOAT16)  /* float16: Python, in float32 */
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !ars_has_kernels(dtype))  /* narrow floats: Python, in float32 */
         return ARS_ERR_DTYPE;
     int cplx = dtype == ARS_COMPLEX64 || dtype == ARS_COMPLEX128;
     int nan_distinct = is_float(dtype);
