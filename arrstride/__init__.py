@@ -26,10 +26,9 @@ if _missing:
         "or run from another folder (e.g. `cd ..`), where the installed package is imported.")
 
 from ._array import Array, Device
-from ._dtypes import (
-    bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float16, float32, float64, complex64, complex128, DType,
-)
+from ._dtypes import DType
+from . import _dtypes as _dt
+globals().update((_d.name, _d) for _d in _dt.ALL)  # every dtype of the table, by name
 from ._creation_functions import (
     arange, asarray, empty, empty_like, eye, from_dlpack, full, full_like, linspace, meshgrid,
     ones, ones_like, tril, triu, zeros, zeros_like,
@@ -87,9 +86,8 @@ newaxis = None
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "Array", "Device", "DType",
-    # dtypes
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",
+    # dtypes: every row of the dtype table (_dtypes.ALL)
+    *(_d.name for _d in _dt.ALL),
     # constants
     "e", "inf", "nan", "pi", "newaxis",
     # creation

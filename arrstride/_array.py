@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import struct
-import sys
 from typing import Any, Optional, Tuple
 
 from . import _blas
@@ -278,6 +277,8 @@ class Array(ArrayBase):
         src = self.contiguous()
         n = self.size
         d = self._dtype
+        if d._fmt is None:  # no struct format (a narrow float): read as its compute dtype
+            return src._copy_contiguous(d.compute).tolist()
         flat = list(struct.unpack(f"{n * len(d._fmt)}{d._fmt[0]}", K.read_bytes(src, n * d.itemsize))) if n else []
         if d.kind == "c":
             flat = [complex(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
@@ -312,6 +313,9 @@ class Array(ArrayBase):
         """A NumPy array: shares memory (any layout) unless a copy is asked for or
         a dtype conversion needs one; copy=False raises ValueError then."""
         import numpy
+        if self._dtype.twin is not None:  # NumPy has it through another package: 'V' bytes, viewed
+            twin = self._dtype.dtype
+            return numpy.array(numpy.asarray(_InterfaceView(self)).view(twin), dtype=dtype, copy=copy)
         return numpy.array(_InterfaceView(self), dtype=dtype, copy=copy)
 
     # ---- printing ------------------------------------------------------------------
@@ -397,9 +401,8 @@ FALLBACKS = {"bool": _to_bool, "int": _to_int, "float": _to_float, "complex": _t
 
 
 def _typestr(d: dt.DType) -> str:
-    """NumPy's typestr of a dtype, e.g. '<f8', '|b1'."""
-    order = "|" if d.itemsize == 1 else ("<" if sys.byteorder == "little" else ">")
-    return f"{order}{d.kind}{d.itemsize}"
+    """NumPy's typestr of a dtype, e.g. '<f8', '|b1' (from the dtype table)."""
+    return d.typestr
 
 
 class _InterfaceView:

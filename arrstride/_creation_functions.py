@@ -666,15 +666,16 @@ def _int_arg(func: str, name: str, value: Any, allow_negative: bool = False) -> 
 
 # ---- ranges ----------------------------------------------------------------------------
 
-def _arange_half(start: float, step: float, n: int) -> Array:
-    """NumPy's float16 arange: the first two values rounded to float16, their
-    difference as the step, each value start + i * step in float32, rounded."""
-    first = struct.unpack("e", dt.pack_scalar(start, dt.float16, "arange"))[0]
-    second = struct.unpack("e", dt.pack_scalar(start + step, dt.float16, "arange"))[0]
-    f32 = dt.float32
+def _arange_narrow(start: float, step: float, n: int, dtype: dt.DType) -> Array:
+    """NumPy's float16 arange, for every narrow float: the first two values
+    rounded to dtype, their difference as the step, each value
+    start + i * step in the compute dtype (float32), rounded."""
+    first = dt.narrow_to_double(dt.pack_scalar(start, dtype, "arange"), dtype)
+    second = dt.narrow_to_double(dt.pack_scalar(start + step, dtype, "arange"), dtype)
+    f32 = dtype.compute
     delta = struct.unpack("f", dt.pack_scalar(second - first, f32, "arange"))[0]  # exact
     i = arange(n, dtype=f32)
-    return _add(_multiply(i, delta), first)._copy_contiguous(dt.float16)
+    return _add(_multiply(i, delta), first)._copy_contiguous(dtype)
 
 
 def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
@@ -743,8 +744,8 @@ def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None
         lo, hi = dt.int_range(dtype)
         if not (lo <= start <= hi and lo <= last <= hi):
             raise OverflowError(f"{func}: values from {start} to {last} do not fit {dtype}")
-    if dtype is dt.float16 and n > 1:
-        return _arange_half(float(start), float(step), n)
+    if dtype.compute is not dtype and n > 1:
+        return _arange_narrow(float(start), float(step), n, dtype)
     out = Array._empty((n,), dtype)
     if n:
         if all_int and dtype.kind in "iub":

@@ -109,13 +109,8 @@ class iinfo_object(NamedTuple):
     dtype: dt.DType
 
 
-_FINFO = {
-    dt.float16: finfo_object(16, 2.0 ** -10, 65504.0, -65504.0, 2.0 ** -14, dt.float16),
-    dt.float32: finfo_object(32, 2.0 ** -23, 3.4028234663852886e38, -3.4028234663852886e38,
-                             2.0 ** -126, dt.float32),
-    dt.float64: finfo_object(64, 2.0 ** -52, 1.7976931348623157e308, -1.7976931348623157e308,
-                             2.0 ** -1022, dt.float64),
-}
+_FINFO = {d: finfo_object(d.bits, d.finfo[0], d.finfo[1], -d.finfo[1], d.finfo[2], d)
+          for d in dt.REAL_FLOAT}  # from the dtype table
 
 
 def finfo(type: Union[dt.DType, Array], /) -> finfo_object:

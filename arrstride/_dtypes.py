@@ -12,7 +12,7 @@ import sys
 from typing import Any, Union
 
 from ._errors import type_error
-from ._native import lib
+from ._native import ffi, lib
 
 
 _NUMPY_CLASS: dict = {}  # dtype name -> the class of its NumPy twin, once NumPy is imported
@@ -35,19 +35,49 @@ class DType:
         (real floating), 'c' (complex floating).
     itemsize : int
         Size of one element in bytes.
-    fmt : str
-        The struct module's format of one element.
+    fmt : str or None
+        The struct module's format of one element (None: struct has none).
+    compute : DType, optional
+        The dtype its arithmetic is done in: float32 for the narrow floats;
+        default the dtype itself.
+    typestr : str, optional
+        NumPy's typestr (kind 'V' when NumPy has the dtype only through
+        another package); default from kind and itemsize.
+    twin : str, optional
+        That package (e.g. 'ml_dtypes'); default None (NumPy itself).
+    finfo : tuple, optional
+        (eps, max, smallest_normal) of a real float.
+    standard : bool, optional
+        One of the array API standard's 13 dtypes; default True.
+    ints_join : bool, optional
+        An integer operand promotes to this dtype, as in PyTorch, rather
+        than to the float that holds the integer's values, as in NumPy;
+        default False.
+    qnan : int, optional
+        The bits of its quiet NaN (narrow floats).
     """
 
-    __slots__ = ("name", "code", "itemsize", "kind", "bits", "_fmt")
+    __slots__ = ("name", "code", "itemsize", "kind", "bits", "_fmt", "compute", "typestr",
+                 "twin", "finfo", "standard", "ints_join", "qnan")
 
-    def __init__(self, name: str, kind: str, itemsize: int, fmt: str):
+    def __init__(self, name: str, kind: str, itemsize: int, fmt: Any, *, compute: Any = None,
+                 typestr: Any = None, twin: Any = None, finfo: Any = None,
+                 standard: "builtins_bool" = True, ints_join: "builtins_bool" = False,
+                 qnan: int = 0):
         self.name = name
         self.code = getattr(lib, "ARS_" + name.upper())
         self.kind = kind            # 'b', 'i', 'u', 'f', 'c'
         self.itemsize = itemsize
         self.bits = itemsize * 8
         self._fmt = fmt             # struct format of one element
+        self.compute = self if compute is None else compute
+        order = "|" if itemsize == 1 else ("<" if sys.byteorder == "little" else ">")
+        self.typestr = typestr or f"{order}{kind}{itemsize}"
+        self.twin = twin
+        self.finfo = finfo
+        self.standard = standard
+        self.ints_join = ints_join
+        self.qnan = qnan
 
     def __repr__(self) -> str:
         return f"arrstride.{self.name}"
@@ -78,7 +108,17 @@ class DType:
         twin = _NUMPY_TWIN.get(self.name)
         if twin is None:
             import numpy
-            twin = _NUMPY_TWIN[self.name] = numpy.dtype(self.name)
+            if self.twin is None:
+                twin = numpy.dtype(self.name)
+            else:  # NumPy has this dtype through another package
+                try:
+                    module = __import__(self.twin)
+                except ImportError:
+                    raise TypeError(f"arrstride.{self.name}: NumPy has no {self.name}; "
+                                    f"exchanging {self.name} arrays with NumPy needs the "
+                                    f"{self.twin} package (pip install {self.twin})") from None
+                twin = numpy.dtype(getattr(module, self.name))
+            _NUMPY_TWIN[self.name] = twin
         return twin
 
     # Interop with code that asks isinstance(dtype, numpy.dtype) (xarray does,
@@ -93,7 +133,10 @@ class DType:
         np = sys.modules.get("numpy")
         if np is None or not hasattr(np, "dtype"):
             return DType
-        c = _NUMPY_CLASS[self.name] = type(np.dtype(self.name))
+        try:
+            c = _NUMPY_CLASS[self.name] = type(self.dtype)
+        except TypeError:  # NumPy has no such dtype (its package is missing)
+            return DType
         return c
 
     def __getattr__(self, attr: str):
@@ -101,6 +144,12 @@ class DType:
             raise AttributeError(f"'DType' object has no attribute '{attr}'")
         return getattr(self.dtype, attr)
 
+
+# ---- the dtype table: one row per dtype ------------------------------------------
+# A new dtype is a row here (its code comes from the C enum, native/include/
+# arrstride.h, and its C row from native/src/ars_internal.h). A narrow float
+# (a storage dtype: compute=float32) needs nothing else in Python: every
+# function widens it to its compute dtype and rounds the result once.
 
 bool = DType("bool", "b", 1, "?")
 int8 = DType("int8", "i", 1, "b")
@@ -111,17 +160,21 @@ uint8 = DType("uint8", "u", 1, "B")
 uint16 = DType("uint16", "u", 2, "H")
 uint32 = DType("uint32", "u", 4, "I")
 uint64 = DType("uint64", "u", 8, "Q")
-float16 = DType("float16", "f", 2, "e")  # IEEE half: stored in C, computed in float32
-float32 = DType("float32", "f", 4, "f")
-float64 = DType("float64", "f", 8, "d")
+float32 = DType("float32", "f", 4, "f", finfo=(2.0 ** -23, 3.4028234663852886e38, 2.0 ** -126))
+float64 = DType("float64", "f", 8, "d", finfo=(2.0 ** -52, 1.7976931348623157e308, 2.0 ** -1022))
 complex64 = DType("complex64", "c", 8, "ff")
 complex128 = DType("complex128", "c", 16, "dd")
+# IEEE half: stored in C, computed in float32 and rounded once (NumPy's model)
+float16 = DType("float16", "f", 2, "e", compute=float32, standard=False, qnan=0x7e00,
+                finfo=(2.0 ** -10, 65504.0, 2.0 ** -14))
 
 ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
        float16, float32, float64, complex64, complex128)
-# The standard's 13 dtypes: what info.dtypes() lists (float16 is an extension,
-# left out as NumPy's array_api_compat namespace leaves it out).
-STANDARD = tuple(d for d in ALL if d is not float16)
+# The standard's 13 dtypes: what info.dtypes() lists (the extensions are left
+# out as NumPy's array_api_compat namespace leaves float16 out).
+STANDARD = tuple(d for d in ALL if d.standard)
+EXTENSIONS = tuple(d for d in ALL if not d.standard)
+NARROW = tuple(d for d in ALL if d.compute is not d)  # storage dtypes: computed wider
 ALL_SET = frozenset(ALL)  # membership of an Array's dtype by identity, in C
 BY_NAME = {d.name: d for d in ALL}
 BY_CODE = {d.code: d for d in ALL}
@@ -178,7 +231,7 @@ _PYTHON_TYPES = {type(True): bool, int: int64, float: float64, complex: complex1
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 INTEGER = SIGNED + UNSIGNED
-REAL_FLOAT = (float16, float32, float64)
+REAL_FLOAT = tuple(d for d in ALL if d.kind == "f")
 COMPLEX = (complex64, complex128)
 FLOATING = REAL_FLOAT + COMPLEX
 NUMERIC = INTEGER + FLOATING
@@ -219,7 +272,8 @@ def real_of(dtype: DType) -> DType:
 
 
 def complex_of(dtype: DType) -> DType:
-    return complex64 if dtype in (float16, float32, complex64) else complex128
+    return complex64 if dtype is complex64 or (dtype.kind == "f" and dtype.itemsize <= 4) \
+        else complex128
 
 
 # ---- promotion ---------------------------------------------------------------
@@ -233,6 +287,8 @@ def _promote(a: DType, b: DType) -> DType:
     if kb == "b":
         return a
     if ka == kb:
+        if a.itemsize == b.itemsize:  # two narrow floats of one size: the float holding both
+            return next(d for d in REAL_FLOAT if d.standard and d.itemsize > a.itemsize)
         return a if a.itemsize >= b.itemsize else b
     order = "iufc"
     if order.index(ka) > order.index(kb):
@@ -246,6 +302,8 @@ def _promote(a: DType, b: DType) -> DType:
     # integers with floats (NumPy 2): the float that holds the integer's values
     # (8-bit: float16, 16-bit: float32, wider: float64), or the wider of the two
     need = float_for_int(a)
+    if kb == "f" and b.ints_join:  # as PyTorch: integers join this float
+        return b
     if kb == "f":
         return need if need.itemsize > b.itemsize else b
     return complex64 if need.itemsize <= 4 and b is complex64 else complex128
@@ -325,7 +383,8 @@ def scalar_result(array_dtype: DType, value: Any, func: str) -> DType:
     if isinstance(value, complex):
         if k == "c":
             return array_dtype
-        return complex64 if array_dtype in (float16, float32) else default_complex
+        return complex64 if array_dtype.kind == "f" and array_dtype.itemsize <= 4 \
+            else default_complex
     raise type_error(func, "expected an array or a Python bool, int, float or complex",
                      type(value).__name__)
 
@@ -360,6 +419,8 @@ def pack_scalar(value: Any, dtype: DType, func: str) -> bytes:
     if k == "f":
         if isinstance(value, complex):
             raise type_error(func, f"cannot convert a complex scalar to {dtype}", value)
+        if dtype._fmt is None:  # no struct format: the C cast from float64 rounds
+            return narrow_from_double(float(value), dtype)
         return _pack_float(dtype._fmt, float(value))
     value = complex(value)
     f = dtype._fmt[0]
@@ -371,3 +432,22 @@ def _pack_float(fmt: str, value: float) -> bytes:
         return struct.pack(fmt, value)
     except OverflowError:  # beyond float32: round to infinity, as IEEE does
         return struct.pack(fmt, math.copysign(math.inf, value))
+
+
+def narrow_from_double(value: float, dtype: DType) -> bytes:
+    """One element of `dtype` holding the float `value`, rounded by the C
+    table's conversion (for a dtype struct has no format for)."""
+    src = ffi.new("double *", value)
+    dst = ffi.new("char[]", dtype.itemsize)
+    lib.ars_cast(0, ffi.NULL, dst, ffi.NULL, dtype.code, ffi.cast("char *", src), ffi.NULL,
+                 float64.code)
+    return ffi.buffer(dst)[:]
+
+
+def narrow_to_double(data: bytes, dtype: DType) -> float:
+    """The element of `dtype` in `data` as a float (exact for a real float)."""
+    src = ffi.new("char[]", data)
+    dst = ffi.new("double *")
+    lib.ars_cast(0, ffi.NULL, ffi.cast("char *", dst), ffi.NULL, float64.code, src, ffi.NULL,
+                 dtype.code)
+    return dst[0]

@@ -119,45 +119,47 @@ def _kernel_table(op: int, allowed, unary: bool) -> dict:
     return table
 
 
-# ---- float16: stored as IEEE half, computed in float32 --------------------------------
-# The C kernels have no float16 loops: as NumPy does, an operation on float16
-# computes in float32 and rounds the result to float16 once (arithmetic is
-# then NumPy's bit for bit). _HALF_TABLE holds the float32 kernel's output.
-
-_F16 = dt.float16
-_F32 = dt.float32
+# ---- narrow floats (float16, ...): stored narrow, computed in their compute dtype ----
+# The C kernels have no loops for them: as NumPy does for float16, an operation
+# on a narrow float computes in its compute dtype (float32) and rounds the
+# result once (arithmetic is then NumPy's for float16, PyTorch's for
+# bfloat16, bit for bit). _narrow_table adds them to a kernel table.
 
 
-def _half_result(r: Array) -> Array:
-    """A float32 result computed for float16 operands, rounded to float16
-    (bool and integer results stay as they are)."""
-    return r._copy_contiguous(_F16) if r._dtype is _F32 else r
+def _narrow_result(r: Array, d: dt.DType) -> Array:
+    """A result computed in d.compute for operands of the narrow dtype d,
+    rounded to d (bool and integer results stay as they are)."""
+    return r._copy_contiguous(d) if r._dtype is d.compute else r
 
 
-def _half_table(table: dict) -> dict:
-    """The table with float16 added where float32 has a kernel."""
+def _narrow_table(table: dict) -> dict:
+    """The table with each narrow float added where its compute dtype has a kernel."""
     out = dict(table)
-    o = table.get(_F32)
-    if o is not None and _F16 not in out:
-        out[_F16] = _F16 if o is _F32 else o
+    for d in dt.NARROW:
+        o = table.get(d.compute)
+        if o is not None and d not in out:
+            out[d] = d if o is d.compute else o
     return out
 
 
-def _nextafter_half(x1: Array, x2: Array) -> Array:
-    """nextafter of float16 operands, one float16 step on the bits, as NumPy's
-    npy_half_nextafter (equal operands give x1; NaN gives the quiet NaN 0x7e00)."""
+def _nextafter_narrow(x1: Array, x2: Array, d: dt.DType) -> Array:
+    """nextafter of narrow-float operands, one step of d on the bits, as
+    NumPy's npy_half_nextafter (equal operands give x1; NaN gives d's quiet NaN)."""
     shape = _broadcast_shape("nextafter", x1._layout.shape, x2._layout.shape)
-    a = _expand(x1, shape)._copy_contiguous().view(dt.uint16)
-    b = _expand(x2, shape)._copy_contiguous().view(dt.uint16)
-    up_pos = less_equal(a.view(dt.int16), b.view(dt.int16))        # x1 > 0: step up to y
-    up_neg = logical_and(bitwise_and(b, 0x8000) != 0,               # x1 < 0: up in magnitude
-                         bitwise_and(a, 0x7fff) <= bitwise_and(b, 0x7fff))
-    up = where(bitwise_and(a, 0x8000) == 0, up_pos, up_neg)
+    u = next(t for t in dt.UNSIGNED if t.itemsize == d.itemsize)
+    i = next(t for t in dt.SIGNED if t.itemsize == d.itemsize)
+    sign = 1 << (d.bits - 1)
+    a = _expand(x1, shape)._copy_contiguous().view(u)
+    b = _expand(x2, shape)._copy_contiguous().view(u)
+    up_pos = less_equal(a.view(i), b.view(i))                       # x1 > 0: step up to y
+    up_neg = logical_and(bitwise_and(b, sign) != 0,                 # x1 < 0: up in magnitude
+                         bitwise_and(a, sign - 1) <= bitwise_and(b, sign - 1))
+    up = where(bitwise_and(a, sign) == 0, up_pos, up_neg)
     r = where(up, add(a, 1), subtract(a, 1))
-    r = where(bitwise_and(a, 0x7fff) == 0, add(bitwise_and(b, 0x8000), 1), r)  # from +-0
+    r = where(bitwise_and(a, sign - 1) == 0, add(bitwise_and(b, sign), 1), r)  # from +-0
     r = where(equal(x1, x2), a, r)
-    r = where(logical_or(isnan(x1), isnan(x2)), 0x7e00, r)
-    return r.view(_F16)
+    r = where(logical_or(isnan(x1), isnan(x2)), d.qnan, r)
+    return r.view(d)
 
 
 def _scalar_array(value: Any, dtype: dt.DType, func: str) -> Array:
@@ -285,8 +287,8 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -
             x = x._copy_contiguous(dt.float_for_int(d))
             d = x._dtype
             out_d = by_code[d.code]
-        if out_d is None and d is _F16 and by_code[_F32.code] is not None:
-            return _half_result(func(x._copy_contiguous(_F32)))
+        if out_d is None and d.compute is not d and by_code[d.compute.code] is not None:
+            return _narrow_result(func(x._copy_contiguous(d.compute)), d)
         if out_d is None:
             raise dtype_error(name, rule, d)
         # (the dense case never gets here: the Elementwise object runs it in C)
@@ -326,10 +328,11 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
             if ints_to_float and d.kind in "iub":
                 d = dt.float_for_int(d) if ints_to_float == "held" else dt.default_float
             out_d = table.get(d)
-        if out_d is None and d is _F16 and _F32 in table:
-            if name == "nextafter":  # a float16 step, not a float32 one
-                return _nextafter_half(x1, x2)
-            return _half_result(func(x1._copy_contiguous(_F32), x2._copy_contiguous(_F32)))
+        if out_d is None and d.compute is not d and d.compute in table:
+            if name == "nextafter":  # a step of the narrow dtype, not a float32 one
+                return _nextafter_narrow(x1, x2, d)
+            return _narrow_result(func(x1._copy_contiguous(d.compute),
+                                       x2._copy_contiguous(d.compute)), d)
         if out_d is None:
             if d is dt.bool and name == "subtract":
                 raise type_error(name, "two bool operands are not subtracted (as in NumPy "
@@ -347,7 +350,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
     func.__name__ = func.__qualname__ = name
     func.__doc__ = _docs.binary_doc(name, rule, table, given_allowed, ints_to_float, bool_op, bools)
     func._ars_op = op
-    func._ars_table = _half_table(table)
+    func._ars_table = _narrow_table(table)
     func._ars_allowed = given_allowed
     func._ars_category = category
     func._ars_bool_op = bool_code
@@ -628,7 +631,7 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     contig = lay.strides == (_CONTIG.get(shape) or _contig(shape)).strides
     if not contig and L.has_internal_overlap(lay):
         raise overlap_error(name, shape, lay.strides)
-    if cast or d is _F16:
+    if cast or d.compute is not d:
         # int32 += int64, float32 *= float64: computed in the promoted dtype and
         # cast back into x, as NumPy and PyTorch do
         if b._layout.shape != shape and L.broadcast_shapes(shape, b._layout.shape) != shape:
@@ -791,11 +794,11 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     hi = _clip_bound(func, "max", max, x, hi_default)
     shape = _broadcast_shape(func, x._layout.shape, lo._layout.shape)
     shape = _broadcast_shape(func, shape, hi._layout.shape)
-    if d is _F16:  # the bounds are float16 already: clipping in float32 is exact
-        x, lo, hi = (a._copy_contiguous(_F32) for a in (x, lo, hi))
+    if d.compute is not d:  # the bounds are narrow already: clipping in float32 is exact
+        x, lo, hi = (a._copy_contiguous(d.compute) for a in (x, lo, hi))
     out = _empty(shape, x._dtype)
     K.clip(out, _expand(x, shape), _expand(lo, shape), _expand(hi, shape))
-    return _half_result(out) if d is _F16 else out
+    return _narrow_result(out, d)
 
 
 def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = False) -> Array:
@@ -824,8 +827,7 @@ def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = Fals
     """
     func = "isin"
     d, a, b = _operands(func, x1, x2, dt.ALL_SET, "any")
-    if d is _F16:  # float16 values compare as the float32 values they are
-        d = _F32
+    d = d.compute  # narrow floats compare as the float32 values they are
     if a._dtype is not d:
         a = a._copy_contiguous(d)
     scratch = b._copy_contiguous(d)  # sorted in place by the kernel

@@ -101,9 +101,8 @@ def wrap(func: str, dtype: dt.DType, shape: Sequence[int], strides: Optional[Seq
 
 # ---- __array_interface__ (version 3) ------------------------------------------------------
 
-TYPESTR = {"b1": dt.bool, "i1": dt.int8, "i2": dt.int16, "i4": dt.int32, "i8": dt.int64,
-           "u1": dt.uint8, "u2": dt.uint16, "u4": dt.uint32, "u8": dt.uint64,
-           "f2": dt.float16, "f4": dt.float32, "f8": dt.float64, "c8": dt.complex64, "c16": dt.complex128}
+# from the dtype table ('V' typestrs are NumPy's only through another package: by name)
+TYPESTR = {d.typestr[1:]: d for d in dt.ALL if d.typestr[1] != "V"}
 
 
 def from_interface(func: str, obj: Any, iface: dict, copy: Optional[bool]) -> Optional[Array]:
@@ -124,9 +123,14 @@ def from_interface(func: str, obj: Any, iface: dict, copy: Optional[bool]) -> Op
         raise type_error(func, "__array_interface__['typestr'] must be a string such as '<f8'",
                          repr(typestr)[:80])
     dtype = TYPESTR.get(typestr[1:])
+    if dtype is None and typestr[1:2] == "V":  # e.g. ml_dtypes' bfloat16: its NumPy dtype's name
+        dtype = dt.BY_NAME.get(getattr(getattr(obj, "dtype", None), "name", None))
+        if dtype is not None and dtype.typestr[1:] != typestr[1:]:
+            dtype = None
     if dtype is None or typestr[0] not in "<|=" or (typestr[0] == "|" and dtype.itemsize != 1):
         raise type_error(func, "unsupported element type (arrstride has the standard's 13 dtypes "
-                         "and float16, little-endian)", repr(typestr))
+                         f"and {', '.join(d.name for d in dt.EXTENSIONS)}, little-endian)",
+                         repr(typestr))
     if iface.get("mask") is not None:
         raise type_error(func, "__array_interface__ with a mask is not supported")
     offset = iface.get("offset", 0)

@@ -61,9 +61,10 @@ class Info:
         return dict(out)
 
     def _dtypes(self, kind: Any) -> dict:
-        # the standard's dtypes: float16 is an extension (array_api_compat's
-        # NumPy namespace leaves it out too; array-api-tests would hold it to
-        # promotion rules the standard does not give it)
+        # the standard's dtypes (dt.STANDARD): the extensions (float16, ...)
+        # are left out (array_api_compat's NumPy namespace leaves float16 out
+        # too; array-api-tests would hold them to promotion rules the
+        # standard does not give them)
         if kind is None:
             chosen = dt.STANDARD
         else:

@@ -6,7 +6,6 @@ pass validated arguments; a nonzero status from C is a bug or out-of-memory.
 """
 from __future__ import annotations
 
-import struct
 import sys
 from typing import Optional, Sequence
 
@@ -180,8 +179,11 @@ _ELEMENT_PTR = {lib.ARS_BOOL: "uint8_t *", lib.ARS_INT8: "int8_t *", lib.ARS_INT
 def item(a):
     """a's first element as a Python scalar."""
     d = a._dtype
-    if d.itemsize == 2 and d.kind == "f":  # float16: cffi has no half type
-        return struct.unpack("e", bytes(ffi.buffer(ffi.cast("char *", data_ptr(a)), 2)))[0]
+    if d.compute is not d:  # a narrow float: cffi has no such type; C widens it
+        out = ffi.new("double *")
+        lib.ars_cast(0, ffi.NULL, ffi.cast("char *", out), ffi.NULL, lib.ARS_FLOAT64,
+                     ffi.cast("char *", data_ptr(a)), ffi.NULL, d.code)
+        return out[0]
     p = ffi.cast(_ELEMENT_PTR[d.code], data_ptr(a))
     if d.kind == "c":
         return complex(p[0], p[1])

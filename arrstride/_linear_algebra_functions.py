@@ -79,7 +79,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if out is not None:
         return out
     if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype \
-            and x1._dtype is not dt.float16:
+            and x1._dtype.compute is x1._dtype:
         # the common case, kept short: one dtype, no batch dims
         l1 = x1._layout
         l2 = x2._layout
@@ -105,9 +105,9 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if x1.ndim == 0 or x2.ndim == 0:
         raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype is dt.float16:  # computed in float32, rounded once (as NumPy)
-        return matmul(x1._copy_contiguous(dt.float32),
-                      x2._copy_contiguous(dt.float32))._copy_contiguous(dt.float16)
+    if dtype.compute is not dtype:  # computed in float32, rounded once (as NumPy)
+        return matmul(x1._copy_contiguous(dtype.compute),
+                      x2._copy_contiguous(dtype.compute))._copy_contiguous(dtype)
     a = x1 if x1.ndim > 1 else x1._with_layout(L.insert_dims(x1._layout, (0,)))
     b = x2 if x2.ndim > 1 else x2._with_layout(L.insert_dims(x2._layout, (1,)))
     m, k = a.shape[-2:]
@@ -195,9 +195,9 @@ def tensordot(x1: Array, x2: Array, /, *,
             raise shapes_error(func, f"contracted axes {a1} of x1 and {a2} of x2 differ in size",
                                x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype is dt.float16:  # computed in float32, rounded once (as NumPy)
-        return tensordot(x1._copy_contiguous(dt.float32), x2._copy_contiguous(dt.float32),
-                         axes=axes)._copy_contiguous(dt.float16)
+    if dtype.compute is not dtype:  # computed in float32, rounded once (as NumPy)
+        return tensordot(x1._copy_contiguous(dtype.compute), x2._copy_contiguous(dtype.compute),
+                         axes=axes)._copy_contiguous(dtype)
     free1 = [d for d in range(x1.ndim) if d not in ax1]
     free2 = [d for d in range(x2.ndim) if d not in ax2]
     a = x1._with_layout(L.permute(x1._layout, tuple(free1) + ax1))
@@ -262,9 +262,9 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if d1 != d2:
         raise shapes_error(func, f"axis {axis} must have one size in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype is dt.float16:  # computed in float32, rounded once (as NumPy)
-        return vecdot(x1._copy_contiguous(dt.float32), x2._copy_contiguous(dt.float32),
-                      axis=axis)._copy_contiguous(dt.float16)
+    if dtype.compute is not dtype:  # computed in float32, rounded once (as NumPy)
+        return vecdot(x1._copy_contiguous(dtype.compute), x2._copy_contiguous(dtype.compute),
+                      axis=axis)._copy_contiguous(dtype)
     a = _broadcast_view(_as(x1, dtype), shape)
     b = _broadcast_view(_as(x2, dtype), shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)

@@ -37,8 +37,8 @@ def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> A
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
     K.check_size(func, x)
-    if x._dtype is dt.float16:  # float16 is compared as float32 (exact)
-        x = x._copy_contiguous(dt.float32)
+    if x._dtype.compute is not x._dtype:  # narrow floats compare as float32 (exact)
+        x = x._copy_contiguous(x._dtype.compute)
     if axis is None:
         flat = flat_view(x)
         if flat.size == 0:
@@ -229,8 +229,7 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
         if sorter.dtype.kind not in "iu":
             raise dtype_error(func, "integer", sorter.dtype)
         x1 = take(x1, sorter)
-    if common is dt.float16:  # float16 is compared as float32 (exact)
-        common = dt.float32
+    common = common.compute  # narrow floats compare as float32 (exact)
     if x1.dtype is not common:
         x1 = x1._copy_contiguous(common)
     if x2.dtype is not common:

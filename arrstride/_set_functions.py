@@ -39,9 +39,10 @@ def _first(a: Array, k: int) -> Array:
 
 def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
     x = check_array(func, x)
-    if x._dtype is dt.float16:  # float16 is compared as float32 (exact)
-        v, i, inv, c = _unique(func, x._copy_contiguous(dt.float32), index, inverse, counts)
-        return v._copy_contiguous(dt.float16), i, inv, c
+    d = x._dtype
+    if d.compute is not d:  # narrow floats compare as float32 (exact)
+        v, i, inv, c = _unique(func, x._copy_contiguous(d.compute), index, inverse, counts)
+        return v._copy_contiguous(d), i, inv, c
     flat = flat_view(x)
     n = flat.size
     values = Array._empty((n,), x.dtype)

@@ -32,7 +32,7 @@ def layout_diagram(x: Array) -> str:
     whole = Array._new(x.storage, L.Layout((nelem,), (1,), 0), x.dtype)
     values = whole._with_layout(L.Layout((stop - start,), (1,), start)).tolist() if stop > start else []
     cells = list(range(start, stop))
-    single = x.dtype.name in ("float32", "float16", "complex64")
+    single = x.dtype.kind in "fc" and x.dtype.itemsize <= (8 if x.dtype.kind == "c" else 4)
     vals = [_short(v, single) for v in values]
     marks = [_visits(order.get(c, [])) for c in cells]
     width = max([len(str(c)) for c in cells] + [len(v) for v in vals] + [len(m) for m in marks] + [1])

@@ -55,9 +55,10 @@ def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool 
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
         return x._copy_contiguous()
-    if x._dtype is dt.float16:  # sorted as the float32 values they are (exact)
-        return sort(x._copy_contiguous(dt.float32), axis=ax, descending=descending,
-                    stable=stable)._copy_contiguous(dt.float16)
+    d = x._dtype
+    if d.compute is not d:  # sorted as the float32 values they are (exact)
+        return sort(x._copy_contiguous(d.compute), axis=ax, descending=descending,
+                    stable=stable)._copy_contiguous(d)
     out = Array._empty(x.shape, x.dtype, func="sort")
     if out.size:
         K.sort(x, out, ax, False, descending, stable)
@@ -92,8 +93,8 @@ def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bo
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:
         return Array._empty((), dt.int64, zero=True)
-    if x._dtype is dt.float16:
-        x = x._copy_contiguous(dt.float32)
+    if x._dtype.compute is not x._dtype:
+        x = x._copy_contiguous(x._dtype.compute)
     out = Array._empty(x.shape, dt.int64, func="argsort")
     if out.size:
         K.sort(x, out, ax, True, descending, stable)

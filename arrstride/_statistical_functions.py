@@ -33,7 +33,6 @@ from ._core import reduce_into as _core_reduce_into
 from ._native import lib
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
-_F16 = dt.float16
 
 
 # ---- helpers shared with the utility and searching functions --------------------------
@@ -45,8 +44,8 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
                 mean: Optional[Array] = None, func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
-    if x._dtype is _F16:  # float16 is computed in float32, as NumPy does
-        x = x._copy_contiguous(dt.float32)
+    if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
+        x = x._copy_contiguous(x._dtype.compute)
     if mean is None:
         acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
         if acc is not None:
@@ -61,8 +60,8 @@ def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
 def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str) -> Array:
     """A new 0-d array: the reduction of every element (axis=None without
     keepdims, the per-call path)."""
-    if x._dtype is _F16:  # float16 is computed in float32, as NumPy does
-        x = x._copy_contiguous(dt.float32)
+    if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
+        x = x._copy_contiguous(x._dtype.compute)
     acc = _core_reduce_all(op, x, acc_dtype)  # a dense x: one flat pass, in C
     if acc is not None:
         return acc
@@ -95,8 +94,7 @@ def sum_dtypes(func: str, x: Array, dtype: Optional[dt.DType]) -> Tuple[dt.DType
         dtype = dt.int64 if k in "bi" else dt.uint64 if k == "u" else x.dtype
     k = dtype.kind
     acc = dt.int64 if k in "bi" else dt.uint64 if k == "u" else dtype
-    if acc is _F16:  # as NumPy: float16 sums in float32, rounded once at the end
-        acc = dt.float32
+    acc = acc.compute  # as NumPy: float16 sums in float32, rounded once at the end
     return dtype, acc
 
 
@@ -204,8 +202,9 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
 
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     x = _real(func, x)
-    if x._dtype is _F16:  # exact in float32
-        return _min_max(func, op, x._copy_contiguous(dt.float32), axis, keepdims)._copy_contiguous(_F16)
+    d = x._dtype
+    if d.compute is not d:  # exact in float32
+        return _min_max(func, op, x._copy_contiguous(d.compute), axis, keepdims)._copy_contiguous(d)
     if axis is None and keepdims is False and x._layout.size:
         return reduce_all(x, op, x._dtype, func)
     check_keepdims(func, keepdims)
@@ -345,8 +344,7 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
         # as NumPy: floats sum pairwise in the result's dtype (a float32 mean in
         # float32, overflowing as NumPy's does; dtype=float64 sums in float64)
         acc_dtype = dt.promote(x.dtype, out_dtype)
-        if acc_dtype is _F16:  # NumPy's float16 mean: a float32 sum and division
-            acc_dtype = dt.float32
+        acc_dtype = acc_dtype.compute  # NumPy's float16 mean: a float32 sum and division
     if axis is None and keepdims is False:
         acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func)
         K.reduce_finish(lib.ARS_FIN_MEAN, acc, x._layout.size)
@@ -481,8 +479,8 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
             raise value_error(func, "x must have at least one dimension")
         axis = normalize_axis(func, axis, x.ndim)
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype)
-    if x._dtype is _F16:
-        x = x._copy_contiguous(dt.float32)
+    if x._dtype.compute is not x._dtype:
+        x = x._copy_contiguous(x._dtype.compute)
     shape = list(x.shape)
     shape[axis] += 1 if include_initial else 0
     acc = Array._empty(tuple(shape), acc_dtype, func=func)

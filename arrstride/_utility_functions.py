@@ -129,9 +129,9 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
         # every difference past the axis length is empty: no need to take n of them
         shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
         return Array._empty(shape, x.dtype, func=func)
-    half = x.dtype is dt.float16  # subtracted in float32 and rounded, as NumPy
-    if half:
-        x = x._copy_contiguous(dt.float32)
+    narrow = x.dtype if x.dtype.compute is not x.dtype else None  # subtracted in float32
+    if narrow:                                                    # and rounded, as NumPy
+        x = x._copy_contiguous(narrow.compute)
     for _ in range(n):
         shape = list(x.shape)
         shape[ax] -= 1
@@ -139,7 +139,7 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
         if out.size:
             K.lane(lib.ARS_LANE_DIFF, x, out, ax, ax, func=func)
         x = out
-    if n == 0 or half:
-        x = x._copy_contiguous(dt.float16 if half else None)
+    if n == 0 or narrow:
+        x = x._copy_contiguous(narrow)
     return x
 

@@ -152,10 +152,10 @@ def _matrices(func: str, x: Array, square: bool = False) -> Tuple[Array, dt.DTyp
 
 
 def _no_half(func: str, x: Array) -> None:
-    """LAPACK has no float16: refused in NumPy's words."""
-    if x.dtype is dt.float16:
-        raise type_error(func, "array type float16 is unsupported in linalg (as in NumPy); "
-                               "cast to float32 first", x.dtype)
+    """LAPACK has no narrow floats: refused in NumPy's words (its float16 message)."""
+    if x.dtype.compute is not x.dtype:
+        raise type_error(func, f"array type {x.dtype.name} is unsupported in linalg (as in "
+                               f"NumPy); cast to {x.dtype.compute.name} first", x.dtype)
 
 
 def _colmajor(x: Array, dtype: dt.DType) -> Array:
@@ -822,9 +822,9 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
         raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype is dt.float16:  # the product of two float16 values is exact in float32
-        return outer(x1._copy_contiguous(dt.float32),
-                     x2._copy_contiguous(dt.float32))._copy_contiguous(dt.float16)
+    if dtype.compute is not dtype:  # the product of two narrow values is exact in float32
+        return outer(x1._copy_contiguous(dtype.compute),
+                     x2._copy_contiguous(dtype.compute))._copy_contiguous(dtype)
     n, m = x1.shape[0], x2.shape[0]
     a = x1 if x1.dtype is dtype else x1._copy_contiguous(dtype)
     b = x2 if x2.dtype is dtype else x2._copy_contiguous(dtype)
@@ -877,9 +877,9 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise shapes_error(func, f"axis {axis} must have size 3 in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype is dt.float16:  # computed in float32 and rounded once
-        return cross(x1._copy_contiguous(dt.float32), x2._copy_contiguous(dt.float32),
-                     axis=axis)._copy_contiguous(dt.float16)
+    if dtype.compute is not dtype:  # computed in float32 and rounded once
+        return cross(x1._copy_contiguous(dtype.compute), x2._copy_contiguous(dtype.compute),
+                     axis=axis)._copy_contiguous(dtype)
     nd = len(shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)
 
@@ -962,8 +962,8 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     if dtype is None:
         kind = x.dtype.kind
         dtype = dt.int64 if kind == "i" else dt.uint64 if kind == "u" else x.dtype
-    if dtype is dt.float16:  # summed in float32 and rounded once
-        return trace(x, offset=offset, dtype=dt.float32)._copy_contiguous(dt.float16)
+    if dtype.compute is not dtype:  # summed in float32 and rounded once
+        return trace(x, offset=offset, dtype=dtype.compute)._copy_contiguous(dtype)
     d = diagonal(x, offset=offset)
     if d.dtype is not dtype:
         d = d._copy_contiguous(dtype)
@@ -1005,9 +1005,10 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     x = check_array(func, x)
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
         raise type_error(func, "ord must be a real number", repr(ord))
-    if x.dtype is dt.float16:  # computed in float32, rounded once (as NumPy's float16 norm)
-        return vector_norm(x._copy_contiguous(dt.float32), axis=axis, keepdims=keepdims,
-                           ord=ord)._copy_contiguous(dt.float16)
+    d = x.dtype
+    if d.compute is not d:  # computed in float32, rounded once (as NumPy's float16 norm)
+        return vector_norm(x._copy_contiguous(d.compute), axis=axis, keepdims=keepdims,
+                           ord=ord)._copy_contiguous(d)
     dtype = _float_dtype(x)
     if x.dtype is not dtype:
         x = x._copy_contiguous(dtype)
@@ -1058,9 +1059,9 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     vector_norm
     """
     func = "matrix_norm"
-    if isinstance(x, Array) and x.dtype is dt.float16:  # computed in float32, rounded once
-        return matrix_norm(x._copy_contiguous(dt.float32), keepdims=keepdims,
-                           ord=ord)._copy_contiguous(dt.float16)
+    if isinstance(x, Array) and x.dtype.compute is not x.dtype:  # in float32, rounded once
+        return matrix_norm(x._copy_contiguous(x.dtype.compute), keepdims=keepdims,
+                           ord=ord)._copy_contiguous(x.dtype)
     x, dtype = _matrices(func, x)
     if x.dtype is not dtype:
         x = x._copy_contiguous(dtype)

@@ -13,8 +13,7 @@ import arrstride
 
 # Names documented as data on docs/reference/constants.rst (no docstring of
 # their own: Python floats, None, a str, DType instances).
-DATA = ["__array_api_version__", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
-        "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128",
+DATA = ["__array_api_version__", *(d.name for d in arrstride._dtypes.ALL),  # the dtype table
         "e", "inf", "nan", "pi", "newaxis"]
 MODULES = {"linalg": arrstride.linalg, "fft": arrstride.fft}
 EXTRA = ["lib.stride_tricks.sliding_window_view"]
