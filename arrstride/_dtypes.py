@@ -55,15 +55,19 @@ class DType:
         default False.
     qnan : int, optional
         The bits of its quiet NaN (narrow floats).
+    scalar_compute : bool, optional
+        A Python scalar operand is held in the compute dtype, as PyTorch
+        does, rather than rounded to this dtype first, as NumPy does;
+        default False.
     """
 
     __slots__ = ("name", "code", "itemsize", "kind", "bits", "_fmt", "compute", "typestr",
-                 "twin", "finfo", "standard", "ints_join", "qnan")
+                 "twin", "finfo", "standard", "ints_join", "qnan", "scalar_compute")
 
     def __init__(self, name: str, kind: str, itemsize: int, fmt: Any, *, compute: Any = None,
                  typestr: Any = None, twin: Any = None, finfo: Any = None,
                  standard: "builtins_bool" = True, ints_join: "builtins_bool" = False,
-                 qnan: int = 0):
+                 qnan: int = 0, scalar_compute: "builtins_bool" = False):
         self.name = name
         self.code = getattr(lib, "ARS_" + name.upper())
         self.kind = kind            # 'b', 'i', 'u', 'f', 'c'
@@ -78,6 +82,7 @@ class DType:
         self.standard = standard
         self.ints_join = ints_join
         self.qnan = qnan
+        self.scalar_compute = scalar_compute
 
     def __repr__(self) -> str:
         return f"arrstride.{self.name}"

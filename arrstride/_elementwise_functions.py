@@ -183,7 +183,9 @@ def _scalar_operand(array_dtype: dt.DType, value: Any, func: str):
     if hit is not None:
         return hit
     d = dt.scalar_result(array_dtype, value, func)
-    hit = (d, _scalar_array(value, d, func))
+    # (a narrow float may hold the scalar in its compute dtype, as PyTorch does:
+    # its operations widen both operands anyway)
+    hit = (d, _scalar_array(value, d.compute if d.scalar_compute else d, func))
     if t is int or t is builtins.bool or value != 0:  # +0.0 and -0.0 compare equal
         if len(_SCALARS_CACHE) > 512:
             _SCALARS_CACHE.clear()
