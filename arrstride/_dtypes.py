@@ -172,9 +172,14 @@ complex128 = DType("complex128", "c", 16, "dd")
 # IEEE half: stored in C, computed in float32 and rounded once (NumPy's model)
 float16 = DType("float16", "f", 2, "e", compute=float32, standard=False, qnan=0x7e00,
                 finfo=(2.0 ** -10, 65504.0, 2.0 ** -14))
+# the top half of a float32: stored in C, computed in float32 and rounded once
+# (PyTorch's model and promotion; NumPy has it through ml_dtypes)
+bfloat16 = DType("bfloat16", "f", 2, None, compute=float32, standard=False, qnan=0x7fc0,
+                 ints_join=True, scalar_compute=True, typestr="<V2", twin="ml_dtypes",
+                 finfo=(2.0 ** -7, 3.3895313892515355e38, 2.0 ** -126))
 
 ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-       float16, float32, float64, complex64, complex128)
+       float16, bfloat16, float32, float64, complex64, complex128)
 # The standard's 13 dtypes: what info.dtypes() lists (the extensions are left
 # out as NumPy's array_api_compat namespace leaves float16 out).
 STANDARD = tuple(d for d in ALL if d.standard)

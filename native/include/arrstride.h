@@ -13,6 +13,7 @@ typedef enum {
     ARS_FLOAT32, ARS_FLOAT64,
     ARS_COMPLEX64, ARS_COMPLEX128,
     ARS_FLOAT16,   /* a storage dtype: computed in float32 (see ars_internal.h) */
+    ARS_BFLOAT16,  /* a storage dtype: the top 16 bits of a float32 */
     ARS_NDTYPES
 } ars_dtype;
 

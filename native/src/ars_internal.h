@@ -108,6 +108,35 @@ static inline ars_f16 ars_f16_from_int(int64_t x) { return ars_d2h((double)x); }
 static inline ars_f16 ars_f16_from_uint(uint64_t x) { return ars_d2h((double)x); }
 enum { ars_f16_dl_code = 2 /* kDLFloat */ };
 
+/* One bfloat16 element: the top 16 bits of an IEEE float32 (PyTorch's rules:
+ * widening is exact; float -> bfloat16 rounds to nearest even on the bits, a
+ * NaN keeps its sign and top payload with the quiet bit set; every wider
+ * source goes through float first, two roundings, as PyTorch casts). */
+typedef struct { uint16_t bits; } ars_bf16;
+static inline float ars_bf16_to_float(ars_bf16 v)
+{
+    uint32_t f = (uint32_t)v.bits << 16;
+    float r;
+    memcpy(&r, &f, sizeof r);
+    return r;
+}
+static inline double ars_bf16_to_double(ars_bf16 v) { return (double)ars_bf16_to_float(v); }
+static inline ars_bf16 ars_bf16_from_float(float x)
+{
+    uint32_t f;
+    memcpy(&f, &x, sizeof f);
+    ars_bf16 r;
+    if ((f & 0x7fffffffu) > 0x7f800000u)
+        r.bits = (uint16_t)((f >> 16) | 0x40u);
+    else
+        r.bits = (uint16_t)((f + 0x7fffu + ((f >> 16) & 1u)) >> 16);
+    return r;
+}
+static inline ars_bf16 ars_bf16_from_double(double x) { return ars_bf16_from_float((float)x); }
+static inline ars_bf16 ars_bf16_from_int(int64_t x) { return ars_bf16_from_float((float)x); }
+static inline ars_bf16 ars_bf16_from_uint(uint64_t x) { return ars_bf16_from_float((float)x); }
+enum { ars_bf16_dl_code = 4 /* kDLBfloat */ };
+
 /* ---- the C dtype table ------------------------------------------------------
  * X(NAME, C type, kind): kind is KB (bool), KI (signed), KU (unsigned),
  * KF (real float), KC (complex) or KN (narrow float, below). Bool is stored as
@@ -142,7 +171,8 @@ enum { ars_f16_dl_code = 2 /* kDLFloat */ };
  * arrstride.h, its type and conversions above, one row in each list below,
  * its row in arrstride/_dtypes.py. */
 #define ARS_NARROW_DTYPES(X)        \
-    X(FLOAT16, ars_f16, KN)
+    X(FLOAT16, ars_f16, KN)         \
+    X(BFLOAT16, ars_bf16, KN)
 #define ARS_STORAGE_DTYPES(X) ARS_DTYPES(X) ARS_NARROW_DTYPES(X)
 
 /* The same lists under a second name, for nesting inside ARS_DTYPES (a macro
@@ -162,7 +192,8 @@ enum { ars_f16_dl_code = 2 /* kDLFloat */ };
     X(A, B_, C_, COMPLEX64, ars_c64, KC)   \
     X(A, B_, C_, COMPLEX128, ars_c128, KC)
 #define ARS_NARROW_DTYPES2(X, A, B_, C_)  \
-    X(A, B_, C_, FLOAT16, ars_f16, KN)
+    X(A, B_, C_, FLOAT16, ars_f16, KN)     \
+    X(A, B_, C_, BFLOAT16, ars_bf16, KN)
 #define ARS_STORAGE_DTYPES2(X, A, B_, C_) \
     ARS_DTYPES2(X, A, B_, C_) ARS_NARROW_DTYPES2(X, A, B_, C_)
 
