@@ -1479,6 +1479,7 @@ def test_rows_and_views_made_in_c_are_freed():
             row[1]
         a.T[0]
         (a[3] + a[4])._layout
+    del row
     gc.collect()
     assert len(gc.get_objects()) - before < 50
     assert (sys.getrefcount(st), sys.getrefcount(xp.float64)) == refs
