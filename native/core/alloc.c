@@ -274,6 +274,31 @@ PyObject *tuple_i64(const int64_t *v, int n) {
     return t;
 }
 
+/* An Array of memory from outside: the storage of [start, start + nbytes),
+ * kept alive (and released) by `owner` (stolen: with it the memory goes on
+ * any failure), external, read-only with the reason `why` when readonly,
+ * and the layout of nd dims (offset in elements from start). */
+PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
+                        int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
+                        int64_t size) {
+    PyObject *addr = PyLong_FromVoidPtr((void *)start);
+    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
+    Py_XDECREF(addr);
+    PyObject *st = storage_steal(ptr, owner, PyLong_FromLongLong(nbytes), readonly, 1,
+                                 readonly ? why : Py_None);
+    if (st == NULL)
+        return NULL;
+    if (nd <= FAST_DIMS)
+        return new_array_fields(st, Py_NewRef(DINFO[code].dtype), nd, shape, strides, offset, size);
+    PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
+                                     PyLong_FromLongLong(offset), PyLong_FromLongLong(size));
+    if (lay == NULL) {
+        Py_DECREF(st);
+        return NULL;
+    }
+    return new_array_steal(st, lay, Py_NewRef(DINFO[code].dtype));
+}
+
 /* A view of `self` (described by v) with the given layout values. */
 PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
                   int64_t offset, int64_t size) {

@@ -248,6 +248,9 @@ PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype);
 PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                            const int64_t *strides, int64_t offset, int64_t size);
 PyObject *array_layout(ArrayObject *a);
+PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
+                        int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
+                        int64_t size);
 PyObject *new_layout_steal(PyObject *shape, PyObject *strides, PyObject *offset, PyObject *size);
 PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int readonly,
                         int external, PyObject *why);
