@@ -154,17 +154,8 @@ class Array(ArrayBase):
     def device(self) -> Device:
         return CPU
 
-    @property
-    def ndim(self) -> int:
-        return len(self._layout.shape)
-
-    @property
-    def shape(self) -> Tuple[int, ...]:
-        return self._layout.shape
-
-    @property
-    def size(self) -> int:
-        return self._layout.size
+    # ndim, shape and size are ArrayBase's (C: read from the layout the array
+    # keeps in C, without making a Layout object for ndim and size).
 
     # T and mT are ArrayBase's (C: the view with the last two dims swapped);
     # _transpose and _matrix_transpose below are their Python implementations.

@@ -3,7 +3,10 @@
 The owner is the one object that keeps the memory alive and gives it back,
 exactly once, when it dies:
 
-- a block arrstride allocated below 1 MiB: the cffi ``char[]`` itself;
+- a block arrstride allocated below 64 KiB: the cffi ``char[]`` itself, or,
+  for the blocks ``arrstride._core`` allocates (every array a C fast path
+  makes), a ``_core.Block``: one object holding the memory (its ``_ptr``
+  stays None until Python first asks for ``ptr``);
 - a larger block, a buffer-protocol export (NumPy arrays and views, bytes,
   bytearray, memoryview, ...) or an imported DLPack tensor: a PyCapsule
   around a C ``ars_owner`` whose destructor frees the block, calls
@@ -111,11 +114,11 @@ class Storage:
     """A flat buffer of bytes: `ptr` (char*), `nbytes`, `readonly`, and the
     one owner that keeps the memory alive (see the module docstring)."""
 
-    __slots__ = ("ptr", "nbytes", "readonly", "external", "_owner", "_readonly_why", "__weakref__")
+    __slots__ = ("_ptr", "nbytes", "readonly", "external", "_owner", "_readonly_why", "__weakref__")
 
     def __init__(self, ptr, nbytes: int, owner: object, readonly: bool = False,
                  readonly_why: Optional[str] = None, external: bool = False):
-        self.ptr = ptr          # char*
+        self._ptr = ptr         # char*
         self.nbytes = nbytes
         self.readonly = readonly
         self.external = external  # memory arrstride did not allocate
@@ -146,6 +149,15 @@ class Storage:
         return Storage(self.ptr, self.nbytes, self, True, why, self.external)
 
     @property
+    def ptr(self):
+        """The first byte, a cffi char*. A storage made in C (its owner a
+        _core.Block) gets it on first use."""
+        p = self._ptr
+        if p is None:
+            p = self._ptr = ffi.cast("char *", self._owner.address)
+        return p
+
+    @property
     def owner(self) -> object:
         return self._owner
 
@@ -168,7 +180,7 @@ def new_storage(nbytes: int) -> Storage:
         return Storage.allocate(nbytes)  # also refuses sizes past MAX_ALLOC
     buf = _allocate_small("char[]", nbytes or 1)
     st = _new_object(Storage)
-    st.ptr = buf
+    st._ptr = buf
     st.nbytes = nbytes
     st.readonly = False
     st.external = False

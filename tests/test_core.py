@@ -1393,3 +1393,93 @@ def test_row_iterator_keeps_the_storage_it_started_with(fast_paths_on):
     assert next(it).tolist() == [0.0, 1.0]
     x._storage = xp.ones(1)._storage
     assert [r.tolist() for r in it] == [[2.0, 3.0], [4.0, 5.0]]
+
+
+# ---- the layout an Array keeps in C, and the blocks C allocates --------------------------
+
+def _views_made_in_c():
+    """Arrays a fast path makes without a Layout object, with the NumPy twin."""
+    n = np.arange(24.0).reshape(4, 6)
+    a = xp.asarray(n.copy())
+    yield a[2], n[2]
+    yield a[1:3], n[1:3]
+    yield a[::-1], n[::-1]
+    yield a.T, n.T
+    yield a.T[1], n.T[1]
+    yield next(iter(a[:, ::2])), n[0, ::2]
+    yield xp.reshape(a[1:], (9, 2)), n[1:].reshape(9, 2)
+    yield a + a.T.T, n + n
+    yield xp.zeros((2, 0, 3)), np.zeros((2, 0, 3))
+    yield xp.asarray(1.5), np.asarray(1.5)
+    yield a[1, 2], n[1, 2]
+
+
+@pytest.mark.parametrize("k", range(11))
+def test_layout_made_on_demand_matches_the_python_layout(k):
+    got, want = list(_views_made_in_c())[k]
+    assert got.shape == want.shape and got.ndim == want.ndim and got.size == want.size
+    lay = got._layout  # made from the C fields the first time
+    assert type(lay) is L.Layout and got._layout is lay  # then kept
+    assert lay.shape == want.shape and lay.size == want.size
+    for d, ours, theirs in zip(want.shape, lay.strides, want.strides):
+        assert d <= 1 or want.size == 0 or ours * want.itemsize == theirs  # NumPy's, in elements
+    _same(got, np.asarray(want))
+    # the Python path sees the same layout as C: a general-path op agrees
+    _core.set_fast_paths(False)
+    try:
+        _same(got * 1, np.asarray(want) * 1)
+    finally:
+        _core.set_fast_paths(True)
+
+
+def test_layouts_c_does_not_hold_stay_python_objects():
+    many = xp.zeros((1,) * 10)  # more dims than C keeps
+    assert many.shape == (1,) * 10 and many.ndim == 10 and many.size == 1
+    assert many._layout.strides == (1,) * 10
+    huge = xp.zeros((0, 2 ** 62, 4))  # a stride past int64 beside an empty dim
+    assert huge.shape == (0, 2 ** 62, 4) and huge.size == 0
+    assert huge._layout.strides == (2 ** 64, 4, 1)
+    assert xp.reshape(xp.zeros((0,)), (0, 2 ** 62, 4))._layout.strides == (2 ** 64, 4, 1)
+    assert float(xp.sum(many + 1)) == 1.0 and (huge + 1).shape == huge.shape
+
+
+def test_blocks_c_allocates():
+    x = xp.arange(10.0) * 2  # a result of C's elementwise engine
+    st = x.storage
+    assert type(st.owner).__name__ == "Block" and st.owner.nbytes == st.nbytes == 80
+    assert st.owner.address % 16 == 0 and st.address == st.owner.address
+    assert int(S_ffi().cast("uintptr_t", st.ptr)) == st.owner.address and st.ptr is st.ptr  # made once
+    with pytest.raises(TypeError):
+        type(st.owner)()
+    w = weakref.ref(x)
+    y = x[3:]  # a view keeps the block alive
+    del x, st
+    gc.collect()
+    assert w() is None
+    np.testing.assert_array_equal(to_numpy(y), np.arange(3, 10.0) * 2)
+    t = xp.zeros(0)
+    assert t.storage.owner.nbytes == 1 and t.size == 0  # a zero-size request still gets a block
+
+
+def S_ffi():
+    from arrstride._native import ffi
+    return ffi
+
+
+def test_rows_and_views_made_in_c_are_freed():
+    """No reference is lost or leaked: a million C-made rows and views leave
+    the live object count where it was."""
+    a = xp.reshape(xp.arange(4000.0), (1000, 4))
+    st = a.storage
+    gc.collect()
+    before = len(gc.get_objects())
+    refs = sys.getrefcount(st), sys.getrefcount(xp.float64)
+    for _ in range(200):
+        for row in a:
+            row[1]
+        a.T[0]
+        (a[3] + a[4])._layout
+    del row
+    gc.collect()
+    assert len(gc.get_objects()) - before < 50
+    assert (sys.getrefcount(st), sys.getrefcount(xp.float64)) == refs

@@ -3,6 +3,33 @@
 
 /* ---- construction ---------------------------------------------------------------- */
 
+/* The layout's values into a's C fields (cfields = 1), when it is a Layout
+ * of at most FAST_DIMS dims whose values fit int64; else cfields = 0. */
+static void parse_layout(ArrayObject *a) {
+    PyObject *lay = a->layout;
+    a->cfields = 0;
+    if (lay == NULL || Py_TYPE(lay) != LayoutType)
+        return;
+    PyObject *shape = SLOT(lay, off_shape), *strides = SLOT(lay, off_strides);
+    if (shape == NULL || strides == NULL || !PyTuple_CheckExact(shape) || !PyTuple_CheckExact(strides))
+        return;
+    Py_ssize_t n = PyTuple_GET_SIZE(shape);
+    if (n > FAST_DIMS || PyTuple_GET_SIZE(strides) != n)
+        return;
+    int ok = 1;
+    a->offset = as_i64(SLOT(lay, off_offset), &ok);
+    a->size = as_i64(SLOT(lay, off_size), &ok);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        a->shape[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+        a->strides[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+    }
+    if (!ok)
+        return;
+    a->nd = (int)n;
+    a->dense = a->size == 0 || dense_dims(a->nd, a->shape, a->strides);
+    a->cfields = 1;
+}
+
 /* A new Array holding the three references given (stolen). */
 PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) {
     ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
@@ -15,7 +42,53 @@ PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) 
     a->storage = storage;
     a->layout = layout;
     a->dtype = dtype;
+    parse_layout(a);
     return (PyObject *)a;
+}
+
+/* A new Array of storage and dtype (stolen) with the layout given by its
+ * values (nd <= FAST_DIMS; size: the product of the dims): no Layout object
+ * is made until Python asks for one (array_layout). */
+PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                           const int64_t *strides, int64_t offset, int64_t size) {
+    ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
+    if (a == NULL) {
+        Py_DECREF(storage);
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    a->storage = storage;
+    a->dtype = dtype;
+    a->nd = nd;
+    a->offset = offset;
+    a->size = size;
+    for (int k = 0; k < nd; k++) {
+        a->shape[k] = shape[k];
+        a->strides[k] = strides[k];
+    }
+    a->dense = size == 0 || dense_dims(nd, shape, strides);
+    a->cfields = 1;
+    return (PyObject *)a;
+}
+
+/* a's Layout (a new reference), made from its fields the first time; NULL
+ * with AttributeError for an array that has none (made without a layout). */
+PyObject *array_layout(ArrayObject *a) {
+    if (a->layout == NULL) {
+        if (!a->cfields) {
+            PyErr_SetString(PyExc_AttributeError, "_layout");
+            return NULL;
+        }
+        PyObject *lay = new_layout_steal(tuple_i64(a->shape, a->nd), tuple_i64(a->strides, a->nd),
+                                         PyLong_FromLongLong(a->offset), PyLong_FromLongLong(a->size));
+        if (lay == NULL)
+            return NULL;
+        if (a->layout == NULL)  /* (nothing above can run Python code, but stay safe) */
+            a->layout = lay;
+        else
+            Py_DECREF(lay);
+    }
+    return Py_NewRef(a->layout);
 }
 
 /* A new instance of a __slots__ class (Layout, Storage) with n slots set,
@@ -52,6 +125,50 @@ PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int re
     return new_with_slots(StorageType, 6, offsets, values);
 }
 
+/* ---- Block: a small block's memory and its owner, one object -------------------------- */
+
+static void block_dealloc(PyObject *self) {
+    PyObject_Free(self);
+}
+
+static PyObject *block_address(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromVoidPtr(((BlockObject *)self)->data);
+}
+
+static PyObject *block_nbytes(PyObject *self, void *c) {
+    (void)c;
+    return PyLong_FromSsize_t(((BlockObject *)self)->nbytes);
+}
+
+static PyGetSetDef block_getset[] = {
+    {"address", block_address, NULL, "the address of the first byte (16-byte aligned)", NULL},
+    {"nbytes", block_nbytes, NULL, "the block's size in bytes", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject BlockType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "arrstride._core.Block",
+    .tp_basicsize = sizeof(BlockObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_doc = "A small array's memory, owned by this object (freed with it).",
+    .tp_dealloc = block_dealloc,
+    .tp_getset = block_getset,
+};
+
+/* A Block of nbytes (unzeroed), its data 16-byte aligned. */
+static PyObject *new_block(Py_ssize_t nbytes) {
+    if (nbytes < 1)
+        nbytes = 1;
+    BlockObject *b = (BlockObject *)PyObject_Malloc(sizeof(BlockObject) + 15 + (size_t)nbytes);
+    if (b == NULL)
+        return PyErr_NoMemory();
+    PyObject_Init((PyObject *)b, &BlockType);
+    b->nbytes = nbytes;
+    b->data = (char *)(((uintptr_t)(b + 1) + 15) & ~(uintptr_t)15);
+    return (PyObject *)b;
+}
+
 /* A new writable Storage of nbytes (unzeroed). */
 PyObject *new_storage(Py_ssize_t nbytes) {
     if (nbytes >= small_block) {
@@ -66,15 +183,10 @@ PyObject *new_storage(Py_ssize_t nbytes) {
         Py_DECREF(n);
         return st;
     }
-    PyObject *args[2] = {str_char_array, PyLong_FromSsize_t(nbytes ? nbytes : 1)};
-    if (args[1] == NULL)
+    PyObject *block = new_block(nbytes);
+    if (block == NULL)
         return NULL;
-    PyObject *buf = PyObject_Vectorcall(allocate_small, args, 2, NULL);
-    Py_DECREF(args[1]);
-    if (buf == NULL)
-        return NULL;
-    Py_INCREF(buf);
-    return storage_steal(buf, buf, PyLong_FromSsize_t(nbytes), 0, 0, Py_None);
+    return storage_steal(Py_NewRef(Py_None), block, PyLong_FromSsize_t(nbytes), 0, 0, Py_None);
 }
 
 /* The contiguous Layout of shape (a tuple), from _layout's cache. New reference. */
@@ -89,14 +201,20 @@ PyObject *contiguous_layout(PyObject *shape) {
     return PyObject_CallOneArg(contiguous_of, shape);
 }
 
-/* A new contiguous array of shape and dtype code, or NULL with ok = 0 when
- * its size is not a fast case (then nothing is raised). */
-PyObject *empty_array(PyObject *shape, int code, int64_t size) {
-    int64_t nbytes;
-    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62)) {
+static int too_large(int64_t size, int code, int64_t *nbytes) {
+    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, nbytes) || *nbytes > ((int64_t)1 << 62)) {
         PyErr_SetString(PyExc_MemoryError, "arrstride: array too large");
-        return NULL;
+        return 1;
     }
+    return 0;
+}
+
+/* A new contiguous array of a shape tuple with _layout's cached Layout (the
+ * way for more than FAST_DIMS dims, and strides past int64 beside a 0 dim). */
+static PyObject *empty_with_layout(PyObject *shape, int code, int64_t size) {
+    int64_t nbytes;
+    if (too_large(size, code, &nbytes))
+        return NULL;
     PyObject *lay = contiguous_layout(shape);
     if (lay == NULL)
         return NULL;
@@ -105,18 +223,40 @@ PyObject *empty_array(PyObject *shape, int code, int64_t size) {
         Py_DECREF(lay);
         return NULL;
     }
-    Py_INCREF(DINFO[code].dtype);
-    return new_array_steal(st, lay, DINFO[code].dtype);
+    return new_array_steal(st, lay, Py_NewRef(DINFO[code].dtype));
 }
 
-/* empty_array for a shape given as nd int64 dims (size: their product). */
+/* A new contiguous array of nd dims (at most FAST_DIMS; size: their
+ * product) and dtype code. */
 PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size) {
-    PyObject *shape = tuple_i64(dims, nd);
-    if (shape == NULL)
+    int64_t nbytes, strides[FAST_DIMS], acc = 1;
+    if (too_large(size, code, &nbytes))
         return NULL;
-    PyObject *out = empty_array(shape, code, size);
-    Py_DECREF(shape);
-    return out;
+    for (int k = nd - 1; k >= 0; k--) {  /* C order's strides, as _layout.contiguous_strides */
+        strides[k] = acc;
+        if (__builtin_mul_overflow(acc, dims[k] > 0 ? dims[k] : 1, &acc) && k > 0) {
+            PyObject *shape = tuple_i64(dims, nd);  /* an empty shape past int64 */
+            if (shape == NULL)
+                return NULL;
+            PyObject *out = empty_with_layout(shape, code, size);
+            Py_DECREF(shape);
+            return out;
+        }
+    }
+    PyObject *st = new_storage((Py_ssize_t)nbytes);
+    if (st == NULL)
+        return NULL;
+    return new_array_fields(st, Py_NewRef(DINFO[code].dtype), nd, dims, strides, 0, size);
+}
+
+/* empty_dims for a shape given as a tuple of ints (size: their product). */
+PyObject *empty_array(PyObject *shape, int code, int64_t size) {
+    Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+    int64_t dims[FAST_DIMS];
+    int ok = nd <= FAST_DIMS;
+    for (Py_ssize_t k = 0; ok && k < nd; k++)
+        dims[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+    return ok ? empty_dims(dims, (int)nd, code, size) : empty_with_layout(shape, code, size);
 }
 
 PyObject *tuple_i64(const int64_t *v, int n) {
@@ -134,17 +274,36 @@ PyObject *tuple_i64(const int64_t *v, int n) {
     return t;
 }
 
+/* An Array of memory from outside: the storage of [start, start + nbytes),
+ * kept alive (and released) by `owner` (stolen: with it the memory goes on
+ * any failure), external, read-only with the reason `why` when readonly,
+ * and the layout of nd dims (offset in elements from start). */
+PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
+                        int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
+                        int64_t size) {
+    PyObject *addr = PyLong_FromVoidPtr((void *)start);
+    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
+    Py_XDECREF(addr);
+    PyObject *st = storage_steal(ptr, owner, PyLong_FromLongLong(nbytes), readonly, 1,
+                                 readonly ? why : Py_None);
+    if (st == NULL)
+        return NULL;
+    if (nd <= FAST_DIMS)
+        return new_array_fields(st, Py_NewRef(DINFO[code].dtype), nd, shape, strides, offset, size);
+    PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
+                                     PyLong_FromLongLong(offset), PyLong_FromLongLong(size));
+    if (lay == NULL) {
+        Py_DECREF(st);
+        return NULL;
+    }
+    return new_array_steal(st, lay, Py_NewRef(DINFO[code].dtype));
+}
+
 /* A view of `self` (described by v) with the given layout values. */
 PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
                   int64_t offset, int64_t size) {
     ArrayObject *a = (ArrayObject *)self;
-    PyObject *lay = new_layout_steal(tuple_i64(shape, ndim), tuple_i64(strides, ndim),
-                                     PyLong_FromLongLong(offset), PyLong_FromLongLong(size));
-    if (lay == NULL)
-        return NULL;
-    Py_INCREF(a->storage);
-    Py_INCREF(a->dtype);
-    return new_array_steal(a->storage, lay, a->dtype);
+    return new_array_fields(Py_NewRef(a->storage), Py_NewRef(a->dtype), ndim, shape, strides, offset, size);
 }
 
 /* 0 for a kernel's status 0; else the exception check_status raises, and -1. */
@@ -162,11 +321,11 @@ int run_status(int rc) {
     return -1;
 }
 
-/* A new contiguous array like v (its shape tuple taken from self's layout)
- * of dtype code `code`; its data pointer in *data. */
+/* A new contiguous array of v's shape and dtype code `code`; its data
+ * pointer in *data. */
 PyObject *empty_like(PyObject *self, const view_t *v, int code, char **data) {
-    PyObject *shape = SLOT(((ArrayObject *)self)->layout, off_shape);
-    PyObject *out = empty_array(shape, code, v->size);
+    (void)self;
+    PyObject *out = empty_dims(v->shape, v->ndim, code, v->size);
     if (out != NULL)
         *data = storage_address(((ArrayObject *)out)->storage);
     return out;

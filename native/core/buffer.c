@@ -189,21 +189,8 @@ PyObject *core_from_buffer(PyObject *mod, PyObject *obj) {
         return NULL;
     }
     /* from here the capsule alone releases the export */
-    PyObject *addr = PyLong_FromVoidPtr((char *)b->buf + lo * isz);
-    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
-    Py_XDECREF(addr);
-    PyObject *st = storage_steal(ptr, capsule, PyLong_FromLongLong((hi - lo + 1) * isz), b->readonly, 1,
-                                 b->readonly ? str_read_only_why : Py_None);
-    if (st == NULL)
-        return NULL;
-    PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
-                                     PyLong_FromLongLong(-lo), PyLong_FromLongLong(size));
-    if (lay == NULL) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    Py_INCREF(DINFO[code].dtype);
-    return new_array_steal(st, lay, DINFO[code].dtype);
+    return foreign_array(capsule, (char *)b->buf + lo * isz, (hi - lo + 1) * isz, b->readonly,
+                         str_read_only_why, code, nd, shape, strides, -lo, size);
 give_up:
     k_owner_release(o);  /* releases the export */
     Py_RETURN_NONE;

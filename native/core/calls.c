@@ -168,28 +168,13 @@ PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     } else if (known != v.size) {
         Py_RETURN_NONE;
     }
-    PyObject *tshape = free_dim >= 0 ? tuple_i64(dims, (int)nd) : (Py_INCREF(shape), shape);
-    if (tshape == NULL)
-        return NULL;
-    PyObject *lay = contiguous_layout(tshape);
-    Py_DECREF(tshape);
-    if (lay == NULL)
-        return NULL;
-    if (v.offset != 0) {  /* the cached layout's shape and strides at x's offset */
-        PyObject *sh = SLOT(lay, off_shape), *st = SLOT(lay, off_strides), *sz = SLOT(lay, off_size);
-        Py_INCREF(sh);
-        Py_INCREF(st);
-        Py_INCREF(sz);
-        PyObject *moved = new_layout_steal(sh, st, PyLong_FromLongLong(v.offset), sz);
-        Py_DECREF(lay);
-        if (moved == NULL)
-            return NULL;
-        lay = moved;
+    int64_t strides[FAST_DIMS], acc = 1;
+    for (Py_ssize_t k = nd - 1; k >= 0; k--) {  /* C order's, as _layout.contiguous_strides */
+        strides[k] = acc;
+        if (__builtin_mul_overflow(acc, dims[k] > 0 ? dims[k] : 1, &acc) && k > 0)
+            Py_RETURN_NONE;  /* an empty shape past int64: the Python path */
     }
-    ArrayObject *a = (ArrayObject *)args[0];
-    Py_INCREF(a->storage);
-    Py_INCREF(a->dtype);
-    return new_array_steal(a->storage, lay, a->dtype);
+    return view_of(args[0], dims, strides, (int)nd, v.offset, v.size);
 }
 
 /* reduce_into(op, x, axes, acc_dtype) -> a new contiguous array of x's
@@ -345,7 +330,7 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
             Py_RETURN_NONE;
         pb = ib, sb = 0;
     }
-    PyObject *out = empty_array(SLOT(((ArrayObject *)args[0])->layout, off_shape), code, c.size);
+    PyObject *out = empty_dims(c.shape, c.ndim, code, c.size);
     if (out == NULL || c.size == 0)
         return out;
     int64_t isz = DINFO[code].itemsize, dims[5] = {c.size, isz, 1, sa, sb};

@@ -136,13 +136,34 @@ extern const char *FALLBACK_NAMES[F_COUNT];
 
 /* ---- the objects ------------------------------------------------------------------ */
 
+enum { FAST_DIMS = 8 };
+
+/* An Array keeps its layout in C: the fields below (cfields = 1) for every
+ * layout of at most FAST_DIMS dims whose values fit int64, set when the array
+ * is made. The Layout object Python reads (x._layout) is made from them the
+ * first time it is asked for, so a view made in C (x[i], a row, x.T, an
+ * elementwise result) costs one object. cfields = 0: the layout is only in
+ * `layout` (more dims, or values C cannot hold), and every fast path declines. */
 typedef struct {
     PyObject_HEAD
     PyObject *storage;
-    PyObject *layout;
+    PyObject *layout;        /* the Layout; NULL until asked for when cfields = 1 */
     PyObject *dtype;
     PyObject *weakrefs;
+    int cfields, nd, dense;  /* dense: C order's strides (dims of size 1 aside), or empty */
+    int64_t offset, size;
+    int64_t shape[FAST_DIMS], strides[FAST_DIMS];
 } ArrayObject;
+
+/* A block of memory arrstride allocated for a small array, as one object: the
+ * owner of a Storage made in C (its _ptr stays None until Python asks for a
+ * cffi pointer). Not tracked by the collector; data is 16-byte aligned. */
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t nbytes;
+    char *data;
+} BlockObject;
+extern PyTypeObject BlockType;
 
 typedef struct {
     PyObject_HEAD
@@ -159,7 +180,6 @@ extern PyMappingMethods array_as_mapping;
 
 /* What a fast path needs of an array: base address of its first element,
  * dims, strides (elements), item size, dtype code. ok=0: take the Python path. */
-enum { FAST_DIMS = 8 };
 typedef struct {
     char *data;
     int ndim, code, itemsize, kind, readonly, dense;
@@ -185,6 +205,9 @@ static inline int64_t as_i64(PyObject *v, int *ok) {
 }
 
 static inline char *storage_address(PyObject *storage) {
+    PyObject *owner = SLOT(storage, off_owner);
+    if (owner != NULL && Py_TYPE(owner) == &BlockType)
+        return ((BlockObject *)owner)->data;
     PyObject *ptr = SLOT(storage, off_ptr);
     if (ptr == NULL || !PyObject_TypeCheck(ptr, CDataBase))
         return NULL;
@@ -210,6 +233,7 @@ int array_bool(PyObject *self);
 PyObject *call_fallback(int which, PyObject *const *args, Py_ssize_t nargs);
 
 /* view.c */
+int dense_dims(int nd, const int64_t *shape, const int64_t *strides);
 int is_dense(const view_t *v);
 int read_view(PyObject *self, view_t *v);
 int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb);
@@ -221,6 +245,12 @@ int pack_scalar(PyObject *value, int code, char *out);
 
 /* alloc.c */
 PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype);
+PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                           const int64_t *strides, int64_t offset, int64_t size);
+PyObject *array_layout(ArrayObject *a);
+PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
+                        int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
+                        int64_t size);
 PyObject *new_layout_steal(PyObject *shape, PyObject *strides, PyObject *offset, PyObject *size);
 PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int readonly,
                         int external, PyObject *why);

@@ -123,14 +123,7 @@ static PyObject *ew_strided(ElementwiseObject *e, const view_t *va, const view_t
     PyObject *st = new_storage((Py_ssize_t)nbytes);
     if (st == NULL)
         return NULL;
-    PyObject *lay = new_layout_steal(tuple_i64(dims, nd), tuple_i64(ostr, nd), PyLong_FromLong(0),
-                                     PyLong_FromLongLong(size));
-    if (lay == NULL) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    Py_INCREF(DINFO[oc].dtype);
-    PyObject *out = new_array_steal(st, lay, DINFO[oc].dtype);
+    PyObject *out = new_array_fields(st, Py_NewRef(DINFO[oc].dtype), nd, dims, ostr, 0, size);
     if (out == NULL)
         return NULL;
     for (int k = 0; k < nd; k++)

@@ -191,21 +191,8 @@ static PyObject *import_fast(DLManagedTensorVersioned *m) {
         return NULL;
     }
     int readonly = (m->flags & ARS_DLPACK_FLAG_READ_ONLY) != 0;
-    PyObject *addr = PyLong_FromVoidPtr((void *)start);
-    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
-    Py_XDECREF(addr);
-    PyObject *st = storage_steal(ptr, capsule, PyLong_FromLongLong(nbytes), readonly, 1,
-                                 readonly ? str_dlpack_why : Py_None);
-    if (st == NULL)
-        return NULL;
-    PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
-                                     PyLong_FromLongLong(-lo), PyLong_FromLongLong(size));
-    if (lay == NULL) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    Py_INCREF(DINFO[code].dtype);
-    return new_array_steal(st, lay, DINFO[code].dtype);
+    return foreign_array(capsule, (const char *)start, nbytes, readonly, str_dlpack_why, code, nd, shape,
+                         strides, -lo, size);
 }
 
 static int to_py_object(DLManagedTensorVersioned *tensor, void **out_py_object) {

@@ -75,7 +75,7 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     PyTypeObject *lt = (PyTypeObject *)layout, *stt = (PyTypeObject *)storage;
     if ((off_shape = slot_offset(lt, "shape")) < 0 || (off_strides = slot_offset(lt, "strides")) < 0
         || (off_offset = slot_offset(lt, "offset")) < 0 || (off_size = slot_offset(lt, "size")) < 0
-        || (off_ptr = slot_offset(stt, "ptr")) < 0 || (off_nbytes = slot_offset(stt, "nbytes")) < 0
+        || (off_ptr = slot_offset(stt, "_ptr")) < 0 || (off_nbytes = slot_offset(stt, "nbytes")) < 0
         || (off_readonly = slot_offset(stt, "readonly")) < 0
         || (off_external = slot_offset(stt, "external")) < 0
         || (off_owner = slot_offset(stt, "_owner")) < 0
@@ -261,7 +261,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void) {
     if (read_fast_paths_env() < 0)
         return NULL;
-    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0
+    if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0 || PyType_Ready(&BlockType) < 0
         || PyType_Ready(&RowIterType) < 0)
         return NULL;
     str_char_array = PyUnicode_InternFromString("char[]");

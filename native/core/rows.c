@@ -1,9 +1,8 @@
 /* arrstride._core: `for row in x`: ArrayBase's tp_iter and the row iterator (see core.h).
  *
  * iter(x) of an array C can read (read_view) with at least one dim gives a
- * RowIter that makes each x[i] directly: the rows share one shape tuple, one
- * strides tuple and one size (Layouts are immutable), so a row costs a Layout,
- * an offset int and an Array; x[i]'s storage (hence its read-only flag and
+ * RowIter that makes each x[i] directly: a row is one Array object holding
+ * its layout in C (no Layout is made unless Python asks); x[i]'s storage (hence its read-only flag and
  * lifetime) and dtype are x's. The offsets are _layout.select's: offset +
  * i * strides[0], and offset itself for every row of an empty x. The storage
  * and dtype are the ones read with the layout when the iterator is made
@@ -19,9 +18,8 @@ typedef struct {
     PyObject *array;    /* the array iterated; NULL once exhausted */
     PyObject *storage;  /* its storage and dtype when the iterator was made */
     PyObject *dtype;
-    PyObject *shape;    /* the rows' shape, strides and size: shared by every row */
-    PyObject *strides;
-    PyObject *size;
+    int nd;             /* the rows' dims, shape, strides and size */
+    int64_t shape[FAST_DIMS], strides[FAST_DIMS], size;
     int64_t offset, step, i, n;
 } RowIterObject;
 
@@ -29,9 +27,6 @@ static int rows_traverse(RowIterObject *it, visitproc visit, void *arg) {
     Py_VISIT(it->array);
     Py_VISIT(it->storage);
     Py_VISIT(it->dtype);
-    Py_VISIT(it->shape);
-    Py_VISIT(it->strides);
-    Py_VISIT(it->size);
     return 0;
 }
 
@@ -39,9 +34,6 @@ static int rows_clear(RowIterObject *it) {
     Py_CLEAR(it->array);
     Py_CLEAR(it->storage);
     Py_CLEAR(it->dtype);
-    Py_CLEAR(it->shape);
-    Py_CLEAR(it->strides);
-    Py_CLEAR(it->size);
     return 0;
 }
 
@@ -61,15 +53,8 @@ static PyObject *rows_next(RowIterObject *it) {
     /* in range: the array reaches offset + i * step for every i < n (checked in array_iter) */
     int64_t off = it->offset + it->i * it->step;
     it->i++;
-    Py_INCREF(it->shape);
-    Py_INCREF(it->strides);
-    Py_INCREF(it->size);
-    PyObject *lay = new_layout_steal(it->shape, it->strides, PyLong_FromLongLong(off), it->size);
-    if (lay == NULL)
-        return NULL;
-    Py_INCREF(it->storage);
-    Py_INCREF(it->dtype);
-    return new_array_steal(it->storage, lay, it->dtype);
+    return new_array_fields(Py_NewRef(it->storage), Py_NewRef(it->dtype), it->nd, it->shape, it->strides,
+                            off, it->size);
 }
 
 static PyObject *rows_length_hint(RowIterObject *it, PyObject *unused) {
@@ -106,24 +91,22 @@ PyObject *array_iter(PyObject *self) {
     if (v.size > 0 && (__builtin_mul_overflow(n - 1, step, &last)
                        || __builtin_add_overflow(v.offset, last, &last)))
         return call_fallback(F_ITER, &self, 1);
-    PyObject *shape = SLOT(a->layout, off_shape), *strides = SLOT(a->layout, off_strides);
     RowIterObject *it = PyObject_GC_New(RowIterObject, &RowIterType);
     if (it == NULL)
         return NULL;
     it->array = Py_NewRef(self);
     it->storage = Py_NewRef(a->storage);
     it->dtype = Py_NewRef(a->dtype);
-    it->shape = PyTuple_GetSlice(shape, 1, v.ndim);
-    it->strides = PyTuple_GetSlice(strides, 1, v.ndim);
-    it->size = PyLong_FromLongLong(n > 0 ? v.size / n : 0);
+    it->nd = v.ndim - 1;
+    for (int k = 1; k < v.ndim; k++) {
+        it->shape[k - 1] = v.shape[k];
+        it->strides[k - 1] = v.strides[k];
+    }
+    it->size = n > 0 ? v.size / n : 0;
     it->offset = v.offset;
     it->step = v.size > 0 ? step : 0;
     it->i = 0;
     it->n = n;
     PyObject_GC_Track(it);
-    if (it->shape == NULL || it->strides == NULL || it->size == NULL) {
-        Py_DECREF(it);
-        return NULL;
-    }
     return (PyObject *)it;
 }

@@ -30,7 +30,6 @@ static void array_dealloc(ArrayObject *self) {
 
 static PyMemberDef array_members[] = {
     {"_storage", T_OBJECT_EX, offsetof(ArrayObject, storage), 0, NULL},
-    {"_layout", T_OBJECT_EX, offsetof(ArrayObject, layout), 0, NULL},
     {"_dtype", T_OBJECT_EX, offsetof(ArrayObject, dtype), 0, NULL},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(ArrayObject, weakrefs), READONLY, NULL},
     {NULL, 0, 0, 0, NULL}};
@@ -151,7 +150,55 @@ static PyObject *array_get_mT(PyObject *self, void *c) {
     return swap_last(self, 0, F_MT);
 }
 
+/* ---- the layout: x._layout, x.shape, x.ndim, x.size ------------------------------------ */
+
+static PyObject *array_get_layout(PyObject *self, void *c) {
+    (void)c;
+    return array_layout((ArrayObject *)self);
+}
+
+static PyObject *array_get_shape(PyObject *self, void *c) {
+    (void)c;
+    PyObject *lay = array_layout((ArrayObject *)self);
+    if (lay == NULL)
+        return NULL;
+    PyObject *shape = Py_TYPE(lay) == LayoutType ? SLOT(lay, off_shape) : NULL;
+    PyObject *r = shape != NULL ? Py_NewRef(shape) : PyObject_GetAttrString(lay, "shape");
+    Py_DECREF(lay);
+    return r;
+}
+
+static PyObject *array_get_ndim(PyObject *self, void *c) {
+    (void)c;
+    ArrayObject *a = (ArrayObject *)self;
+    if (a->cfields)
+        return PyLong_FromLong(a->nd);
+    PyObject *shape = array_get_shape(self, NULL);
+    if (shape == NULL)
+        return NULL;
+    Py_ssize_t n = PyObject_Length(shape);
+    Py_DECREF(shape);
+    return n < 0 ? NULL : PyLong_FromSsize_t(n);
+}
+
+static PyObject *array_get_size(PyObject *self, void *c) {
+    (void)c;
+    ArrayObject *a = (ArrayObject *)self;
+    if (a->cfields)
+        return PyLong_FromLongLong(a->size);
+    PyObject *lay = array_layout(a);
+    if (lay == NULL)
+        return NULL;
+    PyObject *r = PyObject_GetAttrString(lay, "size");
+    Py_DECREF(lay);
+    return r;
+}
+
 static PyGetSetDef array_getset[] = {
+    {"_layout", array_get_layout, NULL, "The Layout: shape, strides (in elements), offset, size.", NULL},
+    {"shape", array_get_shape, NULL, "The array's dimensions, a tuple of ints.", NULL},
+    {"ndim", array_get_ndim, NULL, "The number of dimensions.", NULL},
+    {"size", array_get_size, NULL, "The number of elements.", NULL},
     {"T", array_get_T, NULL, "The transpose of a 2-D array (a view).", NULL},
     {"mT", array_get_mT, NULL, "The transpose of the last two dims (a view).", NULL},
     {"__array_struct__", array_get_array_struct, NULL, "NumPy's array interface in C: the elements in place.", NULL},

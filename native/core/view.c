@@ -1,26 +1,31 @@
 /* arrstride._core: what a fast path reads of an Array (read_view), and the layout tests on it (see core.h). */
 #include "core.h"
 
-/* v's strides are C order's for its shape (dims of size 1 aside). */
-int is_dense(const view_t *v) {
+/* The strides are C order's for the shape (dims of size 1 aside). */
+int dense_dims(int nd, const int64_t *shape, const int64_t *strides) {
     int64_t acc = 1;
-    for (int k = v->ndim - 1; k >= 0; k--) {
-        if (v->shape[k] != 1 && v->strides[k] != acc)
+    for (int k = nd - 1; k >= 0; k--) {
+        if (shape[k] != 1 && strides[k] != acc)
             return 0;
-        if (__builtin_mul_overflow(acc, v->shape[k] > 0 ? v->shape[k] : 1, &acc))
+        if (__builtin_mul_overflow(acc, shape[k] > 0 ? shape[k] : 1, &acc))
             return 0;  /* dims past int64 beside an empty one */
     }
     return 1;
 }
 
+int is_dense(const view_t *v) {
+    return dense_dims(v->ndim, v->shape, v->strides);
+}
+
 /* What a fast path needs of self, an Array, in v (see view_t): 1, or 0 when
- * self is not one or C cannot read its layout (take the Python path). */
+ * self is not one or C does not hold its layout (take the Python path). The
+ * layout is the Array's C fields (core.h), read without touching Python
+ * objects. */
 int read_view(PyObject *self, view_t *v) {
     if (!ready || !PyObject_TypeCheck(self, ArrayType))
         return 0;
     ArrayObject *a = (ArrayObject *)self;
-    if (a->storage == NULL || a->layout == NULL || a->dtype == NULL
-        || Py_TYPE(a->storage) != StorageType || Py_TYPE(a->layout) != LayoutType)
+    if (!a->cfields || a->storage == NULL || a->dtype == NULL || Py_TYPE(a->storage) != StorageType)
         return 0;
     int code = dtype_code(a->dtype);
     if (code < 0)
@@ -28,22 +33,14 @@ int read_view(PyObject *self, view_t *v) {
     char *base = storage_address(a->storage);
     if (base == NULL)
         return 0;
-    PyObject *shape = SLOT(a->layout, off_shape), *strides = SLOT(a->layout, off_strides);
-    if (shape == NULL || strides == NULL || !PyTuple_CheckExact(shape) || !PyTuple_CheckExact(strides))
-        return 0;
-    Py_ssize_t n = PyTuple_GET_SIZE(shape);
-    if (n > FAST_DIMS || PyTuple_GET_SIZE(strides) != n)
-        return 0;
-    int ok = 1;
-    v->ndim = (int)n;
-    v->offset = as_i64(SLOT(a->layout, off_offset), &ok);
-    v->size = as_i64(SLOT(a->layout, off_size), &ok);
-    for (Py_ssize_t k = 0; k < n; k++) {
-        v->shape[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
-        v->strides[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+    int n = a->nd;
+    v->ndim = n;
+    v->offset = a->offset;
+    v->size = a->size;
+    for (int k = 0; k < n; k++) {
+        v->shape[k] = a->shape[k];
+        v->strides[k] = a->strides[k];
     }
-    if (!ok)
-        return 0;
     v->code = code;
     v->itemsize = DINFO[code].itemsize;
     v->kind = DINFO[code].kind;
@@ -53,7 +50,7 @@ int read_view(PyObject *self, view_t *v) {
         boff = 0;
     v->data = base + boff;
     v->readonly = SLOT(a->storage, off_readonly) != Py_False;
-    v->dense = v->size == 0 || is_dense(v);
+    v->dense = a->dense;
     return 1;
 }
 /* The bytes a view reaches, [*lo, *hi), from its first element at first. */

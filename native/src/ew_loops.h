@@ -196,21 +196,31 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
  * (with copies of its first element), and strided data is gathered into
  * blocks. tests/test_elementwise.py::test_vector_libm_* checks the bits. */
 enum { EW_BLOCK = 32, EW_GATHER = 256 };
-#define UNARY_PADDED(FN, T, OT)                                              \
-    static void FN##_v(OT *o, const T *a, int64_t n)                         \
+/* NAME: KERNEL on the whole blocks of the n elements in place (ARGS_WHOLE,
+ * m = n rounded down to a block), then on the remainder copied into one
+ * block padded with copies of its first element (DECLS declares the operand
+ * blocks, FILL sets their element j from element k of the operands,
+ * ARGS_PADDED calls KERNEL on them into ob). */
+#define PADDED(NAME, KERNEL, OT, PARAMS, ARGS_WHOLE, DECLS, FILL, ARGS_PADDED) \
+    static void NAME PARAMS                                                  \
     {                                                                        \
         int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
         if (m)                                                               \
-            FN##_c(o, a, m);                                                 \
+            KERNEL ARGS_WHOLE;                                               \
         if (n > m) {                                                         \
-            T ib[EW_BLOCK];                                                  \
+            DECLS                                                            \
             OT ob[EW_BLOCK];                                                 \
-            for (int64_t j = 0; j < EW_BLOCK; j++)                           \
-                ib[j] = a[m + (j < n - m ? j : 0)];                          \
-            FN##_c(ob, ib, EW_BLOCK);                                        \
+            for (int64_t j = 0; j < EW_BLOCK; j++) {                         \
+                int64_t k = m + (j < n - m ? j : 0);                         \
+                FILL                                                         \
+            }                                                                \
+            KERNEL ARGS_PADDED;                                              \
             memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
         }                                                                    \
     }
+#define UNARY_PADDED(FN, T, OT)                                              \
+    PADDED(FN##_v, FN##_c, OT, (OT *o, const T *a, int64_t n), (o, a, m),     \
+           T ib[EW_BLOCK];, ib[j] = a[k];, (ob, ib, EW_BLOCK))
 #define UNARY_LOOP_BLOCKS(FN, T, OT, EXPR, CLONES)                           \
     UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                    \
     UNARY_PADDED(FN, T, OT)                                                  \
@@ -239,7 +249,7 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
         }                                                                    \
     }
 
-#define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, STRIDED)                 \
+#define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, CALL_S2, CALL_S1, STRIDED) \
     void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
     {                                                                        \
         char *o = data[0];                                                   \
@@ -263,11 +273,11 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
                 return;                                                      \
             }                                                                \
             if (s[1] == sizeof(T) && s[2] == 0) {                            \
-                FN##_s2##CALL((OT *)o, (const T *)x1, *(const T *)x2, n);    \
+                FN##CALL_S2((OT *)o, (const T *)x1, *(const T *)x2, n);      \
                 return;                                                      \
             }                                                                \
             if (s[1] == 0 && s[2] == sizeof(T)) {                            \
-                FN##_s1##CALL((OT *)o, *(const T *)x1, (const T *)x2, n);    \
+                FN##CALL_S1((OT *)o, *(const T *)x1, (const T *)x2, n);      \
                 return;                                                      \
             }                                                                \
         }                                                                    \
@@ -293,68 +303,25 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
                 *(OT *)(o + (i + j) * s[0]) = ob[j];                         \
         }
 
-/* The cheap binary ops: the kernels run on any length (the names FN##_s2_c
- * and FN##_s1_c are the kernels themselves). */
+/* The cheap binary ops: the kernels run on any length. */
 #define BINARY_LOOP_CL(FN, T, OT, EXPR, CLONES)                              \
     BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                                  \
-    _Pragma("GCC diagnostic push")                                           \
-    _Pragma("GCC diagnostic ignored \"-Wunused-function\"")                  \
-    static inline void FN##_s2_c(OT *o, const T *pa, T b, int64_t n) { FN##_s2(o, pa, b, n); } \
-    static inline void FN##_s1_c(OT *o, T a, const T *pb, int64_t n) { FN##_s1(o, a, pb, n); } \
-    _Pragma("GCC diagnostic pop")                                            \
-    BINARY_LOOP_(FN, T, OT, EXPR, CLONES, _c, STRIDED_SCALAR)
+    BINARY_LOOP_(FN, T, OT, EXPR, CLONES, _c, _s2, _s1, STRIDED_SCALAR)
 
 /* The costly binary ops (atan2, pow...): whole blocks only, as for the unary
  * ones above; a scalar operand keeps its vector form (FN##_s1/_s2). */
 #define BINARY_PADDED(FN, T, OT)                                             \
-    static void FN##_v(OT *o, const T *pa, const T *pb, int64_t n)           \
-    {                                                                        \
-        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
-        if (m)                                                               \
-            FN##_c(o, pa, pb, m);                                            \
-        if (n > m) {                                                         \
-            T ia[EW_BLOCK], ibb[EW_BLOCK];                                   \
-            OT ob[EW_BLOCK];                                                 \
-            for (int64_t j = 0; j < EW_BLOCK; j++) {                         \
-                ia[j] = pa[m + (j < n - m ? j : 0)];                         \
-                ibb[j] = pb[m + (j < n - m ? j : 0)];                        \
-            }                                                                \
-            FN##_c(ob, ia, ibb, EW_BLOCK);                                   \
-            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
-        }                                                                    \
-    }                                                                        \
-    static void FN##_s2_v(OT *o, const T *pa, T b, int64_t n)                \
-    {                                                                        \
-        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
-        if (m)                                                               \
-            FN##_s2(o, pa, b, m);                                            \
-        if (n > m) {                                                         \
-            T ia[EW_BLOCK];                                                  \
-            OT ob[EW_BLOCK];                                                 \
-            for (int64_t j = 0; j < EW_BLOCK; j++)                           \
-                ia[j] = pa[m + (j < n - m ? j : 0)];                         \
-            FN##_s2(ob, ia, b, EW_BLOCK);                                    \
-            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
-        }                                                                    \
-    }                                                                        \
-    static void FN##_s1_v(OT *o, T a, const T *pb, int64_t n)                \
-    {                                                                        \
-        int64_t m = n & ~(int64_t)(EW_BLOCK - 1);                            \
-        if (m)                                                               \
-            FN##_s1(o, a, pb, m);                                            \
-        if (n > m) {                                                         \
-            T ibb[EW_BLOCK];                                                 \
-            OT ob[EW_BLOCK];                                                 \
-            for (int64_t j = 0; j < EW_BLOCK; j++)                           \
-                ibb[j] = pb[m + (j < n - m ? j : 0)];                        \
-            FN##_s1(ob, a, ibb, EW_BLOCK);                                   \
-            memcpy(o + m, ob, (size_t)(n - m) * sizeof(OT));                 \
-        }                                                                    \
-    }
+    PADDED(FN##_v, FN##_c, OT, (OT *o, const T *pa, const T *pb, int64_t n),  \
+           (o, pa, pb, m), T ia[EW_BLOCK]; T ibb[EW_BLOCK];,                  \
+           ia[j] = pa[k]; ibb[j] = pb[k];, (ob, ia, ibb, EW_BLOCK))           \
+    PADDED(FN##_s2_v, FN##_s2, OT, (OT *o, const T *pa, T b, int64_t n),      \
+           (o, pa, b, m), T ia[EW_BLOCK];, ia[j] = pa[k];, (ob, ia, b, EW_BLOCK)) \
+    PADDED(FN##_s1_v, FN##_s1, OT, (OT *o, T a, const T *pb, int64_t n),      \
+           (o, a, pb, m), T ibb[EW_BLOCK];, ibb[j] = pb[k];, (ob, a, ibb, EW_BLOCK))
 #define BINARY_LOOP_BLOCKS(FN, T, OT, EXPR, CLONES)                          \
     BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                                  \
     BINARY_PADDED(FN, T, OT)                                                 \
-    BINARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
+    BINARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, _s2_v, _s1_v, STRIDED_BLOCKS)
 
 /* Loop shape by cost (the last column of ew_ops.h's lists): cheap ops (1, 2)
  * run on any length, costly ones (4, 8, 16) in whole blocks. */
