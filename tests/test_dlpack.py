@@ -233,7 +233,7 @@ def test_import_argument_errors():
 
 def test_unsupported_dtype_raises_and_releases():
     torch = pytest.importorskip("torch")  # NumPy exports no dtype arrstride lacks
-    n = torch.ones(3, dtype=torch.bfloat16)
+    n = torch.ones(3, dtype=torch.complex32)  # (kDLComplex, 32): no arrstride dtype
     ref = weakref.ref(n)
     with pytest.raises(BufferError, match="unsupported DLPack dtype"):
         xp.from_dlpack(n)
