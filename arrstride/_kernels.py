@@ -487,12 +487,8 @@ def binary(op: int, code: int, out, x1, x2, out_contig: bool = True) -> None:
         _check(rc, "elementwise")
 
 
-# The flat entry points, bound directly for the hot path of small arrays:
-# (op, dtype code, n, out char*, x char*, x byte stride[, x2, stride]) -> status,
-# to be checked with check_status.
-
-
 def check_status(rc: int) -> None:
+    """Raise for a kernel status (what _core calls after a kernel call fails)."""
     _check(rc, "elementwise")
 
 

@@ -445,6 +445,12 @@ class _Flags:
                          ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned"))
 
 
+def _searchsorted_method(self, v, side="left", sorter=None):
+    """x.searchsorted(v, side='left', sorter=None): searchsorted(x, v), as NumPy's
+    (xarray's DataArray.searchsorted calls it)."""
+    return _srf.searchsorted(self, v, side=side, sorter=sorter)
+
+
 # the one table: method name -> the namespace function (or its adapter)
 METHODS = {
     "astype": _dtf.astype, "reshape": _reshape_method,
@@ -458,6 +464,7 @@ METHODS = {
     "transpose": _transpose_method, "squeeze": _squeeze_method, "clip": _out(_ew.clip),
     "round": _out(_round_method), "nonzero": _srf.nonzero, "dot": _out(_dot), "fill": _fill_method,
     "conj": _ew.conj, "conjugate": _ew.conj, "argsort": _argsort_method,
+    "searchsorted": _searchsorted_method,
 }
 for _name, _func in METHODS.items():
     setattr(Array, _name, _func)

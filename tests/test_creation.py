@@ -398,3 +398,12 @@ def test_many_dims():
     assert b.shape == a.shape and b.tolist() is not None
     a[...] = 3
     assert xp.reshape(a, (-1,)).tolist() == [3, 3]
+
+
+@pytest.mark.parametrize("obj", ["a duck", object(), [1.0, "a duck"]])
+def test_asarray_of_an_unsupported_object_names_it(obj):
+    # SciPy's ndimage input validation matches other libraries' wordings
+    # ("Unsupported", "new", ...) against this message
+    with pytest.raises(TypeError, match=r"^asarray: Unsupported type: expected a bool, int, float, "
+                                        r"complex, array or nested sequence of them; got (str|object)$"):
+        xp.asarray(obj)

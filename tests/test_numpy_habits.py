@@ -561,6 +561,17 @@ def test_conj_real_imag_argsort_methods():
     same(y.argsort(None), r.argsort(None, kind="stable"))
 
 
+def test_searchsorted_method():
+    s = np.asarray([1.0, 2.0, 2.0, 5.0])
+    x = xp.asarray(s)
+    same(x.searchsorted(xp.asarray([2.0, 6.0])), s.searchsorted([2.0, 6.0]))
+    same(x.searchsorted(xp.asarray([2.0]), "right"), s.searchsorted([2.0], "right"))
+    same(x.searchsorted(xp.asarray(2.0), side="right"), s.searchsorted(2.0, side="right"))
+    u = np.asarray([5.0, 1.0, 2.0])
+    same(xp.asarray(u).searchsorted(xp.asarray([3.0]), sorter=xp.asarray(np.argsort(u))),
+         u.searchsorted([3.0], sorter=np.argsort(u)))
+
+
 def test_xarray_keeps_arrstride_data():
     xr = pytest.importorskip("xarray")
     n = np.linspace(0, 1, 12).reshape(3, 4)
