@@ -488,7 +488,7 @@ _core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.cod
             K.check_status, int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_unary_flat"))),
             *(int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
               for name in ("ars_binary_flat", "ars_cast", "ars_matmul", "ars_where", "ars_reduce",
-                           "ars_binary", "ars_unary")),
+                           "ars_binary", "ars_unary", "ars_reduce_finish")),
             _blas.ensure)
 _core_setup_buffers(*(int(S.ffi.cast("uintptr_t", p)) for p in (
                         S.ffi.addressof(S.lib, "ars_owner_new"), S.ffi.addressof(S.lib, "ars_owner_release"),

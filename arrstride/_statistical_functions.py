@@ -57,17 +57,21 @@ def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
     return acc
 
 
-def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str) -> Array:
+def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str, finish: int = -1) -> Array:
     """A new 0-d array: the reduction of every element (axis=None without
-    keepdims, the per-call path)."""
+    keepdims, the per-call path), then the reduce_finish `finish` over x's
+    size when given (ARS_FIN_MEAN: the mean)."""
     if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
         x = x._copy_contiguous(x._dtype.compute)
-    acc = _core_reduce_all(op, x, acc_dtype)  # a dense x: one flat pass, in C
+    # a dense x: one flat pass (and the finish), in C
+    acc = _core_reduce_all(op, x, acc_dtype) if finish < 0 else _core_reduce_all(op, x, acc_dtype, finish, x.size)
     if acc is not None:
         return acc
     K.check_size(func, x)
     acc = Array._empty((), acc_dtype)
     K.reduce_all(op, x, acc)
+    if finish >= 0:
+        K.reduce_finish(finish, acc, x.size)
     return acc
 
 
@@ -346,8 +350,7 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
         acc_dtype = dt.promote(x.dtype, out_dtype)
         acc_dtype = acc_dtype.compute  # NumPy's float16 mean: a float32 sum and division
     if axis is None and keepdims is False:
-        acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func)
-        K.reduce_finish(lib.ARS_FIN_MEAN, acc, x._layout.size)
+        acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func, lib.ARS_FIN_MEAN)
         return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)

@@ -108,20 +108,29 @@ PyObject *core_scalar(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     return out;
 }
 
-/* reduce_all(op, x, acc_dtype) -> a new 0-d array of acc_dtype: the `op`
- * reduction (ARS_RED_*) of every element of a dense x, in one flat pass;
- * None when x is not dense (the Python path). */
+/* reduce_all(op, x, acc_dtype[, finish, count]) -> a new 0-d array of acc_dtype: the `op`
+ * reduction (ARS_RED_*) of every element of a dense x, in one flat pass,
+ * then (given) ars_reduce_finish's `finish` (ARS_FIN_MEAN: the sum over
+ * count) in place; None when x is not dense (the Python path). */
 PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     if (!fast_paths)
         Py_RETURN_NONE;  /* switched off: the general path */
     view_t v;
     int ok = 1;
-    if (nargs != 3 || !read_view(args[1], &v) || !v.dense)
+    if ((nargs != 3 && nargs != 5) || !read_view(args[1], &v) || !v.dense)
         Py_RETURN_NONE;
-    int64_t op = as_i64(args[0], &ok);
+    int64_t op = as_i64(args[0], &ok), fin = nargs == 5 ? as_i64(args[3], &ok) : 0;
     int acc = dtype_code(args[2]);
-    if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
+    double count = 0;
+    if (nargs == 5) {
+        count = PyFloat_AsDouble(args[4]);
+        if (count == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+    }
+    if (!ok || acc < 0 || op < 0 || op > INT32_MAX || fin < 0 || fin > INT32_MAX)
         Py_RETURN_NONE;
     PyObject *out = empty_dims(NULL, 0, acc, 1);
     if (out == NULL)
@@ -130,6 +139,8 @@ PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     int64_t n = v.size, s = v.itemsize, zero = 0;
     int rc;
     KERNEL(rc, n, k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL));
+    if (rc == 0 && nargs == 5)
+        rc = k_finish((int)fin, o, 1, acc, count, 0.0);  /* the mean of the sum, in place */
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;

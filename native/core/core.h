@@ -98,12 +98,14 @@ typedef int (*binary_nd_fn)(int, int, int, const int64_t *, char *, const char *
 typedef int (*unary_nd_fn)(int, int, int, const int64_t *, char *, const char *);
 typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
                          const int64_t *, int64_t, int, const char *);
+typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 extern binary_nd_fn k_binary;
 extern unary_nd_fn k_unary;
 extern unary_fn k_unary_flat;
 extern binary_fn k_binary_flat;
 extern reduce_fn k_reduce;
+extern finish_fn k_finish;       /* ars_reduce_finish: mean, var, std of a sum */
 extern cast_fn k_cast;
 extern where_fn k_where;
 extern matmul_fn k_matmul;

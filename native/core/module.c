@@ -25,6 +25,7 @@ unary_nd_fn k_unary;
 unary_fn k_unary_flat;
 binary_fn k_binary_flat;
 reduce_fn k_reduce;
+finish_fn k_finish;
 cast_fn k_cast;
 where_fn k_where;
 matmul_fn k_matmul;
@@ -61,12 +62,12 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
         return NULL;
     }
     PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
-    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn, pun;
+    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn, pun, pf;
     PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &blas))
+                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &pf, &blas))
         return NULL;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
@@ -134,6 +135,7 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     k_matmul = (matmul_fn)(uintptr_t)pm;
     k_where = (where_fn)(uintptr_t)pw;
     k_reduce = (reduce_fn)(uintptr_t)pr;
+    k_finish = (finish_fn)(uintptr_t)pf;
     k_binary = (binary_nd_fn)(uintptr_t)pbn;
     k_unary = (unary_nd_fn)(uintptr_t)pun;
     REPLACE(ensure_blas, blas);
