@@ -60,10 +60,60 @@ def test_the_capsule_and_header():
     assert (API.header.version.major, API.header.version.minor) == (1, 3)
     assert not API.header.prev_api  # no older table
     for name in ("managed_tensor_allocator", "managed_tensor_from_py_object_no_sync",
-                 "managed_tensor_to_py_object_no_sync", "current_work_stream"):
+                 "managed_tensor_to_py_object_no_sync", "current_work_stream",
+                 "dltensor_from_py_object_no_sync"):
         assert ctypes.cast(getattr(API, name), ctypes.c_void_p).value, name
-    # optional, and absent: an arrstride layout has no int64 shape array to point to
-    assert not ctypes.cast(API.dltensor_from_py_object_no_sync, ctypes.c_void_p).value
+
+
+# ---- dltensor_from_py_object_no_sync: a DLTensor viewing the array in place --------------
+
+@pytest.mark.parametrize("layout", params(ALL, ndim=2))
+@pytest.mark.parametrize("name", DTYPE_NAMES)
+def test_dltensor_views_the_array_in_place(layout, name):
+    a, n = make(layout, (3, 4), name)
+    t = DLTensor()
+    if a.storage.readonly or negative(a):  # what a bare DLTensor cannot say: refused
+        why = "read-only" if a.storage.readonly else "negative strides"
+        with pytest.raises(Exception, match=why):
+            API.dltensor_from_py_object_no_sync(a, ctypes.addressof(t))
+        return
+    assert API.dltensor_from_py_object_no_sync(a, ctypes.addressof(t)) == 0
+    m = managed(export(API, a))  # the managed export describes the same tensor
+    assert (t.device.device_type, t.device.device_id, t.ndim) == (1, 0, a.ndim)
+    assert (t.dtype.code, t.dtype.bits, t.dtype.lanes) == (
+        m.dl_tensor.dtype.code, m.dl_tensor.dtype.bits, m.dl_tensor.dtype.lanes)
+    assert [t.shape[k] for k in range(t.ndim)] == list(a.shape)
+    assert [t.strides[k] for k in range(t.ndim)] == list(a.strides)
+    assert t.byte_offset == 0 and (a.size == 0 or t.data == address(a))
+    if a.size and n.dtype.kind != "c" and name not in ("float16", "bfloat16"):
+        # read the elements through the DLTensor alone: the same values as NumPy's
+        ct = np.ctypeslib.as_ctypes_type(n.dtype)
+        got = [ctypes.cast(t.data + sum(i * t.strides[k] for k, i in enumerate(idx)) * n.itemsize,
+                           ctypes.POINTER(ct))[0] for idx in np.ndindex(*a.shape)]
+        assert got == [v.item() for v in n.reshape(-1)]
+    ctypes_import_delete(m)
+
+
+def ctypes_import_delete(m):
+    m.deleter(ctypes.pointer(m))
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (2, 0, 3), (1,) * 8])
+def test_dltensor_of_0d_empty_and_8_dims(shape):
+    a = xp.zeros(shape, dtype=xp.int16)
+    t = DLTensor()
+    assert API.dltensor_from_py_object_no_sync(a, ctypes.addressof(t)) == 0
+    assert t.ndim == len(shape) and [t.shape[k] for k in range(t.ndim)] == list(shape)
+
+
+def test_dltensor_refusals():
+    t = DLTensor()
+    with pytest.raises(Exception, match="arrstride array"):
+        API.dltensor_from_py_object_no_sync(np.zeros(2), ctypes.addressof(t))
+    with pytest.raises(Exception, match="arrstride array"):  # more dims than C holds
+        API.dltensor_from_py_object_no_sync(xp.zeros((1,) * 9), ctypes.addressof(t))
+    with pytest.raises(Exception, match="DLTensor to fill"):
+        API.dltensor_from_py_object_no_sync(xp.zeros(2), None)
 
 
 def test_current_work_stream_is_null_on_the_cpu():

@@ -7,9 +7,9 @@
  *   managed_tensor_to_py_object_no_sync    a DLManagedTensorVersioned -> an Array (import)
  *   managed_tensor_allocator               a prototype DLTensor -> a new exported array
  *   current_work_stream                    NULL: arrstride runs on the CPU, with no streams
- *   dltensor_from_py_object_no_sync        NULL (optional in DLPack 1.3): it fills a
- *       DLTensor whose shape and strides the producer keeps alive, and an arrstride
- *       layout holds Python ints in tuples, not int64 arrays it could point to.
+ *   dltensor_from_py_object_no_sync        x -> a DLTensor viewing x in place, no owner:
+ *       its shape and strides point into the Array's own C fields (core.h), alive as
+ *       long as x is (the consumer holds x)
  *
  * Each function takes a fast path for the common case and otherwise calls the
  * Python implementation in arrstride/_dlpack.py, which owns every rule and
@@ -255,6 +255,64 @@ static int allocate(DLTensor *prototype, DLManagedTensorVersioned **out, void *e
     return rc;
 }
 
+/* The DLPack type code of arrstride's dtype code (the inverse of ars_dlpack_dtype);
+ * -1 when it has none. */
+static int dl_code_of(int code) {
+    static const uint8_t codes[] = {kDLBool, kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLComplex};
+    for (size_t k = 0; k < sizeof codes; k++)
+        if (k_dl_dtype(codes[k], (uint8_t)(DINFO[code].itemsize * 8), 1) == code)
+            return codes[k];
+    return -1;
+}
+
+/* *out = a DLTensor viewing x in place (data at x's first element, x's dims and
+ * element strides, CPU). Refused, with the reason raised, for what a bare
+ * DLTensor cannot say or a consumer cannot take (the consumer then calls
+ * managed_tensor_from_py_object_no_sync, which copies or flags these): a
+ * read-only array (a DLTensor has no flags), negative strides (exported as a
+ * copy, as by __dlpack__), and a layout C does not hold (more than FAST_DIMS dims). */
+static int dltensor_from_py_object(void *py_object, DLTensor *out) {
+    static const char func[] = "__dlpack_c_exchange_api__.dltensor_from_py_object_no_sync";
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = -1, dl = -1;
+    view_t v;
+    PyObject *obj = (PyObject *)py_object;
+    if (out == NULL)
+        refuse(func, "out must point to a DLTensor to fill");
+    else if (obj == NULL || !exchange_ready || !read_view(obj, &v))
+        refuse(func, "py_object must be an arrstride array of at most 8 dims (others: "
+                     "managed_tensor_from_py_object_no_sync)");
+    else if (v.readonly)
+        refuse(func, "a read-only array has no DLTensor view (a DLTensor carries no read-only flag: "
+                     "managed_tensor_from_py_object_no_sync marks it)");
+    else if ((dl = dl_code_of(v.code)) < 0)
+        refuse(func, "the array's dtype has no DLPack type code");
+    else {
+        int negative = 0;
+        for (int k = 0; k < v.ndim && v.size > 0; k++)
+            negative |= v.strides[k] < 0 && v.shape[k] > 1;
+        if (negative) {
+            refuse(func, "an array with negative strides is exported as a copy "
+                         "(managed_tensor_from_py_object_no_sync)");
+        } else {
+            ArrayObject *a = (ArrayObject *)obj;
+            out->data = v.data;
+            out->device.device_type = kDLCPU;
+            out->device.device_id = 0;
+            out->ndim = v.ndim;
+            out->dtype.code = (uint8_t)dl;
+            out->dtype.bits = (uint8_t)(v.itemsize * 8);
+            out->dtype.lanes = 1;
+            out->shape = a->shape;      /* the Array's own fields: read_view copied these */
+            out->strides = a->strides;
+            out->byte_offset = 0;
+            rc = 0;
+        }
+    }
+    PyGILState_Release(g);
+    return rc;
+}
+
 /* The CPU has no work stream: NULL, for every device (DLPack: a CPU-only
  * framework may always answer NULL). */
 static int current_work_stream(DLDeviceType device_type, int32_t device_id, void **out_current_stream) {
@@ -270,7 +328,7 @@ static DLPackExchangeAPI exchange_api = {
     .managed_tensor_allocator = allocate,
     .managed_tensor_from_py_object_no_sync = from_py_object,
     .managed_tensor_to_py_object_no_sync = to_py_object,
-    .dltensor_from_py_object_no_sync = NULL,
+    .dltensor_from_py_object_no_sync = dltensor_from_py_object,
     .current_work_stream = current_work_stream,
 };
 
