@@ -61,7 +61,7 @@ class ParallelBuildExt(build_ext):
 _core = Extension(
     "arrstride._core",
     [f"native/core/{name}.c" for name in
-     ("module", "type", "view", "scalar", "alloc", "calls", "index", "ewise", "operators", "buffer",
+     ("state", "module", "type", "view", "scalar", "alloc", "calls", "index", "ewise", "operators", "buffer",
       "rows", "exchange")],
     include_dirs=["native/include", "native/src"],
     depends=["native/core/core.h", "native/include/arrstride.h", "native/src/ars_internal.h"],

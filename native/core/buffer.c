@@ -95,16 +95,7 @@ PyObject *array_get_array_struct(PyObject *self, void *c) {
 
 /* ---- asarray(buffer exporter): a zero-copy view ----------------------------------------- */
 
-/* (owner_t, the owner functions and foreign_ptr are shared with exchange.c: core.h) */
-owner_t *(*k_owner_new)(int, void *);
-void (*k_owner_release)(owner_t *);
-const char *owner_capsule_name;
-PyCapsule_Destructor owner_destructor;
-PyObject *foreign_ptr;                   /* address -> cffi char* */
 static PyObject *str_read_only_why;      /* Storage.foreign's reason for read-only memory */
-int buffers_ready;
-static void *(*k_alloc)(int64_t);         /* ars_alloc: blocks from small_block on (setup_blocks) */
-static void (*k_free_block)(void *);      /* ars_free (setup_blocks) */
 
 /* The dtype code of a buffer's struct format and itemsize (native order), or -1. */
 static int format_code(const char *fmt, Py_ssize_t itemsize) {
@@ -219,34 +210,6 @@ PyObject *core_setup_buffers(PyObject *mod, PyObject *args) {
     REPLACE(str_read_only_why, why);
     buffers_ready = 1;
     Py_RETURN_NONE;
-}
-
-/* A Storage of an ars_alloc block of nbytes held by an ARS_OWN_BLOCK owner
- * capsule: what Storage.allocate makes for blocks from small_block on, made
- * here without its Python calls (a 160 KB result's storage took 1.8 us there).
- * None (new reference) when the parts are not bound yet or the block cannot
- * be had: Storage.allocate then decides (it raises the MemoryError). */
-PyObject *owned_block_storage(Py_ssize_t nbytes) {
-    if (k_alloc == NULL || !buffers_ready)
-        Py_RETURN_NONE;
-    void *raw = k_alloc(nbytes);
-    if (raw == NULL)
-        Py_RETURN_NONE;
-    owner_t *o = k_owner_new(ARS_OWN_BLOCK, raw);
-    if (o == NULL) {
-        k_free_block(raw);
-        return PyErr_NoMemory();
-    }
-    PyObject *capsule = PyCapsule_New(o, owner_capsule_name, owner_destructor);
-    if (capsule == NULL) {
-        k_owner_release(o);
-        return NULL;
-    }
-    /* from here the capsule alone gives the block back */
-    PyObject *addr = PyLong_FromVoidPtr(raw);
-    PyObject *ptr = addr ? PyObject_CallOneArg(foreign_ptr, addr) : NULL;
-    Py_XDECREF(addr);
-    return storage_steal(ptr, capsule, PyLong_FromSsize_t(nbytes), 0, 0, Py_None);
 }
 
 /* setup_blocks(ars_alloc, ars_free): the addresses of the block allocator,

@@ -30,7 +30,8 @@
  *
  * The sources, by concern (one extension, listed in setup.py):
  *   core.h       shared state, the view a fast path reads, the declarations below
- *   module.c     the state, setup()/bind(), the fast-path switch, the module
+ *   state.c      the shared state itself (set by the setup functions, read by all)
+ *   module.c     setup()/bind(), the fast-path switch, the module
  *   type.c       ArrayBase: fields, float/int/bool/complex/index, .T/.mT
  *   view.c       reading an Array's view (read_view), density, overlap tests
  *   scalar.c     Python scalars in and out of one element
@@ -257,6 +258,7 @@ PyObject *new_layout_steal(PyObject *shape, PyObject *strides, PyObject *offset,
 PyObject *storage_steal(PyObject *ptr, PyObject *owner, PyObject *nbytes, int readonly,
                         int external, PyObject *why);
 PyObject *new_storage(Py_ssize_t nbytes);
+PyObject *owned_block_storage(Py_ssize_t nbytes);
 PyObject *contiguous_layout(PyObject *shape);
 PyObject *empty_array(PyObject *shape, int code, int64_t size);
 PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size);
@@ -290,7 +292,6 @@ int bind_operators(PyObject *operators);
 
 /* buffer.c */
 PyObject *array_get_array_struct(PyObject *self, void *c);
-PyObject *owned_block_storage(Py_ssize_t nbytes);
 PyObject *core_from_buffer(PyObject *mod, PyObject *obj);
 PyObject *core_setup_buffers(PyObject *mod, PyObject *args);
 PyObject *core_setup_blocks(PyObject *mod, PyObject *args);
@@ -307,6 +308,8 @@ extern const char *owner_capsule_name;
 extern PyCapsule_Destructor owner_destructor;
 extern PyObject *foreign_ptr;                   /* address -> cffi char* */
 extern int buffers_ready;
+extern void *(*k_alloc)(int64_t);               /* ars_alloc, ars_free (setup_blocks) */
+extern void (*k_free_block)(void *);
 
 /* rows.c */
 extern PyTypeObject RowIterType;

@@ -1,39 +1,5 @@
-/* arrstride._core: the module: its state, setup() and bind(), the fast-path switch, the method table (see core.h). */
+/* arrstride._core: the module: setup() and bind(), the fast-path switch, the method table (see core.h; the state is state.c's). */
 #include "core.h"
-
-/* ---- state ------------------------------------------------------------------------ */
-
-int ready;
-int fast_paths = 1;
-PyTypeObject *ArrayType;
-PyTypeObject *LayoutType, *StorageType;
-PyObject *DTYPES;
-dinfo DINFO[NCODES];
-Py_ssize_t off_shape, off_strides, off_offset, off_size;
-Py_ssize_t off_ptr, off_nbytes, off_readonly, off_external, off_owner, off_why;
-Py_ssize_t off_cdata;
-PyTypeObject *CDataBase;
-PyObject *CONTIG;
-PyObject *contiguous_of;
-PyObject *allocate_small;
-PyObject *allocate_large;
-PyObject *check_status;
-PyObject *str_char_array;
-Py_ssize_t small_block;
-binary_nd_fn k_binary;
-unary_nd_fn k_unary;
-unary_fn k_unary_flat;
-binary_fn k_binary_flat;
-reduce_fn k_reduce;
-finish_fn k_finish;
-cast_fn k_cast;
-where_fn k_where;
-matmul_fn k_matmul;
-PyObject *ensure_blas;
-int blas_ready;
-PyObject *FALLBACK[F_COUNT];
-const char *FALLBACK_NAMES[F_COUNT] = {
-    "getitem", "setitem", "float", "int", "bool", "complex", "index", "T", "mT", "iter"};
 
 /* ---- setup ------------------------------------------------------------------------- */
 

@@ -373,21 +373,9 @@ void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_
  * prepared order (loops that accumulate into their ctx). */
 enum { ARS_ITER_SERIAL = -1 };
 
-/* Prepare and run in one call: ars_iter_prepare's status, else ARS_OK. */
-static inline int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
-                              const int64_t *const *strides, ars_loop_fn loop, void *ctx,
-                              int64_t work_per_elem)
-{
-    ars_iter it;
-    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, strides);
-    if (rc)
-        return rc;
-    if (work_per_elem == ARS_ITER_SERIAL)
-        ars_iter_run_range(&it, loop, ctx, 0, it.size);
-    else
-        ars_iter_run(&it, loop, ctx, work_per_elem);
-    return ARS_OK;
-}
+/* Prepare and run in one call: ars_iter_prepare's status, else ARS_OK (iter.c). */
+int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
+                const int64_t *const *strides, ars_loop_fn loop, void *ctx, int64_t work_per_elem);
 
 /* ---- threads ------------------------------------------------------------- */
 
