@@ -484,7 +484,7 @@ def _rebuild(dtype_name: Any, shape: Any, data: Any) -> Array:
 
 _probe = S.ffi.cast("char *", 0x5A17E0)  # a known address: _core checks where cdata keeps it
 _core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.code)), _probe, 0x5A17E0,
-            L._CONTIGUOUS, L.contiguous_of, S._allocate_small, S.Storage.allocate, S.SMALL_BLOCK,
+            L._CONTIGUOUS, L.contiguous_of, S.Storage.allocate, S.SMALL_BLOCK,
             K.check_status, int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_unary_flat"))),
             *(int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
               for name in ("ars_binary_flat", "ars_cast", "ars_matmul", "ars_where", "ars_reduce",

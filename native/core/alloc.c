@@ -30,18 +30,28 @@ static void parse_layout(ArrayObject *a) {
     a->cfields = 1;
 }
 
-/* A new Array holding the three references given (stolen). */
-PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) {
+/* A new Array of storage and dtype (stolen; released if it cannot be made),
+ * with no layout yet. */
+static ArrayObject *alloc_array(PyObject *storage, PyObject *dtype) {
     ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
     if (a == NULL) {
         Py_DECREF(storage);
-        Py_DECREF(layout);
         Py_DECREF(dtype);
         return NULL;
     }
     a->storage = storage;
-    a->layout = layout;
     a->dtype = dtype;
+    return a;
+}
+
+/* A new Array holding the three references given (stolen). */
+PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) {
+    ArrayObject *a = alloc_array(storage, dtype);
+    if (a == NULL) {
+        Py_DECREF(layout);
+        return NULL;
+    }
+    a->layout = layout;
     parse_layout(a);
     return (PyObject *)a;
 }
@@ -51,14 +61,9 @@ PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) 
  * is made until Python asks for one (array_layout). */
 PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                            const int64_t *strides, int64_t offset, int64_t size) {
-    ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
-    if (a == NULL) {
-        Py_DECREF(storage);
-        Py_DECREF(dtype);
+    ArrayObject *a = alloc_array(storage, dtype);
+    if (a == NULL)
         return NULL;
-    }
-    a->storage = storage;
-    a->dtype = dtype;
     a->nd = nd;
     a->offset = offset;
     a->size = size;
@@ -351,8 +356,7 @@ int run_status(int rc) {
 
 /* A new contiguous array of v's shape and dtype code `code`; its data
  * pointer in *data. */
-PyObject *empty_like(PyObject *self, const view_t *v, int code, char **data) {
-    (void)self;
+PyObject *empty_like(const view_t *v, int code, char **data) {
     PyObject *out = empty_dims(v->shape, v->ndim, code, v->size);
     if (out != NULL)
         *data = storage_address(((ArrayObject *)out)->storage);

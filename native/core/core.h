@@ -82,11 +82,9 @@ extern Py_ssize_t off_cdata;             /* char* inside a cffi cdata object */
 extern PyTypeObject *CDataBase;          /* _cffi_backend._CDataBase */
 extern PyObject *CONTIG;                 /* _layout._CONTIGUOUS: shape -> contiguous Layout */
 extern PyObject *contiguous_of;          /* _layout.contiguous_of */
-extern PyObject *allocate_small;         /* cffi allocator: ("char[]", n) -> cdata */
 extern PyObject *allocate_large;         /* Storage.allocate(nbytes) */
 extern PyObject *check_status;           /* _kernels.check_status(rc): raises */
-extern PyObject *str_char_array;         /* "char[]" */
-extern Py_ssize_t small_block;           /* blocks below this come from allocate_small */
+extern Py_ssize_t small_block;           /* blocks below this are _core.Blocks (alloc.c) */
 
 /* The kernels of arrstride._native, by address (setup()). */
 typedef int (*unary_fn)(int, int, int64_t, char *, const char *, int64_t);
@@ -262,7 +260,7 @@ PyObject *owned_block_storage(Py_ssize_t nbytes);
 PyObject *contiguous_layout(PyObject *shape);
 PyObject *empty_array(PyObject *shape, int code, int64_t size);
 PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size);
-PyObject *empty_like(PyObject *self, const view_t *v, int code, char **data);
+PyObject *empty_like(const view_t *v, int code, char **data);
 PyObject *tuple_i64(const int64_t *v, int n);
 PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
                   int64_t offset, int64_t size);

@@ -154,7 +154,7 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
             return NULL;
         if (!va.dense)
             return ew_strided(e, &va, NULL);
-        out = empty_like(a, &va, e->out[va.code], &out_data);
+        out = empty_like(&va, e->out[va.code], &out_data);
         if (out == NULL)
             return NULL;
         KERNEL(rc, va.size, k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize));
@@ -165,7 +165,6 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     int fa = read_view(a, &va), fb = read_view(b, &vb);
     const char *pa, *pb;
     int64_t sa, sb;
-    PyObject *like;
     view_t *v;
     if (fa && fb) {
         if (va.code != vb.code)
@@ -174,7 +173,7 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
             return ew_strided(e, &va, &vb);
         if (va.ndim != vb.ndim || memcmp(va.shape, vb.shape, sizeof(int64_t) * va.ndim) != 0)
             return ew_broadcast(e, &va, &vb);
-        pa = va.data, sa = va.itemsize, pb = vb.data, sb = vb.itemsize, like = a, v = &va;
+        pa = va.data, sa = va.itemsize, pb = vb.data, sb = vb.itemsize, v = &va;
     } else if (fa) {
         if (!pack_scalar(b, va.code, item))
             return NULL;
@@ -182,7 +181,7 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
             view_t sc = scalar_view(&va, item);
             return ew_strided(e, &va, &sc);
         }
-        pa = va.data, sa = va.itemsize, pb = item, sb = 0, like = a, v = &va;
+        pa = va.data, sa = va.itemsize, pb = item, sb = 0, v = &va;
     } else if (fb) {
         if (!pack_scalar(a, vb.code, item))
             return NULL;
@@ -190,14 +189,14 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
             view_t sc = scalar_view(&vb, item);
             return ew_strided(e, &sc, &vb);
         }
-        pa = item, sa = 0, pb = vb.data, sb = vb.itemsize, like = b, v = &vb;
+        pa = item, sa = 0, pb = vb.data, sb = vb.itemsize, v = &vb;
     } else {
         return NULL;
     }
     int oc = e->out[v->code];
     if (oc < 0)
         return NULL;
-    out = empty_like(like, v, oc, &out_data);
+    out = empty_like(v, oc, &out_data);
     if (out == NULL)
         return NULL;
     KERNEL(rc, v->size, k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb));

@@ -18,7 +18,7 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
 }
 
 /* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
- *       allocate_small, allocate_large, small_block, check_status, unary_flat, binary_flat,
+ *       allocate_large, small_block, check_status, unary_flat, binary_flat,
  *       cast, matmul, where, reduce, binary, ensure_blas):
  * the classes and kernels, bound by _array as soon as Array exists. */
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
@@ -27,13 +27,13 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup runs once, when arrstride is imported");
         return NULL;
     }
-    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *small, *large, *status;
+    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *large, *status;
     unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn, pun, pf;
     PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOOnOKKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOnOKKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &small, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &pf, &blas))
+                          &PyDict_Type, &contig, &contig_of, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &pf, &blas))
         return NULL;
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
@@ -91,7 +91,6 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     REPLACE(CDataBase, cbase);
     REPLACE(CONTIG, contig);
     REPLACE(contiguous_of, contig_of);
-    REPLACE(allocate_small, small);
     REPLACE(allocate_large, large);
     REPLACE(check_status, status);
     small_block = block;
@@ -231,9 +230,6 @@ PyMODINIT_FUNC PyInit__core(void) {
         return NULL;
     if (PyType_Ready(&ArrayBaseType) < 0 || PyType_Ready(&ElementwiseType) < 0 || PyType_Ready(&BlockType) < 0
         || PyType_Ready(&RowIterType) < 0)
-        return NULL;
-    str_char_array = PyUnicode_InternFromString("char[]");
-    if (str_char_array == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL)
