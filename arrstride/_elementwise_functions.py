@@ -330,7 +330,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
             if ints_to_float and d.kind in "iub":
                 d = dt.float_for_int(d) if ints_to_float == "held" else dt.default_float
             out_d = table.get(d)
-        if out_d is None and d.compute is not d and d.compute in table:
+        if d.compute is not d and d.compute in table and (out_d is None or x1._dtype is not x2._dtype):
             if name == "nextafter":  # a step of the narrow dtype, not a float32 one
                 return _nextafter_narrow(x1, x2, d)
             return _narrow_result(func(x1._copy_contiguous(d.compute),
@@ -356,7 +356,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
     func._ars_allowed = given_allowed
     func._ars_category = category
     func._ars_bool_op = bool_code
-    return Elementwise(name, op, 2, _out_codes(table), func)
+    return Elementwise(name, op, 2, _out_codes({k: v for k, v in table.items() if not k.scalar_compute}), func)
 
 
 # ---- unary functions ------------------------------------------------------------

@@ -35,16 +35,19 @@ typedef struct {
 #define U_ENTRY(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
     [ARS_OP_##OP][ARS_##DN] = {u_##OP##_##DN, OD_##OUT(DN, RDN), COST},
 #define U_ENTRIES(OP, G, OUT, S, COST) G(U_ENTRY, OP, OUT, S, COST)
-static const kernel unary_table[ARS_NUNARY][ARS_NDTYPES] = {UNARY_LIST(U_ENTRIES)};
+static const kernel unary_table[ARS_NUNARY][ARS_NDTYPES] = {
+    UNARY_LIST(U_ENTRIES) UNARY_LIST(UN_ENTRIES)};
 
 #define B_ENTRY(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
     [ARS_OP_##OP][ARS_##DN] = {b_##OP##_##DN, OD_##OUT(DN, RDN), COST},
 #define B_ENTRIES(OP, G, OUT, S, COST) G(B_ENTRY, OP, OUT, S, COST)
-static const kernel binary_table[ARS_NBINARY][ARS_NDTYPES] = {BINARY_LIST(B_ENTRIES)};
+static const kernel binary_table[ARS_NBINARY][ARS_NDTYPES] = {
+    BINARY_LIST(B_ENTRIES) BINARY_LIST(BN_ENTRIES)};
 
 #define P_ENTRY(DN, T, WT, RT, RDN, EXP, S, COST) [PX_##EXP][ARS_##DN] = {p_##EXP##_##DN, ARS_##DN, COST},
 #define P_ENTRIES(EXP, G, S, COST) G(P_ENTRY, EXP, S, COST)
-static const kernel pow_fast_table[PX_N][ARS_NDTYPES] = {POW_FAST_LIST(P_ENTRIES)};
+static const kernel pow_fast_table[PX_N][ARS_NDTYPES] = {
+    POW_FAST_LIST(P_ENTRIES) POW_FAST_LIST(PN_ENTRIES)};
 
 /* The fast form of pow for an exponent `e` of `dtype` that every element shares. */
 static const kernel *pow_fast(int dtype, const char *e)
@@ -56,7 +59,9 @@ static const kernel *pow_fast(int dtype, const char *e)
     case ARS_##DN: { T t; memcpy(&t, e, sizeof t); v = (double)t; break; }
 #define PV_CPLX(DN, T, WT, RT, RDN, _u) \
     case ARS_##DN: { T t; memcpy(&t, e, sizeof t); if (cimag(t) != 0) return NULL; v = creal(t); break; }
-    G_I(PV_REAL, 0) G_U(PV_REAL, 0) G_F(PV_REAL, 0) G_C(PV_CPLX, 0)
+#define PV_NARROW(DN, T, K) \
+    case ARS_##DN: { T t; memcpy(&t, e, sizeof t); v = T##_to_double(t); break; }
+    G_I(PV_REAL, 0) G_U(PV_REAL, 0) G_F(PV_REAL, 0) G_C(PV_CPLX, 0) ARS_NARROW_DTYPES(PV_NARROW)
     default:
         return NULL;
     }

@@ -6,6 +6,7 @@
 #define B_ONLY_G_I G_I
 #define B_ONLY_G_U G_U
 #define B_ONLY_G_F(...)
+#define B_ONLY_G_FW(...)
 #define B_ONLY_G_C(...)
 #define B_GROUP(OP, G, OUT, S, COST) B_ONLY_##G(B_STAMP, OP, OUT, S, COST)
 BINARY_LIST(B_GROUP)

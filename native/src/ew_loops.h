@@ -350,6 +350,12 @@ BINARY_LIST(B_DECLS)
 #define P_DECLS(EXP, G, S, COST) G(P_DECL, EXP, S, COST)
 POW_FAST_LIST(P_DECLS)
 
+/* The narrow floats' loops (ew_narrow.h), declared from the same lists. */
+#include "ew_narrow.h"
+UNARY_LIST(UN_DECLS)
+BINARY_LIST(BN_DECLS)
+POW_FAST_LIST(PN_DECLS)
+
 /* Stamp one loop per (op, dtype of the group). */
 #define U_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
     UNARY_LOOP_##COST(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x), EW_CLONES_##COST)

@@ -25,6 +25,9 @@
 #define G_F(Y, ...)                                       \
     Y(FLOAT32, float, float, float, FLOAT32, __VA_ARGS__) \
     Y(FLOAT64, double, double, double, FLOAT64, __VA_ARGS__)
+/* The real floats, for an op whose narrow floats have no loop of their own
+ * (ew_narrow.h): the same rows as G_F. */
+#define G_FW(Y, ...) G_F(Y, __VA_ARGS__)
 #define G_C(Y, ...)                                                 \
     Y(COMPLEX64, ars_c64, float, float, FLOAT32, __VA_ARGS__)       \
     Y(COMPLEX128, ars_c128, double, double, FLOAT64, __VA_ARGS__)
@@ -606,7 +609,7 @@ enum { PX_NONE, PX_ZERO, PX_ONE, PX_TWO, PX_THREE, PX_FOUR, PX_HALF, PX_M1, PX_M
     X(MULTIPLY, G_U, SAME, B_MUL_I, 1)                     \
     X(MULTIPLY, G_F, SAME, B_MUL, 1)                       \
     X(MULTIPLY, G_C, SAME, B_MUL, 2)                       \
-    X(NEXTAFTER, G_F, SAME, B_NEXTAFTER, 2)                \
+    X(NEXTAFTER, G_FW, SAME, B_NEXTAFTER, 2)                \
     X(NOT_EQUAL, G_B, BOOL, B_NE, 1)                       \
     X(NOT_EQUAL, G_I, BOOL, B_NE, 1)                       \
     X(NOT_EQUAL, G_U, BOOL, B_NE, 1)                       \

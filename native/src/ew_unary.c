@@ -4,3 +4,7 @@
 
 UNARY_LIST(U_GROUP)
 POW_FAST_LIST(P_GROUP)
+
+/* the narrow floats' loops over the float32 kernels above (ew_narrow.h) */
+UNARY_LIST(UN_GROUP)
+POW_FAST_LIST(PN_GROUP)

@@ -1,0 +1,144 @@
+/* Block conversions of the narrow floats to and from float32, for their
+ * elementwise loops (ew_narrow.h). One portable pair per row of
+ * ARS_NARROW_DTYPES, from the row's own conversions (T_to_float,
+ * T_from_float); where the CPU has them, hardware conversions replace a pair
+ * at load time (narrow_pick): F16C for float16 both ways, AVX512-BF16 for
+ * float32 -> bfloat16. The hardware ones give the table's result for every
+ * input: where the instruction differs (F16C quiets a signaling NaN, both
+ * ways; AVX512-BF16 flushes float32 subnormals to zero) the block's lanes
+ * are redone by the table's conversion, a branch taken only for blocks that
+ * hold such values. A new narrow dtype gets the portable pair from its row. */
+#include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ew_narrow.h"
+
+/* ---- portable: from the table's conversions ------------------------------------ */
+
+#define NARROW_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
+#define PORTABLE_CONV(N, T, K)                                                   \
+    NARROW_CLONES static void load_##N(float *d, const char *s, int64_t st, int64_t n) \
+    {                                                                            \
+        if (st == (int64_t)sizeof(T)) {                                          \
+            const T *p = (const T *)s;                                           \
+            for (int64_t i = 0; i < n; i++)                                      \
+                d[i] = T##_to_float(p[i]);                                       \
+            return;                                                              \
+        }                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                        \
+            T v;                                                                 \
+            memcpy(&v, s + i * st, sizeof v);                                    \
+            d[i] = T##_to_float(v);                                              \
+        }                                                                        \
+    }                                                                            \
+    NARROW_CLONES static void store_##N(char *d, int64_t st, const float *s, int64_t n) \
+    {                                                                            \
+        if (st == (int64_t)sizeof(T)) {                                          \
+            T *p = (T *)d;                                                       \
+            for (int64_t i = 0; i < n; i++)                                      \
+                p[i] = T##_from_float(s[i]);                                     \
+            return;                                                              \
+        }                                                                        \
+        for (int64_t i = 0; i < n; i++) {                                        \
+            T v = T##_from_float(s[i]);                                          \
+            memcpy(d + i * st, &v, sizeof v);                                    \
+        }                                                                        \
+    }                                                                            \
+    ars_narrow_load_fn ars_load_##N = load_##N;                                  \
+    ars_narrow_store_fn ars_store_##N = store_##N;
+ARS_NARROW_DTYPES(PORTABLE_CONV)
+
+/* ---- float16: F16C ---------------------------------------------------------------- */
+
+#define F16C_TARGET __attribute__((target("avx2,f16c")))
+
+F16C_TARGET static void load_f16_f16c(float *d, const char *s, int64_t st, int64_t n)
+{
+    if (st != 2) {
+        load_FLOAT16(d, s, st, n);
+        return;
+    }
+    const ars_f16 *p = (const ars_f16 *)s;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p + i)));
+        _mm256_storeu_ps(d + i, f);
+        unsigned nan = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+        for (; nan; nan &= nan - 1) {  /* a signaling NaN stays signaling */
+            int j = __builtin_ctz(nan);
+            d[i + j] = ars_h2f(p[i + j]);
+        }
+    }
+    for (; i < n; i++)
+        d[i] = ars_h2f(p[i]);
+}
+
+F16C_TARGET static void store_f16_f16c(char *d, int64_t st, const float *s, int64_t n)
+{
+    if (st != 2) {
+        store_FLOAT16(d, st, s, n);
+        return;
+    }
+    ars_f16 *p = (ars_f16 *)d;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 f = _mm256_loadu_ps(s + i);
+        _mm_storeu_si128((__m128i *)(p + i),
+                         _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+        unsigned nan = (unsigned)_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+        for (; nan; nan &= nan - 1) {  /* NaN payloads as the table keeps them */
+            int j = __builtin_ctz(nan);
+            p[i + j] = ars_f2h(s[i + j]);
+        }
+    }
+    for (; i < n; i++)
+        p[i] = ars_f2h(s[i]);
+}
+
+/* ---- bfloat16: AVX512-BF16 (its 256-bit form, AVX512VL) ---------------------------- */
+
+__attribute__((target("avx512f,avx512vl,avx512bf16")))
+static void store_bf16_avx512(char *d, int64_t st, const float *s, int64_t n)
+{
+    if (st != 2) {
+        store_BFLOAT16(d, st, s, n);
+        return;
+    }
+    ars_bf16 *p = (ars_bf16 *)d;
+    const __m256 tiny = _mm256_set1_ps(0x1p-126f), zero = _mm256_setzero_ps();
+    const __m256 abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 f = _mm256_loadu_ps(s + i);
+        __m128bh h = _mm256_cvtneps_pbh(f);
+        _mm_storeu_si128((__m128i *)(p + i), (__m128i)h);
+        /* 0 < |f| < 2**-126: the instruction gives +-0, the table rounds */
+        __mmask8 sub = _mm256_cmp_ps_mask(_mm256_and_ps(f, abs), tiny, _CMP_LT_OQ)
+                       & _mm256_cmp_ps_mask(f, zero, _CMP_NEQ_OQ);
+        for (unsigned m = sub; m; m &= m - 1) {
+            int j = __builtin_ctz(m);
+            p[i + j] = ars_bf16_from_float(s[i + j]);
+        }
+    }
+    for (; i < n; i++)
+        p[i] = ars_bf16_from_float(s[i]);
+}
+
+/* ---- the pick, once at load ----------------------------------------------------- */
+
+/* ARRSTRIDE_NARROW_HW=0 in the environment keeps the portable pairs (the
+ * tests compare the two). */
+__attribute__((constructor)) static void narrow_pick(void)
+{
+    const char *hw = getenv("ARRSTRIDE_NARROW_HW");
+    if (hw != NULL && strcmp(hw, "0") == 0)
+        return;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
+        ars_load_FLOAT16 = load_f16_f16c;
+        ars_store_FLOAT16 = store_f16_f16c;
+    }
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+        && __builtin_cpu_supports("avx512bf16"))
+        ars_store_BFLOAT16 = store_bf16_avx512;
+}
