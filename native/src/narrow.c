@@ -52,10 +52,37 @@ ARS_NARROW_DTYPES(PORTABLE_CONV)
 
 #define F16C_TARGET __attribute__((target("avx2,f16c")))
 
+F16C_TARGET static void load_f16_f16c(float *d, const char *s, int64_t st, int64_t n);
+
+/* Strided: gathered into contiguous blocks first, then converted. */
+#define GATHERED_LOAD(NAME, T, LOAD)                                             \
+    static void NAME(float *d, const char *s, int64_t st, int64_t n)             \
+    {                                                                            \
+        T tmp[EW_NARROW];                                                        \
+        for (int64_t i = 0; i < n; i += EW_NARROW) {                             \
+            int64_t m = n - i < EW_NARROW ? n - i : EW_NARROW;                   \
+            for (int64_t j = 0; j < m; j++)                                      \
+                memcpy(&tmp[j], s + (i + j) * st, sizeof(T));                    \
+            LOAD(d + i, (const char *)tmp, sizeof(T), m);                        \
+        }                                                                        \
+    }
+#define SCATTERED_STORE(NAME, T, STORE)                                          \
+    static void NAME(char *d, int64_t st, const float *s, int64_t n)             \
+    {                                                                            \
+        T tmp[EW_NARROW];                                                        \
+        for (int64_t i = 0; i < n; i += EW_NARROW) {                             \
+            int64_t m = n - i < EW_NARROW ? n - i : EW_NARROW;                   \
+            STORE((char *)tmp, sizeof(T), s + i, m);                             \
+            for (int64_t j = 0; j < m; j++)                                      \
+                memcpy(d + (i + j) * st, &tmp[j], sizeof(T));                    \
+        }                                                                        \
+    }
+GATHERED_LOAD(load_f16_gathered, ars_f16, load_f16_f16c)
+
 F16C_TARGET static void load_f16_f16c(float *d, const char *s, int64_t st, int64_t n)
 {
     if (st != 2) {
-        load_FLOAT16(d, s, st, n);
+        load_f16_gathered(d, s, st, n);
         return;
     }
     const ars_f16 *p = (const ars_f16 *)s;
@@ -73,10 +100,13 @@ F16C_TARGET static void load_f16_f16c(float *d, const char *s, int64_t st, int64
         d[i] = ars_h2f(p[i]);
 }
 
+F16C_TARGET static void store_f16_f16c(char *d, int64_t st, const float *s, int64_t n);
+SCATTERED_STORE(store_f16_scattered, ars_f16, store_f16_f16c)
+
 F16C_TARGET static void store_f16_f16c(char *d, int64_t st, const float *s, int64_t n)
 {
     if (st != 2) {
-        store_FLOAT16(d, st, s, n);
+        store_f16_scattered(d, st, s, n);
         return;
     }
     ars_f16 *p = (ars_f16 *)d;
@@ -98,10 +128,14 @@ F16C_TARGET static void store_f16_f16c(char *d, int64_t st, const float *s, int6
 /* ---- bfloat16: AVX512-BF16 (its 256-bit form, AVX512VL) ---------------------------- */
 
 __attribute__((target("avx512f,avx512vl,avx512bf16")))
+static void store_bf16_avx512(char *d, int64_t st, const float *s, int64_t n);
+SCATTERED_STORE(store_bf16_scattered, ars_bf16, store_bf16_avx512)
+
+__attribute__((target("avx512f,avx512vl,avx512bf16")))
 static void store_bf16_avx512(char *d, int64_t st, const float *s, int64_t n)
 {
     if (st != 2) {
-        store_BFLOAT16(d, st, s, n);
+        store_bf16_scattered(d, st, s, n);
         return;
     }
     ars_bf16 *p = (ars_bf16 *)d;
