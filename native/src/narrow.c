@@ -9,6 +9,7 @@
  * ways; AVX512-BF16 flushes float32 subnormals to zero) the block's lanes
  * are redone by the table's conversion, a branch taken only for blocks that
  * hold such values. A new narrow dtype gets the portable pair from its row. */
+#include <cpuid.h>
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,20 @@ static void store_bf16_avx512(char *d, int64_t st, const float *s, int64_t n)
 
 /* ---- the pick, once at load ----------------------------------------------------- */
 
+/* F16C and AVX512-BF16 from CPUID itself (clang's __builtin_cpu_supports
+ * knows neither name); the AVX2 / AVX-512 checks beside them also check that
+ * the OS saves the registers. */
+static int cpu_has_f16c(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
+}
+static int cpu_has_avx512bf16(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5));
+}
+
 /* ARRSTRIDE_NARROW_HW=0 in the environment keeps the portable pairs, =avx2
  * takes nothing beyond AVX2 and F16C (the tests compare them all). */
 __attribute__((constructor)) static void narrow_pick(void)
@@ -224,11 +239,11 @@ __attribute__((constructor)) static void narrow_pick(void)
     if (wide && __builtin_cpu_supports("avx512f")) {
         ars_load_FLOAT16 = load_f16_avx512;
         ars_store_FLOAT16 = store_f16_avx512;
-    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
+    } else if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
         ars_load_FLOAT16 = load_f16_f16c;
         ars_store_FLOAT16 = store_f16_f16c;
     }
     if (wide && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
-        && __builtin_cpu_supports("avx512bf16"))
+        && cpu_has_avx512bf16())
         ars_store_BFLOAT16 = store_bf16_avx512;
 }
