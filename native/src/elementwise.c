@@ -32,19 +32,19 @@ typedef struct {
     int cost;      /* rough relative cost per element */
 } kernel;
 
-#define U_ENTRY(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
-    [ARS_OP_##OP][ARS_##DN] = {u_##OP##_##DN, OD_##OUT(DN, RDN), COST},
+#define U_ENTRY(DN, T, WT, RT, OP, OUT, S, COST) \
+    [ARS_OP_##OP][ARS_##DN] = {u_##OP##_##DN, OD_##OUT(DN, RT), COST},
 #define U_ENTRIES(OP, G, OUT, S, COST) G(U_ENTRY, OP, OUT, S, COST)
 static const kernel unary_table[ARS_NUNARY][ARS_NDTYPES] = {
     UNARY_LIST(U_ENTRIES) UNARY_LIST(UN_ENTRIES)};
 
-#define B_ENTRY(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
-    [ARS_OP_##OP][ARS_##DN] = {b_##OP##_##DN, OD_##OUT(DN, RDN), COST},
+#define B_ENTRY(DN, T, WT, RT, OP, OUT, S, COST) \
+    [ARS_OP_##OP][ARS_##DN] = {b_##OP##_##DN, OD_##OUT(DN, RT), COST},
 #define B_ENTRIES(OP, G, OUT, S, COST) G(B_ENTRY, OP, OUT, S, COST)
 static const kernel binary_table[ARS_NBINARY][ARS_NDTYPES] = {
     BINARY_LIST(B_ENTRIES) BINARY_LIST(BN_ENTRIES)};
 
-#define P_ENTRY(DN, T, WT, RT, RDN, EXP, S, COST) [PX_##EXP][ARS_##DN] = {p_##EXP##_##DN, ARS_##DN, COST},
+#define P_ENTRY(DN, T, WT, RT, EXP, S, COST) [PX_##EXP][ARS_##DN] = {p_##EXP##_##DN, ARS_##DN, COST},
 #define P_ENTRIES(EXP, G, S, COST) G(P_ENTRY, EXP, S, COST)
 static const kernel pow_fast_table[PX_N][ARS_NDTYPES] = {
     POW_FAST_LIST(P_ENTRIES) POW_FAST_LIST(PN_ENTRIES)};
@@ -55,9 +55,9 @@ static const kernel *pow_fast(int dtype, const char *e)
     int px = PX_NONE;
     double v = 0;
     switch (dtype) {
-#define PV_REAL(DN, T, WT, RT, RDN, _u) \
+#define PV_REAL(DN, T, WT, RT, _u) \
     case ARS_##DN: { T t; memcpy(&t, e, sizeof t); v = (double)t; break; }
-#define PV_CPLX(DN, T, WT, RT, RDN, _u) \
+#define PV_CPLX(DN, T, WT, RT, _u) \
     case ARS_##DN: { T t; memcpy(&t, e, sizeof t); if (cimag(t) != 0) return NULL; v = creal(t); break; }
 #define PV_NARROW(DN, T, K) \
     case ARS_##DN: { T t; memcpy(&t, e, sizeof t); v = T##_to_double(t); break; }
@@ -273,7 +273,7 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
 #define CLIP_I(T, x, lo, hi) (CLIP_MAX(x, lo) > (hi) ? (hi) : CLIP_MAX(x, lo))
 #define CLIP_F(T, x, lo, hi) \
     (isnan(x) || isnan(lo) || isnan(hi) ? (T)NAN : CLIP_I(T, x, lo, hi))
-#define CLIP_LOOP(DN, T, WT, RT, RDN, CL, _u)                                    \
+#define CLIP_LOOP(DN, T, WT, RT, CL, _u)                                    \
     static void clip_##DN(char **data, int64_t n, const int64_t *s, void *ctx)   \
     {                                                                            \
         (void)ctx;                                                               \
@@ -287,7 +287,7 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
 G_I(CLIP_LOOP, CLIP_I, 0)
 G_U(CLIP_LOOP, CLIP_I, 0)
 G_F(CLIP_LOOP, CLIP_F, 0)
-#define CLIP_ENTRY(DN, T, WT, RT, RDN, _a, _b) [ARS_##DN] = clip_##DN,
+#define CLIP_ENTRY(DN, T, WT, RT, _a, _b) [ARS_##DN] = clip_##DN,
 static const ars_loop_fn clip_table[ARS_NDTYPES] = {
     G_I(CLIP_ENTRY, 0, 0) G_U(CLIP_ENTRY, 0, 0) G_F(CLIP_ENTRY, 0, 0)
 };

@@ -340,13 +340,13 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
 
 #define EW_LOOP_DECL(FN) \
     __attribute__((visibility("hidden"))) void FN(char **data, int64_t n, const int64_t *s, void *ctx);
-#define U_DECL(DN, T, WT, RT, RDN, OP, OUT, S, COST) EW_LOOP_DECL(u_##OP##_##DN)
+#define U_DECL(DN, T, WT, RT, OP, OUT, S, COST) EW_LOOP_DECL(u_##OP##_##DN)
 #define U_DECLS(OP, G, OUT, S, COST) G(U_DECL, OP, OUT, S, COST)
 UNARY_LIST(U_DECLS)
-#define B_DECL(DN, T, WT, RT, RDN, OP, OUT, S, COST) EW_LOOP_DECL(b_##OP##_##DN)
+#define B_DECL(DN, T, WT, RT, OP, OUT, S, COST) EW_LOOP_DECL(b_##OP##_##DN)
 #define B_DECLS(OP, G, OUT, S, COST) G(B_DECL, OP, OUT, S, COST)
 BINARY_LIST(B_DECLS)
-#define P_DECL(DN, T, WT, RT, RDN, EXP, S, COST) EW_LOOP_DECL(p_##EXP##_##DN)
+#define P_DECL(DN, T, WT, RT, EXP, S, COST) EW_LOOP_DECL(p_##EXP##_##DN)
 #define P_DECLS(EXP, G, S, COST) G(P_DECL, EXP, S, COST)
 POW_FAST_LIST(P_DECLS)
 
@@ -357,12 +357,12 @@ BINARY_LIST(BN_DECLS)
 POW_FAST_LIST(PN_DECLS)
 
 /* Stamp one loop per (op, dtype of the group). */
-#define U_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+#define U_STAMP(DN, T, WT, RT, OP, OUT, S, COST) \
     UNARY_LOOP_##COST(u_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, x), EW_CLONES_##COST)
 #define U_GROUP(OP, G, OUT, S, COST) G(U_STAMP, OP, OUT, S, COST)
-#define B_STAMP(DN, T, WT, RT, RDN, OP, OUT, S, COST) \
+#define B_STAMP(DN, T, WT, RT, OP, OUT, S, COST) \
     BINARY_LOOP_##COST(b_##OP##_##DN, T, OT_##OUT(T, RT), S(T, WT, RT, a, b), EW_CLONES_##COST)
-#define P_STAMP(DN, T, WT, RT, RDN, EXP, S, COST) \
+#define P_STAMP(DN, T, WT, RT, EXP, S, COST) \
     UNARY_LOOP_##COST(p_##EXP##_##DN, T, T, S(T, WT, RT, x), EW_CLONES_##COST)
 #define P_GROUP(EXP, G, S, COST) G(P_STAMP, EXP, S, COST)
 

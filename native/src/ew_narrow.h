@@ -149,10 +149,10 @@ static inline void ew_narrow_store_bool(char *p, int64_t st, const uint8_t *ob, 
 #define PN_DECL(EXP, _u, COST, N, T, K) EW_LOOP_DECL(p_##EXP##_##N)
 #define PN_DECLS(EXP, G, S, COST) EW_NARROW_##G(PN_DECL, EXP, 0, COST)
 #define UN_ENTRY(OP, OUT, COST, N, T, K) \
-    [ARS_OP_##OP][ARS_##N] = {u_##OP##_##N, OD_##OUT(N, N), COST},
+    [ARS_OP_##OP][ARS_##N] = {u_##OP##_##N, OD_##OUT(N, float), COST},
 #define UN_ENTRIES(OP, G, OUT, S, COST) EW_NARROW_##G(UN_ENTRY, OP, OUT, COST)
 #define BN_ENTRY(OP, OUT, COST, N, T, K) \
-    [ARS_OP_##OP][ARS_##N] = {b_##OP##_##N, OD_##OUT(N, N), COST},
+    [ARS_OP_##OP][ARS_##N] = {b_##OP##_##N, OD_##OUT(N, float), COST},
 #define BN_ENTRIES(OP, G, OUT, S, COST) EW_NARROW_##G(BN_ENTRY, OP, OUT, COST)
 #define PN_ENTRY(EXP, _u, COST, N, T, K) [PX_##EXP][ARS_##N] = {p_##EXP##_##N, ARS_##N, COST},
 #define PN_ENTRIES(EXP, G, S, COST) EW_NARROW_##G(PN_ENTRY, EXP, 0, COST)

@@ -9,36 +9,61 @@
 #include <string.h>
 #include "ars_internal.h"
 
-/* ---- dtype groups -------------------------------------------------------------
- * Y(NAME, C type, wide unsigned type (integers), real type, real dtype NAME, ...) */
-#define G_B(Y, ...) Y(BOOL, uint8_t, uint32_t, uint8_t, BOOL, __VA_ARGS__)
-#define G_I(Y, ...)                                       \
-    Y(INT8, int8_t, uint32_t, int8_t, INT8, __VA_ARGS__)     \
-    Y(INT16, int16_t, uint32_t, int16_t, INT16, __VA_ARGS__) \
-    Y(INT32, int32_t, uint32_t, int32_t, INT32, __VA_ARGS__) \
-    Y(INT64, int64_t, uint64_t, int64_t, INT64, __VA_ARGS__)
-#define G_U(Y, ...)                                           \
-    Y(UINT8, uint8_t, uint32_t, uint8_t, UINT8, __VA_ARGS__)     \
-    Y(UINT16, uint16_t, uint32_t, uint16_t, UINT16, __VA_ARGS__) \
-    Y(UINT32, uint32_t, uint32_t, uint32_t, UINT32, __VA_ARGS__) \
-    Y(UINT64, uint64_t, uint64_t, uint64_t, UINT64, __VA_ARGS__)
-#define G_F(Y, ...)                                       \
-    Y(FLOAT32, float, float, float, FLOAT32, __VA_ARGS__) \
-    Y(FLOAT64, double, double, double, FLOAT64, __VA_ARGS__)
+/* ---- dtype groups, from the table (ars_internal.h's ARS_DTYPES) ----------------
+ * G_<kind>(Y, ...) calls Y(NAME, C type, wide unsigned type, real type, ...)
+ * for each row of that kind, in the table's order: G_B bool, G_I signed,
+ * G_U unsigned, G_F real floats, G_C complex. The wide unsigned type is the
+ * one integer arithmetic wraps in (uint32_t, or uint64_t for 64-bit types;
+ * floats: the type itself, complex: its real type); the real type is the
+ * type itself, or a complex type's real part. A new row of the table joins
+ * its kind's group with nothing written here. */
+#define EW_UWIDE_(T) \
+    __typeof__(_Generic((char (*)[sizeof(T) > 4 ? 2 : 1])0, char (*)[2]: (uint64_t)0, default: (uint32_t)0))
+#define EW_REAL_OF_(T) __typeof__(__real__ (T)0)
+#define EW_WT_KB(T) EW_UWIDE_(T)
+#define EW_WT_KI(T) EW_UWIDE_(T)
+#define EW_WT_KU(T) EW_UWIDE_(T)
+#define EW_WT_KF(T) T
+#define EW_WT_KC(T) EW_REAL_OF_(T)
+#define EW_RT_KB(T) T
+#define EW_RT_KI(T) T
+#define EW_RT_KU(T) T
+#define EW_RT_KF(T) T
+#define EW_RT_KC(T) EW_REAL_OF_(T)
+/* EW_WHEN_(EW_SAME_KIND_(A, B))(tokens): the tokens when kinds A and B are one */
+#define EW_SECOND_(a, b, ...) b
+#define EW_PROBE_(...) EW_SECOND_(__VA_ARGS__, 0, ~)
+#define EW_SAME_KIND_(A, B) EW_PROBE_(EW_KIND_EQ_##A##_##B)
+#define EW_KIND_EQ_KB_KB ~, 1
+#define EW_KIND_EQ_KI_KI ~, 1
+#define EW_KIND_EQ_KU_KU ~, 1
+#define EW_KIND_EQ_KF_KF ~, 1
+#define EW_KIND_EQ_KC_KC ~, 1
+#define EW_WHEN_(c) EW_WHEN__(c)
+#define EW_WHEN__(c) EW_WHEN_##c
+#define EW_WHEN_1(...) __VA_ARGS__
+#define EW_WHEN_0(...)
+#define EW_UNPACK_(...) __VA_ARGS__
+#define EW_CALL_(Y, ARGS) Y ARGS
+#define EW_ROW_(Y, ARGS, WANT, N, T, K) \
+    EW_WHEN_(EW_SAME_KIND_(WANT, K))(EW_CALL_(Y, (N, T, EW_WT_##K(T), EW_RT_##K(T), EW_UNPACK_ ARGS)))
+#define G_B(Y, ...) ARS_DTYPES2(EW_ROW_, Y, (__VA_ARGS__), KB)
+#define G_I(Y, ...) ARS_DTYPES2(EW_ROW_, Y, (__VA_ARGS__), KI)
+#define G_U(Y, ...) ARS_DTYPES2(EW_ROW_, Y, (__VA_ARGS__), KU)
+#define G_F(Y, ...) ARS_DTYPES2(EW_ROW_, Y, (__VA_ARGS__), KF)
+#define G_C(Y, ...) ARS_DTYPES2(EW_ROW_, Y, (__VA_ARGS__), KC)
 /* The real floats, for an op whose narrow floats have no loop of their own
  * (ew_narrow.h): the same rows as G_F. */
 #define G_FW(Y, ...) G_F(Y, __VA_ARGS__)
-#define G_C(Y, ...)                                                 \
-    Y(COMPLEX64, ars_c64, float, float, FLOAT32, __VA_ARGS__)       \
-    Y(COMPLEX128, ars_c128, double, double, FLOAT64, __VA_ARGS__)
 
-/* Output type selectors: the C type, and the dtype code. */
+/* Output type selectors: the C type, and the dtype code (a complex dtype's
+ * real part is float32 or float64, by its size). */
 #define OT_SAME(T, RT) T
 #define OT_BOOL(T, RT) uint8_t
 #define OT_REAL(T, RT) RT
-#define OD_SAME(DN, RDN) ARS_##DN
-#define OD_BOOL(DN, RDN) ARS_BOOL
-#define OD_REAL(DN, RDN) ARS_##RDN
+#define OD_SAME(DN, RT) ARS_##DN
+#define OD_BOOL(DN, RT) ARS_BOOL
+#define OD_REAL(DN, RT) (sizeof(RT) == sizeof(float) ? ARS_FLOAT32 : ARS_FLOAT64)
 
 #define BITS(T) ((uint64_t)sizeof(T) * 8u)
 
@@ -91,14 +116,6 @@ static inline uint64_t u64_pow(uint64_t base, uint64_t e)
     {                                                                        \
         return (T)u64_pow(a, b);                                             \
     }
-DEF_SIGNED(int8_t, uint32_t)
-DEF_SIGNED(int16_t, uint32_t)
-DEF_SIGNED(int32_t, uint32_t)
-DEF_SIGNED(int64_t, uint64_t)
-DEF_UNSIGNED(uint8_t, uint32_t)
-DEF_UNSIGNED(uint16_t, uint32_t)
-DEF_UNSIGNED(uint32_t, uint32_t)
-DEF_UNSIGNED(uint64_t, uint64_t)
 
 /* Real floating helpers (tgmath picks the float or double function). */
 #define TINY_OF(T) (sizeof(T) == 4 ? (T)0x1p-12 : (T)0x1p-27)
@@ -176,8 +193,6 @@ DEF_UNSIGNED(uint64_t, uint64_t)
         T t = tanh(x);                                                       \
         return fabs(x) < TINY_OF(T) ? x : t;                                 \
     }
-DEF_REAL(float)
-DEF_REAL(double)
 
 /* Complex helpers: the special cases of the standard where C's differ or
  * where C has no function. */
@@ -295,8 +310,15 @@ DEF_REAL(double)
             return c_powi_##CT(a, (int)br);                                  \
         return pow(a, b);                                                    \
     }
-DEF_COMPLEX(ars_c64, float)
-DEF_COMPLEX(ars_c128, double)
+
+/* The helpers of every row of the table, by its kind. */
+#define EW_HELPERS_(N, T, K) EW_HELPERS_##K(T)
+#define EW_HELPERS_KB(T)
+#define EW_HELPERS_KI(T) DEF_SIGNED(T, EW_UWIDE_(T))
+#define EW_HELPERS_KU(T) DEF_UNSIGNED(T, EW_UWIDE_(T))
+#define EW_HELPERS_KF(T) DEF_REAL(T)
+#define EW_HELPERS_KC(T) DEF_COMPLEX(T, EW_REAL_OF_(T))
+ARS_DTYPES(EW_HELPERS_)
 
 /* ---- scalar definitions: S(T, WT, RT, x) or S(T, WT, RT, a, b) ----------------- */
 
