@@ -224,17 +224,35 @@ static inline int ars_has_kernels(int dtype)
     }
 }
 
-/* Whether a dtype is floating (real, complex or narrow). */
+/* Whether a dtype is floating (real, complex or narrow); whether complex (below). */
 #define ARS_INEXACT_KB 0
 #define ARS_INEXACT_KI 0
 #define ARS_INEXACT_KU 0
 #define ARS_INEXACT_KF 1
 #define ARS_INEXACT_KC 1
 #define ARS_INEXACT_KN 1
+#define ARS_COMPLEX_KB 0
+#define ARS_COMPLEX_KI 0
+#define ARS_COMPLEX_KU 0
+#define ARS_COMPLEX_KF 0
+#define ARS_COMPLEX_KC 1
+#define ARS_COMPLEX_KN 0
 static inline int ars_is_inexact(int dtype)
 {
     switch (dtype) {
 #define ARS_CASE_(N, T, K) case ARS_##N: return ARS_INEXACT_##K;
+    ARS_STORAGE_DTYPES(ARS_CASE_)
+#undef ARS_CASE_
+    default:
+        return 0;
+    }
+}
+
+/* Whether a dtype is complex. */
+static inline int ars_is_complex(int dtype)
+{
+    switch (dtype) {
+#define ARS_CASE_(N, T, K) case ARS_##N: return ARS_COMPLEX_##K;
     ARS_STORAGE_DTYPES(ARS_CASE_)
 #undef ARS_CASE_
     default:

@@ -578,7 +578,7 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
     int nop = op == ARS_RED_SQDEV ? 3 : 2;
     /* the mean is complex128 for complex input: twice the accumulator's strides */
     int64_t mean_strides[ARS_MAX_DIMS];
-    int64_t scale = in_dtype == ARS_COMPLEX64 || in_dtype == ARS_COMPLEX128 ? 2 : 1;
+    int64_t scale = ars_is_complex(in_dtype) ? 2 : 1;
     if (ndim < 0 || ndim > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;
     for (int d = 0; d < ndim; d++)
@@ -634,16 +634,19 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
             else                                                                  \
                 v = d > 0 ? v / (T)d : (T)NAN;                                    \
             if (kind == ARS_FIN_STD)                                              \
-                v = FSQRT_##N(v);                                                 \
+                v = FSQRT(v);                                                     \
             st_##N(p, v);                                                         \
         }                                                                         \
     }
-#define FSQRT_FLOAT32 sqrtf
-#define FSQRT_FLOAT64 sqrt
-#define FSQRT_COMPLEX64 csqrtf
-#define FSQRT_COMPLEX128 csqrt
-#define FIN_DTYPES(X) \
-    X(FLOAT32, float, KF) X(FLOAT64, double, KF) X(COMPLEX64, ars_c64, KC) X(COMPLEX128, ars_c128, KC)
+#define FSQRT(v) _Generic((v), float: sqrtf, double: sqrt, ars_c64: csqrtf, ars_c128: csqrt)(v)
+/* the floating and complex rows of the table (the accumulators of means) */
+#define FIN_KB(X, N, T, K)
+#define FIN_KI(X, N, T, K)
+#define FIN_KU(X, N, T, K)
+#define FIN_KF(X, N, T, K) X(N, T, K)
+#define FIN_KC(X, N, T, K) X(N, T, K)
+#define FIN_ROW_(X, _b, _c, N, T, K) FIN_##K(X, N, T, K)
+#define FIN_DTYPES(X) ARS_DTYPES2(FIN_ROW_, X, , )
 FIN_DTYPES(DEF_FINISH)
 
 int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,

@@ -320,7 +320,8 @@ static inline float qunkey_f32(int64_t k)
 #define QLAST32_KU(v, k) 0
 #define QLAST32_KF(v, k) ((v) != (v))
 
-/* The dtypes sorted on 32-bit keys (values only; argsort uses 64-bit keys). */
+/* The dtypes sorted on 32-bit keys (values only; argsort uses 64-bit keys):
+ * a speed-up only, every real dtype of the table sorts on 64-bit keys. */
 #define QSORT32_DTYPES(X)   \
     X(BOOL, uint8_t, KB)    \
     X(INT8, int8_t, KI)     \
@@ -667,19 +668,13 @@ static void complex_keys(const char *x, int64_t stride, int dtype, int64_t i,
     *kim = key_c128(im);
 }
 
-static int is_float(int dtype)
-{
-    return dtype == ARS_FLOAT32 || dtype == ARS_FLOAT64 ||
-           dtype == ARS_COMPLEX64 || dtype == ARS_COMPLEX128;
-}
-
 int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
                char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
 {
     if (dtype < 0 || dtype >= ARS_NDTYPES || !ars_has_kernels(dtype))  /* narrow floats: Python, in float32 */
         return ARS_ERR_DTYPE;
-    int cplx = dtype == ARS_COMPLEX64 || dtype == ARS_COMPLEX128;
-    int nan_distinct = is_float(dtype);
+    int cplx = ars_is_complex(dtype);
+    int nan_distinct = ars_is_inexact(dtype);
     int64_t isz = ars_itemsize[dtype];
     *k = 0;
     if (n == 0)
