@@ -320,17 +320,10 @@ static inline float qunkey_f32(int64_t k)
 #define QLAST32_KU(v, k) 0
 #define QLAST32_KF(v, k) ((v) != (v))
 
-/* The dtypes sorted on 32-bit keys (values only; argsort uses 64-bit keys):
- * a speed-up only, every real dtype of the table sorts on 64-bit keys. */
-#define QSORT32_DTYPES(X)   \
-    X(BOOL, uint8_t, KB)    \
-    X(INT8, int8_t, KI)     \
-    X(INT16, int16_t, KI)   \
-    X(INT32, int32_t, KI)   \
-    X(UINT8, uint8_t, KU)   \
-    X(UINT16, uint16_t, KU) \
-    X(UINT32, uint32_t, KU) \
-    X(FLOAT32, float, KF)
+/* The real dtypes of 4 bytes or less also sort on 32-bit keys (values only;
+ * argsort uses 64-bit keys): the table picks them by size (the 32-bit
+ * functions of wider dtypes are stamped but never picked). */
+#define Q32_FN(N, T, F) (sizeof(T) <= 4 ? F##32_##N : NULL)
 
 typedef int64_t (*qencode64_fn)(const char *in, int64_t n, int64_t s, int64_t *k, int64_t *ix,
                                 int64_t i0);
@@ -407,16 +400,16 @@ typedef void (*qdecode32_fn)(const int32_t *k, int64_t lo, int64_t hi, int64_t n
 #define DEF_QKEYS64(N, T, K) DEF_QKEYS(64, int64_t, N, T, K)
 #define DEF_QKEYS32(N, T, K) DEF_QKEYS(32, int32_t, N, T, K)
 ARS_REAL_DTYPES(DEF_QKEYS64)
-QSORT32_DTYPES(DEF_QKEYS32)
+ARS_REAL_DTYPES(DEF_QKEYS32)
 
 #define ENT_QENC64(N, T, K) [ARS_##N] = qencode64_##N,
 #define ENT_QDEC64(N, T, K) [ARS_##N] = qdecode64_##N,
-#define ENT_QENC32(N, T, K) [ARS_##N] = qencode32_##N,
-#define ENT_QDEC32(N, T, K) [ARS_##N] = qdecode32_##N,
+#define ENT_QENC32(N, T, K) [ARS_##N] = Q32_FN(N, T, qencode),
+#define ENT_QDEC32(N, T, K) [ARS_##N] = Q32_FN(N, T, qdecode),
 static const qencode64_fn qencode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC64)};
 static const qdecode64_fn qdecode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC64)};
-static const qencode32_fn qencode32_table[ARS_NDTYPES] = {QSORT32_DTYPES(ENT_QENC32)};
-static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {QSORT32_DTYPES(ENT_QDEC32)};
+static const qencode32_fn qencode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC32)};
+static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC32)};
 
 #if defined(__clang__)
 #pragma clang attribute pop
