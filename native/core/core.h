@@ -319,7 +319,11 @@ typedef struct {
 enum { OVERLAP_DECLINE, OVERLAP_COPY };
 PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, const operand_t *vout,
                      int overlap);
-operand_t scalar_operand(int code, const char *item);
+/* A packed Python scalar (item holds one element of dtype code). */
+static inline operand_t scalar_operand(int code, const char *item) {
+    operand_t o = {item, NULL, NULL, 0, code, DINFO[code].itemsize, 1, 1};
+    return o;
+}
 PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_empty_ordered(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 

@@ -22,12 +22,6 @@
 
 static const int NIN[EW_KINDS] = {1, 2, 3, 3, 1};
 
-/* A packed Python scalar (item holds one element of dtype code). */
-operand_t scalar_operand(int code, const char *item) {
-    operand_t o = {item, NULL, NULL, 0, code, DINFO[code].itemsize, 1, 1};
-    return o;
-}
-
 /* The shape the operands broadcast to (*nd set); 0: they do not. */
 static int broadcast(const operand_t *ins, int nin, int64_t *shape, int *nd) {
     int n = 0;
@@ -182,8 +176,8 @@ static int copy_operand(operand_t *o, int64_t *cstr, PyObject **keep) {
 /* One kernel call of c over dims (nd dims: the shape, then the byte strides of
  * the output and of each input); flat: nd = 1 over dense operands, where the
  * unary and binary kernels have flat entries. */
-static int call_kernel(const ew_call *c, int flat, int nd, int64_t *dims, char *o, const char *const *in,
-                       int64_t size) {
+static inline __attribute__((always_inline)) int call_kernel(const ew_call *c, int flat, int nd, int64_t *dims,
+                                                             char *o, const char *const *in, int64_t size) {
     int rc = 0;
     switch (c->kind) {
     case EW_UNARY:
@@ -219,8 +213,70 @@ static int call_kernel(const ew_call *c, int flat, int nd, int64_t *dims, char *
  * given output of another shape or reaching an element twice, an input that
  * overlaps the output under OVERLAP_DECLINE): the caller's general path
  * decides those. */
+static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject *out, const operand_t *vout,
+                                int overlap) __attribute__((noinline));
+
 PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, const operand_t *vout,
                      int overlap) {
+    /* The common cases first, with a small frame: dense inputs of one shape
+     * (or single elements beside them) into a new C-ordered output, or into a
+     * dense output they are or lie apart from: one flat call. */
+    int nin = NIN[c->kind];
+    const operand_t *lead = NULL;
+    for (int i = 0; i < nin && out == NULL; i++) {
+        const operand_t *v = &ins[i];
+        if (v->nd == 0)
+            continue;
+        int same = v->dense && (lead == NULL || v->nd == lead->nd);
+        for (int k = 0; same && lead != NULL && k < v->nd; k++)
+            same = v->shape[k] == lead->shape[k];
+        if (!same)
+            return engine_general(c, ins, out, vout, overlap);
+        lead = v;
+    }
+    char *o;
+    if (out == NULL) {
+        if (lead == NULL || lead->size == 0 || lead->nd > FAST_DIMS)
+            return engine_general(c, ins, out, vout, overlap);
+        out = empty_dims(lead->shape, lead->nd, c->out_code, lead->size);
+        if (out == NULL)
+            return NULL;
+        o = storage_address(((ArrayObject *)out)->storage);
+    } else {
+        /* into a dense output: inputs that are it, or single elements or
+         * dense arrays of its shape apart from it */
+        if (!vout->dense || vout->size == 0)
+            return engine_general(c, ins, out, vout, overlap);
+        for (int i = 0; i < nin; i++) {
+            const operand_t *v = &ins[i];
+            int ok = v->nd == 0 || (v->dense && v->nd == vout->nd);
+            for (int k = 0; ok && k < v->nd; k++)
+                ok = v->shape[k] == vout->shape[k];
+            if (ok && (v->data != vout->data || v->nd == 0))  /* (dense, same shape, same start: it is out) */
+                ok = v->data >= vout->data + vout->size * vout->itemsize
+                     || vout->data >= v->data + v->size * v->itemsize;
+            if (!ok)
+                return engine_general(c, ins, out, vout, overlap);
+        }
+        lead = vout;
+        o = (char *)vout->data;
+        Py_INCREF(out);
+    }
+    int64_t dims[5] = {lead->size, DINFO[c->out_code].itemsize};
+    const char *data[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < nin; i++) {
+        dims[2 + i] = ins[i].nd == 0 ? 0 : ins[i].itemsize;
+        data[i] = ins[i].data;
+    }
+    int rc = call_kernel(c, 1, 1, dims, o, data, lead->size);
+    if (rc != 0 && run_status(rc) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* engine_run's every case. */
+static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject *out, const operand_t *vout,
+                                int overlap) {
     int nin = NIN[c->kind], n, fits;
     int64_t shape[ARS_MAX_DIMS], ostr[ARS_MAX_DIMS];
     if (!broadcast(ins, nin, shape, &n))
