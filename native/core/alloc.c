@@ -61,6 +61,14 @@ PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) 
  * is made until Python asks for one (array_layout). */
 PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                            const int64_t *strides, int64_t offset, int64_t size) {
+    return new_array_known(storage, dtype, nd, shape, strides, offset, size,
+                           size == 0 || dense_dims(nd, shape, strides));
+}
+
+/* new_array_fields with the layout's density known (dense: C order's
+ * strides, dims of size 1 aside, or empty), as for every row of one array. */
+PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                          const int64_t *strides, int64_t offset, int64_t size, int dense) {
     ArrayObject *a = alloc_array(storage, dtype);
     if (a == NULL)
         return NULL;
@@ -71,7 +79,7 @@ PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int
         a->shape[k] = shape[k];
         a->strides[k] = strides[k];
     }
-    a->dense = size == 0 || dense_dims(nd, shape, strides);
+    a->dense = dense;
     a->cfields = 1;
     return (PyObject *)a;
 }

@@ -274,6 +274,8 @@ int pack_scalar(PyObject *value, int code, char *out);
 PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype);
 PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                            const int64_t *strides, int64_t offset, int64_t size);
+PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                          const int64_t *strides, int64_t offset, int64_t size, int dense);
 PyObject *array_layout(ArrayObject *a);
 PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
                         int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
