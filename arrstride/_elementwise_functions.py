@@ -311,7 +311,7 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
     func._ars_allowed = given_allowed
     func._ars_category = category
     func._ars_bool_op = bool_code
-    return Elementwise(name, op, 2, _out_codes({k: v for k, v in table.items() if not k.scalar_compute}), func)
+    return Elementwise(name, op, 2, _out_codes(table), func)
 
 
 # ---- unary functions ------------------------------------------------------------
