@@ -279,6 +279,9 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
+/* index.c: the key parser (the [] slots are array_as_mapping) */
+PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+
 /* ewise.c: the elementwise engine */
 int broadcast_dims(const view_t *a, const view_t *b, int64_t out_itemsize, int64_t *dims, int *nd);
 view_t scalar_view(const view_t *like, char *item);
