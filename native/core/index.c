@@ -8,15 +8,16 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "slice indices are int64")
 
 /* What a key means for an array of shape[ndim]: the result's nd dims, each
  * shape[j] long, from axis[j] of the array (-1: a new axis, stride 0) with
- * its stride times step[j]; and the index start[a] (0: none) that axis a
- * moves the offset by. item[j]: the key item dim j came from (a slice: its
- * step may be past int64). An advanced key (integer arrays, boolean masks)
- * leaves full dims where they index, and lists them in adv (the general
- * path only): (dim, axis, index), the index an int (in range) or the array. */
+ * its stride times step[j]; and the offset moved by at[k] elements along
+ * axis shift[k] (k < nshift; at[k] != 0). item[j]: the key item dim j came
+ * from (a slice: its step may be past int64). An advanced key (integer
+ * arrays, boolean masks) leaves full dims where they index, and lists them
+ * in adv (the general path only): (dim, axis, index), the index an int (in
+ * range) or the array. Each array holds ndim + the key's length. */
 typedef struct {
-    int nd, advanced;
-    int64_t *shape, *step, *start;
-    int *axis, *item;
+    int nd, nshift, advanced;
+    int64_t *shape, *step, *at;
+    int *axis, *item, *shift;
     PyObject *adv;
 } plan_t;
 
@@ -56,13 +57,9 @@ static int64_t dim_of(PyObject *arr, int k) {
     return ok ? d : -1;
 }
 
-/* A key item the slot takes without running Python code: an int, a slice of
- * ints and None, None or ... */
-static int plain_item(PyObject *it) {
-    if (it == Py_None || it == Py_Ellipsis || PyLong_CheckExact(it))
-        return 1;
-    if (!PySlice_Check(it))
-        return 0;
+/* A slice the slot takes without running Python code: of ints and None
+ * (the slot's other items: an int, None, ...). */
+static inline int plain_slice(PyObject *it) {
     PySliceObject *s = (PySliceObject *)it;
     return (s->start == Py_None || PyLong_CheckExact(s->start))
         && (s->stop == Py_None || PyLong_CheckExact(s->stop))
@@ -105,6 +102,29 @@ static PyObject *general_item(PyObject *it, PyObject *convert, key_mistake *m) {
     return r;
 }
 
+/* A plain slice's part (None or an int), as PySlice_Unpack reads it:
+ * clamped to Py_ssize_t's range. */
+static inline Py_ssize_t slice_part(PyObject *o, Py_ssize_t none) {
+    if (o == Py_None)
+        return none;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    return overflow > 0 ? PY_SSIZE_T_MAX : overflow < 0 ? PY_SSIZE_T_MIN : (Py_ssize_t)v;
+}
+
+/* PySlice_Unpack, without its calls for a plain slice (its step not zero). */
+static inline int unpack_slice(PyObject *it, Py_ssize_t *start, Py_ssize_t *stop, Py_ssize_t *step) {
+    if (!plain_slice(it))
+        return PySlice_Unpack(it, start, stop, step);
+    PySliceObject *s = (PySliceObject *)it;
+    *step = slice_part(s->step, 1);
+    if (*step < -PY_SSIZE_T_MAX)  /* so that -step cannot overflow */
+        *step = -PY_SSIZE_T_MAX;
+    *start = slice_part(s->start, *step < 0 ? PY_SSIZE_T_MAX : 0);
+    *stop = slice_part(s->stop, *step < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX);
+    return 0;
+}
+
 /* Whether the slice's step is zero, as `s.step == 0` decides: 1, 0, or -1
  * with an error. */
 static int zero_step(PyObject *step) {
@@ -122,42 +142,37 @@ static int zero_step(PyObject *step) {
     return r;
 }
 
-/* Parse the key items[0..nk) for an array of shape[ndim] into p (its arrays
- * hold at least ndim + the new axes; start is ndim long). convert == NULL:
- * the slot's mode, which takes plain items only (plain_item) and a result of
- * at most FAST_DIMS dims, and declines (K_DECLINE) anything else, mistakes
- * included, without an error set. Else the general mode: items (the key's
+/* Parse the key items[0..nk) for an array of shape[ndim] (empty: it has no
+ * element) into p. convert == NULL: the slot's mode, which takes plain items
+ * only (ints, None, ..., slices of ints) and a result of at most FAST_DIMS dims, and declines
+ * (K_DECLINE) anything else, mistakes included, without an error set. Else the general mode: items (the key's
  * items, owned by the caller) are replaced by general_item's view of them,
  * mistakes come back in *m (K_DECLINE with m->what set), an error from Python
  * code as K_ERROR. Each pass goes item by item, so the first mistake in the
  * key is the one reported: conversions, ... and dtypes; then the count of
- * indices; then slices, ints and mask shapes. */
-static int parse_items(PyObject **items, Py_ssize_t nk, int ndim, const int64_t *shape,
+ * indices; then slices, ints and mask shapes. Inlined into both callers, so
+ * that the slot's copy (convert == NULL) carries none of the general mode. */
+static inline __attribute__((always_inline)) int parse_items(PyObject **items, Py_ssize_t nk, int ndim, const int64_t *shape, int empty,
                        PyObject *convert, plan_t *p, key_mistake *m) {
-    int used = 0, nnew = 0, nint = 0, ellipsis = 0, general = convert != NULL;
+    int used = 0, ellipsis = 0, general = convert != NULL;
     p->advanced = 0;
-    for (Py_ssize_t k = 0; k < nk; k++) {
-        if (general) {  /* items is the general path's own copy of the key's items */
-            PyObject *c = general_item(items[k], convert, m);
-            if (c == NULL)
-                return m->what != NULL ? K_DECLINE : K_ERROR;
-            Py_SETREF(items[k], c);
-        }
-        PyObject *it = items[k];
-        if (it == Py_None) {
-            nnew++;
-        } else if (it == Py_Ellipsis) {
+    /* the general mode's first pass: each item converted and classified, and
+     * the count of indices; the slot's mode does without (below) */
+    for (Py_ssize_t k = 0; general && k < nk; k++) {
+        PyObject *it = general_item(items[k], convert, m);  /* items: the general path's copy */
+        if (it == NULL)
+            return m->what != NULL ? K_DECLINE : K_ERROR;
+        Py_SETREF(items[k], it);
+        if (it == Py_Ellipsis) {
             if (ellipsis++)
-                return general ? mistake(m, "ellipsis", NULL, 0) : K_DECLINE;
-        } else if (PySlice_Check(it)) {
+                return mistake(m, "ellipsis", NULL, 0);
+        } else if (PyLong_CheckExact(it) || PySlice_Check(it)) {
             used++;
-        } else if (PyLong_CheckExact(it)) {
-            used++, nint++;
-        } else {  /* an Array (general mode): a mask of its dims, or integer indices */
+        } else if (it != Py_None) {  /* an Array: a mask of its dims, or integer indices */
             int kind = dtype_code(((ArrayObject *)it)->dtype), nd = ndim_of(it);
             kind = kind < 0 ? -1 : DINFO[kind].kind;
             if (kind == K_BOOL && nd >= 0)
-                used += nd, nnew += nd == 0;
+                used += nd;
             else if (kind == K_INT || kind == K_UINT)
                 used++;
             else
@@ -166,39 +181,59 @@ static int parse_items(PyObject **items, Py_ssize_t nk, int ndim, const int64_t 
         }
     }
     if (used > ndim)
-        return general ? mistake(m, "too_many", PyLong_FromLong(used), 0) : K_DECLINE;
-    if (!general && ndim - nint + nnew > FAST_DIMS)
-        return K_DECLINE;
-    int od = 0, axis = 0, live = 1;
-    for (int a = 0; a < ndim; a++) {
-        p->start[a] = 0;
-        live &= shape[a] != 0;  /* an empty array: the offset stays (_layout.slice_dim) */
-    }
-#define DIM(n, ax, st, k) (p->shape[od] = (n), p->axis[od] = (ax), p->step[od] = (st), p->item[od++] = (k))
+        return mistake(m, "too_many", PyLong_FromLong(used), 0);
+    /* live: the view so far has elements. Past an empty slice (or in an
+     * empty array) the offset stays, as in _layout.slice_dim and select. */
+    int od = 0, axis = 0, live = !empty;
+    p->nshift = 0;
+    /* (the slot's mode: at most FAST_DIMS dims, and no more indices than dims) */
+#define DIM(n, ax, st, k) do {                                                             \
+        if (!general && od == FAST_DIMS)                                                   \
+            return K_DECLINE;                                                              \
+        p->shape[od] = (n), p->axis[od] = (ax), p->step[od] = (st);                        \
+        if (general)                                                                       \
+            p->item[od] = (k);                                                             \
+        od++;                                                                              \
+    } while (0)
+#define SHIFT(ax, i) (p->shift[p->nshift] = (ax), p->at[p->nshift++] = (i))
     for (Py_ssize_t k = 0; k < nk; k++) {
         PyObject *it = items[k];
         if (it == Py_None) {
             DIM(1, -1, 0, -1);
         } else if (it == Py_Ellipsis) {
+            if (!general) {  /* the dims the items on both sides index */
+                if (ellipsis++)
+                    return K_DECLINE;
+                used = axis;
+                for (Py_ssize_t r = k + 1; r < nk; r++)
+                    used += items[r] != Py_None && items[r] != Py_Ellipsis;
+                if (used > ndim)
+                    return K_DECLINE;
+            }
             for (int e = ndim - used; e > 0; e--, axis++)
                 DIM(shape[axis], axis, 1, -1);
         } else if (PySlice_Check(it)) {
+            if (!general && (axis == ndim || !plain_slice(it)))
+                return K_DECLINE;
             int64_t n = shape[axis];
             Py_ssize_t start, stop, step;
-            int z = zero_step(((PySliceObject *)it)->step);
+            PyObject *kstep = ((PySliceObject *)it)->step;
+            int z = kstep == Py_None ? 0 : zero_step(kstep);
             if (z != 0)
                 return z < 0 ? K_ERROR : general ? mistake(m, "step", NULL, 0) : K_DECLINE;
-            if (PySlice_Unpack(it, &start, &stop, &step) < 0)
+            if (unpack_slice(it, &start, &stop, &step) < 0)
                 return K_ERROR;  /* only a general item runs __index__ */
             if (!general && (step == PY_SSIZE_T_MAX || step <= -PY_SSIZE_T_MAX))
                 return K_DECLINE;  /* a step past int64, clamped: the general path's */
             int64_t len = PySlice_AdjustIndices((Py_ssize_t)n, &start, &stop, step);
-            if (live && len > 0)
-                p->start[axis] = start;
+            if (live && len > 0 && start != 0)
+                SHIFT(axis, start);
             live &= len > 0;
             DIM(len, axis, step, (int)k);
             axis++;
         } else if (PyLong_CheckExact(it)) {
+            if (!general && axis == ndim)
+                return K_DECLINE;
             int64_t n = shape[axis];
             int ok = 1;
             int64_t i = as_i64(it, &ok);  /* past int64: out of every dim's range */
@@ -214,10 +249,12 @@ static int parse_items(PyObject **items, Py_ssize_t nk, int ndim, const int64_t 
                 }
                 Py_DECREF(e);
                 DIM(n, axis, 1, -1);
-            } else if (live) {
-                p->start[axis] = i;
+            } else if (live && i != 0) {
+                SHIFT(axis, i);
             }
             axis++;
+        } else if (!general) {
+            return K_DECLINE;
         } else {  /* an Array: its indices (or mask) go to the Python path */
             int nd = 1;
             if (DINFO[dtype_code(((ArrayObject *)it)->dtype)].kind == K_BOOL) {
@@ -243,6 +280,7 @@ static int parse_items(PyObject **items, Py_ssize_t nk, int ndim, const int64_t 
     for (; axis < ndim; axis++)
         DIM(shape[axis], axis, 1, -1);
 #undef DIM
+#undef SHIFT
     p->nd = od;
     return K_PARSED;
 }
@@ -250,34 +288,31 @@ static int parse_items(PyObject **items, Py_ssize_t nk, int ndim, const int64_t 
 /* The slot's parse of key for v: 1 with the plan in p (arrays of FAST_DIMS),
  * 0 not a plain basic key (or a mistake: the general path reports it). */
 static int parse_plain(const view_t *v, PyObject *key, plan_t *p) {
-    PyObject *const *items = &key;
+    PyObject **items = &key;
     Py_ssize_t nk = 1;
     if (PyTuple_Check(key)) {
         items = &PyTuple_GET_ITEM(key, 0);
         nk = PyTuple_GET_SIZE(key);
     }
-    for (Py_ssize_t k = 0; k < nk; k++)
-        if (!plain_item(items[k]))
-            return 0;
-    return parse_items((PyObject **)items, nk, v->ndim, v->shape, NULL, p, NULL) == K_PARSED;
+    return parse_items(items, nk, v->ndim, v->shape, v->size == 0, NULL, p, NULL) == K_PARSED;
 }
 
 /* v indexed by a basic key, in out: 1, or 0 not a fast case (a key of other
  * items, a mistake, a step or layout value past int64). */
 static int index_basic(const view_t *v, PyObject *key, view_t *out) {
-    int64_t shape[FAST_DIMS], step[FAST_DIMS], start[FAST_DIMS];
-    int axis[FAST_DIMS], item[FAST_DIMS];
-    plan_t p = {.shape = shape, .step = step, .start = start, .axis = axis, .item = item};
+    int64_t step[FAST_DIMS], at[FAST_DIMS];
+    int axis[FAST_DIMS], sh[FAST_DIMS];
+    plan_t p;
+    p.adv = NULL, p.item = NULL;
+    p.shape = out->shape, p.step = step, p.at = at, p.axis = axis, p.shift = sh;
     if (!parse_plain(v, key, &p))
         return 0;
     int64_t offset = v->offset, shift, size = 1;
-    for (int a = 0; a < v->ndim; a++)
-        if (start[a] && (__builtin_mul_overflow(start[a], v->strides[a], &shift)
-                         || __builtin_add_overflow(offset, shift, &offset)))
+    for (int k = 0; k < p.nshift; k++)
+        if (__builtin_mul_overflow(at[k], v->strides[sh[k]], &shift) || __builtin_add_overflow(offset, shift, &offset))
             return 0;
     for (int j = 0; j < p.nd; j++) {
-        out->shape[j] = shape[j];
-        size *= shape[j];  /* at most v's size */
+        size *= out->shape[j];  /* at most v's size */
         if (axis[j] < 0)
             out->strides[j] = 0;
         else if (__builtin_mul_overflow(v->strides[axis[j]], step[j], &out->strides[j]))
@@ -311,21 +346,24 @@ PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     size_t cap = (size_t)ndim + (size_t)nk + 1;
-    int64_t *buf = PyMem_Malloc(cap * (4 * sizeof(int64_t) + 2 * sizeof(int)));
+    int64_t *buf = PyMem_Malloc(cap * (4 * sizeof(int64_t) + 3 * sizeof(int)));
     if (buf == NULL)
         return PyErr_NoMemory();
-    p.shape = buf, p.step = buf + cap, p.start = buf + 2 * cap;
+    p.shape = buf, p.step = buf + cap, p.at = buf + 2 * cap;
     int64_t *xshape = buf + 3 * cap;
-    p.axis = (int *)(buf + 4 * cap), p.item = p.axis + cap;
-    for (int a = 0; a < ndim; a++)
+    p.axis = (int *)(buf + 4 * cap), p.item = p.axis + cap, p.shift = p.item + cap;
+    int empty = 0;
+    for (int a = 0; a < ndim; a++) {
         xshape[a] = dim_of((PyObject *)x, a);
+        empty |= xshape[a] == 0;
+    }
     p.adv = PyList_New(0);
     items = PyTuple_New(nk);
     if (p.adv == NULL || items == NULL)
         goto done;
     for (Py_ssize_t k = 0; k < nk; k++)
         PyTuple_SET_ITEM(items, k, Py_NewRef(PyTuple_Check(key) ? PyTuple_GET_ITEM(key, k) : key));
-    int rc = parse_items(&PyTuple_GET_ITEM(items, 0), nk, ndim, xshape, convert, &p, &m);
+    int rc = parse_items(&PyTuple_GET_ITEM(items, 0), nk, ndim, xshape, empty, convert, &p, &m);
     if (rc == K_ERROR)
         goto done;
     if (rc == K_PARSED) {
@@ -340,7 +378,11 @@ PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
             if (s == NULL || a == NULL)
                 break;
         }
-        PyObject *parts[5] = {tuple_i64(p.shape, p.nd), axes, steps, tuple_i64(p.start, ndim),
+        int64_t *starts = xshape;  /* (read no more) the index each axis moves the offset by */
+        memset(starts, 0, sizeof(int64_t) * (size_t)ndim);
+        for (int k = 0; k < p.nshift; k++)
+            starts[p.shift[k]] = p.at[k];
+        PyObject *parts[5] = {tuple_i64(p.shape, p.nd), axes, steps, tuple_i64(starts, ndim),
                               PyList_AsTuple(p.adv)};
         int ok = !PyErr_Occurred();
         for (int k = 0; k < 5; k++)
