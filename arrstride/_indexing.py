@@ -1,12 +1,12 @@
-"""__getitem__ and __setitem__: keys made views and advanced indices.
+"""__getitem__ and __setitem__ where the C [] slots decline.
 
 The key is parsed in one place, _core.index_key (native/core/index.c), which
-the C [] slots use too; this module turns its plan into the view
-(_layout.index_view) and does the rest. Basic keys (integers, slices, ...,
-None) give views. Integer arrays and
-boolean masks follow the standard, with NumPy's rules where it is silent:
-integers mixed with arrays join the advanced index, and separated advanced
-indices put the broadcast dims first.
+the slots use too; this module makes the view from its plan
+(_layout.index_view) and does the advanced part. Basic keys (integers,
+slices, ..., None) give views. Integer arrays and boolean masks follow the
+standard, with NumPy's rules where it is silent: integers mixed with arrays
+join the advanced index, and separated advanced indices put the broadcast
+dims first.
 """
 from __future__ import annotations
 
