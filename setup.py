@@ -61,8 +61,8 @@ class ParallelBuildExt(build_ext):
 _core = Extension(
     "arrstride._core",
     [f"native/core/{name}.c" for name in
-     ("state", "module", "type", "view", "scalar", "alloc", "calls", "index", "ewise", "operators", "buffer",
-      "rows", "exchange")],
+     ("state", "module", "type", "view", "scalar", "alloc", "calls", "index", "engine", "ewise", "operators",
+      "buffer", "rows", "exchange")],
     include_dirs=["native/include", "native/src"],
     depends=["native/core/core.h", "native/include/arrstride.h", "native/src/ars_internal.h"],
     extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",

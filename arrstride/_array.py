@@ -28,6 +28,7 @@ from ._core import ArrayBase
 from ._core import empty as _core_empty
 from ._core import new as _core_new
 from ._core import setup as _core_setup
+from ._core import kernel_names as _core_kernel_names
 from ._core import setup_buffers as _core_setup_buffers
 from ._core import setup_blocks as _core_setup_blocks
 from ._errors import (MAX_DIM, alloc_error, msg, no_view_error, not_array_error, pickle_error, type_error,
@@ -485,10 +486,8 @@ def _rebuild(dtype_name: Any, shape: Any, data: Any) -> Array:
 _probe = S.ffi.cast("char *", 0x5A17E0)  # a known address: _core checks where cdata keeps it
 _core_setup(Array, L.Layout, S.Storage, tuple(sorted(dt.ALL, key=lambda d: d.code)), _probe, 0x5A17E0,
             L._CONTIGUOUS, L.contiguous_of, S.Storage.allocate, S.SMALL_BLOCK,
-            K.check_status, int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, "ars_unary_flat"))),
-            *(int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
-              for name in ("ars_binary_flat", "ars_cast", "ars_matmul", "ars_where", "ars_reduce",
-                           "ars_binary", "ars_unary", "ars_reduce_finish")),
+            K.check_status, {name: int(S.ffi.cast("uintptr_t", S.ffi.addressof(S.lib, name)))
+                             for name in _core_kernel_names()},
             _blas.ensure)
 _core_setup_buffers(*(int(S.ffi.cast("uintptr_t", p)) for p in (
                         S.ffi.addressof(S.lib, "ars_owner_new"), S.ffi.addressof(S.lib, "ars_owner_release"),

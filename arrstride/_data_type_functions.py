@@ -9,8 +9,8 @@ from . import _kernels as K
 from ._array import Array, check_device
 from ._core import copy_dense as _copy_dense
 from ._core import empty as _core_empty
+from ._core import empty_ordered as _empty_ordered
 from ._creation_functions import asarray
-from ._elementwise_functions import _empty_like_order
 from ._errors import not_array_error, type_error, value_error
 
 
@@ -68,7 +68,9 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
         return x
     # The copy keeps x's memory order when x is a dense permutation (as NumPy's
     # astype with order="K"), so that casting a transposed array streams.
-    out = _empty_like_order(x.shape, dtype, x)
+    out = _empty_ordered(dtype.code, x)
+    if out is None:  # an empty shape past int64
+        out = Array._empty(x._layout.shape, dtype)
     K.copy_into(out, x)
     return out
 

@@ -18,6 +18,8 @@ from . import _layout as L
 from ._args import int_arg
 from ._array import FOREIGN, Array, check_array
 from ._core import Elementwise
+from ._core import EW_BINARY, EW_CLIP, EW_ISIN, EW_UNARY, EW_WHERE
+from ._core import ewise as _ewise
 from ._core import where as _core_where
 from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_array_error,
                       overlap_error, read_only_error, type_error)
@@ -45,51 +47,6 @@ _contig = L.contiguous_of
 
 
 _empty = Array._empty  # (shape, dtype): a new contiguous array
-
-
-def _empty_like_order(shape: tuple, dtype: dt.DType, *inputs: Array) -> Array:
-    """A new dense array of `shape` whose memory order follows the first input
-    that covers `shape` without broadcasting (as NumPy's order="K" and PyTorch's
-    TensorIterator do), so that `A.T + B.T` streams through memory. C order
-    when no input has another order."""
-    n = len(shape)
-    if n > 1:
-        key = (shape,) + tuple(x._layout.strides if x._layout.shape == shape else None
-                               for x in inputs)
-        lay = _ORDER.get(key)
-        if lay is not None:
-            return Array._new(_new_storage(lay.size * dtype.itemsize), lay, dtype)
-        out = _empty_like_order_new(shape, dtype, inputs)
-        if len(_ORDER) > 1024:
-            _ORDER.clear()
-        _ORDER[key] = out._layout
-        return out
-    return _empty(shape, dtype)
-
-
-_ORDER: dict = {}
-
-
-def _empty_like_order_new(shape: tuple, dtype: dt.DType, inputs) -> Array:
-    n = len(shape)
-    if n > 1:
-        for x in inputs:
-            lay = x._layout
-            if lay.shape != shape:
-                continue
-            st = lay.strides
-            if not all(s or d == 1 for s, d in zip(st, shape)):
-                continue
-            perm = sorted(range(n), key=lambda k: -builtins.abs(st[k]) if shape[k] != 1 else 0)
-            if perm == list(range(n)):
-                break
-            base = _contig(tuple(shape[k] for k in perm))
-            strides = [0] * n
-            for i, k in enumerate(perm):
-                strides[k] = base.strides[i]
-            return Array._new(_new_storage(base.size * dtype.itemsize),
-                              L.Layout(shape, tuple(strides), 0), dtype)
-    return _empty(shape, dtype)
 
 
 def _by_code(table: dict) -> list:
@@ -293,10 +250,9 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -
             return _narrow_result(func(x._copy_contiguous(d.compute)), d)
         if out_d is None:
             raise dtype_error(name, rule, d)
-        # (the dense case never gets here: the Elementwise object runs it in C)
-        out = _empty_like_order(x._layout.shape, out_d, x)
-        K.unary(op, d.code, out, x)
-        return out
+        # (with the fast paths on, the Elementwise object ran what C holds)
+        out = _ewise(EW_UNARY, op, d.code, out_d.code, None, x)
+        return out if out is not None else _empty(x._layout.shape, out_d)
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = _docs.unary_doc(name, rule, table, ints_to_float)
@@ -319,8 +275,8 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
         given_allowed = given_allowed | frozenset(dt.INTEGER)
 
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
-        # (dense operands of one dtype and shape never get here: the
-        # Elementwise object runs them in C; K.binary picks flat or strided)
+        # (with the fast paths on, operands of one dtype in layouts C holds
+        # never get here: the Elementwise object hands them to the engine)
         given = (x1, x2)
         d, x1, x2 = _operands(name, x1, x2, given_allowed, category)
         kernel = op
@@ -345,9 +301,8 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
         if x2._dtype is not d:
             x2 = x2._copy_contiguous(d)
         shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
-        out = _empty_like_order(shape, out_d, x1, x2)
-        K.binary(kernel, d.code, out, _expand(x1, shape), _expand(x2, shape))
-        return out
+        out = _ewise(EW_BINARY, kernel, d.code, out_d.code, None, x1, x2)
+        return out if out is not None else _empty(shape, out_d)
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = _docs.binary_doc(name, rule, table, given_allowed, ints_to_float, bool_op, bools)
@@ -646,12 +601,8 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
             raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
     if b._dtype is not d:
         b = b._copy_contiguous(d)
-    elif b is not x and K.may_share_memory(x, b) and not (
-            b._layout == lay and b._storage is x._storage):
-        b = b._copy_contiguous()
-    b = _expand(b, shape)
-    K.binary(kernel, d.code, x, x, b, out_contig=contig)
-    return x
+    # (an operand that overlaps x without being x is copied first by the engine)
+    return _ewise(EW_BINARY, kernel, d.code, d.code, x, x, b)
 
 
 # ---- where, clip, isin ---------------------------------------------------------------
@@ -719,9 +670,8 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool],
         x2 = x2._copy_contiguous(d)
     shape = _broadcast_shape(func, x1._layout.shape, x2._layout.shape)
     shape = _broadcast_shape(func, condition._layout.shape, shape)
-    out = _empty_like_order(shape, d, x1, x2, condition)
-    K.where(out, _expand(condition, shape), _expand(x1, shape), _expand(x2, shape))
-    return out
+    out = _ewise(EW_WHERE, 0, d.code, d.code, None, condition, x1, x2)
+    return out if out is not None else _empty(shape, d)
 
 
 def _clip_bound(func: str, name: str, v: Any, x: Array, default) -> Array:
@@ -798,9 +748,9 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     shape = _broadcast_shape(func, shape, hi._layout.shape)
     if d.compute is not d:  # the bounds are narrow already: clipping in float32 is exact
         x, lo, hi = (a._copy_contiguous(d.compute) for a in (x, lo, hi))
-    out = _empty(shape, x._dtype)
-    K.clip(out, _expand(x, shape), _expand(lo, shape), _expand(hi, shape))
-    return _narrow_result(out, d)
+    c = x._dtype.code
+    out = _ewise(EW_CLIP, 0, c, c, None, x, lo, hi)
+    return _narrow_result(out if out is not None else _empty(shape, x._dtype), d)
 
 
 def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = False) -> Array:
@@ -833,6 +783,5 @@ def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = Fals
     if a._dtype is not d:
         a = a._copy_contiguous(d)
     scratch = b._copy_contiguous(d)  # sorted in place by the kernel
-    out = _empty(a._layout.shape, dt.bool)
-    K.isin(out, a, scratch, builtins.bool(invert))
-    return out
+    out = _ewise(EW_ISIN, builtins.bool(invert), d.code, dt.bool.code, None, a, scratch)
+    return out if out is not None else _empty(a._layout.shape, dt.bool)

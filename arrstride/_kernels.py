@@ -433,82 +433,12 @@ def fft_cache_clear() -> None:
     lib.ars_fft_cache_clear()
 
 # ---- elementwise --------------------------------------------------------------------
-# Operands are packed for C as one int64 buffer: the shape, then the byte strides
-# of the output and of each input. When the output is contiguous and every input
-# either shares its strides or is a broadcast scalar, the call runs as one flat dim.
-
-def _ew_dims(out, ins, out_contig: bool):
-    olay = out._layout
-    ostr = olay.strides
-    if out_contig:
-        flat = [olay.size, out._dtype.itemsize]
-        for a in ins:
-            s = a._layout.strides
-            if s == ostr:
-                flat.append(a._dtype.itemsize)
-            elif not any(s):
-                flat.append(0)
-            else:
-                break
-        else:
-            return 1, ffi.new("int64_t[]", flat)
-    shape = olay.shape
-    flat = list(shape)
-    isz = out._dtype.itemsize
-    flat += [s * isz for s in ostr]
-    for a in ins:
-        isz = a._dtype.itemsize
-        flat += [s * isz for s in a._layout.strides]
-    try:
-        return len(shape), ffi.new("int64_t[]", flat or [0])
-    except OverflowError:  # rare: a huge stride on a size-1 dim (see byte_stride), or
-        n = len(shape)     # a dim past int64 in an empty array (see _fit_shape)
-        flat[n:] = [byte_stride(b, 1) for b in flat[n:]]
-        return n, ffi.new("int64_t[]", (_fit_shape(shape) + flat[n:]) or [0])
-
-
-def _ptr(a):
-    return a._storage.ptr + a._layout.offset * a._dtype.itemsize
-
-
-def unary(op: int, code: int, out, x, out_contig: bool = True) -> None:
-    """out = op(x); x already has the shape of out (broadcast by stride 0)."""
-    ndim, dims = _ew_dims(out, (x,), out_contig)
-    rc = lib.ars_unary(op, code, ndim, dims, _ptr(out), _ptr(x))
-    if rc:
-        _check(rc, "elementwise")
-
-
-def binary(op: int, code: int, out, x1, x2, out_contig: bool = True) -> None:
-    """out = op(x1, x2); inputs of dtype `code` with the shape of out."""
-    ndim, dims = _ew_dims(out, (x1, x2), out_contig)
-    rc = lib.ars_binary(op, code, ndim, dims, _ptr(out), _ptr(x1), _ptr(x2))
-    if rc:
-        _check(rc, "elementwise")
-
+# The kernel calls themselves are the engine's (_core.ewise, native/core/engine.c):
+# broadcasting, the output's order, overlap, flat or N-D. Here: the tables.
 
 def check_status(rc: int) -> None:
     """Raise for a kernel status (what _core calls after a kernel call fails)."""
     _check(rc, "elementwise")
-
-
-def where(out, cond, x1, x2, out_contig: bool = True) -> None:
-    ndim, dims = _ew_dims(out, (cond, x1, x2), out_contig)
-    _check(lib.ars_where(out._dtype.itemsize, ndim, dims, _ptr(out), _ptr(cond), _ptr(x1),
-                         _ptr(x2)), "where")
-
-
-def clip(out, x, lo, hi) -> None:
-    ndim, dims = _ew_dims(out, (x, lo, hi), True)
-    _check(lib.ars_clip(out._dtype.code, ndim, dims, _ptr(out), _ptr(x), _ptr(lo), _ptr(hi)),
-           "clip")
-
-
-def isin(out, x, scratch, invert: bool) -> None:
-    """scratch: a contiguous array (ours to reorder) of x's dtype holding the set."""
-    ndim, dims = _ew_dims(out, (x,), True)
-    _check(lib.ars_isin(x._dtype.code, ndim, dims, _ptr(out), _ptr(x), _ptr(scratch),
-                        scratch._layout.size, int(invert)), "isin")
 
 
 def unary_out(op: int, code: int) -> int:

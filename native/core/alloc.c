@@ -61,6 +61,14 @@ PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) 
  * is made until Python asks for one (array_layout). */
 PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                            const int64_t *strides, int64_t offset, int64_t size) {
+    return new_array_known(storage, dtype, nd, shape, strides, offset, size,
+                           size == 0 || dense_dims(nd, shape, strides));
+}
+
+/* new_array_fields with the layout's density known (dense: C order's
+ * strides, dims of size 1 aside, or empty), as for every row of one array. */
+PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                          const int64_t *strides, int64_t offset, int64_t size, int dense) {
     ArrayObject *a = alloc_array(storage, dtype);
     if (a == NULL)
         return NULL;
@@ -71,7 +79,7 @@ PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int
         a->shape[k] = shape[k];
         a->strides[k] = strides[k];
     }
-    a->dense = size == 0 || dense_dims(nd, shape, strides);
+    a->dense = dense;
     a->cfields = 1;
     return (PyObject *)a;
 }
@@ -321,15 +329,22 @@ PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int 
                                  readonly ? why : Py_None);
     if (st == NULL)
         return NULL;
+    return array_of(st, code, nd, shape, strides, offset, size);
+}
+
+/* A new Array of storage (stolen) and dtype code with the layout given by
+ * its values: in C fields up to FAST_DIMS dims, else with a Layout object. */
+PyObject *array_of(PyObject *storage, int code, int nd, const int64_t *shape, const int64_t *strides,
+                   int64_t offset, int64_t size) {
     if (nd <= FAST_DIMS)
-        return new_array_fields(st, Py_NewRef(DINFO[code].dtype), nd, shape, strides, offset, size);
+        return new_array_fields(storage, Py_NewRef(DINFO[code].dtype), nd, shape, strides, offset, size);
     PyObject *lay = new_layout_steal(tuple_i64(shape, nd), tuple_i64(strides, nd),
                                      PyLong_FromLongLong(offset), PyLong_FromLongLong(size));
     if (lay == NULL) {
-        Py_DECREF(st);
+        Py_DECREF(storage);
         return NULL;
     }
-    return new_array_steal(st, lay, Py_NewRef(DINFO[code].dtype));
+    return new_array_steal(storage, lay, Py_NewRef(DINFO[code].dtype));
 }
 
 /* A view of `self` (described by v) with the given layout values. */

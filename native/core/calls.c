@@ -302,55 +302,40 @@ PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     Py_RETURN_TRUE;
 }
 
-/* where(condition, x1, x2) -> a new array, for a dense bool condition and
- * dense x1, x2 of one dtype and the condition's shape (either may be a
- * Python scalar of the other's kind); None otherwise (the Python path). */
+/* where(condition, x1, x2) -> a new array, for a bool condition and x1, x2
+ * of one dtype (either may be a Python scalar of the other's kind) in
+ * layouts C holds, run by the engine; None otherwise (the Python path). */
 PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     if (!fast_paths)
         Py_RETURN_NONE;  /* switched off: the general path */
     view_t c, a, b;
     char ia[16], ib[16];
-    if (nargs != 3 || !read_view(args[0], &c) || c.code != ARS_BOOL || !c.dense)
+    if (nargs != 3 || !read_view(args[0], &c) || c.code != ARS_BOOL)
         Py_RETURN_NONE;
     int fa = read_view(args[1], &a), fb = read_view(args[2], &b);
-    const char *pa = NULL, *pb = NULL;
-    int64_t sa = 0, sb = 0;
-    int code = 0;
-    /* an array operand of the condition's shape, or a 0-d one (read like a scalar) */
-    if (fa) {
-        if (a.ndim != 0 && (!a.dense || a.ndim != c.ndim || memcmp(a.shape, c.shape, sizeof(int64_t) * c.ndim) != 0))
-            Py_RETURN_NONE;
-        code = a.code, pa = a.data, sa = a.ndim ? a.itemsize : 0;
-    }
-    if (fb) {
-        if ((b.ndim != 0 && (!b.dense || b.ndim != c.ndim || memcmp(b.shape, c.shape, sizeof(int64_t) * c.ndim) != 0))
-            || (fa && b.code != a.code))
-            Py_RETURN_NONE;
-        code = b.code, pb = b.data, sb = b.ndim ? b.itemsize : 0;
-    }
-    if (!fa && !fb)
+    if ((!fa && !fb) || (fa && fb && a.code != b.code))
         Py_RETURN_NONE;
-    if (!fa) {
-        if (!pack_scalar(args[1], code, ia))
-            Py_RETURN_NONE;
-        pa = ia, sa = 0;
-    }
-    if (!fb) {
-        if (!pack_scalar(args[2], code, ib))
-            Py_RETURN_NONE;
-        pb = ib, sb = 0;
-    }
-    PyObject *out = empty_dims(c.shape, c.ndim, code, c.size);
-    if (out == NULL || c.size == 0)
-        return out;
-    int64_t isz = DINFO[code].itemsize, dims[5] = {c.size, isz, 1, sa, sb};
-    char *o = storage_address(((ArrayObject *)out)->storage);
-    int rc;
-    KERNEL(rc, c.size, k_where(isz, 1, dims, o, c.data, pa, pb));
-    if (run_status(rc) < 0)
-        Py_CLEAR(out);
-    return out;
+    int code = fa ? a.code : b.code;
+    operand_t ins[3];
+    ins[0] = operand_of(&c);
+    if (fa)
+        ins[1] = operand_of(&a);
+    else if (pack_scalar(args[1], code, ia))
+        ins[1] = scalar_operand(code, ia);
+    else
+        Py_RETURN_NONE;
+    if (fb)
+        ins[2] = operand_of(&b);
+    else if (pack_scalar(args[2], code, ib))
+        ins[2] = scalar_operand(code, ib);
+    else
+        Py_RETURN_NONE;
+    ew_call call = {EW_WHERE, 0, code, code, NULL, 0, 0};
+    PyObject *r = engine_run(&call, ins, NULL, NULL, OVERLAP_DECLINE);
+    if (r == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return r;
 }
 
 /* concat0(arrays) -> the arrays joined along axis 0, for a list or tuple of

@@ -18,6 +18,8 @@
  * - new, empty, scalar, from_list, copy_dense, where, concat0, reshape,
  *   reduce_all, reduce_into, matmul: construction and the dense cases of
  *   the common calls without Python frames.
+ * - ewise: the elementwise engine's entry for the general path; the slots,
+ *   Elementwise and where() hand the same engine their fast cases.
  *
  * Every fast path can be switched off: ARRSTRIDE_FAST_PATHS=0 in the
  * environment when arrstride is imported (or _core.set_fast_paths(False),
@@ -38,7 +40,9 @@
  *   alloc.c      new Arrays, Layouts and Storages; kernel status
  *   calls.c      the fast paths of the namespace functions (empty, where, ...)
  *   index.c      x[key] and x[key] = value
- *   ewise.c      Elementwise and the one elementwise engine (broadcast, order)
+ *   engine.c     the one elementwise engine: broadcasting, the output's order, overlap,
+ *                flat or N-D, the kernel call; _core.ewise, the Python functions' entry
+ *   ewise.c      Elementwise, the object behind each elementwise function
  *   operators.c  the operator slots (x + y, x += y, -x, x < y)
  *   buffer.c     numpy.asarray(x) (__array_struct__; no buffer export), asarray of an
  *                exporter (from_buffer), owned blocks
@@ -99,6 +103,8 @@ typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t 
                          const int64_t *, int64_t, int, const char *);
 typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
+typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);
+typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
 extern binary_nd_fn k_binary;
 extern unary_nd_fn k_unary;
 extern unary_fn k_unary_flat;
@@ -107,6 +113,8 @@ extern reduce_fn k_reduce;
 extern finish_fn k_finish;       /* ars_reduce_finish: mean, var, std of a sum */
 extern cast_fn k_cast;
 extern where_fn k_where;
+extern clip_fn k_clip;
+extern isin_fn k_isin;
 extern matmul_fn k_matmul;
 extern PyObject *ensure_blas;            /* _blas.ensure: loads BLAS on first use */
 extern int blas_ready;
@@ -188,6 +196,22 @@ typedef struct {
     int64_t shape[FAST_DIMS], strides[FAST_DIMS];
 } view_t;
 
+/* An operand of the elementwise engine (engine.c): an array's view in any
+ * layout of at most ARS_MAX_DIMS dims, or a packed scalar (nd = 0). shape
+ * and strides point into the view_t, Array fields or buffer it was read
+ * from. */
+typedef struct {
+    const char *data;                 /* the first element */
+    const int64_t *shape, *strides;   /* nd values each; strides in elements */
+    int nd, code, itemsize, dense;    /* dense: C order's strides (size-1 dims aside) */
+    int64_t size;
+} operand_t;
+
+static inline operand_t operand_of(const view_t *v) {
+    operand_t o = {v->data, v->shape, v->strides, v->ndim, v->code, v->itemsize, v->dense, v->size};
+    return o;
+}
+
 /* The int64 value of a Python int, or 0 with *ok cleared when it is not one
  * or does not fit (the caller then takes the Python path). */
 static inline int64_t as_i64(PyObject *v, int *ok) {
@@ -239,6 +263,8 @@ int is_dense(const view_t *v);
 int read_view(PyObject *self, view_t *v);
 int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb);
 int nests(const view_t *w);
+int operands_disjoint(const operand_t *a, const operand_t *b);
+int operand_nests(const operand_t *w);
 
 /* scalar.c */
 PyObject *read_scalar(const char *p, int code);
@@ -248,6 +274,8 @@ int pack_scalar(PyObject *value, int code, char *out);
 PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype);
 PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                            const int64_t *strides, int64_t offset, int64_t size);
+PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                          const int64_t *strides, int64_t offset, int64_t size, int dense);
 PyObject *array_layout(ArrayObject *a);
 PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
                         int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
@@ -260,6 +288,8 @@ PyObject *owned_block_storage(Py_ssize_t nbytes);
 PyObject *contiguous_layout(PyObject *shape);
 PyObject *empty_array(PyObject *shape, int code, int64_t size);
 PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size);
+PyObject *array_of(PyObject *storage, int code, int nd, const int64_t *shape, const int64_t *strides,
+                   int64_t offset, int64_t size);
 PyObject *empty_like(const view_t *v, int code, char **data);
 PyObject *tuple_i64(const int64_t *v, int n);
 PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
@@ -282,9 +312,27 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 /* index.c: the key parser (the [] slots are array_as_mapping) */
 PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
-/* ewise.c: the elementwise engine */
-int broadcast_dims(const view_t *a, const view_t *b, int64_t out_itemsize, int64_t *dims, int *nd);
-view_t scalar_view(const view_t *like, char *item);
+/* engine.c: the one elementwise engine (broadcast, output order, overlap, flat or N-D) */
+enum { EW_UNARY, EW_BINARY, EW_WHERE, EW_CLIP, EW_ISIN, EW_KINDS };
+typedef struct {
+    int kind, op, code, out_code;  /* op: the kernel's op code; code: the inputs' dtype code */
+    char *set;                     /* EW_ISIN: the set (sorted in place), nset elements */
+    int64_t nset;
+    int invert;
+} ew_call;
+/* what engine_run does with an input that overlaps a given output */
+enum { OVERLAP_DECLINE, OVERLAP_COPY };
+PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, const operand_t *vout,
+                     int overlap);
+/* A packed Python scalar (item holds one element of dtype code). */
+static inline operand_t scalar_operand(int code, const char *item) {
+    operand_t o = {item, NULL, NULL, 0, code, DINFO[code].itemsize, 1, 1};
+    return o;
+}
+PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_empty_ordered(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+
+/* ewise.c: Elementwise, the object behind each elementwise function */
 PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b);
 
 /* operators.c */

@@ -1,208 +1,42 @@
-/* arrstride._core: Elementwise and the elementwise engine: broadcasting, the output's order, the kernel call (see core.h). */
+/* arrstride._core: Elementwise, the object behind each elementwise function: its fast path hands the engine (engine.c) its operands (see core.h). */
 #include "core.h"
 
 /* ---- Elementwise: the object behind each elementwise function ------------------------ */
 
-/* dims for ars_binary: the broadcast shape of dense a and b (right-aligned),
- * then the byte strides of a C-ordered output (items of out_itemsize), of a
- * and of b (0 along broadcast dims). 1 done (*nd set), 0 the shapes do not broadcast here. */
-int broadcast_dims(const view_t *a, const view_t *b, int64_t out_itemsize, int64_t *dims, int *nd) {
-    int n = a->ndim > b->ndim ? a->ndim : b->ndim;
-    int64_t *shape = dims, *os = dims + n, *as = dims + 2 * n, *bs = dims + 3 * n;
-    for (int k = 0; k < n; k++) {
-        int ka = k - (n - a->ndim), kb = k - (n - b->ndim);
-        int64_t da = ka >= 0 ? a->shape[ka] : 1, db = kb >= 0 ? b->shape[kb] : 1;
-        if (da != db && da != 1 && db != 1)
-            return 0;
-        shape[k] = da == 1 ? db : da;
-        as[k] = ka >= 0 && da != 1 ? a->strides[ka] * a->itemsize : 0;  /* inside a's storage */
-        bs[k] = kb >= 0 && db != 1 ? b->strides[kb] * b->itemsize : 0;
-    }
-    int64_t st = out_itemsize;
-    for (int k = n - 1; k >= 0; k--) {
-        os[k] = st;
-        if (__builtin_mul_overflow(st, shape[k], &st))
-            return 0;
-    }
-    *nd = n;
-    return 1;
-}
-
-/* a op b for dense arrays of one dtype whose shapes differ but broadcast:
- * a new C-ordered array, or NULL without an exception when not a fast case. */
-static PyObject *ew_broadcast(ElementwiseObject *e, const view_t *va, const view_t *vb) {
-    int64_t dims[4 * FAST_DIMS];
-    int nd, oc = e->out[va->code];
-    if (oc < 0 || !broadcast_dims(va, vb, DINFO[oc].itemsize, dims, &nd))
-        return NULL;
-    int64_t size = 1;
-    for (int k = 0; k < nd; k++)
-        size *= dims[k];  /* fits: checked by broadcast_dims' stride product */
-    PyObject *out = empty_dims(dims, nd, oc, size);
-    if (out == NULL || size == 0)
-        return out;
-    char *o = storage_address(((ArrayObject *)out)->storage);
-    int rc;
-    KERNEL(rc, size, k_binary(e->op, va->code, nd, dims, o, va->data, vb->data));
-    if (run_status(rc) < 0)
-        Py_CLEAR(out);
-    return out;
-}
-
-/* A Python scalar packed into item (of like's dtype) as a 0-d view, the
- * operand the N-D kernels read with stride 0. */
-view_t scalar_view(const view_t *like, char *item) {
-    view_t sc = {0};
-    sc.itemsize = like->itemsize, sc.code = like->code, sc.data = item, sc.size = 1;
-    return sc;
-}
-
-/* The output layout _elementwise_functions._empty_like_order gives (NumPy's
- * order "K"): the memory order of the first input that covers shape without
- * a zero stride, else C order. Writes element strides to ostr. */
-static void order_like(const int64_t *shape, int n, const view_t *const *ins, int nin, int64_t *ostr) {
-    int perm[FAST_DIMS];
-    int64_t acc = 1;
-    for (int k = n - 1; k >= 0; k--) {
-        ostr[k] = acc;
-        acc *= shape[k] > 1 ? shape[k] : 1;
-    }
-    if (n < 2)
-        return;
-    for (int i = 0; i < nin; i++) {
-        const view_t *v = ins[i];
-        if (v->ndim != n || memcmp(v->shape, shape, sizeof(int64_t) * n) != 0)
-            continue;
-        int ok = 1;
-        for (int k = 0; k < n; k++)
-            ok &= v->strides[k] != 0 || shape[k] == 1;
-        if (!ok)
-            continue;
-        /* a stable sort of the dims by -|stride| (size-1 dims: key 0) */
-        int64_t key[FAST_DIMS];
-        for (int k = 0; k < n; k++) {
-            int64_t a = shape[k] == 1 ? 0 : v->strides[k] < 0 ? -v->strides[k] : v->strides[k];
-            key[k] = -a;  /* (a size-1 dim's stride, any value, counts as 0) */
-            int j = k;
-            while (j > 0 && key[perm[j - 1]] > key[k]) {
-                perm[j] = perm[j - 1];
-                j--;
-            }
-            perm[j] = k;
-        }
-        acc = 1;
-        for (int j = n - 1; j >= 0; j--) {
-            ostr[perm[j]] = acc;
-            acc *= shape[perm[j]] > 1 ? shape[perm[j]] : 1;
-        }
-        return;
-    }
-}
-
-/* e on operands of one dtype in any layout (b NULL: unary; b may be a
- * packed scalar, given as a 0-d view): a new array in order_like's layout,
- * computed by one N-D kernel call; NULL without an exception when not a fast
- * case. */
-static PyObject *ew_strided(ElementwiseObject *e, const view_t *va, const view_t *vb) {
-    int64_t dims[4 * FAST_DIMS], ostr[FAST_DIMS];
-    int nd, oc = e->out[va->code];
-    if (oc < 0)
-        return NULL;
-    view_t none = {0};
-    none.itemsize = va->itemsize;
-    if (!broadcast_dims(va, vb ? vb : &none, DINFO[oc].itemsize, dims, &nd))
-        return NULL;
-    int64_t size = 1;
-    for (int k = 0; k < nd; k++)
-        size *= dims[k];  /* fits: checked by broadcast_dims' stride product */
-    if (size == 0)
-        return NULL;  /* empty: the Python path */
-    const view_t *ins[2] = {va, vb};
-    order_like(dims, nd, ins, vb ? 2 : 1, ostr);
-    int64_t nbytes = size * DINFO[oc].itemsize;
-    PyObject *st = new_storage((Py_ssize_t)nbytes);
-    if (st == NULL)
-        return NULL;
-    PyObject *out = new_array_fields(st, Py_NewRef(DINFO[oc].dtype), nd, dims, ostr, 0, size);
-    if (out == NULL)
-        return NULL;
-    for (int k = 0; k < nd; k++)
-        dims[nd + k] = ostr[k] * DINFO[oc].itemsize;
-    char *o = storage_address(((ArrayObject *)out)->storage);
-    int rc;
-    if (vb == NULL) {
-        /* unary dims: shape, out strides, x strides */
-        KERNEL(rc, size, k_unary(e->op, va->code, nd, dims, o, va->data));
-    } else {
-        KERNEL(rc, size, k_binary(e->op, va->code, nd, dims, o, va->data, vb->data));
-    }
-    if (run_status(rc) < 0)
-        Py_CLEAR(out);
-    return out;
-}
-
-/* The dense fast path of e on (a) or (a, b); NULL without an exception when
- * the call is not a fast case. */
+/* The fast path of e on (a) or (a, b): arrays of one dtype in any layout C
+ * holds, or one array and a Python scalar of its kind, run by the engine;
+ * NULL without an exception when the call is not a fast case. */
 PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     view_t va, vb;
     char item[16];
-    char *out_data;
-    PyObject *out;
-    int rc;
+    operand_t ins[2];
+    int code;
     if (b == NULL) {
-        if (!read_view(a, &va) || e->out[va.code] < 0)
+        if (!read_view(a, &va))
             return NULL;
-        if (!va.dense)
-            return ew_strided(e, &va, NULL);
-        out = empty_like(&va, e->out[va.code], &out_data);
-        if (out == NULL)
-            return NULL;
-        KERNEL(rc, va.size, k_unary_flat(e->op, va.code, va.size, out_data, va.data, va.itemsize));
-        if (run_status(rc) < 0)
-            Py_CLEAR(out);
-        return out;
-    }
-    int fa = read_view(a, &va), fb = read_view(b, &vb);
-    const char *pa, *pb;
-    int64_t sa, sb;
-    view_t *v;
-    if (fa && fb) {
-        if (va.code != vb.code)
-            return NULL;
-        if (!va.dense || !vb.dense)
-            return ew_strided(e, &va, &vb);
-        if (va.ndim != vb.ndim || memcmp(va.shape, vb.shape, sizeof(int64_t) * va.ndim) != 0)
-            return ew_broadcast(e, &va, &vb);
-        pa = va.data, sa = va.itemsize, pb = vb.data, sb = vb.itemsize, v = &va;
-    } else if (fa) {
-        if (!pack_scalar(b, va.code, item))
-            return NULL;
-        if (!va.dense) {
-            view_t sc = scalar_view(&va, item);
-            return ew_strided(e, &va, &sc);
-        }
-        pa = va.data, sa = va.itemsize, pb = item, sb = 0, v = &va;
-    } else if (fb) {
-        if (!pack_scalar(a, vb.code, item))
-            return NULL;
-        if (!vb.dense) {
-            view_t sc = scalar_view(&vb, item);
-            return ew_strided(e, &sc, &vb);
-        }
-        pa = item, sa = 0, pb = vb.data, sb = vb.itemsize, v = &vb;
+        code = va.code, ins[0] = operand_of(&va);
     } else {
-        return NULL;
+        int fa = read_view(a, &va), fb = read_view(b, &vb);
+        if (fa && fb) {
+            if (va.code != vb.code)
+                return NULL;
+            code = va.code, ins[0] = operand_of(&va), ins[1] = operand_of(&vb);
+        } else if (fa) {
+            if (!pack_scalar(b, va.code, item))
+                return NULL;
+            code = va.code, ins[0] = operand_of(&va), ins[1] = scalar_operand(code, item);
+        } else if (fb) {
+            if (!pack_scalar(a, vb.code, item))
+                return NULL;
+            code = vb.code, ins[0] = scalar_operand(vb.code, item), ins[1] = operand_of(&vb);
+        } else {
+            return NULL;
+        }
     }
-    int oc = e->out[v->code];
-    if (oc < 0)
+    if (e->out[code] < 0)
         return NULL;
-    out = empty_like(v, oc, &out_data);
-    if (out == NULL)
-        return NULL;
-    KERNEL(rc, v->size, k_binary_flat(e->op, v->code, v->size, out_data, pa, sa, pb, sb));
-    if (run_status(rc) < 0)
-        Py_CLEAR(out);
-    return out;
+    ew_call c = {b == NULL ? EW_UNARY : EW_BINARY, e->op, code, e->out[code], NULL, 0, 0};
+    return engine_run(&c, ins, NULL, NULL, OVERLAP_DECLINE);
 }
 
 static PyObject *ew_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {

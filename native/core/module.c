@@ -17,24 +17,62 @@ static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
     return m->offset;
 }
 
+/* The kernels of arrstride._native that _core calls, by name: setup() takes
+ * their addresses in a dict (one row here per kernel). */
+static const struct { const char *name; void **fn; } KERNELS[] = {
+    {"ars_unary_flat", (void **)&k_unary_flat}, {"ars_binary_flat", (void **)&k_binary_flat},
+    {"ars_unary", (void **)&k_unary},           {"ars_binary", (void **)&k_binary},
+    {"ars_where", (void **)&k_where},           {"ars_clip", (void **)&k_clip},
+    {"ars_isin", (void **)&k_isin},             {"ars_cast", (void **)&k_cast},
+    {"ars_matmul", (void **)&k_matmul},         {"ars_reduce", (void **)&k_reduce},
+    {"ars_reduce_finish", (void **)&k_finish},
+};
+enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
+
+/* The names of the kernels setup() wants (a tuple of str). */
+static PyObject *core_kernel_names(PyObject *mod, PyObject *unused) {
+    (void)mod, (void)unused;
+    PyObject *t = PyTuple_New(NKERNELS);
+    for (int k = 0; t != NULL && k < NKERNELS; k++) {
+        PyObject *name = PyUnicode_FromString(KERNELS[k].name);
+        if (name == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, k, name);
+    }
+    return t;
+}
+
 /* setup(Array, Layout, Storage, dtypes, probe, probe_address, contiguous, contiguous_of,
- *       allocate_large, small_block, check_status, unary_flat, binary_flat,
- *       cast, matmul, where, reduce, binary, ensure_blas):
- * the classes and kernels, bound by _array as soon as Array exists. */
+ *       allocate_large, small_block, check_status, kernels, ensure_blas):
+ * the classes and kernels (kernels: {name: address} for kernel_names()),
+ * bound by _array as soon as Array exists. */
 static PyObject *core_setup(PyObject *mod, PyObject *args) {
     (void)mod;
     if (ready) {
         PyErr_SetString(PyExc_RuntimeError, "arrstride._core.setup runs once, when arrstride is imported");
         return NULL;
     }
-    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *large, *status;
-    unsigned long long probe_addr, pu, pb, pc, pm, pw, pr, pbn, pun, pf;
+    PyObject *array, *layout, *storage, *dtypes, *probe, *contig, *contig_of, *large, *status, *kernels;
+    unsigned long long probe_addr;
     PyObject *blas;
     Py_ssize_t block;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOnOKKKKKKKKKO:setup", &PyType_Type, &array, &PyType_Type,
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OKO!OOnOO!O:setup", &PyType_Type, &array, &PyType_Type,
                           &layout, &PyType_Type, &storage, &PyTuple_Type, &dtypes, &probe, &probe_addr,
-                          &PyDict_Type, &contig, &contig_of, &large, &block, &status, &pu, &pb, &pc, &pm, &pw, &pr, &pbn, &pun, &pf, &blas))
+                          &PyDict_Type, &contig, &contig_of, &large, &block, &status, &PyDict_Type, &kernels,
+                          &blas))
         return NULL;
+    void *addresses[NKERNELS];
+    for (int k = 0; k < NKERNELS; k++) {
+        PyObject *a = PyDict_GetItemString(kernels, KERNELS[k].name);
+        addresses[k] = a == NULL ? NULL : PyLong_AsVoidPtr(a);
+        if (addresses[k] == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_KeyError, "arrstride._core.setup: no address for the kernel %s",
+                             KERNELS[k].name);
+            return NULL;
+        }
+    }
     if (!PyType_IsSubtype((PyTypeObject *)array, &ArrayBaseType)) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.setup: Array must derive from ArrayBase");
         return NULL;
@@ -94,15 +132,8 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
     REPLACE(allocate_large, large);
     REPLACE(check_status, status);
     small_block = block;
-    k_unary_flat = (unary_fn)(uintptr_t)pu;
-    k_binary_flat = (binary_fn)(uintptr_t)pb;
-    k_cast = (cast_fn)(uintptr_t)pc;
-    k_matmul = (matmul_fn)(uintptr_t)pm;
-    k_where = (where_fn)(uintptr_t)pw;
-    k_reduce = (reduce_fn)(uintptr_t)pr;
-    k_finish = (finish_fn)(uintptr_t)pf;
-    k_binary = (binary_nd_fn)(uintptr_t)pbn;
-    k_unary = (unary_nd_fn)(uintptr_t)pun;
+    for (int k = 0; k < NKERNELS; k++)
+        *KERNELS[k].fn = addresses[k];
     REPLACE(ensure_blas, blas);
     blas_ready = 0;
     ready = 1;
@@ -190,6 +221,12 @@ static PyMethodDef core_methods[] = {
     {"set_fast_paths", core_set_fast_paths, METH_O,
      "set_fast_paths(on) -> the previous setting (for tests: one call both ways)"},
     {"setup", core_setup, METH_VARARGS, "Bind the Python classes and the kernels."},
+    {"kernel_names", core_kernel_names, METH_NOARGS, "kernel_names() -> the kernels setup() takes"},
+    {"ewise", (PyCFunction)(void (*)(void))core_ewise, METH_FASTCALL,
+     "ewise(kind, op, code, out_code, out, *inputs) -> the elementwise engine on promoted operands "
+     "(see native/core/engine.c)"},
+    {"empty_ordered", (PyCFunction)(void (*)(void))core_empty_ordered, METH_FASTCALL,
+     "empty_ordered(code, x) -> a new array of x's shape in the engine's output order"},
     {"bind", core_bind, METH_VARARGS, "Bind the Python implementations behind the slots."},
     {"new", (PyCFunction)(void (*)(void))core_new, METH_FASTCALL, "new(storage, layout, dtype) -> Array"},
     {"empty", (PyCFunction)(void (*)(void))core_empty, METH_FASTCALL,
@@ -239,7 +276,10 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&ArrayBaseType);
     Py_INCREF(&ElementwiseType);
     if (PyModule_AddObject(m, "ArrayBase", (PyObject *)&ArrayBaseType) < 0
-        || PyModule_AddObject(m, "Elementwise", (PyObject *)&ElementwiseType) < 0) {
+        || PyModule_AddObject(m, "Elementwise", (PyObject *)&ElementwiseType) < 0
+        || PyModule_AddIntConstant(m, "EW_UNARY", EW_UNARY) < 0 || PyModule_AddIntConstant(m, "EW_BINARY", EW_BINARY) < 0
+        || PyModule_AddIntConstant(m, "EW_WHERE", EW_WHERE) < 0 || PyModule_AddIntConstant(m, "EW_CLIP", EW_CLIP) < 0
+        || PyModule_AddIntConstant(m, "EW_ISIN", EW_ISIN) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -27,77 +27,31 @@ static PyObject *binary_slot(int which, PyObject *a, PyObject *b) {
     return PyObject_Vectorcall(f, args, 2, NULL);
 }
 
-/* x op= y for x in any layout whose elements are distinct (nests), y an
- * array of x's dtype that broadcasts to x's shape and is x itself or lies
- * outside it, or a Python scalar of x's kind: one N-D kernel call that
- * writes x through its own strides. NULL without an exception when not a
- * fast case. */
-static PyObject *inplace_strided(ElementwiseObject *e, PyObject *a, const view_t *va, PyObject *b) {
-    view_t vb = {0};
-    char item[16];
-    if (va->size == 0 || !nests(va))
-        return NULL;
-    if (read_view(b, &vb)) {
-        int same = vb.data == va->data && vb.ndim == va->ndim
-                   && memcmp(vb.shape, va->shape, sizeof(int64_t) * va->ndim) == 0
-                   && memcmp(vb.strides, va->strides, sizeof(int64_t) * va->ndim) == 0;
-        if (vb.code != va->code || vb.size == 0 || (!same && !disjoint(va, va->data, &vb, vb.data)))
-            return NULL;
-    } else if (pack_scalar(b, va->code, item)) {
-        vb = scalar_view(va, item);
-    } else {
-        return NULL;
-    }
-    int64_t dims[4 * FAST_DIMS];
-    int nd, rc;
-    if (!broadcast_dims(va, &vb, va->itemsize, dims, &nd) || nd != va->ndim
-        || memcmp(dims, va->shape, sizeof(int64_t) * nd) != 0)
-        return NULL;
-    for (int k = 0; k < nd; k++)
-        dims[nd + k] = dims[2 * nd + k];  /* the output is x: its strides */
-    KERNEL(rc, va->size, k_binary(e->op, va->code, nd, dims, va->data, va->data, vb.data));
-    if (run_status(rc) < 0)
-        return NULL;
-    Py_INCREF(a);
-    return a;
-}
-
-/* x op= y: in C when x is writable and the result keeps x's dtype: over a
- * dense x one flat kernel call for y a dense array of x's dtype and shape
- * that is x itself or does not overlap it, or a Python scalar of x's kind;
- * any other layout of x, or a y that broadcasts to x's shape, through
- * inplace_strided; else the Python implementation. */
+/* x op= y in C when x is writable, the result keeps x's dtype and y is an
+ * array of x's dtype or a Python scalar of its kind: the engine writes x
+ * through its own layout (declining an x that reaches an element twice, a y
+ * that does not broadcast to x's shape, or a y that overlaps x without
+ * being x); else the Python implementation. */
 static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
     view_t va, vb;
     char item[16];
     ElementwiseObject *e = (ElementwiseObject *)OPS[which].ew;
     if (e != NULL && ready && fast_paths && read_view(a, &va) && !va.readonly && e->out[va.code] == va.code) {
-        const char *pb = NULL;
-        int64_t sb = 0;
-        if (va.dense) {
-            if (read_view(b, &vb)) {
-                int apart = vb.data >= va.data + va.size * va.itemsize
-                            || va.data >= vb.data + vb.size * vb.itemsize;
-                if (vb.code == va.code && vb.dense && vb.ndim == va.ndim
-                    && memcmp(vb.shape, va.shape, sizeof(int64_t) * va.ndim) == 0
-                    && (vb.data == va.data || apart))
-                    pb = vb.data, sb = vb.itemsize;
-            } else if (pack_scalar(b, va.code, item)) {
-                pb = item, sb = 0;
-            }
+        operand_t ins[2], vout = operand_of(&va);
+        int ok = 1;
+        if (read_view(b, &vb))
+            ok = vb.code == va.code, ins[1] = operand_of(&vb);
+        else if (pack_scalar(b, va.code, item))
+            ins[1] = scalar_operand(va.code, item);
+        else
+            ok = 0;
+        if (ok) {
+            ins[0] = vout;
+            ew_call c = {EW_BINARY, e->op, va.code, va.code, NULL, 0, 0};
+            PyObject *r = engine_run(&c, ins, a, &vout, OVERLAP_DECLINE);
+            if (r != NULL || PyErr_Occurred())
+                return r;
         }
-        if (pb != NULL) {
-            int rc = 0;
-            if (va.size)
-                KERNEL(rc, va.size, k_binary_flat(e->op, va.code, va.size, va.data, va.data, va.itemsize, pb, sb));
-            if (run_status(rc) < 0)
-                return NULL;
-            Py_INCREF(a);
-            return a;
-        }
-        PyObject *r = inplace_strided(e, a, &va, b);
-        if (r != NULL || PyErr_Occurred())
-            return r;
     }
     if (PyErr_Occurred())
         return NULL;

@@ -18,7 +18,7 @@ typedef struct {
     PyObject *array;    /* the array iterated; NULL once exhausted */
     PyObject *storage;  /* its storage and dtype when the iterator was made */
     PyObject *dtype;
-    int nd;             /* the rows' dims, shape, strides and size */
+    int nd, dense;      /* the rows' dims, density, shape, strides and size */
     int64_t shape[FAST_DIMS], strides[FAST_DIMS], size;
     int64_t offset, step, i, n;
 } RowIterObject;
@@ -53,8 +53,8 @@ static PyObject *rows_next(RowIterObject *it) {
     /* in range: the array reaches offset + i * step for every i < n (checked in array_iter) */
     int64_t off = it->offset + it->i * it->step;
     it->i++;
-    return new_array_fields(Py_NewRef(it->storage), Py_NewRef(it->dtype), it->nd, it->shape, it->strides,
-                            off, it->size);
+    return new_array_known(Py_NewRef(it->storage), Py_NewRef(it->dtype), it->nd, it->shape, it->strides,
+                           off, it->size, it->dense);
 }
 
 static PyObject *rows_length_hint(RowIterObject *it, PyObject *unused) {
@@ -103,6 +103,7 @@ PyObject *array_iter(PyObject *self) {
         it->strides[k - 1] = v.strides[k];
     }
     it->size = n > 0 ? v.size / n : 0;
+    it->dense = it->size == 0 || dense_dims(it->nd, it->shape, it->strides);  /* the same for every row */
     it->offset = v.offset;
     it->step = v.size > 0 ? step : 0;
     it->i = 0;

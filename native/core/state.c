@@ -29,6 +29,8 @@ reduce_fn k_reduce;
 finish_fn k_finish;
 cast_fn k_cast;
 where_fn k_where;
+clip_fn k_clip;
+isin_fn k_isin;
 matmul_fn k_matmul;
 PyObject *ensure_blas;
 int blas_ready;

@@ -53,33 +53,43 @@ int read_view(PyObject *self, view_t *v) {
     v->dense = a->dense;
     return 1;
 }
-/* The bytes a view reaches, [*lo, *hi), from its first element at first. */
-static void reach(const view_t *v, const char *first, const char **lo, const char **hi) {
+/* The bytes an operand reaches, [*lo, *hi), from its first element. */
+static void reach(const operand_t *v, const char **lo, const char **hi) {
     int64_t l = 0, h = v->itemsize;
-    for (int k = 0; k < v->ndim; k++) {
+    for (int k = 0; k < v->nd; k++) {
+        if (v->shape[k] <= 1)
+            continue;  /* (a size-1 dim's stride may be anything) */
         int64_t r = (v->shape[k] - 1) * v->strides[k] * v->itemsize;  /* inside the storage */
         if (r < 0)
             l += r;
         else
             h += r;
     }
-    *lo = first + l, *hi = first + h;
+    *lo = v->data + l, *hi = v->data + h;
+}
+
+/* No byte of a is a byte of b; both non-empty. */
+int operands_disjoint(const operand_t *a, const operand_t *b) {
+    const char *alo, *ahi, *blo, *bhi;
+    reach(a, &alo, &ahi);
+    reach(b, &blo, &bhi);
+    return ahi <= blo || bhi <= alo;
 }
 
 /* No byte of a (first element at pa) is a byte of b (at pb); both non-empty. */
 int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb) {
-    const char *alo, *ahi, *blo, *bhi;
-    reach(a, pa, &alo, &ahi);
-    reach(b, pb, &blo, &bhi);
-    return ahi <= blo || bhi <= alo;
+    operand_t oa = operand_of(a), ob = operand_of(b);
+    oa.data = pa, ob.data = pb;
+    return operands_disjoint(&oa, &ob);
 }
+
 /* No two indices of w reach one element: its dims of size > 1, sorted by
  * |stride|, nest without interleaving (what _layout.has_internal_overlap
  * decides at once; 0 leaves the rest to it). */
-int nests(const view_t *w) {
-    int64_t st[FAST_DIMS], sh[FAST_DIMS];
+int operand_nests(const operand_t *w) {
+    int64_t st[ARS_MAX_DIMS], sh[ARS_MAX_DIMS];
     int n = 0;
-    for (int k = 0; k < w->ndim; k++)
+    for (int k = 0; k < w->nd && k < ARS_MAX_DIMS; k++)
         if (w->shape[k] > 1) {
             int64_t s = w->strides[k] < 0 ? -w->strides[k] : w->strides[k];
             int j = n++;
@@ -96,5 +106,10 @@ int nests(const view_t *w) {
         reach += (sh[k] - 1) * st[k];  /* inside the storage: no overflow */
     }
     return 1;
+}
+
+int nests(const view_t *w) {
+    operand_t o = operand_of(w);
+    return operand_nests(&o);
 }
 
