@@ -341,6 +341,7 @@ def _setup_exchange():
     from ._core import setup_exchange
     return setup_exchange(_addr(ffi.addressof(lib, "ars_dlpack_export_owned")),
                           _addr(ffi.addressof(lib, "ars_dlpack_dtype")),
+                          _addr(ffi.addressof(lib, "ars_dlpack_view")),
                           exchange_export, exchange_import, exchange_allocate, exchange_refuse,
                           READ_ONLY_WHY)
 

@@ -317,6 +317,8 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if ((!fa && !fb) || (fa && fb && a.code != b.code))
         Py_RETURN_NONE;
     int code = fa ? a.code : b.code;
+    if ((!fa || !fb) && DINFO[code].scalar_compute)
+        Py_RETURN_NONE;  /* a scalar beside bfloat16: the Python path's rule */
     operand_t ins[3];
     ins[0] = operand_of(&c);
     if (fa)

@@ -72,6 +72,8 @@ enum { K_BOOL, K_INT, K_UINT, K_FLOAT, K_COMPLEX };
 typedef struct {
     PyObject *dtype;                    /* the DType object (borrowed from DTYPES) */
     int itemsize, kind, code;
+    int scalar_compute;                 /* arithmetic holds a Python scalar in the compute dtype
+                                         * (bfloat16: float32), so the fast paths do not pack it */
 } dinfo;
 
 extern int ready;                        /* setup() ran and every check passed */

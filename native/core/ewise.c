@@ -4,7 +4,8 @@
 /* ---- Elementwise: the object behind each elementwise function ------------------------ */
 
 /* The fast path of e on (a) or (a, b): arrays of one dtype in any layout C
- * holds, or one array and a Python scalar of its kind, run by the engine;
+ * holds, or one array and a Python scalar of its kind (unless the dtype holds
+ * scalars in its compute dtype, as bfloat16 does), run by the engine;
  * NULL without an exception when the call is not a fast case. */
 PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     view_t va, vb;
@@ -22,11 +23,11 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
                 return NULL;
             code = va.code, ins[0] = operand_of(&va), ins[1] = operand_of(&vb);
         } else if (fa) {
-            if (!pack_scalar(b, va.code, item))
+            if (DINFO[va.code].scalar_compute || !pack_scalar(b, va.code, item))
                 return NULL;
             code = va.code, ins[0] = operand_of(&va), ins[1] = scalar_operand(code, item);
         } else if (fb) {
-            if (!pack_scalar(a, vb.code, item))
+            if (DINFO[vb.code].scalar_compute || !pack_scalar(a, vb.code, item))
                 return NULL;
             code = vb.code, ins[0] = scalar_operand(vb.code, item), ins[1] = operand_of(&vb);
         } else {

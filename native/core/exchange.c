@@ -62,6 +62,7 @@ typedef void *(*export_owned_fn)(void *, int, const int64_t *, const int64_t *, 
                                  void (*)(void *));
 static export_owned_fn k_export_owned;   /* ars_dlpack_export_owned */
 static int (*k_dl_dtype)(uint8_t, uint8_t, uint16_t);  /* ars_dlpack_dtype */
+static void (*k_dl_view)(DLTensor *, void *, int, int64_t *, int64_t *, int);  /* ars_dlpack_view */
 static PyObject *py_export;              /* _dlpack.exchange_export(x) -> "dltensor_versioned" capsule */
 static PyObject *py_import;              /* _dlpack.exchange_import(address) -> Array */
 static PyObject *py_allocate;            /* _dlpack.exchange_allocate(address) -> Array */
@@ -255,16 +256,6 @@ static int allocate(DLTensor *prototype, DLManagedTensorVersioned **out, void *e
     return rc;
 }
 
-/* The DLPack type code of arrstride's dtype code (the inverse of ars_dlpack_dtype);
- * -1 when it has none. */
-static int dl_code_of(int code) {
-    static const uint8_t codes[] = {kDLBool, kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLComplex};
-    for (size_t k = 0; k < sizeof codes; k++)
-        if (k_dl_dtype(codes[k], (uint8_t)(DINFO[code].itemsize * 8), 1) == code)
-            return codes[k];
-    return -1;
-}
-
 /* *out = a DLTensor viewing x in place (data at x's first element, x's dims and
  * element strides, CPU). Refused, with the reason raised, for what a bare
  * DLTensor cannot say or a consumer cannot take (the consumer then calls
@@ -274,7 +265,7 @@ static int dl_code_of(int code) {
 static int dltensor_from_py_object(void *py_object, DLTensor *out) {
     static const char func[] = "__dlpack_c_exchange_api__.dltensor_from_py_object_no_sync";
     PyGILState_STATE g = PyGILState_Ensure();
-    int rc = -1, dl = -1;
+    int rc = -1;
     view_t v;
     PyObject *obj = (PyObject *)py_object;
     if (out == NULL)
@@ -285,8 +276,6 @@ static int dltensor_from_py_object(void *py_object, DLTensor *out) {
     else if (v.readonly)
         refuse(func, "a read-only array has no DLTensor view (a DLTensor carries no read-only flag: "
                      "managed_tensor_from_py_object_no_sync marks it)");
-    else if ((dl = dl_code_of(v.code)) < 0)
-        refuse(func, "the array's dtype has no DLPack type code");
     else {
         int negative = 0;
         for (int k = 0; k < v.ndim && v.size > 0; k++)
@@ -296,16 +285,8 @@ static int dltensor_from_py_object(void *py_object, DLTensor *out) {
                          "(managed_tensor_from_py_object_no_sync)");
         } else {
             ArrayObject *a = (ArrayObject *)obj;
-            out->data = v.data;
-            out->device.device_type = kDLCPU;
-            out->device.device_id = 0;
-            out->ndim = v.ndim;
-            out->dtype.code = (uint8_t)dl;
-            out->dtype.bits = (uint8_t)(v.itemsize * 8);
-            out->dtype.lanes = 1;
-            out->shape = a->shape;      /* the Array's own fields: read_view copied these */
-            out->strides = a->strides;
-            out->byte_offset = 0;
+            /* shape and strides: the Array's own fields (read_view copied these) */
+            k_dl_view(out, v.data, v.ndim, a->shape, a->strides, v.code);
             rc = 0;
         }
     }
@@ -334,15 +315,16 @@ static DLPackExchangeAPI exchange_api = {
 
 /* ---- the module functions ---------------------------------------------------------------- */
 
-/* setup_exchange(ars_dlpack_export_owned, ars_dlpack_dtype (addresses), export, import,
+/* setup_exchange(ars_dlpack_export_owned, ars_dlpack_dtype, ars_dlpack_view (addresses), export, import,
  * allocate, refuse, read-only reason) -> the "dlpack_exchange_api" capsule: once, from
  * _dlpack, which sets it on Array. */
 PyObject *core_setup_exchange(PyObject *mod, PyObject *args) {
     (void)mod;
-    unsigned long long pe, pd;
+    unsigned long long pe, pd, pv;
     PyObject *ex, *im, *al, *rf, *why;
-    if (!PyArg_ParseTuple(args, "KKOOOOU:setup_exchange", &pe, &pd, &ex, &im, &al, &rf, &why))
+    if (!PyArg_ParseTuple(args, "KKKOOOOU:setup_exchange", &pe, &pd, &pv, &ex, &im, &al, &rf, &why))
         return NULL;
+    k_dl_view = (void (*)(DLTensor *, void *, int, int64_t *, int64_t *, int))(uintptr_t)pv;
     k_export_owned = (export_owned_fn)(uintptr_t)pe;
     k_dl_dtype = (int (*)(uint8_t, uint8_t, uint16_t))(uintptr_t)pd;
     REPLACE(py_export, ex);

@@ -117,6 +117,12 @@ static PyObject *core_setup(PyObject *mod, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "arrstride._core.setup: dtypes must be indexed by code");
             return NULL;
         }
+        PyObject *sc = PyObject_GetAttrString(d, "scalar_compute");
+        int held = sc == NULL ? -1 : PyObject_IsTrue(sc);
+        Py_XDECREF(sc);
+        if (held < 0)
+            return NULL;
+        DINFO[k].scalar_compute = held;
         DINFO[k].dtype = d;
         DINFO[k].itemsize = (int)itemsize;
         DINFO[k].code = (int)k;

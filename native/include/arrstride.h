@@ -439,6 +439,12 @@ void *ars_dlpack_export_owned(void *data, int ndim, const int64_t *shape, const 
 /* The ARS_* dtype for a DLPack dtype, or -1 when arrstride has no such dtype. */
 int ars_dlpack_dtype(uint8_t code, uint8_t bits, uint16_t lanes);
 
+/* *t = a DLTensor (CPU) of data with ndim dims of dtype, whose shape and
+ * strides (in elements) point to the arrays given, which must outlive it:
+ * the one filler of DLTensors, behind the managed exports and the C exchange
+ * table's dltensor_from_py_object_no_sync. */
+void ars_dlpack_view(DLTensor *t, void *data, int ndim, int64_t *shape, int64_t *strides, int dtype);
+
 /* Call the tensor's deleter when it has one (consumer side: we are done). */
 void ars_dlpack_delete(DLManagedTensor *m);
 void ars_dlpack_delete_versioned(DLManagedTensorVersioned *m);

@@ -108,11 +108,8 @@ static void delete_legacy(DLManagedTensor *self)
     finish_delete(self, self->manager_ctx, NULL);
 }
 
-static void fill_tensor(DLTensor *t, void *data, int ndim, const int64_t *shape,
-                        const int64_t *strides, int dtype, int64_t *dims)
+void ars_dlpack_view(DLTensor *t, void *data, int ndim, int64_t *shape, int64_t *strides, int dtype)
 {
-    memcpy(dims, shape, (size_t)ndim * sizeof(int64_t));
-    memcpy(dims + ndim, strides, (size_t)ndim * sizeof(int64_t));
     t->data = data;
     t->device.device_type = kDLCPU;
     t->device.device_id = 0;
@@ -120,9 +117,18 @@ static void fill_tensor(DLTensor *t, void *data, int ndim, const int64_t *shape,
     t->dtype.code = dl_code[dtype];
     t->dtype.bits = (uint8_t)(ars_itemsize[dtype] * 8);
     t->dtype.lanes = 1;
-    t->shape = dims;
-    t->strides = dims + ndim;
+    t->shape = shape;
+    t->strides = strides;
     t->byte_offset = 0;
+}
+
+/* A DLTensor of a managed export: its shape and strides copied into dims. */
+static void fill_tensor(DLTensor *t, void *data, int ndim, const int64_t *shape,
+                        const int64_t *strides, int dtype, int64_t *dims)
+{
+    memcpy(dims, shape, (size_t)ndim * sizeof(int64_t));
+    memcpy(dims + ndim, strides, (size_t)ndim * sizeof(int64_t));
+    ars_dlpack_view(t, data, ndim, dims, dims + ndim, dtype);
 }
 
 void *ars_dlpack_export_owned(void *data, int ndim, const int64_t *shape, const int64_t *strides,
