@@ -74,6 +74,30 @@ def index_bounds_error(func: str, index: object, axis: int, size: int) -> IndexE
     return IndexError(msg(func, f"index {index} is out of bounds for axis {axis} with size {size}"))
 
 
+def key_error(func: str, shape: tuple, what: str, got: object, axis: int) -> Exception:
+    """A mistake _core.index_key found in an indexing key for an array of
+    `shape` (native/core/index.c): what it is, the item (index, count) it
+    names, and the axis of the indexed array."""
+    if what == "ellipsis":
+        return index_error(func, "an index can only have a single ellipsis ('...')")
+    if what == "type":
+        return index_error(func, "only integers, slices, '...', None and integer or "
+                           "boolean arrays are valid indices", type(got).__name__)
+    if what == "dtype":
+        return index_error(func, "arrays used as indices must be of integer or boolean dtype",
+                           f"dtype {got.dtype}")
+    if what == "too_many":
+        return index_error(func, f"too many indices: the array is {len(shape)}-dimensional",
+                           f"{got} indexed")
+    if what == "bounds":
+        return index_bounds_error(func, got, axis, shape[axis])
+    if what == "step":
+        return value_error(func, "slice step cannot be zero")
+    assert what == "mask", what
+    return index_error(func, f"boolean index of shape {got.shape} does not match the indexed "
+                             f"dims of shape {tuple(shape[axis:axis + got.ndim])}")
+
+
 def shapes_error(func: str, rule: str, a: tuple, b: tuple) -> ValueError:
     """Two shapes that break a rule other than broadcasting (matmul's inner dims, concat)."""
     return ValueError(msg(func, rule, f"shapes {tuple(a)} and {tuple(b)}"))

@@ -1,13 +1,15 @@
-"""The one place keys are normalized: __getitem__ and __setitem__.
+"""__getitem__ and __setitem__ where the C [] slots decline.
 
-Basic keys (integers, slices, ..., None) give views. Integer arrays and
-boolean masks follow the standard, with NumPy's rules where it is silent:
-integers mixed with arrays join the advanced index, and separated advanced
-indices put the broadcast dims first.
+The key is parsed in one place, _core.index_key (native/core/index.c), which
+the slots use too; this module makes the view from its plan
+(_layout.index_view) and does the advanced part. Basic keys (integers,
+slices, ..., None) give views. Integer arrays and boolean masks follow the
+standard, with NumPy's rules where it is silent: integers mixed with arrays
+join the advanced index, and separated advanced indices put the broadcast
+dims first.
 """
 from __future__ import annotations
 
-import operator
 from typing import Any, List, Tuple
 
 from . import _dtypes as dt
@@ -15,68 +17,26 @@ from . import _kernels as K
 from . import _layout as L
 from ._array import Array
 from ._creation_functions import asarray, empty, zeros
-from ._errors import (broadcast_error, broadcast_into_error, index_bounds_error, index_error, msg,
-                      overlap_error, read_only_error, value_error)
+from ._core import index_key as _index_key
+from ._errors import (broadcast_error, broadcast_into_error, index_bounds_error, key_error, msg,
+                      overlap_error, read_only_error)
 from ._indexing_functions import as_int64_indices, take_axis
 
 GET = "Array.__getitem__"
 SET = "Array.__setitem__"
 
 
-def _expand_key(x: Array, key: Any, func: str) -> Tuple[list, bool]:
-    """The key as a list of items, one per used dim or new axis, with the
-    ellipsis expanded: ('int', i) ('slice', s) ('none',) ('adv', int array)
-    ('mask', bool array). Also whether any item is advanced."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    items: List[tuple] = []
-    consumed = 0
-    ellipsis_at = -1
-    advanced = False
-    for k in key:
-        if k is Ellipsis:
-            if ellipsis_at >= 0:
-                raise index_error(func, "an index can only have a single ellipsis ('...')")
-            ellipsis_at = len(items)
-            continue
-        if k is None:
-            items.append(("none",))
-        elif isinstance(k, slice):
-            items.append(("slice", k))
-            consumed += 1
-        elif isinstance(k, dt.builtins_bool):
-            items.append(("mask", _as_array(k)))
-            advanced = True
-        elif isinstance(k, Array) or isinstance(k, (list, tuple)) or hasattr(k, "__array_interface__"):
-            a = _as_array(k)
-            if a.dtype is dt.bool:
-                items.append(("mask", a))
-                consumed += a.ndim
-            elif a.dtype.kind in "iu":
-                items.append(("adv", a))
-                consumed += 1
-            else:
-                raise index_error(func, "arrays used as indices must be of integer or boolean dtype",
-                                  f"dtype {a.dtype}")
-            advanced = True
-        else:
-            try:
-                i = operator.index(k)
-            except TypeError:
-                raise index_error(func, "only integers, slices, '...', None and integer or "
-                                  "boolean arrays are valid indices", type(k).__name__) from None
-            items.append(("int", i))
-            consumed += 1
-    ndim = x.ndim
-    if consumed > ndim:
-        raise index_error(func, f"too many indices: the array is {ndim}-dimensional",
-                          f"{consumed} indexed")
-    fill = [("slice", slice(None))] * (ndim - consumed)
-    if ellipsis_at >= 0:
-        items[ellipsis_at:ellipsis_at] = fill
-    else:
-        items.extend(fill)
-    return items, advanced
+def _parse(x: Array, key: Any, func: str) -> tuple:
+    """The key parsed by the one key parser, _core.index_key (native/core/index.c,
+    which the [] slots use too): (view, adv). view is x indexed by the basic
+    part of the key; for an advanced key (integer arrays, boolean masks, and
+    the integers beside them) the advanced items keep full dims in it, listed
+    in adv as (dim of the view, dim of x, index: an int in range or an Array)."""
+    plan = _index_key(x, key, _as_array)
+    if type(plan[0]) is str:
+        raise key_error(func, x.shape, *plan)
+    shape, axes, steps, starts, adv = plan
+    return x._with_layout(L.index_view(x._layout, shape, axes, steps, starts)), adv
 
 
 def _as_array(k: Any) -> Array:
@@ -85,75 +45,27 @@ def _as_array(k: Any) -> Array:
     return asarray(k)
 
 
-def _basic(lay: L.Layout, items: list, func: str) -> L.Layout:
-    axis = 0  # the dim of `lay` the next item indexes
-    src = 0   # the same dim, counted in the indexed array (for messages)
-    for item in items:
-        kind = item[0]
-        if kind == "slice":
-            n = lay.shape[axis]
-            s = item[1]
-            if s.step == 0:
-                raise value_error(func, "slice step cannot be zero")
-            lay = L.slice_dim(lay, axis, *s.indices(n))
-            axis += 1
-            src += 1
-        elif kind == "int":
-            i, n = item[1], lay.shape[axis]
-            if not -n <= i < n:
-                raise index_bounds_error(func, i, src, n)
-            lay = L.select(lay, axis, i + n if i < 0 else i)
-            src += 1
-        else:  # none
-            lay = L.insert_dims(lay, [axis])
-            axis += 1
-    return lay
-
-
 def getitem(x: Array, key: Any) -> Array:
     """x[key] where ArrayBase's slot did not take it in C (see native/core/index.c:
-    int, slice and tuple keys of them with a non-empty result)."""
+    basic keys of plain ints and slices on arrays C holds, and masks of leading dims)."""
     if isinstance(key, Array) and key.dtype is dt.bool and key.ndim and key.shape == x.shape:
         return _compress(x, key)
-    items, advanced = _expand_key(x, key, GET)
-    if not advanced:
-        return x._with_layout(_basic(x._layout, items, GET))
-    one = _single_index_array(items)
-    if one >= 0:
+    view, adv = _parse(x, key, GET)
+    if not adv:
+        return view
+    if len(adv) == 1 and isinstance(adv[0][2], Array) and adv[0][2].dtype is not dt.bool:
         # one integer array among slices and None: a take along its dim of the
         # sliced view, the same result as the general plan, in one C pass
-        idx = items[one][1]
-        view = x._with_layout(_basic(x._layout, items[:one] + [("slice", slice(None))]
-                                     + items[one + 1:], GET))
+        one, xdim, idx = adv[0]
         if view.shape[one] or not idx.size:
-            idx = as_int64_indices(GET, idx, _x_dim(items[:one]))
-            return take_axis(GET, view, idx, one, _x_dim(items[:one]))
-    plan = _advanced_plan(x, items, GET)
-    view, offsets, adv_axes, out_shape, p, nb_dims = plan
+            idx = as_int64_indices(GET, idx, xdim)
+            return take_axis(GET, view, idx, one, xdim)
+    offsets, adv_axes, out_shape, p, nb_dims = _advanced_plan(view, adv, GET)
     out = Array._empty(out_shape, x.dtype)
     rest_src, rest_dst, b_stride = _rest_layouts(view, adv_axes, out._layout, p, nb_dims)
     isz = x.dtype.itemsize
     K.gather(offsets, K.data_ptr(view), K.data_ptr(out), b_stride, rest_src, rest_dst, isz)
     return out
-
-
-def _x_dim(items: list) -> int:
-    """The dim of the indexed array that the item after `items` indexes (None
-    items add dims of their own; the others come after the expansion)."""
-    return sum(1 for item in items if item[0] == "slice")
-
-
-def _single_index_array(items: list) -> int:
-    """The position of the only advanced item when it is an integer array and
-    every other item is a slice or None; else -1."""
-    found = -1
-    for k, item in enumerate(items):
-        kind = item[0]
-        if kind == "adv" and found < 0:
-            found = k
-        elif kind != "slice" and kind != "none":
-            return -1
-    return found
 
 
 def _compress(x: Array, mask: Array) -> Array:
@@ -173,32 +85,18 @@ _SCALAR_KINDS = {float: "fc", int: "iufc", bool: "b", complex: "c"}
 def setitem(x: Array, key: Any, value: Any) -> None:
     if x._storage.readonly:
         raise read_only_error(SET, x._storage._readonly_why)
-    kinds = _SCALAR_KINDS.get(type(value))
-    if kinds is not None and x._dtype.kind in kinds:
-        lay = x._layout
-        if type(key) is int and len(lay.shape) == 1:
-            n = lay.shape[0]
-            if not -n <= key < n:
-                raise index_bounds_error(SET, key, 0, n)
-            K.write_element(x, lay.offset + (key + n if key < 0 else key) * lay.strides[0],
-                            dt.pack_scalar(value, x._dtype, SET))
+    view, adv = _parse(x, key, SET)
+    if not adv:
+        _check_writable(view)
+        kinds = _SCALAR_KINDS.get(type(value))
+        if kinds is not None and x._dtype.kind in kinds:
+            K.fill(view, dt.pack_scalar(value, x._dtype, SET))
             return
-        items, advanced = _expand_key(x, key, SET)
-        if not advanced:
-            dst = x._with_layout(_basic(lay, items, SET))
-            _check_writable(dst)
-            K.fill(dst, dt.pack_scalar(value, x._dtype, SET))
-            return
-    else:
-        items, advanced = _expand_key(x, key, SET)
-    value = _value_array(value, x.dtype)
-    if not advanced:
-        dst = x._with_layout(_basic(x._layout, items, SET))
-        _check_writable(dst)
-        src = _broadcast_value(value, dst.shape)
-        K.copy_into(dst, src)
+        src = _broadcast_value(_value_array(value, x.dtype), view.shape)
+        K.copy_into(view, src)
         return
-    view, offsets, adv_axes, out_shape, p, nb_dims = _advanced_plan(x, items, SET)
+    value = _value_array(value, x.dtype)
+    offsets, adv_axes, out_shape, p, nb_dims = _advanced_plan(view, adv, SET)
     _check_writable(view)
     src = _broadcast_value(value, out_shape)
     if K.may_share_memory(src, x) or src.dtype is not x.dtype:
@@ -233,77 +131,45 @@ def _check_writable(dst: Array) -> None:
         raise overlap_error(SET, dst.shape, dst.strides)
 
 
-def _advanced_plan(x: Array, items: list, func: str):
-    """Basic-index the non-advanced items into a view, then turn the advanced
-    ones into element offsets into that view.
-    Returns (view, offsets, adv_axes, out_shape, p, len(B))."""
-    basic: list = []
-    adv: List[Tuple[int, Array]] = []
-    axis = 0
-    for item in items:
-        kind = item[0]
-        if kind == "slice":
-            basic.append(item)
-            axis += 1
-        elif kind == "none":
-            basic.append(item)
-            axis += 1
-        elif kind == "int":  # checked here: an empty broadcast would skip its check
-            i, xdim = item[1], _x_dim(basic)
-            n = x.shape[xdim]
-            if not -n <= i < n:
-                raise index_bounds_error(func, i, xdim, n)
-            basic.append(("slice", slice(None)))
-            adv.append((axis, asarray(i, dtype=dt.int64)))
-            axis += 1
-        elif kind == "adv":
-            basic.append(("slice", slice(None)))
-            adv.append((axis, item[1]))
-            axis += 1
-        else:  # mask
-            m = item[1]
-            if m.ndim == 0:  # a new axis, selected entirely or not at all
-                basic.append(("none",))
-                adv.append((axis, zeros((1 if m._item() else 0,), dtype=dt.int64)))
-                axis += 1
-                continue
-            coords = _mask_coords(m, x, basic, func)
-            for d in range(m.ndim):
-                basic.append(("slice", slice(None)))
-                adv.append((axis, coords[d]))
-                axis += 1
-    view = x._with_layout(_basic(x._layout, basic, func))
+def _advanced_plan(view: Array, adv: tuple, func: str):
+    """The advanced items of a key (see _parse) as element offsets into the view:
+    integers as 0-d indices, a mask as the coordinates of its true elements.
+    Returns (offsets, the view dims indexed, out_shape, p, len(B))."""
     K.check_size(func, view)
-    bshape = L.broadcast_shapes(*[a.shape for _, a in adv])
+    items: List[Tuple[int, int, Array]] = []
+    for ax, xdim, k in adv:
+        if type(k) is int:
+            items.append((ax, xdim, asarray(k, dtype=dt.int64)))
+        elif k.dtype is not dt.bool:
+            items.append((ax, xdim, k))
+        elif k.ndim == 0:  # a new axis, selected entirely or not at all
+            items.append((ax, xdim, zeros((1 if k._item() else 0,), dtype=dt.int64)))
+        else:
+            coords = _mask_coords(k)
+            items.extend((ax + d, xdim + d, coords[d]) for d in range(k.ndim))
+    bshape = L.broadcast_shapes(*[a.shape for _, _, a in items])
     if bshape is None:
-        raise broadcast_error(func, *[a.shape for _, a in adv], cls=IndexError,
+        raise broadcast_error(func, *[a.shape for _, _, a in items], cls=IndexError,
                               what="shape mismatch: indexing arrays")
     offsets = zeros(bshape, dtype=dt.int64)
-    for ax, idx in adv:
-        idx = as_int64_indices(func, idx, _x_dim(basic[:ax]))
+    for ax, xdim, idx in items:
+        idx = as_int64_indices(func, idx, xdim)
         idx = idx._with_layout(L.expand(idx._layout, bshape))
         n = view.shape[ax]
         bad = K.index_accumulate(offsets, idx, n, view.strides[ax])
         if bad is not None:  # name the axis of x: the view has x's dims plus None's
-            raise index_bounds_error(func, bad, _x_dim(basic[:ax]), n)
-    adv_axes = [ax for ax, _ in adv]
-    rest = [d for k, d in enumerate(view.shape) if k not in adv_axes]
+            raise index_bounds_error(func, bad, xdim, n)
+    adv_axes = [ax for ax, _, _ in items]
     adjacent = adv_axes == list(range(adv_axes[0], adv_axes[0] + len(adv_axes)))
     p = adv_axes[0] if adjacent else 0
+    rest = [d for k, d in enumerate(view.shape) if k not in adv_axes]
     out_shape = tuple(rest[:p]) + tuple(bshape) + tuple(rest[p:])
-    return view, offsets, adv_axes, out_shape, p, len(bshape)
+    return offsets, adv_axes, out_shape, p, len(bshape)
 
 
-def _mask_coords(m: Array, x: Array, basic: list, func: str) -> list:
-    """The coordinates of the true elements of mask m, after checking its
-    shape against the dims of x it covers."""
-    start = _x_dim(basic)
-    covered = x.shape[start:start + m.ndim]
-    # a mask dim of size 0 selects nothing from a dim of any size (NumPy allows
-    # it for size 1; the standard's test suite asks it for every size)
-    if len(covered) != m.ndim or any(k not in (d, 0) for d, k in zip(covered, m.shape)):
-        raise index_error(func, f"boolean index of shape {m.shape} does not match the indexed "
-                                f"dims of shape {tuple(covered)}")
+def _mask_coords(m: Array) -> list:
+    """The coordinates of the true elements of mask m (its shape is checked by
+    the key parser)."""
     count = K.count_true(m)
     out = empty((m.ndim, count), dtype=dt.int64)
     K.nonzero_bool(m, out, count)

@@ -237,6 +237,20 @@ def select(lay: Layout, axis: int, index: int) -> Layout:
                   lay.offset + index * lay.strides[axis] if lay.size else lay.offset)
 
 
+def index_view(lay: Layout, shape: Shape, axes: Shape, steps: Shape, starts: Shape) -> Layout:
+    """The view a parsed key gives (_core.index_key, native/core/index.c): dim j
+    of the result is shape[j] long, from dim axes[j] of lay with its stride
+    times steps[j] (-1: a new axis, stride 0), and dim a of lay moves the
+    offset by starts[a] elements (slice_dim's and select's rule: never in an
+    empty array or past an empty slice)."""
+    st = lay.strides
+    offset = lay.offset
+    for a, i in enumerate(starts):
+        if i:
+            offset += i * st[a]
+    return Layout(shape, tuple(st[a] * m if a >= 0 else 0 for a, m in zip(axes, steps)), offset)
+
+
 def narrow(lay: Layout, axis: int, start: int, length: int) -> Layout:
     return slice_dim(lay, axis, start, start + length, 1)
 

@@ -1186,6 +1186,123 @@ def test_switch_setitem(layout, dtype):
             _paths_agree(setting(mask()[:, 0], value))
 
 
+# x[key]: one key parser (native/core/index.c) serves the slot and the Python path; the
+# slot computes the view in C, the general path in Python (_layout.index_view). Every
+# key below, fast path on and off: the same view to the last stride and the offset
+# (size-1 dims and empty views too), or the same exception and message.
+
+class _Index:
+    def __init__(self, i):
+        self.i = i
+
+    def __index__(self):
+        return self.i
+
+
+_ITEMS = [0, 2, -1, -3, 3, 4, -5, slice(None), slice(1, None), slice(None, -1), slice(None, None, -1),
+          slice(2, 0, -1), slice(None, None, 2), slice(5, 7), slice(3, 1), None, Ellipsis]
+_KEYS_MORE = [(), 2 ** 70, -2 ** 70, slice(None, None, 0), (0, slice(1, 2, 0)),
+              slice(None, None, 2 ** 62), slice(None, None, -2 ** 63), slice(-2 ** 70, 2 ** 70, 2 ** 70),
+              slice(2 ** 63, None, -1), (None,) * 9, (0, None, None, None, None, None, None, None, None),
+              (Ellipsis, None, Ellipsis), (0, 0, 0, 0), (Ellipsis, 0, 0, 0, 0), "a", 1.5, object(),
+              (0, "a"), (0, 1.5, 0), _Index(1), (_Index(-1), slice(_Index(1), None)), slice(1.5, None),
+              slice(None, None, 1.0), slice(None, None, 0.0), True, (0, False), [0, 1], (0, [1, 0]),
+              (slice(None), [True, False, True]), np.int64(1), (np.int64(1), slice(None)),
+              slice(np.int64(1), np.int64(3)), slice(None, None, np.int64(-1))]
+
+
+def _keys3():
+    """Every key of up to three of _ITEMS (1,000 or so), then the odd ones."""
+    yield from _ITEMS
+    for a in _ITEMS:
+        for b in _ITEMS:
+            yield a, b
+            for c in _ITEMS[::4]:
+                yield a, b, c
+    yield from _KEYS_MORE
+
+
+def _same_view(f, g, key, x):
+    """Fast (f) and general (g) of x[key]: the same exception and message, or
+    the same view: dtype, shape, strides and offset exactly, values, and both
+    of x's storage or both copies."""
+    if isinstance(f, _Raised) or isinstance(g, _Raised):
+        assert f == g, (key, f, g)
+        return
+    assert (f.dtype, f.shape, f.strides, f.offset) == (g.dtype, g.shape, g.strides, g.offset), \
+        (key, (f.shape, f.strides, f.offset), (g.shape, g.strides, g.offset))
+    assert (f.storage is x.storage) == (g.storage is x.storage), key
+    np.testing.assert_array_equal(to_numpy(f), to_numpy(g))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_switch_every_basic_key(layout):
+    x = make(layout, (3, 4, 5), xp.float32)[0]
+    for key in _keys3():
+        fast = _outcome(lambda: x[key], True)
+        _same_view(fast, _outcome(lambda: x[key], False), key, x)
+        items = key if type(key) is tuple else (key,)
+        if isinstance(fast, xp.Array) and all(type(k) in (int, slice, type(None), type(Ellipsis))
+                                              for k in items):
+            assert fast.storage is x.storage  # a view: basic keys never copy
+
+
+@pytest.mark.parametrize("shape", [(3, 0, 4), (0,), (2, 1, 0)])
+def test_switch_keys_on_empty_arrays(shape):
+    # views with an offset (which every key keeps: no element to move to)
+    full = xp.zeros((2,) + tuple(d or 1 for d in shape))[1]
+    x = full[tuple(slice(None) if d else slice(1, None) for d in shape)]
+    assert x.shape == shape and x.offset > 0
+    for key in _keys3():
+        _same_view(_outcome(lambda: x[key], True), _outcome(lambda: x[key], False), key, x)
+
+
+def test_switch_empty_results_keep_pythons_offset():
+    x = xp.reshape(xp.arange(24.0), (4, 6))[1:, 1:]  # offset 7
+    for key in [slice(2, 2), (slice(1, None), slice(3, 1)), (2, slice(5, 9)), (slice(3, 0), 4),
+                (slice(1, 3), slice(2, 2)), (Ellipsis, slice(0, 0)), (None, slice(4, 4), 0)]:
+        fast, general = _outcome(lambda: x[key], True), _outcome(lambda: x[key], False)
+        _same_view(fast, general, key, x)
+        assert fast.size == 0
+    # the offset moves for the items before the empty slice, and stays after it
+    assert x[1, 3:3].offset == x.offset + 6 and x[3:3, 1].offset == x.offset
+
+
+def test_keys_on_layouts_c_does_not_hold():
+    """Ten dims, or strides past int64: only the general path; NumPy's view."""
+    n = np.arange(2.0 ** 10).reshape((2,) * 10)
+    x = xp.asarray(n)
+    assert x.ndim == 10
+    for key in [0, (1, 0), (Ellipsis, 1), (slice(None, None, -1), None, 1), (0,) * 10,
+                (None,) + (slice(1, None),) * 10, (Ellipsis, None, 0, slice(None, None, -1))]:
+        for on in (True, False):
+            got = _outcome(lambda: x[key], on)
+            want = n[key]
+            assert got.shape == want.shape and got.strides == tuple(s // 8 for s in want.strides), key
+            np.testing.assert_array_equal(to_numpy(got), want)
+    assert str(_outcome(lambda: x[(0,) * 11], True)) == str(_outcome(lambda: x[(0,) * 11], False))
+    y = xp.ones(3)[:: 2 ** 62]  # one element, a stride C cannot hold
+    for key in [0, slice(None), (None, 0), (slice(None, None, -2 ** 70), None)]:
+        _same_view(_outcome(lambda: y[key], True), _outcome(lambda: y[key], False), key, y)
+    assert y[:: -2 ** 70].strides == (-2 ** 132,) and y[None].strides == (0, 2 ** 62)
+
+
+@pytest.mark.parametrize("layout", WRITABLE)
+def test_switch_setitem_every_basic_key(layout):
+    def setting(key, value):
+        def call():
+            a, _, base, _ = make_with_base(layout, (3, 4, 5), "float64")
+            a[key] = value
+            return a, base
+        return call
+    keys = [k for k, _ in zip(_keys3(), range(10 ** 9)) if not isinstance(k, tuple) or len(k) < 3]
+    for key in keys + _KEYS_MORE:
+        _paths_agree(setting(key, -2.5))
+    for key in [0, (1, slice(None, None, -1)), (Ellipsis, 2), (None, 0, 1), slice(3, 1), 7]:
+        _paths_agree(setting(key, xp.asarray([1.0, 2.0, 3.0, 4.0, 5.0])))
+        _paths_agree(setting(key, 1j))
+
+
 @pytest.mark.parametrize("layout", ["contiguous", "negative", "zerod", "offset", "size1", "stepped"])
 @pytest.mark.parametrize("dtype", DTYPE_NAMES)
 def test_switch_conversions_and_transposes(layout, dtype):

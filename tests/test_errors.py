@@ -246,13 +246,14 @@ ROWS = {
     "linalg.cross-axis": (lambda: xp.linalg.cross(_a(3), _a(3), axis=10), "axis",
                           ["cross: " + AXIS10], "axis_error"),
 
-    # -- an index past an axis: NumPy's wording, the axis of the indexed array
+    # -- an index past an axis: NumPy's wording, the axis of the indexed array (key_error:
+    # what the key parser, _core.index_key, found in the key itself)
     "getitem-index": (lambda: _cube()[0, 5], IndexError,
                       ["Array.__getitem__: index 5 is out of bounds for axis 1 with size 3"],
-                      "index_bounds_error"),
+                      "key_error"),
     "getitem-negative-index": (lambda: _cube()[-3], IndexError,
                                ["Array.__getitem__: index -3 is out of bounds for axis 0 with size 2"],
-                               "index_bounds_error"),
+                               "key_error"),
     "getitem-array-index": (lambda: _cube()[:, :, xp.asarray([1, 4])], IndexError,
                             ["Array.__getitem__: index 4 is out of bounds for axis 2 with size 4"],
                             "index_bounds_error"),
@@ -261,7 +262,7 @@ ROWS = {
                            "index_bounds_error"),
     "setitem-index": (lambda: _setitem(_cube(), (1, 1, 4), 0.0), IndexError,
                       ["Array.__setitem__: index 4 is out of bounds for axis 2 with size 4"],
-                      "index_bounds_error"),
+                      "key_error"),
     "setitem-array-index": (lambda: _setitem(_cube(), (xp.asarray([2]),), 0.0), IndexError,
                             ["Array.__setitem__: index 2 is out of bounds for axis 0 with size 2"],
                             "index_bounds_error"),
@@ -271,9 +272,11 @@ ROWS = {
                                                          + 9, axis=-1), IndexError,
                               ["take_along_axis: index 9 is out of bounds for axis 2 with size 4"],
                               "index_bounds_error"),
+    "take-empty-axis": (lambda: xp.take(xp.zeros((2, 0)), xp.asarray([0]), axis=1), IndexError,
+                        ["take: cannot take from the empty axis 1"], "index_error"),
     "getitem-too-many": (lambda: v()[0, 0], IndexError,
                          ["Array.__getitem__: too many indices: the array is 1-dimensional"],
-                         "index_error"),
+                         "key_error"),
     "getitem-index-arrays-broadcast": (lambda: _cube()[xp.asarray([0, 1]), xp.asarray([0, 1, 2])],
                                        IndexError,
                                        ["Array.__getitem__: shape mismatch: indexing arrays could not "
@@ -405,7 +408,7 @@ ROWS = {
                            "dtype_error"),
     "getitem-float-index-array": (lambda: v()[xp.asarray([0.5])], IndexError,
                                   ["Array.__getitem__: arrays used as indices must be of integer or "
-                                   "boolean dtype"], "index_error"),
+                                   "boolean dtype"], "key_error"),
     "fft.rfft-complex": (lambda: xp.fft.rfft(c()), TypeError,
                          ["rfft: expected an array of real floating-point dtype"], "dtype_error"),
     "fft.fft-int": (lambda: xp.fft.fft(_a(4, dtype=xp.int32)), TypeError,

@@ -89,3 +89,14 @@ def test_layout_is_immutable():
     lay = L.contiguous((2, 2))
     with pytest.raises(AttributeError):
         lay.offset = 1
+
+
+def test_index_view_is_select_slice_and_new_axes_composed():
+    """index_view (the view of a parsed key, _core.index_key) equals the view
+    functions applied one item at a time: x[1, None, 4:1:-2] here."""
+    lay = L.Layout((4, 5, 6), (30, 6, 1), 3)
+    got = L.index_view(lay, (1, 2, 6), (-1, 1, 2), (0, -2, 1), (1, 4, 0))
+    assert got == L.slice_dim(L.insert_dims(L.select(lay, 0, 1), [0]), 1, 4, 1, -2)
+    assert (got.shape, got.strides, got.offset) == ((1, 2, 6), (0, -12, 1), 57)
+    big = L.Layout((1,), (2 ** 62,), 0)  # a step past int64: Python ints, exact
+    assert L.index_view(big, (1,), (0,), (-2 ** 70,), (0,)).strides == (-2 ** 132,)

@@ -311,6 +311,9 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
+/* index.c: the key parser (the [] slots are array_as_mapping) */
+PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+
 /* engine.c: the one elementwise engine (broadcast, output order, overlap, flat or N-D) */
 enum { EW_UNARY, EW_BINARY, EW_WHERE, EW_CLIP, EW_ISIN, EW_KINDS };
 typedef struct {

@@ -255,6 +255,8 @@ static PyMethodDef core_methods[] = {
      "from_buffer(obj) -> a zero-copy Array over obj's buffer export, or None"},
     {"setup_buffers", core_setup_buffers, METH_VARARGS, "Bind the owner of buffer exports (once)."},
     {"setup_blocks", core_setup_blocks, METH_VARARGS, "Bind the block allocator (once)."},
+    {"index_key", (PyCFunction)(void (*)(void))core_index_key, METH_FASTCALL,
+     "index_key(x, key, convert) -> (shape, axes, steps, starts, adv), or a mistake (what, got, axis)"},
     {"concat0", core_concat0, METH_O,
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
