@@ -10,6 +10,7 @@ import sys
 from typing import Optional, Sequence
 
 from . import _blas
+from . import _dtypes as _dt
 from ._errors import alloc_error, too_large_error
 from ._layout import Layout, extent
 from ._core import copy_dense as _copy_dense
@@ -168,12 +169,19 @@ def read_bytes(a, nbytes: int) -> bytes:
     return ffi.buffer(data_ptr(a), nbytes)[:]
 
 
+def _element_ctype(d) -> str:
+    """The C type cffi reads one element of d through (a complex: its real part
+    type, read twice): from the dtype table's kind and size."""
+    if d.kind == "b":
+        return "uint8_t *"
+    if d.kind in "iu":
+        return f"{'u' if d.kind == 'u' else ''}int{d.bits}_t *"
+    return {4: "float *", 8: "double *"}[d.itemsize if d.kind == "f" else d.itemsize // 2]
+
+
 # dtype code -> the C type of one element, for reading it through a typed pointer
-_ELEMENT_PTR = {lib.ARS_BOOL: "uint8_t *", lib.ARS_INT8: "int8_t *", lib.ARS_INT16: "int16_t *",
-                lib.ARS_INT32: "int32_t *", lib.ARS_INT64: "int64_t *", lib.ARS_UINT8: "uint8_t *",
-                lib.ARS_UINT16: "uint16_t *", lib.ARS_UINT32: "uint32_t *",
-                lib.ARS_UINT64: "uint64_t *", lib.ARS_FLOAT32: "float *", lib.ARS_FLOAT64: "double *",
-                lib.ARS_COMPLEX64: "float *", lib.ARS_COMPLEX128: "double *"}
+# (narrow floats have none in cffi: item() widens them in C)
+_ELEMENT_PTR = {d.code: _element_ctype(d) for d in _dt.ALL if d.compute is d}
 
 
 def item(a):
