@@ -71,7 +71,7 @@ LEAVES = {
     # its C base (_core, compiled: it imports nothing)
     "_array": {"_args", "_blas", "_dtypes", "_errors", "_kernels", "_layout", "_storage", "_format",
                "_native", "_core"},
-    "_kernels": {"_errors", "_layout", "_native", "_storage", "_blas", "_core"},
+    "_kernels": {"_errors", "_layout", "_dtypes", "_native", "_storage", "_blas", "_core"},
     "_storage": {"_native"},
 }
 
