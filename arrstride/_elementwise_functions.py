@@ -127,8 +127,6 @@ def _scalar_array(value: Any, dtype: dt.DType, func: str) -> Array:
 
 
 _SCALARS_CACHE: dict = {}
-_ZEROS: dict = {}
-_EXPANDED: dict = {}  # (shape, strides, offset, target shape) -> broadcast layout
 
 
 def _scalar_operand(array_dtype: dt.DType, value: Any, func: str):
@@ -151,23 +149,9 @@ def _scalar_operand(array_dtype: dt.DType, value: Any, func: str):
 
 
 def _expand(x: Array, shape: tuple) -> Array:
+    """x broadcast to shape by stride 0 (the shapes were checked to broadcast)."""
     lay = x._layout
-    if lay.shape == shape:
-        return x
-    if not lay.shape:  # a 0-d operand: all strides 0, layouts cached by shape
-        z = _ZEROS.get((shape, lay.offset))
-        if z is None:
-            if len(_ZEROS) > 1024:
-                _ZEROS.clear()
-            z = _ZEROS[shape, lay.offset] = L.Layout(shape, (0,) * len(shape), lay.offset)
-        return x._with_layout(z)
-    key = (lay.shape, lay.strides, lay.offset, shape)
-    e = _EXPANDED.get(key)
-    if e is None:
-        if len(_EXPANDED) > 1024:
-            _EXPANDED.clear()
-        e = _EXPANDED[key] = L.expand(lay, shape)
-    return x._with_layout(e)
+    return x if lay.shape == shape else x._with_layout(L.expand(lay, shape))
 
 
 def _broadcast_shape(func: str, a: tuple, b: tuple) -> tuple:
