@@ -31,7 +31,8 @@ def _parse(x: Array, key: Any, func: str) -> tuple:
     which the [] slots use too): (view, adv). view is x indexed by the basic
     part of the key; for an advanced key (integer arrays, boolean masks, and
     the integers beside them) the advanced items keep full dims in it, listed
-    in adv as (dim of the view, dim of x, index: an int in range or an Array)."""
+    in adv as (dim of the view, dim of x, index: an int in range or an Array,
+    position of the item in the key)."""
     plan = _index_key(x, key, _as_array)
     if type(plan[0]) is str:
         raise key_error(func, x.shape, *plan)
@@ -56,7 +57,7 @@ def getitem(x: Array, key: Any) -> Array:
     if len(adv) == 1 and isinstance(adv[0][2], Array) and adv[0][2].dtype is not dt.bool:
         # one integer array among slices and None: a take along its dim of the
         # sliced view, the same result as the general plan, in one C pass
-        one, xdim, idx = adv[0]
+        one, xdim, idx, _ = adv[0]
         if view.shape[one] or not idx.size:
             idx = as_int64_indices(GET, idx, xdim)
             return take_axis(GET, view, idx, one, xdim)
@@ -137,7 +138,13 @@ def _advanced_plan(view: Array, adv: tuple, func: str):
     Returns (offsets, the view dims indexed, out_shape, p, len(B))."""
     K.check_size(func, view)
     items: List[Tuple[int, int, Array]] = []
-    for ax, xdim, k in adv:
+    # NumPy's rule: the broadcast dims go where the advanced items are when
+    # they stand next to each other in the key, else first. An ... between
+    # them separates them even where it covers no dim (PyTorch's result
+    # differs there: (3, 2) for x[:, [0], ..., [0, 1]] on 3-d, NumPy's (2, 3))
+    where = [pos for _, _, _, pos in adv]
+    adjacent = where == list(range(where[0], where[0] + len(where)))
+    for ax, xdim, k, _ in adv:
         if type(k) is int:
             items.append((ax, xdim, asarray(k, dtype=dt.int64)))
         elif k.dtype is not dt.bool:
@@ -160,7 +167,6 @@ def _advanced_plan(view: Array, adv: tuple, func: str):
         if bad is not None:  # name the axis of x: the view has x's dims plus None's
             raise index_bounds_error(func, bad, xdim, n)
     adv_axes = [ax for ax, _, _ in items]
-    adjacent = adv_axes == list(range(adv_axes[0], adv_axes[0] + len(adv_axes)))
     p = adv_axes[0] if adjacent else 0
     rest = [d for k, d in enumerate(view.shape) if k not in adv_axes]
     out_shape = tuple(rest[:p]) + tuple(bshape) + tuple(rest[p:])

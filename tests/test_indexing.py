@@ -121,6 +121,10 @@ def adv_keys(shape):
         np.zeros(shape[0], bool), np.ones(shape, bool),
         np.asarray(True), np.asarray(False), (None, np.asarray(True)),
         (slice(None, None, -1), I(0, 3)),
+        # an ... of no dims still separates (NumPy's rule; the fuzzer's find)
+        (slice(None), I(0), Ellipsis, I(0, 1)), (slice(1, None), -1, Ellipsis, I()),
+        (slice(None), 0, Ellipsis, I(1, 2)),
+        (slice(None), I(0, 2, 1), Ellipsis, M(True, False, True, False, True)),
     ]
 
 

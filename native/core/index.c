@@ -242,7 +242,7 @@ static inline __attribute__((always_inline)) int parse_items(PyObject **items, P
             if (i < 0)
                 i += n;
             if (p->advanced) {  /* joins the advanced index (NumPy's rule) */
-                PyObject *e = Py_BuildValue("(iiL)", od, axis, (long long)i);
+                PyObject *e = Py_BuildValue("(iiLn)", od, axis, (long long)i, k);
                 if (e == NULL || PyList_Append(p->adv, e) < 0) {
                     Py_XDECREF(e);
                     return K_ERROR;
@@ -265,7 +265,7 @@ static inline __attribute__((always_inline)) int parse_items(PyObject **items, P
                         return mistake(m, "mask", Py_NewRef(it), axis);
                 }
             }
-            PyObject *e = Py_BuildValue("(iiO)", od, axis, it);
+            PyObject *e = Py_BuildValue("(iiOn)", od, axis, it, k);
             if (e == NULL || PyList_Append(p->adv, e) < 0) {
                 Py_XDECREF(e);
                 return K_ERROR;
