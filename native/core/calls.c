@@ -317,21 +317,15 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if ((!fa && !fb) || (fa && fb && a.code != b.code))
         Py_RETURN_NONE;
     int code = fa ? a.code : b.code;
-    if ((!fa || !fb) && DINFO[code].scalar_compute)
-        Py_RETURN_NONE;  /* a scalar beside bfloat16: the Python path's rule */
     operand_t ins[3];
     ins[0] = operand_of(&c);
     if (fa)
         ins[1] = operand_of(&a);
-    else if (pack_scalar(args[1], code, ia))
-        ins[1] = scalar_operand(code, ia);
-    else
+    else if (!packed_operand(args[1], code, ia, &ins[1]))
         Py_RETURN_NONE;
     if (fb)
         ins[2] = operand_of(&b);
-    else if (pack_scalar(args[2], code, ib))
-        ins[2] = scalar_operand(code, ib);
-    else
+    else if (!packed_operand(args[2], code, ib, &ins[2]))
         Py_RETURN_NONE;
     ew_call call = {EW_WHERE, 0, code, code, NULL, 0, 0};
     PyObject *r = engine_run(&call, ins, NULL, NULL, OVERLAP_DECLINE);

@@ -331,6 +331,17 @@ static inline operand_t scalar_operand(int code, const char *item) {
     operand_t o = {item, NULL, NULL, 0, code, DINFO[code].itemsize, 1, 1};
     return o;
 }
+/* The Python scalar obj packed into item (16 bytes) as one element of dtype
+ * code, as the operand *o: 1, or 0 not a fast case (obj not a scalar of
+ * code's kind, or a dtype that computes scalars in its compute dtype, as
+ * bfloat16 does: the Python path's rule). The fast paths' one way to take a
+ * scalar beside an array. */
+static inline int packed_operand(PyObject *obj, int code, char *item, operand_t *o) {
+    if (DINFO[code].scalar_compute || !pack_scalar(obj, code, item))
+        return 0;
+    *o = scalar_operand(code, item);
+    return 1;
+}
 PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_empty_ordered(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 

@@ -205,6 +205,19 @@ static inline __attribute__((always_inline)) int call_kernel(const ew_call *c, i
     return rc;
 }
 
+/* One flat kernel call of c over size elements: the output dense in C order,
+ * each input dense with its shape or a single element (byte step 0). */
+static inline __attribute__((always_inline)) int run_flat(const ew_call *c, const operand_t *ins, int nin,
+                                                          char *o, int64_t size) {
+    int64_t dims[5] = {size, DINFO[c->out_code].itemsize};
+    const char *data[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < nin; i++) {
+        dims[2 + i] = ins[i].size == 1 ? 0 : ins[i].itemsize;
+        data[i] = ins[i].data;
+    }
+    return call_kernel(c, 1, 1, dims, o, data, size);
+}
+
 /* c over the operands ins (NIN[c->kind] of them): into out (vout its view;
  * its shape must be the broadcast shape, and it must not reach an element
  * twice), or into a new array of dtype c->out_code when out is NULL. Returns
@@ -262,13 +275,7 @@ PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, cons
         o = (char *)vout->data;
         Py_INCREF(out);
     }
-    int64_t dims[5] = {lead->size, DINFO[c->out_code].itemsize};
-    const char *data[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < nin; i++) {
-        dims[2 + i] = ins[i].nd == 0 ? 0 : ins[i].itemsize;
-        data[i] = ins[i].data;
-    }
-    int rc = call_kernel(c, 1, 1, dims, o, data, lead->size);
+    int rc = run_flat(c, ins, nin, o, lead->size);
     if (rc != 0 && run_status(rc) < 0)
         Py_CLEAR(out);
     return out;
@@ -328,14 +335,12 @@ static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject
     for (int i = 0; i < nin && flat; i++)
         flat = ins[i].size == 1 || (ins[i].dense && ins[i].nd == n
                                     && memcmp(ins[i].shape, shape, sizeof(int64_t) * n) == 0);
-    int64_t dims[(2 + 3) * ARS_MAX_DIMS];
-    const char *data[3] = {NULL, NULL, NULL};
-    int nd = flat ? 1 : n;
+    int rc;
     if (flat) {
-        dims[0] = size, dims[1] = osz;
-        for (int i = 0; i < nin; i++)
-            dims[2 + i] = ins[i].size == 1 ? 0 : ins[i].itemsize;
+        rc = run_flat(c, ins, nin, o, size);
     } else {
+        int64_t dims[(2 + 3) * ARS_MAX_DIMS];
+        const char *data[3] = {NULL, NULL, NULL};
         for (int k = 0; k < n; k++) {
             dims[k] = shape[k];
             dims[n + k] = shape[k] > 1 ? ostr[k] * osz : 0;  /* inside the storage */
@@ -345,11 +350,11 @@ static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject
             int64_t *s = dims + (2 + i) * n;
             for (int k = 0, j = v->nd - n; k < n; k++, j++)
                 s[k] = j >= 0 && v->shape[j] > 1 ? v->strides[j] * v->itemsize : 0;
+            data[i] = v->data;
         }
+        rc = call_kernel(c, 0, n, dims, o, data, size);
     }
-    for (int i = 0; i < nin; i++)
-        data[i] = ins[i].data;
-    if (run_status(call_kernel(c, flat, nd, dims, o, data, size)) < 0)
+    if (run_status(rc) < 0)
         Py_CLEAR(out);
     for (int i = 0; i < 3; i++)
         Py_XDECREF(keep[i]);

@@ -23,13 +23,13 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
                 return NULL;
             code = va.code, ins[0] = operand_of(&va), ins[1] = operand_of(&vb);
         } else if (fa) {
-            if (DINFO[va.code].scalar_compute || !pack_scalar(b, va.code, item))
+            if (!packed_operand(b, va.code, item, &ins[1]))
                 return NULL;
-            code = va.code, ins[0] = operand_of(&va), ins[1] = scalar_operand(code, item);
+            code = va.code, ins[0] = operand_of(&va);
         } else if (fb) {
-            if (DINFO[vb.code].scalar_compute || !pack_scalar(a, vb.code, item))
+            if (!packed_operand(a, vb.code, item, &ins[0]))
                 return NULL;
-            code = vb.code, ins[0] = scalar_operand(vb.code, item), ins[1] = operand_of(&vb);
+            code = vb.code, ins[1] = operand_of(&vb);
         } else {
             return NULL;
         }

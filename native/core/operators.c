@@ -41,10 +41,8 @@ static PyObject *inplace_slot(int which, PyObject *a, PyObject *b) {
         int ok = 1;
         if (read_view(b, &vb))
             ok = vb.code == va.code, ins[1] = operand_of(&vb);
-        else if (!DINFO[va.code].scalar_compute && pack_scalar(b, va.code, item))
-            ins[1] = scalar_operand(va.code, item);
         else
-            ok = 0;
+            ok = packed_operand(b, va.code, item, &ins[1]);
         if (ok) {
             ins[0] = vout;
             ew_call c = {EW_BINARY, e->op, va.code, va.code, NULL, 0, 0};
