@@ -263,6 +263,15 @@ PyObject *call_fallback(int which, PyObject *const *args, Py_ssize_t nargs);
 int dense_dims(int nd, const int64_t *shape, const int64_t *strides);
 int is_dense(const view_t *v);
 int read_view(PyObject *self, view_t *v);
+/* The address of a view's first element: base plus offset elements, or base
+ * for an empty view (its offset may point anywhere). In range for any element
+ * the view reaches. */
+static inline char *first_element(char *base, int64_t offset, int64_t size, int itemsize) {
+    int64_t boff;
+    if (size == 0 || __builtin_mul_overflow(offset, (int64_t)itemsize, &boff))
+        boff = 0;
+    return base + boff;
+}
 int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb);
 int nests(const view_t *w);
 int operands_disjoint(const operand_t *a, const operand_t *b);

@@ -423,10 +423,7 @@ static int read_any(PyObject *x, operand_t *o, int64_t *shape, int64_t *strides,
             o->size = INT64_MAX;  /* a broadcast view past int64 elements: as many as can be */
         o->dense = dense_dims((int)n, shape, strides);
     }
-    int64_t boff;
-    if (o->size == 0 || __builtin_mul_overflow(offset, (int64_t)o->itemsize, &boff))
-        boff = 0;
-    o->data = base + boff;
+    o->data = first_element(base, offset, o->size, o->itemsize);
     return 1;
 }
 

@@ -44,11 +44,7 @@ int read_view(PyObject *self, view_t *v) {
     v->code = code;
     v->itemsize = DINFO[code].itemsize;
     v->kind = DINFO[code].kind;
-    /* bytes to the first element: in range for any element the view reaches */
-    int64_t boff;
-    if (v->size == 0 || __builtin_mul_overflow(v->offset, (int64_t)v->itemsize, &boff))
-        boff = 0;
-    v->data = base + boff;
+    v->data = first_element(base, v->offset, v->size, v->itemsize);
     v->readonly = SLOT(a->storage, off_readonly) != Py_False;
     v->dense = a->dense;
     return 1;
