@@ -195,36 +195,51 @@ _INT_FLOAT = ("Integer and bool input is computed in the floating-point dtype th
 _NUMPY_IN = "NumPy arrays and scalars are accepted too (arrays without a copy)."
 
 
-def unary_doc(name: str, category: str, table: dict, ints_to_float: bool = False) -> str:
+_TRUTH = ("Arrays of other dtypes are read as their truth, x != 0 (NaN counts as true), "
+          "as in NumPy and PyTorch.")
+
+
+def unary_doc(name: str, category: str, table: dict, ints_to_float: bool = False,
+              truthy: bool = False) -> str:
     """The numpydoc docstring of the unary elementwise function `name`:
     category is its dtype rule as messages name it, table maps each input
-    dtype with a kernel to the result's dtype."""
+    dtype with a kernel to the result's dtype; truthy: a logical function
+    that reads other dtypes as their truth."""
     lines = _head(name, 1)
     if ints_to_float:
         lines += _para(_INT_FLOAT) + [""]
+    if truthy:
+        lines += _para(_TRUTH) + [""]
     taken = _listing(table)
     if ints_to_float:
         taken += ", or an integer or bool dtype (see above)"
+    if truthy:
+        taken += ", or of any other dtype (see above)"
     lines += ["Parameters", "----------", "x : Array"]
     lines += _para(f"Input array of {taken}. {_NUMPY_IN}", "    ")
     lines += ["", "Returns", "-------", "Array"]
     lines += _para(f"A new array of x's shape and {_result_dtype(table, True, ints_to_float and 'held')}, in x's "
                    "memory order.", "    ")
     lines += ["", "Raises", "------", "TypeError"]
-    lines += _para("If x is not an array, or its dtype is not one of those above "
+    lines += _para("If x is not an array." if truthy else
+                   "If x is not an array, or its dtype is not one of those above "
                    f"({category}).", "    ")
     lines += _see_also(name)
     return "\n".join(lines) + "\n"
 
 
 def binary_doc(name: str, category: str, table: dict, allowed: Iterable,
-               ints_to_float=False, bool_op: Optional[str] = None, bools: bool = False) -> str:
+               ints_to_float=False, bool_op: Optional[str] = None, bools: bool = False,
+               truthy: bool = False) -> str:
     """The numpydoc docstring of the binary elementwise function `name`.
     table maps each promoted dtype with a kernel to the result's dtype;
     allowed holds every operand dtype taken; ints_to_float is the integer rule
     (True: float64, "held": the float that holds them); bool_op names the
-    kernel two bool operands use; bools: bool operands count as 0 and 1."""
+    kernel two bool operands use; bools: bool operands count as 0 and 1;
+    truthy: a logical function that reads other dtypes as their truth."""
     lines = _head(name, 2)
+    if truthy:
+        lines += _para(_TRUTH) + [""]
     if ints_to_float == "held":
         lines += _para(_INT_FLOAT) + [""]
     if bool_op:
@@ -234,6 +249,8 @@ def binary_doc(name: str, category: str, table: dict, allowed: Iterable,
         lines += _para("Bool operands take part as 0 and 1 beside other dtypes, "
                        "as in NumPy.") + [""]
     taken = _listing(allowed)
+    if truthy:
+        taken += ", or of any other dtype (see above)"
     lines += ["Parameters", "----------", "x1 : Array or scalar"]
     lines += _para(f"First operand: an array of {taken}, or a Python scalar. {_NUMPY_IN}",
                    "    ")
@@ -245,7 +262,8 @@ def binary_doc(name: str, category: str, table: dict, allowed: Iterable,
     lines += _para("A new array of the broadcast shape of x1 and x2 and "
                    f"{_result_dtype(table, False, ints_to_float)}.", "    ")
     lines += ["", "Raises", "------", "TypeError"]
-    lines += _para("If neither operand is an array, or an operand's dtype is not one of "
+    lines += _para("If neither operand is an array." if truthy else
+                   "If neither operand is an array, or an operand's dtype is not one of "
                    f"those above ({category}).", "    ")
     lines += ["ValueError", "    If the shapes of x1 and x2 are not broadcast-compatible."]
     lines += _see_also(name)

@@ -22,7 +22,7 @@ from ._core import EW_BINARY, EW_CLIP, EW_ISIN, EW_UNARY, EW_WHERE
 from ._core import ewise as _ewise
 from ._core import where as _core_where
 from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_array_error,
-                      overlap_error, read_only_error, type_error)
+                      overlap_error, read_only_error, type_error, value_error)
 
 _SCALARS = (builtins.bool, int, float, complex)
 _PROMOTION = dt.PROMOTION
@@ -212,7 +212,21 @@ def _operands(func: str, x1: Any, x2: Any, allowed, category: str):
     return d, x1, x2
 
 
-def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -> Callable[[Array], Array]:
+def _truth(func: str, x: Any, name: str) -> Any:
+    """x as the logical functions read it: a bool array as it is, another
+    array as x != 0 (NaN counts as true), a Python scalar as its bool. NumPy
+    and PyTorch both take any numeric dtype there, so arrstride does too,
+    with NumPy's result."""
+    if not isinstance(x, _OPERANDS):
+        x = _operand(func, x, name)
+    if isinstance(x, Array):
+        return x if x._dtype is dt.bool else not_equal(x, 0)
+    return builtins.bool(x)
+
+
+def _unary(name: str, category: str, opname: str, ints_to_float: bool = False,
+           truthy: bool = False) -> Callable[[Array], Array]:
+    """truthy: a logical function; other dtypes are read as their truth (_truth)."""
     op = K.op_code(opname)
     allowed = frozenset(dt.CATEGORIES[category])
     table = _kernel_table(op, allowed, unary=True)
@@ -223,6 +237,8 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -
     def func(x: Array, /) -> Array:
         if not isinstance(x, Array):
             x = check_array(name, x)
+        if truthy and x._dtype is not dt.bool:
+            x = _truth(name, x, "x")
         d = x._dtype
         out_d = by_code[d.code]
         if out_d is None and ints_to_float and d.kind in "iub":
@@ -239,16 +255,17 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False) -
         return out if out is not None else _empty(x._layout.shape, out_d)
 
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = _docs.unary_doc(name, rule, table, ints_to_float)
+    func.__doc__ = _docs.unary_doc(name, rule, table, ints_to_float, truthy)
     return Elementwise(name, op, 1, _out_codes(table), func)
 
 
 def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
-            bool_op: Optional[str] = None, bools: bool = False):
+            bool_op: Optional[str] = None, bools: bool = False, truthy: bool = False):
     """ints_to_float: integer (and bool) operands compute in float64 (True) or,
     with "held", in the float that holds them (NumPy's rule). bool_op: the
     kernel for two bools (add is logical or, as NumPy). bools: bool arrays
-    take part (as 0 and 1) beside other dtypes, as in NumPy."""
+    take part (as 0 and 1) beside other dtypes, as in NumPy. truthy: a logical
+    function; other dtypes are read as their truth (_truth)."""
     op = K.op_code(opname)
     allowed = frozenset(dt.CATEGORIES[category])
     table = _kernel_table(op, allowed, unary=False)
@@ -261,6 +278,8 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
     def func(x1: Union[Array, int, float, complex], x2: Union[Array, int, float, complex], /) -> Array:
         # (with the fast paths on, operands of one dtype in layouts C holds
         # never get here: the Elementwise object hands them to the engine)
+        if truthy:
+            x1, x2 = _truth(name, x1, "x1"), _truth(name, x2, "x2")
         given = (x1, x2)
         d, x1, x2 = _operands(name, x1, x2, given_allowed, category)
         kernel = op
@@ -289,7 +308,8 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
         return out if out is not None else _empty(shape, out_d)
 
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = _docs.binary_doc(name, rule, table, given_allowed, ints_to_float, bool_op, bools)
+    func.__doc__ = _docs.binary_doc(name, rule, table, given_allowed, ints_to_float, bool_op, bools,
+                                    truthy)
     func._ars_op = op
     func._ars_table = _narrow_table(table)
     func._ars_allowed = given_allowed
@@ -321,7 +341,7 @@ log = _unary("log", "floating-point", "LOG", ints_to_float=True)
 log10 = _unary("log10", "floating-point", "LOG10", ints_to_float=True)
 log1p = _unary("log1p", "floating-point", "LOG1P", ints_to_float=True)
 log2 = _unary("log2", "floating-point", "LOG2", ints_to_float=True)
-logical_not = _unary("logical_not", "bool", "LOGICAL_NOT")
+logical_not = _unary("logical_not", "bool", "LOGICAL_NOT", truthy=True)
 negative = _unary("negative", "numeric", "NEGATIVE")
 positive = _unary("positive", "numeric", "POSITIVE")
 reciprocal = _unary("reciprocal", "floating-point", "RECIPROCAL")
@@ -523,9 +543,9 @@ hypot = _binary("hypot", "real floating", "HYPOT", ints_to_float="held")
 less = _binary("less", "real numeric", "LESS")
 less_equal = _binary("less_equal", "real numeric", "LESS_EQUAL")
 logaddexp = _binary("logaddexp", "real floating", "LOGADDEXP", ints_to_float="held")
-logical_and = _binary("logical_and", "bool", "LOGICAL_AND")
-logical_or = _binary("logical_or", "bool", "LOGICAL_OR")
-logical_xor = _binary("logical_xor", "bool", "LOGICAL_XOR")
+logical_and = _binary("logical_and", "bool", "LOGICAL_AND", truthy=True)
+logical_or = _binary("logical_or", "bool", "LOGICAL_OR", truthy=True)
+logical_xor = _binary("logical_xor", "bool", "LOGICAL_XOR", truthy=True)
 maximum = _binary("maximum", "real numeric", "MAXIMUM", bool_op="LOGICAL_OR")
 minimum = _binary("minimum", "real numeric", "MINIMUM", bool_op="LOGICAL_AND")
 multiply = _binary("multiply", "numeric", "MULTIPLY", bool_op="LOGICAL_AND")
@@ -595,9 +615,36 @@ def _scalar_kind_dtype(value: Any, func: str) -> dt.DType:
     return dt.scalar_dtype(value, func)
 
 
-def where(condition: Array, x1: Union[Array, int, float, complex, bool],
-          x2: Union[Array, int, float, complex, bool], /) -> Array:
+def true_coordinates(func: str, x: Array) -> tuple:
+    """The coordinates of the nonzero elements of x (of any dtype, at least
+    1-d): one new int64 array per axis, in C order. nonzero, where(condition)
+    and boolean-mask indexing (_indexing) share it."""
+    if x.ndim == 0:
+        raise value_error(func, "x must have at least one dimension (use nonzero(atleast_1d))")
+    mask = x if x._dtype is dt.bool else x._copy_contiguous(dt.bool)
+    count = K.count_true(mask)
+    out = Array._empty((x.ndim, count), dt.int64)
+    if count:
+        K.nonzero_bool(mask, out, count)
+    lay = out._layout
+    return tuple(out._with_layout(L.select(lay, 0, d)) for d in range(x.ndim))
+
+
+class _Omitted:
+    """The default of where's x1 and x2: where(condition) alone."""
+    def __repr__(self) -> str:
+        return "<omitted>"
+
+
+_ONLY_CONDITION = _Omitted()
+
+
+def where(condition: Array, x1: Union[Array, int, float, complex, bool] = _ONLY_CONDITION,
+          x2: Union[Array, int, float, complex, bool] = _ONLY_CONDITION, /) -> Array:
     """Elements of x1 where condition is true, else of x2.
+
+    Beyond the standard, as in NumPy and PyTorch, ``where(condition)`` alone
+    is ``nonzero(condition)``.
 
     Parameters
     ----------
@@ -635,6 +682,11 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool],
     if out is not None:
         return out
     func = "where"
+    if x1 is _ONLY_CONDITION or x2 is _ONLY_CONDITION:
+        if x1 is not x2:
+            raise type_error(func, "give both x1 and x2, or neither (where(condition) is "
+                                   "nonzero(condition))", "one of them")
+        return true_coordinates(func, check_array(func, condition, "condition"))
     condition = check_array(func, condition, "condition")
     x1 = _operand(func, x1, "x1")
     x2 = _operand(func, x2, "x2")

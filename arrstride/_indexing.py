@@ -16,7 +16,8 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._creation_functions import asarray, empty, zeros
+from ._creation_functions import asarray, zeros
+from ._elementwise_functions import true_coordinates
 from ._core import index_key as _index_key
 from ._errors import (broadcast_error, broadcast_into_error, index_bounds_error, key_error, msg,
                       overlap_error, read_only_error)
@@ -152,7 +153,7 @@ def _advanced_plan(view: Array, adv: tuple, func: str):
         elif k.ndim == 0:  # a new axis, selected entirely or not at all
             items.append((ax, xdim, zeros((1 if k._item() else 0,), dtype=dt.int64)))
         else:
-            coords = _mask_coords(k)
+            coords = true_coordinates(func, k)
             items.extend((ax + d, xdim + d, coords[d]) for d in range(k.ndim))
     bshape = L.broadcast_shapes(*[a.shape for _, _, a in items])
     if bshape is None:
@@ -171,15 +172,6 @@ def _advanced_plan(view: Array, adv: tuple, func: str):
     rest = [d for k, d in enumerate(view.shape) if k not in adv_axes]
     out_shape = tuple(rest[:p]) + tuple(bshape) + tuple(rest[p:])
     return offsets, adv_axes, out_shape, p, len(bshape)
-
-
-def _mask_coords(m: Array) -> list:
-    """The coordinates of the true elements of mask m (its shape is checked by
-    the key parser)."""
-    count = K.count_true(m)
-    out = empty((m.ndim, count), dtype=dt.int64)
-    K.nonzero_bool(m, out, count)
-    return [out[d] for d in range(m.ndim)]
 
 
 def _rest_layouts(view: Array, adv_axes: list, other: L.Layout, p: int, nb: int):

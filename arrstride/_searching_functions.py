@@ -11,7 +11,7 @@ from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
 from ._array import FOREIGN, Array, check_array
 from ._creation_functions import arange, asarray, number_arg
-from ._elementwise_functions import isnan, remainder, where
+from ._elementwise_functions import isnan, remainder, true_coordinates, where
 from ._errors import dtype_error, not_array_error, value_error
 from ._indexing_functions import take, take_along_axis
 from ._native import lib
@@ -165,17 +165,7 @@ def nonzero(x: Array, /) -> Tuple[Array, ...]:
     ValueError
         If x is 0-d (as NumPy 2; the standard leaves it unspecified).
     """
-    func = "nonzero"
-    x = check_array(func, x)
-    if x.ndim == 0:
-        raise value_error(func, "x must have at least one dimension (use nonzero(atleast_1d))")
-    mask = x if x.dtype is dt.bool else x._copy_contiguous(dt.bool)
-    count = K.count_true(mask)
-    out = Array._empty((x.ndim, count), dt.int64)
-    if count:
-        K.nonzero_bool(mask, out, count)
-    lay = out._layout
-    return tuple(out._with_layout(L.select(lay, 0, d)) for d in range(x.ndim))
+    return true_coordinates("nonzero", check_array("nonzero", x))
 
 
 def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,

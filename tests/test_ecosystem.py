@@ -237,6 +237,8 @@ def _metrics():
         "recall_score": (M.recall_score, "cls"),
         "confusion_matrix": (M.confusion_matrix, "cls"),
         "hamming_loss": (M.hamming_loss, "cls"),
+        "roc_auc_score": (M.roc_auc_score, "score"),  # logical_or of float arrays
+        "average_precision_score": (M.average_precision_score, "score"),
         "r2_score": (M.r2_score, "reg"),
         "mean_squared_error": (M.mean_squared_error, "reg"),
         "mean_absolute_error": (M.mean_absolute_error, "reg"),
@@ -251,7 +253,8 @@ def _metrics():
 
 
 @pytest.mark.parametrize("name", ["accuracy_score", "zero_one_loss", "f1_score", "precision_score",
-                                  "recall_score", "confusion_matrix", "hamming_loss", "r2_score",
+                                  "recall_score", "confusion_matrix", "hamming_loss", "roc_auc_score",
+                                  "average_precision_score", "r2_score",
                                   "mean_squared_error", "mean_absolute_error",
                                   "explained_variance_score", "mean_absolute_percentage_error",
                                   "median_absolute_error", "euclidean_distances", "cosine_similarity", "rbf_kernel",
@@ -263,6 +266,8 @@ def test_sklearn_metrics(sk, data, name):
         a, b = data[2], (data[2] ^ (r.random(60) < 0.2)).astype(np.int64)
     elif kind == "reg":
         a, b = data[1], data[1] + 0.3 * r.standard_normal(60)
+    elif kind == "score":  # labels and scores, with ties
+        a, b = data[2], np.round(data[0][:, 0] + r.standard_normal(60), 1)
     else:
         a, b = data[0][:7], data[0][7:12]
     expected = fn(a, b)

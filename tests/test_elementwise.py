@@ -200,6 +200,9 @@ INTS_TO_FLOAT = {"acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh
                  "log", "log10", "log1p", "log2", "sin", "sinh", "sqrt", "tan", "tanh",
                  "atan2", "hypot", "logaddexp", "copysign", "nextafter", "divide"}
 BOOL_OK = {"add", "multiply", "maximum", "minimum"}  # two bools: a bool, as NumPy
+# the logical functions read any dtype as its truth, as NumPy and PyTorch
+# (tests/test_numpy_habits.py checks the values)
+TRUTHY = {"logical_not", "logical_and", "logical_or", "logical_xor"}
 
 
 @pytest.mark.parametrize("name", list(UNARY))
@@ -210,6 +213,9 @@ def test_unary_disallowed_dtype(name):
         bad = [d for d in bad if d.startswith("float") or d.startswith("complex")]
     if name in ("real", "imag", "conj"):
         bad = ["bool"]
+    if name in TRUTHY:
+        bad = []
+        assert getattr(xp, name)(xp.asarray([0.0, 2.0])).tolist() == [True, False]
     for d in bad:
         with pytest.raises(TypeError, match=f"{name}.*{d}"):
             getattr(xp, name)(xp.asarray(values(d, (3,))))
@@ -264,7 +270,7 @@ def test_broadcast_shapes_and_no_copy():
 def test_binary_disallowed_dtype(name):
     cat = BINARY[name][0]
     for d in [d for d in ALL if d not in CATS[cat]]:
-        if name in INTS_TO_FLOAT and d[0] in "biu" or name in BOOL_OK and d == "bool":
+        if name in INTS_TO_FLOAT and d[0] in "biu" or name in BOOL_OK and d == "bool" or name in TRUTHY:
             continue  # accepted as NumPy: tests/test_numpy_habits.py checks the values
         x = xp.asarray(values(d, (3,)))
         with pytest.raises(TypeError, match=f"{name}.*{d}"):

@@ -181,6 +181,71 @@ def test_bool_inplace_and_refusals():
         np.asarray([True]) - np.asarray([True])
 
 
+# ---- logical_and(scores, y), logical_not(counts): logical functions of any dtype -------------
+# NumPy and PyTorch both read other dtypes as their truth (x != 0, NaN true);
+# scikit-learn's roc_auc_score calls logical_or on float arrays (tests/test_ecosystem.py).
+
+def _with_zeros(shape, dtype, seed):
+    """Values with zeros, negative zeros and (for floats) NaN among them."""
+    rng = np.random.default_rng(seed)
+    v = rng.integers(-2, 3, size=shape).astype(dtype)
+    if v.dtype.kind in "fc":
+        v.flat[::5] = np.nan
+        v.flat[1::7] = -0.0
+    if v.dtype.kind == "c":
+        v.flat[2::3] = 1j
+    return v
+
+
+LOGICAL = ["logical_and", "logical_or", "logical_xor"]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint8", "int64", "complex128"])
+@pytest.mark.parametrize("layout", params(["contiguous", "transposed", "negative", "broadcast", "offset"],
+                                          ndim=2))
+def test_logical_functions_of_any_dtype(layout, dtype):
+    a, n = make(layout, (3, 4), dtype, values=_with_zeros)
+    b, m = make("stepped", (3, 4), "float64", seed=1, values=_with_zeros)
+    mask, nmask = make("contiguous", (3, 4), "bool", seed=2)
+    same(xp.logical_not(a), np.logical_not(n))
+    for name in LOGICAL:
+        f, g = getattr(xp, name), getattr(np, name)
+        same(f(a, b), g(n, m))            # two dtypes, neither bool
+        same(f(a, mask), g(n, nmask))     # beside a bool array
+        same(f(mask, a), g(nmask, n))
+        same(f(a, 0.0), g(n, 0.0))        # a Python scalar, read as its truth
+        same(f(2, a), g(2, n))
+        same(f(n, a), g(n, n))            # NumPy data as an operand
+        same(f(a[0], a[:, :1]), g(n[0], n[:, :1]))  # broadcasting
+
+
+def test_logical_functions_keep_their_refusals():
+    with pytest.raises(TypeError, match="logical_or"):
+        xp.logical_or(1.0, 0.0)           # no array at all
+    with pytest.raises(TypeError, match="logical_not"):
+        xp.logical_not([1.0, 0.0])        # lists stay refused, as everywhere
+    with pytest.raises(ValueError, match="logical_and"):
+        xp.logical_and(xp.zeros(3), xp.zeros(4))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float64", "int8", "complex128"])
+@pytest.mark.parametrize("layout", params(["contiguous", "transposed", "negative", "stepped", "broadcast"],
+                                          ndim=2))
+def test_where_of_the_condition_alone_is_nonzero(layout, dtype):
+    # NumPy's where(c) and PyTorch's where(c) are nonzero(c); scikit-learn's
+    # roc_curve calls it so
+    a, n = make(layout, (3, 4), dtype, values=_with_zeros)
+    got, want = xp.where(a), np.where(n)
+    assert len(got) == len(want) == 2
+    for g, w in zip(got, want):
+        same(g, w)
+    same(xp.where(a[0])[0], np.where(n[0])[0])
+    with pytest.raises(TypeError, match="where: give both x1 and x2, or neither"):
+        xp.where(a, 1.0)
+    with pytest.raises(ValueError, match="where"):
+        xp.where(a[0, 0])  # 0-d, as nonzero (NumPy 2 refuses too)
+
+
 # ---- integer input to exp, log, sin, sqrt, ... ---------------------------------------------
 
 INT_TO_FLOAT = ["exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "sinh", "cosh",
