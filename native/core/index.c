@@ -12,8 +12,10 @@ _Static_assert(sizeof(Py_ssize_t) == sizeof(int64_t), "slice indices are int64")
  * axis shift[k] (k < nshift; at[k] != 0). item[j]: the key item dim j came
  * from (a slice: its step may be past int64). An advanced key (integer
  * arrays, boolean masks) leaves full dims where they index, and lists them
- * in adv (the general path only): (dim, axis, index), the index an int (in
- * range) or the array. Each array holds ndim + the key's length. */
+ * in adv (the general path only): (dim, axis, index, position), the index an
+ * int (in range) or the array, the position its item's in the key (NumPy's
+ * rule for where the broadcast dims go reads it). Each array holds ndim +
+ * the key's length. */
 typedef struct {
     int nd, nshift, advanced;
     int64_t *shape, *step, *at;
@@ -142,6 +144,16 @@ static int zero_step(PyObject *step) {
     return r;
 }
 
+/* One advanced item into p->adv: (dim, axis, index, position in the key);
+ * index is a new reference, stolen (NULL: an error is set). 0, or -1 with an
+ * error. */
+static int add_advanced(plan_t *p, int dim, int axis, PyObject *index, Py_ssize_t position) {
+    PyObject *e = index == NULL ? NULL : Py_BuildValue("(iiNn)", dim, axis, index, position);
+    int rc = e == NULL || PyList_Append(p->adv, e) < 0 ? -1 : 0;
+    Py_XDECREF(e);
+    return rc;
+}
+
 /* Parse the key items[0..nk) for an array of shape[ndim] (empty: it has no
  * element) into p. convert == NULL: the slot's mode, which takes plain items
  * only (ints, None, ..., slices of ints) and a result of at most FAST_DIMS dims, and declines
@@ -242,12 +254,8 @@ static inline __attribute__((always_inline)) int parse_items(PyObject **items, P
             if (i < 0)
                 i += n;
             if (p->advanced) {  /* joins the advanced index (NumPy's rule) */
-                PyObject *e = Py_BuildValue("(iiLn)", od, axis, (long long)i, k);
-                if (e == NULL || PyList_Append(p->adv, e) < 0) {
-                    Py_XDECREF(e);
+                if (add_advanced(p, od, axis, PyLong_FromLongLong(i), k) < 0)
                     return K_ERROR;
-                }
-                Py_DECREF(e);
                 DIM(n, axis, 1, -1);
             } else if (live && i != 0) {
                 SHIFT(axis, i);
@@ -265,12 +273,8 @@ static inline __attribute__((always_inline)) int parse_items(PyObject **items, P
                         return mistake(m, "mask", Py_NewRef(it), axis);
                 }
             }
-            PyObject *e = Py_BuildValue("(iiOn)", od, axis, it, k);
-            if (e == NULL || PyList_Append(p->adv, e) < 0) {
-                Py_XDECREF(e);
+            if (add_advanced(p, od, axis, Py_NewRef(it), k) < 0)
                 return K_ERROR;
-            }
-            Py_DECREF(e);
             if (nd == 0)  /* a 0-d mask: a new axis, selected whole or not at all */
                 DIM(1, -1, 0, -1);
             for (int d = 0; d < nd; d++, axis++)
@@ -575,7 +579,7 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
      * (exact when the two overlap) */
     if (read_view(value, &s) && s.code == v.code && s.ndim == w.ndim
         && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0) {
-        char *dst = base + w.offset * isz;
+        char *dst = first_element(base, w.offset, w.size, isz);
         if (s.dense && is_dense(&w)) {
             memmove(dst, s.data, (size_t)(w.size * isz));
             return 0;
