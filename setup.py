@@ -62,7 +62,7 @@ _core = Extension(
     "arrstride._core",
     [f"native/core/{name}.c" for name in
      ("state", "module", "type", "view", "scalar", "alloc", "calls", "index", "engine", "ewise", "operators",
-      "buffer", "rows", "exchange")],
+      "buffer", "rows", "exchange", "seq")],
     include_dirs=["native/include", "native/src"],
     depends=["native/core/core.h", "native/include/arrstride.h", "native/src/ars_internal.h"],
     extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",

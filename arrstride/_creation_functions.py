@@ -16,12 +16,13 @@ from ._array import CPU, Array, check_array, check_device
 from ._core import empty as _core_empty
 from ._core import from_buffer as _core_from_buffer
 from ._core import from_list as _core_from_list
+from ._core import read_sequence as _core_read_sequence
 from ._core import scalar as _core_scalar
 from ._elementwise_functions import add as _add
 from ._elementwise_functions import floor
 from ._elementwise_functions import multiply as _multiply
 from ._elementwise_functions import pow as _pow
-from ._errors import number_error, type_error, value_error
+from ._errors import number_error, sequence_error, type_error, value_error
 
 ShapeLike = Union[int, Sequence[int]]
 builtins_min, builtins_max = min, max
@@ -285,102 +286,90 @@ def _shared_from_dlpack(func: str, x: Any, copy: Optional[bool]) -> Array:
     return _dlpack.from_capsule(func, capsule)[0]
 
 
-def _flatten(obj: Any, func: str, typed: set):
-    """Nested sequences of scalars as (flat list of Python scalars, shape).
-    The dtypes of typed leaves (arrays, NumPy scalars and arrays) go into
-    `typed`, with the default dtype of each kind of Python scalar leaf: when
-    there are typed leaves they make the result's dtype, as in NumPy
-    (asarray([np.int32(1), np.int32(2)]) is int32)."""
-    if isinstance(obj, Array):
-        typed.add(obj.dtype)
-        return ([obj.tolist()] if obj.ndim == 0 else _flatten(obj.tolist(), func, set())[0]), obj.shape
-    if not isinstance(obj, (list, tuple, range)):
-        for kind in (dt.builtins_bool, int, float, complex):
-            if isinstance(obj, kind):  # subclasses (numpy.float64) become the Python type
-                typed.add(kind)
-                return [obj if type(obj) is kind else kind(obj)], ()
-        iface = getattr(obj, "__array_interface__", None) or hasattr(obj, "__buffer__")
-        if iface:
-            a = asarray(obj)
-            return _flatten(a, func, typed)
-        raise type_error(func, "Unsupported type: expected a bool, int, float, complex, array or nested "
-                         "sequence of them",
-                         type(obj).__name__)
-    if len(obj) == 0:
-        return [], (0,)
-    parts = [_flatten(o, func, typed) for o in obj]
-    inner = parts[0][1]
-    for p in parts:
-        if p[1] != inner:
-            raise value_error(func, "nested sequences must be rectangular",
-                              f"inner shapes {inner} and {p[1]}")
-    flat = [v for p in parts for v in p[0]]
-    return flat, (len(obj),) + inner
+def _leaf(obj: Any) -> tuple:
+    """(dtype, value) of a leaf of a nested sequence that is not a Python number:
+    an array's or an exporter's dtype and its values as a Python scalar or
+    nested list, which read_sequence walks in the leaf's place."""
+    if not isinstance(obj, Array):
+        if not (getattr(obj, "__array_interface__", None) or hasattr(obj, "__buffer__")):
+            raise type_error("asarray", "Unsupported type: expected a bool, int, float, complex, array or "
+                             "nested sequence of them", type(obj).__name__)
+        obj = asarray(obj)
+    return obj.dtype, obj.tolist()
 
 
-_PYTHON_DEFAULT = {dt.builtins_bool: dt.bool, int: dt.default_int, float: dt.default_float,
-                   complex: dt.default_complex}
+_KIND_BOOL, _KIND_INT, _KIND_FLOAT, _KIND_COMPLEX = 1, 2, 4, 8  # seq.c's KIND_* bits
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
-def _infer_dtype(flat: list, typed: set) -> dt.DType:
-    if not flat:
-        return dt.default_float
-    if any(type(d) is dt.DType for d in typed):
+def _infer_dtype(n: int, pykinds: int, typed: list, lo, hi) -> dt.DType:
+    if typed:
         # NumPy's rule: Python scalars beside typed values count as their
         # default dtypes, and everything promotes together
         out = None
+        for kind, d in ((_KIND_BOOL, dt.bool), (_KIND_INT, dt.default_int), (_KIND_FLOAT, dt.default_float),
+                        (_KIND_COMPLEX, dt.default_complex)):
+            if pykinds & kind:
+                typed.append(d)
         for d in typed:
-            d = _PYTHON_DEFAULT.get(d, d)
             out = d if out is None else dt.promote(out, d)
         return out
-    kinds = set(map(type, flat))
-    if complex in kinds:
-        return dt.default_complex
-    if float in kinds:
+    if n == 0:
         return dt.default_float
-    if kinds <= {dt.builtins_bool}:
+    if pykinds & _KIND_COMPLEX:
+        return dt.default_complex
+    if pykinds & _KIND_FLOAT:
+        return dt.default_float
+    if pykinds == _KIND_BOOL:
         return dt.bool
-    hi = max(flat)
-    if hi > 2 ** 63 - 1 and min(flat) >= 0:
+    if hi > _INT64_MAX and lo >= 0:
         return dt.uint64
     return dt.default_int
 
 
-def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
+def _decide(dtype: Optional[dt.DType], shape: tuple, kinds: int, pykinds: int, typed: list, lo, hi) -> tuple:
+    """read_sequence's rules: the result's dtype, and the buffer of a Python
+    kind (bool, int64, uint64, float64, complex128) the leaves are read into,
+    cast into the result afterwards when the two differ."""
     func = "asarray"
-    typed: set = set()
-    flat, shape = _flatten(obj, func, typed)
+    n = 1
+    for d in shape:
+        n *= d
     if dtype is None:
-        dtype = _infer_dtype(flat, typed)
+        dtype = _infer_dtype(n, pykinds, typed, lo, hi)
     out = Array._empty(shape, dtype)
-    n = len(flat)
     if n == 0:
-        return out
-    kinds = set(map(type, flat))
-    if complex in kinds and dtype.kind != "c":
+        return out, (out, out)
+    ints = not kinds & ~(_KIND_BOOL | _KIND_INT)
+    if kinds & _KIND_COMPLEX and dtype.kind != "c":
         raise type_error(func, f"cannot convert complex values to {dtype}")
-    if dtype.kind in "iu" and kinds <= {int, dt.builtins_bool}:
-        lo, hi = dt.int_range(dtype)
-        if min(flat) < lo or max(flat) > hi:
+    if dtype.kind in "iu" and ints:
+        lo_ok, hi_ok = dt.int_range(dtype)
+        if lo < lo_ok or hi > hi_ok:
             raise OverflowError(f"{func}: Python integer out of bounds for {dtype}")
-        K.write_bytes(out, struct.pack(f"{n}{dtype._fmt}", *flat))
-        return out
-    if dtype.kind == "b" or kinds <= {dt.builtins_bool}:
-        src_dtype, fmt = dt.bool, "?"
-    elif complex in kinds or dtype.kind == "c":
-        src_dtype, fmt = dt.complex128, "d"
-        flat = [p for v in flat for p in (complex(v).real, complex(v).imag)]
-    elif kinds <= {int, dt.builtins_bool} and -2 ** 63 <= min(flat) and max(flat) < 2 ** 63:
-        src_dtype, fmt = dt.int64, "q"
+    if dtype.kind == "b" or kinds == _KIND_BOOL:
+        src = dt.bool
+    elif kinds & _KIND_COMPLEX or dtype.kind == "c":
+        src = dt.complex128
+    elif ints and _INT64_MIN <= lo and hi <= _INT64_MAX:
+        src = dt.int64
+    elif ints and dtype.kind in "iu":
+        src = dt.uint64  # in dtype's range (checked above), past int64: a uint64 dtype's values
     else:
-        src_dtype, fmt = dt.float64, "d"
-        flat = [float(v) for v in flat]
-    if src_dtype is dtype:
-        K.write_bytes(out, struct.pack(f"{len(flat)}{fmt}", *flat))
-        return out
-    tmp = Array._empty(shape, src_dtype)
-    K.write_bytes(tmp, struct.pack(f"{len(flat)}{fmt}", *flat))
-    K.copy_into(out, tmp)
+        src = dt.float64
+    buf = out if src is dtype else Array._empty(shape, src)
+    return buf, (out, buf)
+
+
+def _from_python(obj: Any, dtype: Optional[dt.DType]) -> Array:
+    """Nested lists and tuples of Python numbers and arrays, read once by the one
+    checked reader (_core.read_sequence, native/core/seq.c)."""
+    r = _core_read_sequence(obj, dtype, _leaf, _decide)
+    if type(r[0]) is str:
+        raise sequence_error("asarray", *r)
+    out, buf = r
+    if buf is not out:
+        K.copy_into(out, buf)
     return out
 
 

@@ -26,6 +26,23 @@ def value_error(func: str, rule: str, got: object = None) -> ValueError:
     return ValueError(msg(func, rule, got))
 
 
+# What the reader of nested sequences (native/core/seq.c) found wrong, as
+# (what, detail) -> (the rule, what the detail is)
+_SEQUENCE_MISTAKES = {
+    "ragged": ("setting an array element with a sequence: the nested sequences have an inhomogeneous "
+               "shape (each depth must have one length)", "the shape detected before it was"),
+    "length": ("a sequence's len() differs from the number of its items", "(len, items) ="),
+    "changed": ("a sequence changed size while it was being converted", "its length was"),
+    "depth": ("setting an array element with a sequence: the requested array would exceed the maximum "
+              "number of dimensions", "the maximum is"),
+}
+
+
+def sequence_error(func: str, what: str, detail: object) -> ValueError:
+    rule, about = _SEQUENCE_MISTAKES[what]
+    return ValueError(msg(func, rule, f"{about} {detail}"))
+
+
 def index_error(func: str, rule: str, got: object = None) -> IndexError:
     return IndexError(msg(func, rule, got))
 

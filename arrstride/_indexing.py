@@ -42,9 +42,9 @@ def _parse(x: Array, key: Any, func: str) -> tuple:
 
 
 def _as_array(k: Any) -> Array:
-    if isinstance(k, (list, tuple)) and len(k) == 0:
-        return asarray([], dtype=dt.int64)
-    return asarray(k)
+    a = asarray(k)
+    # an empty list is an empty integer index, as in NumPy
+    return asarray(a, dtype=dt.int64) if a.size == 0 and a.dtype is dt.float64 and isinstance(k, (list, tuple)) else a
 
 
 def getitem(x: Array, key: Any) -> Array:

@@ -99,6 +99,18 @@ class Iface:
              "data": (ctypes.addressof(self.mem), False)}
         d.update(fields)
         self.__array_interface__ = d
+
+# ---- sequences that lie about their length ----
+class LenLie(list):
+    def __len__(self): return 1
+class LenBig(list):
+    def __len__(self): return 1000
+class TupleLie(tuple):
+    def __len__(self): return 2
+class IterLie(list):
+    def __iter__(self): return iter([9.0])
+    def __getitem__(self, i): return 9.0
+LEN = "len() differs from the number of its items"
 '''
 
 
@@ -465,6 +477,135 @@ CORE = [
 
 @cases(CORE)
 def test_core_shapes_indices(code):
+    run_case(code)
+
+
+# ---- Python sequences that lie or change while they are read ----------------------------
+# (native/core/seq.c: one reader; a lie is a ValueError, nothing is written past the
+# buffer and no element is left unset)
+
+SEQUENCES = [
+    ("len-smaller-than-items", """
+        for values in ([1.0] * 100000, [1] * 100000, [True] * 1000, [1j] * 1000):
+            expect(ValueError, LEN, lambda: xp.asarray(LenLie(values)))
+            expect(ValueError, LEN, lambda: xp.asarray(LenLie(values), dtype=xp.float32))
+    """),
+    ("len-larger-than-items", """
+        for values in ([7.0] * 3, [7] * 3, [True] * 3, [7j] * 3):
+            expect(ValueError, LEN, lambda: xp.asarray(LenBig(values)))
+            expect(ValueError, LEN, lambda: xp.asarray(LenBig(values), dtype=xp.int8))
+    """),
+    ("nested-and-tuple-lies", """
+        expect(ValueError, LEN, lambda: xp.asarray([[1.0, 2.0], LenLie([3.0, 4.0])]))
+        expect(ValueError, LEN, lambda: xp.asarray([LenBig([1.0, 2.0]), [3.0, 4.0]]))
+        expect(ValueError, LEN, lambda: xp.asarray(TupleLie((1.0, 2.0, 3.0))))
+        expect(ValueError, LEN, lambda: xp.asarray((LenLie([1, 2]), LenLie([3, 4]))))
+    """),
+    ("iter-lies", """
+        # a subclass is read through its iterator, as NumPy reads it; its len() must agree
+        expect(ValueError, LEN, lambda: xp.asarray(IterLie([1.0, 2.0, 3.0])))
+        class Other(list):
+            def __iter__(self): return iter([5.0, 6.0])
+        assert xp.asarray(Other([1.0, 2.0])).tolist() == np.asarray(Other([1.0, 2.0])).tolist() == [5.0, 6.0]
+        class Endless(list):
+            def __iter__(self):
+                while True:
+                    yield 1.0
+                    if len(self) > 10**6: raise RuntimeError("endless")
+                    self.append(1.0)
+        expect(RuntimeError, "endless", lambda: xp.asarray(Endless([1.0])))
+    """),
+    ("item-conversion-clears-the-list", """
+        L = []
+        class F(float):
+            def __float__(self): L.clear(); return 5.0
+        class I(int):
+            def __int__(self): L.clear(); return 5
+            def __index__(self): L.clear(); return 5
+            def __bool__(self): L.clear(); return True
+            def __float__(self): L.clear(); return 5.0
+        class C(complex):
+            def __complex__(self): L.clear(); return 5j
+        for make, values, dtype, want in [
+                (F, [1.5, 2.5], None, [1.5, 2.5]), (F, [1.5, 2.5], xp.int16, [1, 2]),
+                (I, [1, 2], None, [1, 2]), (I, [1, 2], xp.float32, [1.0, 2.0]),
+                (I, [1, 0], xp.bool, [True, True]), (C, [1j, 2], None, [1j, 2])]:
+            L[:] = [make(v) for v in values] * 5000
+            got = xp.asarray(L, dtype=dtype)
+            assert got.shape == (10000,), got.shape
+            assert got[:2].tolist() == want, (got[:2].tolist(), want)
+            L[:] = [[make(v)] for v in values] * 5000
+            assert xp.asarray(L, dtype=dtype).shape == (10000, 1)
+    """),
+    ("exporter-leaf-changes-the-outer-list", """
+        keep = np.ones(2)
+        outer = []
+        class Shrinks:
+            @property
+            def __array_interface__(self):
+                del outer[1:]
+                return keep.__array_interface__
+        outer[:] = [Shrinks() for _ in range(1000)]
+        expect(ValueError, "changed size while it was being converted", lambda: xp.asarray(outer))
+        outer[:] = [[Shrinks()] for _ in range(1000)]
+        expect(ValueError, "changed size while it was being converted", lambda: xp.asarray(outer))
+    """),
+    ("another-thread-shortens-the-list", """
+        import threading
+        for _ in range(3):
+            nested = [[1.0, 2.0] for _ in range(100000)]
+            stop = threading.Event()
+            def shorten():
+                while not stop.is_set():
+                    del nested[10:]
+                    nested.extend([[1.0, 2.0]] * 10)
+            t = threading.Thread(target=shorten)
+            t.start()
+            try:
+                for _ in range(20):
+                    try:
+                        r = xp.asarray(nested)
+                    except ValueError as e:
+                        assert "changed size" in str(e) or "inhomogeneous" in str(e), e
+                        continue
+                    assert r.shape[1:] == (2,) and r.shape[0] >= 10
+                    assert bool(xp.all((r[:, 0] == 1.0) & (r[:, 1] == 2.0)))
+            finally:
+                stop.set()
+                t.join()
+    """),
+    ("keys-take-searchsorted-with-lies", """
+        x = xp.arange(10.0)
+        expect(ValueError, LEN, lambda: x[LenLie([1] * 100000)])
+        expect(ValueError, LEN, lambda: x[LenBig([1, 2])])
+        expect(ValueError, LEN, lambda: x.__setitem__(LenLie([1] * 100000), 1.0))
+        expect(ValueError, LEN, lambda: x.__setitem__(LenBig([1, 2]), 1.0))
+        expect(ValueError, LEN, lambda: xp.take(x, xp.asarray(LenLie([1] * 1000))))
+        expect(ValueError, LEN, lambda: xp.searchsorted(x, xp.asarray(LenBig([1.0]))))
+        assert x[[]].shape == (0,) and x[[1, 3]].tolist() == [1.0, 3.0]
+    """),
+    ("ragged-and-deep", """
+        for bad in ([[1.0, 2.0], [3.0]], [1.0, [2.0]], [[1.0], 2.0], [[], [1]], [[[1]], [2]]):
+            expect(ValueError, "inhomogeneous shape", lambda: xp.asarray(bad))
+        deep = [1.0]
+        for _ in range(1000):
+            deep = [deep]
+        expect(ValueError, "maximum number of dimensions", lambda: xp.asarray(deep))
+        ok = [1.0]
+        for _ in range(63):
+            ok = [ok]
+        assert xp.asarray(ok).shape == (1,) * 64
+    """),
+    ("len-that-raises", """
+        class Raises(list):
+            def __len__(self): raise RuntimeError("len refused")
+        expect(RuntimeError, "len refused", lambda: xp.asarray(Raises([1.0, 2.0])))
+    """),
+]
+
+
+@cases(SEQUENCES)
+def test_sequences_that_lie(code):
     run_case(code)
 
 

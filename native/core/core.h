@@ -48,6 +48,7 @@
  *                exporter (from_buffer), owned blocks
  *   rows.c       for row in x: ArrayBase's tp_iter and the row iterator
  *   exchange.c   the DLPack 1.3 C exchange table (type(x).__dlpack_c_exchange_api__)
+ *   seq.c        the one reader of nested Python lists and tuples (asarray)
  *
  * Dtype codes are the C kernel library's (ars_dtype in arrstride.h); per-dtype
  * switches are stamped from its X-macro table (ARS_DTYPES in native/src/ars_internal.h).
@@ -315,6 +316,7 @@ PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
 PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_from_list(PyObject *mod, PyObject *list);
+PyObject *core_read_sequence(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);  /* seq.c */
 PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);

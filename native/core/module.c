@@ -247,6 +247,8 @@ static PyMethodDef core_methods[] = {
      "reduce_into(op, x, axes, acc_dtype) -> the reduction over axes with 1 there, or None"},
     {"from_list", core_from_list, METH_O,
      "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
+    {"read_sequence", (PyCFunction)(void (*)(void))core_read_sequence, METH_FASTCALL,
+     "read_sequence(obj, dtype, leaf, decide) -> nested lists and tuples read once, checked (see seq.c)"},
     {"copy_dense", (PyCFunction)(void (*)(void))core_copy_dense, METH_FASTCALL,
      "copy_dense(dst, src, dense_src=False) -> True when the copy or cast into dense dst was done"},
     {"where", (PyCFunction)(void (*)(void))core_where, METH_FASTCALL,
