@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any, Optional, Tuple
 
-from ._errors import MAX_DIM, axis_error, dimension_error, type_error, value_error
+from ._errors import MAX_DIM, MAX_NDIM, axis_error, dimension_error, ndim_error, type_error, value_error
 
 
 def int_arg(func: str, value: Any, rule: str) -> int:
@@ -54,7 +54,11 @@ def shape_ints(func: str, shape: Any) -> Tuple[int, ...]:
 
 
 def check_dims(func: str, dims: Tuple[int, ...]) -> Tuple[int, ...]:
-    """dims (ints) with none negative and none past 2**63 - 1, empty shapes included."""
+    """dims (ints) with none negative and none past 2**63 - 1, empty shapes included,
+    and at most MAX_NDIM of them: the one limit on dimensions, applied where
+    shapes come in."""
+    if len(dims) > MAX_NDIM:
+        raise ndim_error(func, len(dims))
     for d in dims:
         if d < 0:
             raise value_error(func, "negative dimensions are not allowed", f"shape {dims}")

@@ -31,7 +31,7 @@ from ._core import setup as _core_setup
 from ._core import kernel_names as _core_kernel_names
 from ._core import setup_buffers as _core_setup_buffers
 from ._core import setup_blocks as _core_setup_blocks
-from ._errors import (MAX_DIM, alloc_error, msg, no_view_error, not_array_error, pickle_error, type_error,
+from ._errors import (MAX_DIM, MAX_NDIM, alloc_error, ndim_error, msg, no_view_error, not_array_error, pickle_error, type_error,
                       value_error)
 
 
@@ -135,6 +135,8 @@ class Array(ArrayBase):
         out = _core_empty(shape, dtype, zero)  # None unless a tuple of ints of a size that fits
         if out is not None:
             return out
+        if len(shape) > MAX_NDIM:
+            raise ndim_error(func, len(shape))
         lay = L.contiguous_of(shape) if type(shape) is tuple else L.contiguous(shape)
         nbytes = lay.size * dtype.itemsize
         if nbytes > K.MAX_ALLOC:  # refused before C sees a size near int64's end

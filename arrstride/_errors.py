@@ -235,6 +235,15 @@ def alloc_error(func: str, shape: tuple, dtype: object, nbytes: int) -> MemoryEr
 MAX_DIM = (1 << 63) - 1  # the largest size of one dimension (int64, as NumPy's npy_intp)
 
 
+MAX_NDIM = 64  # the most dimensions an array has (NumPy's NPY_MAXDIMS; ARS_MAX_DIMS in C)
+
+
+def ndim_error(func: str, ndim: int) -> ValueError:
+    """More dimensions than an array may have (NumPy's wording)."""
+    return ValueError(msg(func, f"maximum supported dimension for an ndarray is currently {MAX_NDIM}, "
+                                f"found {ndim}"))
+
+
 def dimension_error(func: str, shape: tuple) -> ValueError:
     """A dimension past int64, even in an empty shape (NumPy's wording)."""
     return ValueError(msg(func, "maximum allowed dimension exceeded: each dimension must be at "

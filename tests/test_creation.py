@@ -393,7 +393,7 @@ def test_extreme_sizes_fail_cleanly():
 
 
 def test_many_dims():
-    a = xp.zeros((1,) * 65 + (2,), dtype=xp.int8)
+    a = xp.zeros((1,) * 63 + (2,), dtype=xp.int8)  # 64 dims, the most an array has
     b = xp.astype(a, xp.float32)                   # size-1 dims are dropped before C
     assert b.shape == a.shape and b.tolist() is not None
     a[...] = 3
@@ -407,3 +407,31 @@ def test_asarray_of_an_unsupported_object_names_it(obj):
     with pytest.raises(TypeError, match=r"^asarray: Unsupported type: expected a bool, int, float, "
                                         r"complex, array or nested sequence of them; got (str|object)$"):
         xp.asarray(obj)
+
+
+# ---- the dimension limit: one rule (64, NumPy's), refused where an array would be made ----
+
+_PAST_NDIM = {
+    "zeros": lambda: xp.zeros((1,) * 65), "ones": lambda: xp.ones((1,) * 65),
+    "empty": lambda: xp.empty((1,) * 65), "full": lambda: xp.full((1,) * 65, 2.0),
+    "reshape": lambda: xp.reshape(xp.zeros(1), (1,) * 65),
+    "expand_dims": lambda: xp.expand_dims(xp.zeros((1,) * 64), axis=0),
+    "none-key": lambda: xp.zeros(())[(None,) * 65],
+    "stack": lambda: xp.stack([xp.zeros((1,) * 64)] * 2),
+    "broadcast_to": lambda: xp.broadcast_to(xp.zeros(1), (1,) * 65),
+    "asarray-nested": lambda: xp.asarray(np.zeros((1,) * 64).tolist() and [np.zeros((1,) * 64).tolist()]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PAST_NDIM))
+def test_more_than_64_dims_refused(name):
+    with pytest.raises(ValueError, match="maximum (supported dimension for an ndarray is currently 64, found 65"
+                                         "|number of dimensions)"):
+        _PAST_NDIM[name]()
+
+
+def test_64_dims_work_everywhere():
+    a = xp.zeros((1,) * 64)
+    assert a.ndim == 64 and float(xp.sum(a)) == 0.0 and (a + 1).ndim == 64
+    assert np.from_dlpack(a).shape == (1,) * 64
+    assert xp.asarray(np.ones((1,) * 64)).ndim == 64

@@ -131,6 +131,28 @@ def test_release_cache_gives_memory_back():
     assert grown < slack(100 * MiB)
 
 
+@needs_proc
+def test_failed_allocation_releases_the_cache_and_retries():
+    # under an address-space limit the parked blocks are what stands between a
+    # request and the limit: a failed allocation gives them back and tries again
+    out = run("""
+        import resource
+        x = xp.ones(22_500_000)  # 180 MB, parked when it dies
+        del x
+        parked = lib.ars_cache_bytes()
+        with open("/proc/self/status") as f:
+            vm = next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmSize:"))
+        resource.setrlimit(resource.RLIMIT_AS, (vm + 200 * MiB, resource.RLIM_INFINITY))
+        y = xp.ones(31_250_000)  # 250 MB (and the pool's arenas): fits only once the 180 MB are released
+        print(parked, lib.ars_cache_bytes(), int(xp.sum(y)))
+    """, env={"ASAN_OPTIONS": os.environ.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0:allocator_may_return_null=1"}
+         if ASAN else None)
+    parked, left, total = map(int, out.split())
+    assert parked >= 180 * 10**6
+    assert left == 0
+    assert total == 31_250_000
+
+
 def test_default_limit_and_env_var():
     assert int(run("print(xp.get_cache_limit())")) == 192 * MiB
     assert int(run("print(xp.get_cache_limit())", {"ARRSTRIDE_CACHE_BYTES": "64M"})) == 64 * MiB

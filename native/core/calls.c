@@ -45,6 +45,12 @@ PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "arrstride._core.new: expected a Storage, a Layout and an arrstride dtype");
         return NULL;
     }
+    PyObject *shape = SLOT(args[1], off_shape);
+    if (shape != NULL && PyTuple_Check(shape) && PyTuple_GET_SIZE(shape) > ARS_MAX_DIMS) {
+        PyErr_Format(PyExc_ValueError, "arrstride: maximum supported dimension for an ndarray is currently %d, "
+                     "found %zd", (int)ARS_MAX_DIMS, PyTuple_GET_SIZE(shape));
+        return NULL;
+    }
     if (!layout_fits(args[1], args[0], DINFO[code].itemsize)) {
         PyErr_SetString(PyExc_ValueError, "arrstride._core.new: the layout reaches outside the storage");
         return NULL;
@@ -67,7 +73,7 @@ PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         return NULL;
     }
     int code = dtype_code(args[1]);
-    if (code < 0 || !PyTuple_CheckExact(args[0]))
+    if (code < 0 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) > ARS_MAX_DIMS)
         Py_RETURN_NONE;
     int zero = nargs == 3 && PyObject_IsTrue(args[2]);
     int64_t size = 1, nbytes;

@@ -209,6 +209,21 @@ static header *take_cached(int64_t nbytes)
     return best;
 }
 
+static void trim(int64_t keep);
+
+/* posix_memalign, and once more after the parked blocks are given back when
+ * the first try fails (an address-space or overcommit limit the cache fills). */
+static void *aligned_block(size_t align, size_t total)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, align, total) == 0)
+        return p;
+    if (ars_cache_bytes() == 0)
+        return NULL;
+    trim(0);
+    return posix_memalign(&p, align, total) == 0 ? p : NULL;
+}
+
 void *ars_alloc(int64_t nbytes)
 {
     if (nbytes < 0 || nbytes > MAX_REQUEST)
@@ -220,16 +235,14 @@ void *ars_alloc(int64_t nbytes)
     if (!h) {
         int64_t cap = (used + (ALIGN - 1)) / ALIGN * ALIGN;  /* no overflow: used <= MAX_REQUEST */
         size_t total = (size_t)cap + sizeof(header);
-        void *p = NULL;
+        void *p = aligned_block(cap >= HUGE_MIN_BLOCK ? HUGE_ALIGN : ALIGN, total);
+        if (p == NULL)
+            return NULL;
         if (cap >= HUGE_MIN_BLOCK) {
-            if (posix_memalign(&p, HUGE_ALIGN, total) != 0)
-                return NULL;
 #ifdef MADV_HUGEPAGE
             /* Advice only: a kernel without THP ignores it. */
             (void)madvise(p, total / HUGE_ALIGN * HUGE_ALIGN, MADV_HUGEPAGE);
 #endif
-        } else if (posix_memalign(&p, ALIGN, total) != 0) {
-            return NULL;
         }
         h = p;
         h->capacity = cap;
