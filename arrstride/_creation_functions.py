@@ -467,6 +467,14 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
     --------
     full_like, zeros, ones
     """
+    if device is None:
+        t = type(fill_value)
+        out = _core_empty((shape,) if type(shape) is int else shape,
+                          (dt.bool if t is dt.builtins_bool else dt.default_int if t is int else
+                           dt.default_complex if t is complex else dt.default_float) if dtype is None else dtype,
+                          False, fill_value)
+        if out is not None:  # as in empty, for a Python scalar the dtype takes as it is
+            return out
     func = "full"
     check_device(func, device)
     dtype = check_dtype(func, dtype)
@@ -504,6 +512,11 @@ def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = No
     --------
     zeros, full, ones_like
     """
+    if device is None:
+        out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype,
+                          False, True if dtype is dt.bool else 1)
+        if out is not None:  # as in full
+            return out
     check_device("ones", device)
     dtype = check_dtype("ones", dtype) or dt.default_float
     return full(normalize_shape("ones", shape), 1, dtype=dtype)
@@ -578,6 +591,10 @@ def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = No
     Array
         A new contiguous array of x's shape.
     """
+    if device is None and type(x) is Array:
+        out = _core_empty(x.shape, x.dtype if dtype is None else dtype, False, True if dtype is dt.bool else 1)
+        if out is not None:  # as in full
+            return out
     x, dtype = _like("ones_like", x, dtype, device)
     return full(x.shape, 1, dtype=dtype)
 

@@ -194,3 +194,30 @@ def test_export_released_exactly_once():
     del y
     gc.collect()
     m.resize(8)  # released: now it can
+
+
+def test_own_memory_arrays_are_not_tracked_by_the_collector():
+    # an array of its own memory cannot be part of a cycle: the collector does
+    # not track it (nor its Storage); an array over a Python object's memory
+    # can, and stays tracked so that such a cycle is still collected
+    import gc
+    import weakref
+
+    import numpy as np
+
+    import arrstride as xp
+    for a in (xp.zeros(2), xp.ones(10**5), xp.asarray([1.0, 2.0]), xp.arange(5)[1:], xp.full((2, 2), 3)):
+        assert not gc.is_tracked(a) and not gc.is_tracked(a._storage)
+
+    class Exporter:
+        def __init__(self):
+            self.mem = np.arange(4.0)
+            self.__array_interface__ = self.mem.__array_interface__
+
+    e = Exporter()
+    e.arr = xp.asarray(e)  # a cycle: e -> arr -> storage -> e
+    assert gc.is_tracked(e.arr)
+    ref = weakref.ref(e)
+    del e
+    gc.collect()
+    assert ref() is None

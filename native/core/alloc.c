@@ -30,8 +30,22 @@ static void parse_layout(ArrayObject *a) {
     a->cfields = 1;
 }
 
+/* Whether none of obj's slots at the offsets given refers to an object the
+ * garbage collector follows (so obj cannot be part of a reference cycle). */
+static int slots_acyclic(PyObject *obj, int n, const Py_ssize_t *offsets) {
+    for (int k = 0; k < n; k++) {
+        PyObject *v = SLOT(obj, offsets[k]);
+        if (v != NULL && PyObject_IS_GC(v) && PyObject_GC_IsTracked(v))
+            return 0;
+    }
+    return 1;
+}
+
 /* A new Array of storage and dtype (stolen; released if it cannot be made),
- * with no layout yet. */
+ * with no layout yet. An array of memory whose owner holds no references (a
+ * Block, an allocation's capsule) cannot be part of a cycle: its dtype and
+ * layout refer to no array. The collector does not track it or its Storage,
+ * so a million small arrays cost it nothing. */
 static ArrayObject *alloc_array(PyObject *storage, PyObject *dtype) {
     ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
     if (a == NULL) {
@@ -41,6 +55,12 @@ static ArrayObject *alloc_array(PyObject *storage, PyObject *dtype) {
     }
     a->storage = storage;
     a->dtype = dtype;
+    const Py_ssize_t storage_refs[3] = {off_ptr, off_owner, off_why};
+    if (Py_TYPE(storage) == StorageType && slots_acyclic(storage, 3, storage_refs)) {
+        if (PyObject_GC_IsTracked(storage))
+            PyObject_GC_UnTrack(storage);
+        PyObject_GC_UnTrack(a);
+    }
     return a;
 }
 
@@ -96,6 +116,7 @@ PyObject *array_layout(ArrayObject *a) {
                                          PyLong_FromLongLong(a->offset), PyLong_FromLongLong(a->size));
         if (lay == NULL)
             return NULL;
+        PyObject_GC_UnTrack(lay);  /* tuples of ints and ints: no cycle */
         if (a->layout == NULL)  /* (nothing above can run Python code, but stay safe) */
             a->layout = lay;
         else

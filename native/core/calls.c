@@ -61,34 +61,48 @@ PyObject *core_new(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     return new_array_steal(args[0], args[1], args[2]);
 }
 
-/* empty(shape, dtype, zero=False) -> a new contiguous Array, or None when
- * shape is not a tuple of ints whose element and byte counts fit (the
- * caller's Python path then checks it and words the error). */
+/* empty(shape, dtype, zero=False, value=None) -> a new contiguous Array
+ * (zeroed, or every element set to the Python scalar value), or None when
+ * shape is not a tuple of ints whose element and byte counts fit, or value
+ * is not one the dtype takes as it is (the caller's Python path then checks
+ * it and words the error). */
 PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     if (!fast_paths)
         Py_RETURN_NONE;  /* switched off: the general path */
-    if (nargs < 2 || nargs > 3 || !ready) {
-        PyErr_SetString(PyExc_TypeError, "arrstride._core.empty(shape, dtype, zero=False)");
+    if (nargs < 2 || nargs > 4 || !ready) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.empty(shape, dtype, zero=False, value=None)");
         return NULL;
     }
     int code = dtype_code(args[1]);
     if (code < 0 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) > ARS_MAX_DIMS)
         Py_RETURN_NONE;
-    int zero = nargs == 3 && PyObject_IsTrue(args[2]);
-    int64_t size = 1, nbytes;
+    int zero = nargs >= 3 && PyObject_IsTrue(args[2]);
+    char item[16];
+    int filled = nargs == 4 && args[3] != Py_None;
+    if (filled && !pack_scalar(args[3], code, item))
+        Py_RETURN_NONE;
+    int64_t size = 1, nbytes, isz = DINFO[code].itemsize;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(args[0]); k++) {
         int ok = 1;
         int64_t d = as_i64(PyTuple_GET_ITEM(args[0], k), &ok);
         if (!ok || d < 0 || __builtin_mul_overflow(size, d, &size))
             Py_RETURN_NONE;
     }
-    if (__builtin_mul_overflow(size, (int64_t)DINFO[code].itemsize, &nbytes) || nbytes > ((int64_t)1 << 62)
-        || (zero && nbytes >= small_block))  /* large zeroed blocks: the allocator's zeroing path */
+    if (__builtin_mul_overflow(size, isz, &nbytes) || nbytes > ((int64_t)1 << 62)
+        || ((zero || filled) && nbytes >= small_block))  /* large ones: the allocator's zeroing, the pool's fill */
         Py_RETURN_NONE;
     PyObject *out = empty_array(args[0], code, size);
-    if (out != NULL && zero)
-        memset(storage_address(((ArrayObject *)out)->storage), 0, (size_t)nbytes);
+    if (out == NULL)
+        return NULL;
+    char *p = storage_address(((ArrayObject *)out)->storage);
+    if (zero)
+        memset(p, 0, (size_t)nbytes);
+    else if (filled && nbytes > 0) {
+        memcpy(p, item, (size_t)isz);  /* then doubling copies of what is set */
+        for (int64_t done = isz; done < nbytes; done *= 2)
+            memcpy(p + done, p, (size_t)(done < nbytes - done ? done : nbytes - done));
+    }
     return out;
 }
 
