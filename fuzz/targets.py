@@ -13,6 +13,9 @@ Targets (python fuzz/run.py TARGET [libFuzzer flags] [corpus dirs]):
   asarray    asarray of buffer exporters and __array_interface__ dicts
   views      as_strided / view(dtype) / reshape / unfold with fuzzed parameters
   index      x[key] and x[key] = v, fuzzed keys over fuzzed layouts, against NumPy
+  sequences  asarray of nested lists, tuples and subclasses that lie about their
+             length or contents, with items whose conversions change the lists,
+             against NumPy over an honest twin
 
 A raw pointer cannot be verified: the dlpack and asarray targets only hand
 arrstride memory descriptions that are either true (everything reached lies
@@ -545,6 +548,164 @@ def target_index(data: bytes) -> None:
     assert same_elements(x2, n2), key
 
 
+# ---- sequences ------------------------------------------------------------------------
+
+class _LenLie(list):
+    """A list whose len() is off by `lie`."""
+    lie = 0
+
+    def __len__(self):
+        return list.__len__(self) + self.lie
+
+
+class _IterOther(list):
+    """A list whose iterator gives other items (its len() agrees with them)."""
+    other: list = []
+
+    def __iter__(self):
+        return iter(self.other)
+
+    def __len__(self):
+        return len(self.other)
+
+
+class _TupleLie(tuple):
+    lie = 0
+
+    def __len__(self):
+        return tuple.__len__(self) + self.lie
+
+
+class _Meddler:
+    """What an item's conversion does to the lists around it."""
+    victims: list = []
+    how = 0
+
+    @classmethod
+    def meddle(cls):
+        for v in cls.victims:
+            if cls.how == 1:
+                v.clear()
+            elif cls.how == 2:
+                v.append(0.5)
+            elif cls.how == 3:
+                del v[:1]
+
+
+class _F(float):
+    def __float__(self):
+        _Meddler.meddle()
+        return float.__float__(self)
+
+    def __bool__(self):
+        _Meddler.meddle()
+        return float.__bool__(self)
+
+
+class _I(int):
+    def __index__(self):
+        _Meddler.meddle()
+        return int(self)
+
+    def __float__(self):
+        _Meddler.meddle()
+        return int.__float__(self)
+
+    def __bool__(self):
+        _Meddler.meddle()
+        return int.__bool__(self)
+
+
+class _C(complex):
+    def __complex__(self):
+        _Meddler.meddle()
+        return complex(self.real, self.imag)
+
+
+def _build(f: Bytes, depth: int, lists: list, honest: bool, lies: list):
+    """A nested structure from the bytes; honest=True builds the twin NumPy reads
+    (the same values, no meddling items); lies collects the len() lies."""
+    kind = f.byte() % 16 if depth < 5 else 12 + f.byte() % 4
+    if kind < 7:  # a sequence
+        n = f.int_in(0, 4)
+        items = [_build(f, depth + 1, lists, honest, lies) for _ in range(n)]
+        flavour = f.byte() % 8
+        if flavour == 0:
+            out = _LenLie(items)
+            out.lie = f.int_in(-2, 2)
+            if out.lie:
+                lies.append(out)
+        elif flavour == 1:
+            out = _IterOther(items)
+            out.other = list(reversed(items))
+        elif flavour == 2:
+            out = _TupleLie(items)
+            out.lie = f.int_in(-1, 1)
+            if out.lie:
+                lies.append(out)
+        elif flavour < 5:
+            out = tuple(items)
+        else:
+            out = items
+        if isinstance(out, list):
+            lists.append(out)
+        return out
+    v = f.pick([0.0, 1.5, -2.25, float("nan"), float("inf"), 1e300])
+    if kind < 9:
+        return v if honest else _F(v)
+    if kind < 11:
+        i = f.pick([0, 1, -3, 7, 255, 300, MAX_I64, -MAX_I64 - 1, 1 << 63, 1 << 64])
+        return i if honest else _I(i)
+    if kind == 11:
+        return complex(v, 1.0) if honest else _C(v, 1.0)
+    return f.pick([True, False, 3, -1, 2.5, 1j, v])
+
+
+def _leaves(obj):
+    if isinstance(obj, (list, tuple)):
+        for item in obj:
+            yield from _leaves(item)
+    else:
+        yield obj
+
+
+def target_sequences(data: bytes) -> None:
+    f = Bytes(data)
+    dtype = f.pick([None, None, None] + DTYPES)
+    pos = f.pos
+    lists: list = []
+    lies: list = []
+    obj = _build(f, 0, lists, False, lies)
+    f.pos = pos
+    twin = _build(f, 0, [], True, [])
+    _Meddler.how = f.byte() % 4
+    _Meddler.victims = [lists[k % len(lists)] for k in range(f.int_in(0, 2))] if lists else []
+    xd = None if dtype is None else getattr(xp, dtype)
+    try:
+        got = xp.asarray(obj, dtype=xd)
+    except CLEAN as e:
+        ok = (ValueError, TypeError, OverflowError)
+        assert isinstance(e, ok), repr(e)
+        return
+    finally:
+        _Meddler.victims = []
+    assert not lies, "a sequence whose len() lies was read"
+    assert got.size == int(np.prod(got.shape)), got.shape
+    try:
+        with np.errstate(all="ignore"):
+            want = np.asarray(twin, dtype=dtype)
+    except (ValueError, TypeError, OverflowError):
+        return  # NumPy refuses what arrstride reads: arrstride's own checks above hold
+    if want.dtype == object:
+        return
+    if want.dtype.kind in "iu" and any(isinstance(v, (float, complex)) for v in _leaves(twin)):
+        return  # float to int casts out of range are arrstride's own rule, not NumPy's
+    g = np.asarray(got)
+    assert g.shape == want.shape, (g.shape, want.shape)
+    if g.dtype.kind == want.dtype.kind == "b" or g.dtype == want.dtype:
+        assert same_elements(g, want), (g, want)
+
+
 TARGETS = {"pickle": target_pickle, "dlpack": target_dlpack, "asarray": target_asarray,
-           "views": target_views, "index": target_index}
+           "views": target_views, "index": target_index, "sequences": target_sequences}
 SEEDS = {"pickle": seeds_pickle}
