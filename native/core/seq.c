@@ -132,8 +132,9 @@ static int walk_items(reader_t *r, PyObject *x, int depth) {
     return 0;
 }
 
-/* A list or tuple. A subclass is read as NumPy reads it, through its
- * iterator, into a list of its own (PySequence_List); its len() must agree. */
+/* A list, tuple or range. A subclass (and a range) is read as NumPy reads
+ * it, through its iterator, into a list of its own (PySequence_List); its
+ * len() must agree. */
 static int walk_sequence(reader_t *r, PyObject *x, int depth) {
     if (PyList_CheckExact(x) || PyTuple_CheckExact(x))
         return walk_items(r, x, depth);
@@ -151,7 +152,7 @@ static int walk_sequence(reader_t *r, PyObject *x, int depth) {
 }
 
 static int walk(reader_t *r, PyObject *x, int depth) {
-    if (PyList_Check(x) || PyTuple_Check(x))
+    if (PyList_Check(x) || PyTuple_Check(x) || PyRange_Check(x))
         return walk_sequence(r, x, depth);
     int kind = PyBool_Check(x) ? KIND_BOOL : PyLong_Check(x) ? KIND_INT : PyFloat_Check(x) ? KIND_FLOAT
              : PyComplex_Check(x) ? KIND_COMPLEX : 0;
