@@ -788,7 +788,7 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
     Returns
     -------
     None
-        a is changed in place.
+        Nothing: a is changed in place.
 
     Examples
     --------

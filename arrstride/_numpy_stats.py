@@ -236,7 +236,7 @@ def histogramdd(sample: Array, /, bins: Any = 10, range: Optional[Sequence[Any]]
     Returns
     -------
     hist : Array
-        float64 array of D dimensions, one per bin count.
+        A new float64 array of D dimensions, one per bin count.
     edges : tuple of Array
         The bin edges of each dimension.
 

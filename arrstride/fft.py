@@ -759,9 +759,8 @@ def rfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = 
     Examples
     --------
     >>> import arrstride as xp
-    >>> xp.fft.rfft2(xp.ones((2, 2)))
-    Array([[4.+0.j, 0.+0.j],
-           [0.+0.j, 0.+0.j]])
+    >>> xp.fft.rfft2(xp.ones((4, 6))).shape
+    (4, 4)
     """
     return rfftn(x, s=s, axes=axes, norm=norm)
 
