@@ -3,6 +3,7 @@ results, built from arrstride's own elementwise functions and reductions."""
 from __future__ import annotations
 
 import math
+import struct
 from typing import Any, Optional, Tuple, Union
 
 from . import _dtypes as dt
@@ -34,6 +35,26 @@ def _floating(func: str, x: Array, complex_ok: bool = False) -> Array:
         raise type_error(func, "x must be real", f"dtype {x.dtype}")
     f = dt.float_for_int(x.dtype)
     return x if f == x.dtype else astype(x, f)
+
+
+def _in_compute(f, x: Array) -> Array:
+    """f(x) for a narrow float (float16, bfloat16) computed in float32 and
+    rounded once, as NumPy's float16 loops do; f(x) otherwise."""
+    if x.dtype.compute is x.dtype:
+        return f(x)
+    return astype(f(astype(x, x.dtype.compute)), x.dtype)
+
+
+def _f32(v: float) -> float:
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _constant(dtype: dt.DType, num: float, den: float) -> Array:
+    """num / den as NumPy's float loops have it: in double for float64, from
+    the float32 values of num and den for float32 (C's 180.0f / NPY_PIf)."""
+    if dtype == dt.float32:
+        return asarray(_f32(_f32(num) / _f32(den)), dtype=dt.float32)
+    return asarray(num / den, dtype=dtype)
 
 
 def _pair(func: str, x1: Any, x2: Any, kinds: str) -> Tuple[Array, Array, dt.DType]:
@@ -111,7 +132,7 @@ def fix(x: Array, /) -> Array:
     x = _operand("fix", x)
     if x.dtype.kind == "c":
         raise type_error("fix", "x must be real", f"dtype {x.dtype}")
-    return trunc(x)
+    return trunc(x) if x.dtype.kind == "f" else astype(x, x.dtype, copy=True)
 
 
 def float_power(x1: Array, x2: Array, /) -> Array:
@@ -142,6 +163,13 @@ def float_power(x1: Array, x2: Array, /) -> Array:
     return pow(astype(a1, t), astype(a2, t))
 
 
+def _complex_ge(a: Array, b: Array) -> Array:
+    """a >= b in NumPy's lexicographic order of complex numbers (real part,
+    then imaginary)."""
+    ar, ai, br, bi = real(a), imag(a), real(b), imag(b)
+    return logical_or(greater(ar, br), logical_and(equal(ar, br), logical_not(less(ai, bi))))
+
+
 def fmax(x1: Array, x2: Array, /) -> Array:
     """Element-wise maximum that ignores NaNs.
 
@@ -165,7 +193,9 @@ def fmax(x1: Array, x2: Array, /) -> Array:
     >>> xp.fmax(xp.asarray([1.0, xp.nan, 3.0]), xp.asarray([2.0, 0.0, xp.nan]))
     Array([2., 0., 3.])
     """
-    a1, a2, rt = _pair("fmax", x1, x2, "biuf")
+    a1, a2, rt = _pair("fmax", x1, x2, "biufc")
+    if rt.kind == "c":
+        return where(logical_or(_complex_ge(a1, a2), isnan(a2)), a1, a2)
     m = maximum(a1, a2)
     if rt.kind != "f":
         return m
@@ -195,7 +225,9 @@ def fmin(x1: Array, x2: Array, /) -> Array:
     >>> xp.fmin(xp.asarray([1.0, xp.nan, 3.0]), xp.asarray([2.0, 0.0, xp.nan]))
     Array([1., 0., 3.])
     """
-    a1, a2, rt = _pair("fmin", x1, x2, "biuf")
+    a1, a2, rt = _pair("fmin", x1, x2, "biufc")
+    if rt.kind == "c":
+        return where(logical_or(_complex_ge(a2, a1), isnan(a2)), a1, a2)
     m = minimum(a1, a2)
     if rt.kind != "f":
         return m
@@ -226,7 +258,9 @@ def fmod(x1: Array, x2: Array, /) -> Array:
     >>> xp.fmod(xp.asarray([-3, 3]), 2)
     Array([-1,  1])
     """
-    a1, a2, rt = _pair("fmod", x1, x2, "iuf")
+    a1, a2, rt = _pair("fmod", x1, x2, "biuf")
+    if rt.kind == "b":
+        a1, a2, rt = astype(a1, dt.int8), astype(a2, dt.int8), dt.int8
     r = remainder(a1, a2)
     if rt.kind == "u":
         return r
@@ -237,7 +271,7 @@ def fmod(x1: Array, x2: Array, /) -> Array:
         zero = equal(r, 0)
         r = where(zero, where(signbit(a1), -0.0, 0.0), r)
         r = where(isinf(a2) & isfinite(a1), a1, r)
-    return r
+    return astype(r, rt)
 
 
 def _ldexp_float(m: Array, e: Array) -> Array:
@@ -398,7 +432,7 @@ def lcm(x1: Array, x2: Array, /) -> Array:
     """
     a, b = _int_pair("lcm", x1, x2)
     g = gcd(a, b)
-    return abs(multiply(floor_divide(abs(a), where(equal(g, 0), 1, g)), abs(b)))
+    return multiply(floor_divide(abs(a), where(equal(g, 0), 1, g)), abs(b))
 
 
 def heaviside(x1: Array, x2: Array, /) -> Array:
@@ -582,7 +616,7 @@ def deg2rad(x: Array, /) -> Array:
     Array([3.14159265, 1.57079633])
     """
     x = _floating("deg2rad", _operand("deg2rad", x))
-    return multiply(x, math.pi / 180.0)
+    return _in_compute(lambda v: multiply(v, _constant(v.dtype, math.pi, 180.0)), x)
 
 
 def rad2deg(x: Array, /) -> Array:
@@ -607,7 +641,7 @@ def rad2deg(x: Array, /) -> Array:
     Array([180.,  90.])
     """
     x = _floating("rad2deg", _operand("rad2deg", x))
-    return multiply(x, 180.0 / math.pi)
+    return _in_compute(lambda v: multiply(v, _constant(v.dtype, 180.0, math.pi)), x)
 
 
 def angle(z: Array, deg: bool = False) -> Array:
@@ -637,7 +671,8 @@ def angle(z: Array, deg: bool = False) -> Array:
     if z.dtype.kind == "c":
         zr, zi = real(z), imag(z)
     else:
-        zr = z if z.dtype.kind == "f" else astype(z, dt.float64)
+        # NumPy: atan2(0, z), the Python 0 promoting bool to int64
+        zr = astype(z, dt.float64) if z.dtype.kind == "b" else _floating("angle", z)
         zi = zeros_like(zr)
     a = atan2(zi, zr)
     return multiply(a, 180.0 / math.pi) if deg else a

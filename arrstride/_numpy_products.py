@@ -10,7 +10,7 @@ from ._args import normalize_axis
 from ._array import Array, check_array
 from ._creation_functions import asarray, zeros
 from ._data_type_functions import astype, result_type
-from ._elementwise_functions import multiply, subtract
+from ._elementwise_functions import multiply, not_equal, subtract
 from ._errors import value_error
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import broadcast_arrays, moveaxis, reshape, stack
@@ -22,6 +22,19 @@ def _arr(func: str, x: Any, name: str) -> Array:
     if isinstance(x, (bool, int, float, complex)):
         return asarray(x)
     return check_array(func, x, name)
+
+
+def _bool_product(f):
+    """f for bool operands too: computed in int64, the result nonzero-as-bool
+    when both are bool (NumPy's logical dot), else in the promoted dtype."""
+    def run(a: Array, b: Array) -> Array:
+        if a.dtype != dt.bool and b.dtype != dt.bool:
+            return f(a, b)
+        both = a.dtype == dt.bool and b.dtype == dt.bool
+        rt = dt.int64 if both else result_type(a, b)
+        out = f(astype(a, rt), astype(b, rt))
+        return not_equal(out, 0) if both else out
+    return run
 
 
 def dot(a: Array, b: Array) -> Array:
@@ -51,8 +64,10 @@ def dot(a: Array, b: Array) -> Array:
     >>> xp.dot(xp.asarray([[1, 0], [0, 2]]), xp.asarray([3, 4]))
     Array([3, 8])
     """
-    a = _arr("dot", a, "a")
-    b = _arr("dot", b, "b")
+    return _bool_product(_dot)(_arr("dot", a, "a"), _arr("dot", b, "b"))
+
+
+def _dot(a: Array, b: Array) -> Array:
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     if b.ndim <= 2:
@@ -86,8 +101,10 @@ def inner(a: Array, b: Array, /) -> Array:
     >>> xp.inner(xp.asarray([1, 2, 3]), xp.asarray([0, 1, 0]))
     Array(2)
     """
-    a = _arr("inner", a, "a")
-    b = _arr("inner", b, "b")
+    return _bool_product(_inner)(_arr("inner", a, "a"), _arr("inner", b, "b"))
+
+
+def _inner(a: Array, b: Array) -> Array:
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
@@ -152,7 +169,7 @@ def vdot(a: Array, b: Array, /) -> Array:
     b = reshape(_arr("vdot", b, "b"), (-1,))
     if a.shape != b.shape:
         raise value_error("vdot", "a and b must have the same size", f"{a.size} and {b.size}")
-    return vecdot(a, b)
+    return _bool_product(vecdot)(a, b)
 
 
 def kron(a: Array, b: Array) -> Array:

@@ -995,6 +995,8 @@ def _kth(func: str, a: Array, kth: Any, axis: Optional[int]) -> Tuple[Array, int
         raise value_error(func, "a must have at least one dimension", f"shape {a.shape}")
     ax = normalize_axis(func, axis, a.ndim)
     n = a.shape[ax]
+    if n == 0:
+        return a, ax
     ks = [kth] if isinstance(kth, int) or (isinstance(kth, Array) and kth.ndim == 0) else list(kth)
     for k in ks:
         k = operator.index(k)

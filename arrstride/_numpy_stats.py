@@ -10,7 +10,7 @@ from typing import Any, Optional, Sequence, Tuple
 from . import _dtypes as dt
 from . import _kernels as K
 from ._array import Array, check_array
-from ._creation_functions import asarray, empty, linspace, zeros
+from ._creation_functions import arange, asarray, empty, linspace, zeros
 from ._data_type_functions import astype
 from ._elementwise_functions import (
     add, conj, divide, equal, isfinite, less_equal, logical_and, multiply, sqrt, subtract, clip,
@@ -66,8 +66,8 @@ def bincount(x: Array, /, weights: Optional[Array] = None, minlength: int = 0) -
     x = check_array(func, x)
     if x.ndim != 1:
         raise value_error(func, "x must be 1-D", f"shape {x.shape}")
-    if x.dtype.kind not in "biu" or x.dtype == dt.uint64:
-        raise type_error(func, "x must hold integers that fit int64 (or bools)", f"dtype {x.dtype}")
+    if x.dtype.kind not in "biu":
+        raise type_error(func, "x must hold integers (or bools)", f"dtype {x.dtype}")
     if isinstance(minlength, type(True)) or not isinstance(minlength, int):
         raise type_error(func, "minlength must be an int", repr(minlength))
     if minlength < 0:
@@ -78,6 +78,8 @@ def bincount(x: Array, /, weights: Optional[Array] = None, minlength: int = 0) -
         w = _lane(func, weights, "weights", dt.float64)
         if w.shape != x.shape:
             raise value_error(func, "weights must have x's shape", f"{w.shape} and {x.shape}")
+    if x.size == 0:
+        return zeros((minlength,), dtype=dt.int64)
     lo, hi = K.int64_range(x)
     if x.size and lo < 0:
         raise value_error(func, "x must not hold negative values", f"minimum {lo}")
@@ -116,8 +118,20 @@ def _outer_edges(func: str, a: Array, rng: Any) -> Tuple[float, float]:
     return first, last
 
 
-def _edge_dtype(a: Array) -> dt.DType:
-    return a.dtype if a.dtype.kind == "f" else dt.float64
+def _equal_edges(func: str, a: Array, rng: Any, bins: int) -> Array:
+    """NumPy's bins + 1 equal-width edges: linspace in float64, except that
+    a narrower float array without a range computes them in its own dtype (NumPy
+    takes the ends from a.min() and a.max(), scalars of a's dtype)."""
+    first, last = _outer_edges(func, a, rng)
+    dtype = a.dtype if a.dtype.kind == "f" else dt.float64
+    if dtype == dt.float64 or rng is not None or a.size == 0 or first != float(min(a)) \
+            or last != float(max(a)):
+        return linspace(first, last, bins + 1, dtype=dtype)
+    start = asarray(first, dtype=dtype)
+    step = divide(subtract(asarray(last, dtype=dtype), start), asarray(float(bins), dtype=dtype))
+    edges = add(multiply(arange(bins + 1, dtype=dtype), step), start)
+    edges[-1] = last
+    return edges
 
 
 def histogram(a: Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] = None,
@@ -177,8 +191,7 @@ def histogram(a: Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] 
     if isinstance(bins, int) and not isinstance(bins, type(True)):
         if bins < 1:
             raise value_error(func, "bins must be a positive int", bins)
-        first, last = _outer_edges(func, a, range)
-        edges = linspace(first, last, bins + 1, dtype=_edge_dtype(a))
+        edges = _equal_edges(func, a, range, bins)
         e64 = edges if edges.dtype == dt.float64 else astype(edges, dt.float64)
         hist = empty((bins,), dtype=dt.int64 if w is None else dt.float64)
         K.histogram(x, w, e64, hist)
@@ -283,8 +296,7 @@ def histogramdd(sample: Array, /, bins: Any = 10, range: Optional[Sequence[Any]]
         if isinstance(b, int) and not isinstance(b, type(True)):
             if b < 1:
                 raise value_error(func, f"bins[{i}] must be a positive int", b)
-            first, last = _outer_edges(func, col, range[i])
-            e = linspace(first, last, b + 1, dtype=_edge_dtype(sample))
+            e = _equal_edges(func, col, range[i], b)
         else:
             e = check_array(func, b if isinstance(b, Array) else asarray(b), "bins")
             if e.ndim != 1 or e.shape[0] < 2 or not bool(all(less_equal(e[:-1], e[1:]))):
@@ -382,6 +394,8 @@ def cov(m: Array, y: Optional[Array] = None, rowvar: bool = True, bias: bool = F
                               f"{x.shape[1]} and {yv.shape[1]}")
         x = concat([astype(x, dtype), astype(yv, dtype)], axis=0)
     x = astype(x, dtype)
+    if x.shape[0] == 0:
+        return zeros((0, 0), dtype=dt.float64)
     if ddof is None:
         ddof = 0 if bias else 1
     nobs = x.shape[1]

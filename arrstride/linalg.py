@@ -1206,7 +1206,16 @@ def cond(x: Array, p: Optional[Union[int, float, str]] = None) -> Array:
         if p == -2:
             return _divide(s[..., -1], s[..., 0])
         return _divide(s[..., 0], s[..., -1])
-    return _multiply(matrix_norm(x, ord=p), matrix_norm(inv(x), ord=p))
+    try:
+        inv_x = inv(x)
+    except LinAlgError:  # NumPy: a singular matrix has condition number inf
+        if x.ndim == 2:
+            return _astype(_zeros((), dtype=dt.real_of(_float_dtype(x))) + math.inf,
+                           dt.real_of(_float_dtype(x)))
+        from ._manipulation_functions import stack
+        flat = reshape(x, (-1,) + x.shape[-2:])
+        return reshape(stack([cond(flat[i], p) for i in range(flat.shape[0])]), x.shape[:-2])
+    return _multiply(matrix_norm(x, ord=p), matrix_norm(inv_x, ord=p))
 
 
 def lstsq(a: Array, b: Array, rcond: Optional[float] = None) -> Tuple[Array, Array, int, Array]:
