@@ -146,10 +146,33 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
         shared = _from_external(obj, copy)
         if shared is not None:
             return _from_array(shared, dtype, copy)
+        converted = _from_array_method(obj, copy)
+        if converted is not None:
+            return _from_array(converted, dtype, copy)
     if copy is False:
         raise value_error(func, "copy=False, but a Python object cannot be shared without a copy",
                           type(obj).__name__)
     return _from_python(obj, dtype)
+
+
+def _from_array_method(obj: Any, copy: Optional[bool]) -> Optional[Array]:
+    """The array an object with NumPy's __array__ method (a pandas Series, an
+    xarray DataArray) gives, as NumPy and PyTorch accept it; None when obj has
+    no such method. copy=False is passed on, as NumPy 2 does."""
+    method = getattr(type(obj), "__array__", None)
+    if method is None:
+        return None
+    if copy is False:
+        try:
+            out = method(obj, copy=False)
+        except TypeError:  # an __array__ of NumPy 1's signature, without copy
+            out = method(obj)
+    else:
+        out = method(obj)
+    shared = out if isinstance(out, Array) else _from_external(out, None)
+    if shared is None:
+        raise type_error("asarray", "__array__ must return an array", type(out).__name__)
+    return shared
 
 
 def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Array:

@@ -174,15 +174,19 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     return x._with_layout(L.insert_dims(x._layout, norm))
 
 
-def squeeze(x: Array, /, axis: Any) -> Array:
+def squeeze(x: Array, /, axis: Any = None) -> Array:
     """Array x without the given axes of size 1.
+
+    Beyond the standard, as NumPy and PyTorch: axis may be left out (None),
+    to remove every axis of size 1.
 
     Parameters
     ----------
     x : Array
         Input array. NumPy arrays are accepted too (without a copy).
-    axis : int or tuple of int
-        Axis or axes to remove; each must have size 1.
+    axis : int or tuple of int, optional
+        Axis or axes to remove; each must have size 1. None (the default)
+        removes every axis of size 1.
 
     Returns
     -------
@@ -200,6 +204,8 @@ def squeeze(x: Array, /, axis: Any) -> Array:
     """
     func = "squeeze"
     x = check_array(func, x)
+    if axis is None:
+        axis = tuple(k for k, d in enumerate(x.shape) if d == 1)
     norm = normalize_axes(func, axis, x.ndim, allow_none=False)
     for a in norm:
         if x.shape[a] != 1:
