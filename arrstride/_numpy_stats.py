@@ -393,7 +393,7 @@ def cov(m: Array, y: Optional[Array] = None, rowvar: bool = True, bias: bool = F
             raise value_error(func, "m and y must have the same number of observations",
                               f"{x.shape[1]} and {yv.shape[1]}")
         x = concat([astype(x, dtype), astype(yv, dtype)], axis=0)
-    x = astype(x, dtype)
+    x = astype(x, dtype, copy=False)
     if x.shape[0] == 0:
         return zeros((0, 0), dtype=dt.float64)
     if ddof is None:

@@ -111,3 +111,14 @@ def test_comparing_with_none_is_element_by_element(layout):
         assert_same(a != None, n != None)  # noqa: E711
     with pytest.raises(TypeError):
         xp.asarray([1.0]) < None
+
+
+def test_numpy_functions_on_arrstride_arrays_as_the_guide_says():
+    """docs/guide/coming_from_numpy.md: ufuncs and method-backed functions give
+    arrstride arrays, the rest NumPy arrays (the rows marked there)."""
+    x = xp.asarray([[1.0, 4.0], [9.0, 2.0]])
+    for f in (np.sqrt, np.exp, lambda v: np.sum(v), lambda v: np.clip(v, 0, 3)):
+        assert isinstance(f(x), xp.Array)
+    for f in (lambda v: np.where(v > 2, v, 0), np.sort, lambda v: np.concatenate([v, v]),
+              np.linalg.inv):
+        assert isinstance(f(x), np.ndarray)
