@@ -16,7 +16,7 @@ from ._data_type_functions import astype, result_type
 from ._elementwise_functions import (
     equal, floor_divide, greater_equal, less, logical_or, multiply, remainder, where,
 )
-from ._errors import index_error, type_error, value_error
+from ._errors import index_error, not_array_error, type_error, value_error
 from ._manipulation_functions import (
     broadcast_to, concat, flip, permute_dims, reshape, stack,
 )
@@ -800,7 +800,7 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
     """
     func = "put"
     if not isinstance(a, Array):
-        raise type_error(func, "a must be an arrstride array", type(a).__name__)
+        raise not_array_error(func, a, "a")
     idx = reshape(_arr(func, ind if not isinstance(ind, (list, tuple)) else asarray(ind), "ind"), (-1,))
     if idx.dtype.kind not in "iu" and not (idx.size == 0):
         raise type_error(func, "ind must be integers", f"dtype {idx.dtype}")

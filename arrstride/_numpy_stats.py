@@ -472,7 +472,8 @@ def corrcoef(x: Array, y: Optional[Array] = None, rowvar: bool = True, *,
     Array([[ 1., -1.],
            [-1.,  1.]])
     """
-    c = cov(x, y, rowvar, dtype=dtype)
+    c = cov(check_array("corrcoef", x), y if y is None else check_array("corrcoef", y, "y"),
+            rowvar, dtype=dtype)
     if c.ndim == 0:
         return divide(c, c)
     d = diagonal(c)

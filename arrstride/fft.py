@@ -699,7 +699,7 @@ def fft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (
     Array([[4.+0.j, 0.+0.j],
            [0.+0.j, 0.+0.j]])
     """
-    return fftn(x, s=s, axes=axes, norm=norm)
+    return fftn(check_array("fft2", x), s=s, axes=axes, norm=norm)
 
 
 def ifft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
@@ -731,7 +731,7 @@ def ifft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = 
     Array([[1.+0.j, 1.+0.j],
            [1.+0.j, 1.+0.j]])
     """
-    return ifftn(x, s=s, axes=axes, norm=norm)
+    return ifftn(check_array("ifft2", x), s=s, axes=axes, norm=norm)
 
 
 def rfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
@@ -762,7 +762,7 @@ def rfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = 
     >>> xp.fft.rfft2(xp.ones((4, 6))).shape
     (4, 4)
     """
-    return rfftn(x, s=s, axes=axes, norm=norm)
+    return rfftn(check_array("rfft2", x), s=s, axes=axes, norm=norm)
 
 
 def irfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
@@ -794,4 +794,4 @@ def irfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] =
     Array([[1., 1.],
            [1., 1.]])
     """
-    return irfftn(x, s=s, axes=axes, norm=norm)
+    return irfftn(check_array("irfft2", x), s=s, axes=axes, norm=norm)

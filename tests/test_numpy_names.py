@@ -61,7 +61,7 @@ def _wanted():
     return out
 
 
-def test_numpy_and_pytorch_names_are_in_arrstride():
+def test_numpy_and_torch_names_are_in_arrstride():
     missing = []
     for sub, names in _wanted().items():
         mod = getattr(xp, sub) if sub else xp
