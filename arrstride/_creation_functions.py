@@ -429,6 +429,12 @@ def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
     See Also
     --------
     zeros, empty_like
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.empty((2, 3)).shape
+    (2, 3)
     """
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
@@ -500,6 +506,12 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
     See Also
     --------
     full_like, zeros, ones
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.full((2,), 7, dtype=xp.int32)
+    Array([7, 7], dtype=int32)
     """
     func = "full"
     check_device(func, device)
@@ -537,6 +549,13 @@ def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = No
     See Also
     --------
     zeros, full, ones_like
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.ones((2, 3))
+    Array([[1., 1., 1.],
+           [1., 1., 1.]])
     """
     check_device("ones", device)
     dtype = check_dtype("ones", dtype) or dt.default_float
@@ -590,6 +609,13 @@ def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = N
     -------
     Array
         A new contiguous array of x's shape.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.zeros_like(xp.asarray([[1, 2], [3, 4]]))
+    Array([[0, 0],
+           [0, 0]])
     """
     x, dtype = _like("zeros_like", x, dtype, device)
     return Array._empty(x.shape, dtype, zero=True, func="zeros_like")
@@ -666,6 +692,13 @@ def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
     -------
     Array
         A new array of shape ``(n_rows, n_cols)``.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.eye(2, 3, k=1)
+    Array([[0., 1., 0.],
+           [0., 0., 1.]])
     """
     func = "eye"
     check_device(func, device)
@@ -808,6 +841,12 @@ def linspace(start: Union[int, float, complex], stop: Union[int, float, complex]
     See Also
     --------
     arange, logspace
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linspace(0.0, 1.0, 5)
+    Array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
     func = "linspace"
     check_device(func, device)

@@ -102,6 +102,12 @@ def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
     See Also
     --------
     matrix_transpose, moveaxis
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.permute_dims(xp.zeros((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
     """
     func = "permute_dims"
     x = check_array(func, x)
@@ -165,6 +171,12 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     See Also
     --------
     squeeze
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.expand_dims(xp.asarray([1, 2]), axis=0).shape
+    (1, 2)
     """
     func = "expand_dims"
     x = check_array(func, x)
@@ -201,6 +213,12 @@ def squeeze(x: Array, /, axis: Any = None) -> Array:
     See Also
     --------
     expand_dims
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.squeeze(xp.zeros((1, 3, 1)), axis=0).shape
+    (3, 1)
     """
     func = "squeeze"
     x = check_array(func, x)
@@ -227,6 +245,12 @@ def flip(x: Array, /, axis: Any = None) -> Array:
     -------
     Array
         A view of x with negative strides; no data is copied.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.flip(xp.asarray([1, 2, 3]))
+    Array([3, 2, 1])
     """
     func = "flip"
     x = check_array(func, x)
@@ -335,6 +359,13 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
     ------
     ValueError
         If x's shape is not broadcast-compatible with shape.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.broadcast_to(xp.asarray([1, 2]), (2, 2))
+    Array([[1, 2],
+           [1, 2]])
     """
     func = "broadcast_to"
     x = check_array(func, x)
@@ -454,6 +485,12 @@ def concat(arrays: Any, /, axis: Optional[int] = 0) -> Array:
     See Also
     --------
     stack
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.concat([xp.asarray([1, 2]), xp.asarray([3])])
+    Array([1, 2, 3])
     """
     if axis == 0 and type(axis) is int:
         out = _core_concat0(arrays)  # dense arrays of one dtype, in C
@@ -510,6 +547,13 @@ def stack(arrays: Any, /, axis: int = 0) -> Array:
     See Also
     --------
     concat, unstack
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.stack([xp.asarray([1, 2]), xp.asarray([3, 4])], axis=1)
+    Array([[1, 3],
+           [2, 4]])
     """
     func = "stack"
     arrays = _array_list(func, arrays)

@@ -568,6 +568,12 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, devi
     See Also
     --------
     rfftfreq, fftshift
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fftfreq(4)
+    Array([ 0.  ,  0.25, -0.5 , -0.25])
     """
     return _freq("fftfreq", n, d, dtype, device, False)
 
@@ -641,6 +647,12 @@ def fftshift(x: Array, /, *, axes: Optional[Union[int, Sequence[int]]] = None) -
     See Also
     --------
     ifftshift
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fftshift(xp.asarray([0, 1, 2, 3]))
+    Array([2, 3, 0, 1])
     """
     return _shift("fftshift", x, axes, False)
 

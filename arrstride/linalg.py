@@ -272,6 +272,12 @@ def det(x: Array, /) -> Array:
     See Also
     --------
     slogdet
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.det(xp.asarray([[2.0, 1.0], [1.0, 3.0]]))
+    Array(5.)
     """
     func = "det"
     x, dtype = _matrices(func, x, square=True)
@@ -339,6 +345,13 @@ def inv(x: Array, /) -> Array:
     See Also
     --------
     solve, pinv
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.inv(xp.asarray([[2.0, 0.0], [0.0, 4.0]]))
+    Array([[0.5 , 0.  ],
+           [0.  , 0.25]])
     """
     func = "inv"
     x, dtype = _matrices(func, x, square=True)
@@ -375,6 +388,12 @@ def solve(x1: Array, x2: Array, /) -> Array:
     See Also
     --------
     inv
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.solve(xp.asarray([[2.0, 0.0], [0.0, 4.0]]), xp.asarray([2.0, 2.0]))
+    Array([1. , 0.5])
     """
     func = "solve"
     x1 = check_array(func, x1, "x1")
@@ -1010,6 +1029,12 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     See Also
     --------
     matrix_norm
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.vector_norm(xp.asarray([3.0, 4.0]))
+    Array(5.)
     """
     func = "vector_norm"
     x = check_array(func, x)
