@@ -74,6 +74,27 @@ from ._kernels import get_cache_limit, get_num_threads, release_cache, set_cache
 from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._einsum import einsum
 from ._numpy_functions import cumprod, cumsum, gradient, nancumprod, nancumsum, transpose
+# NumPy's names that PyTorch has too (docs/guide/coming_from_numpy.md); the
+# aliases are the standard's functions themselves.
+from ._elementwise_functions import (
+    abs as absolute, acos as arccos, acosh as arccosh, asin as arcsin, asinh as arcsinh,
+    atan as arctan, atan2 as arctan2, atanh as arctanh, bitwise_invert as bitwise_not,
+    divide as true_divide,
+)
+from ._manipulation_functions import concat as concatenate
+from ._statistical_functions import max as amax, min as amin
+from ._numpy_math import (
+    allclose, angle, deg2rad, exp2, fix, float_power, fmax, fmin, fmod, frexp, gcd, heaviside,
+    i0, isclose, isneginf, isposinf, isreal, lcm, ldexp, logaddexp2, nan_to_num, rad2deg, sinc,
+    trapezoid,
+)
+from ._numpy_products import cross, dot, inner, kron, outer, trace, vdot
+from ._numpy_shape import (
+    argpartition, argwhere, atleast_1d, atleast_2d, atleast_3d, column_stack, diagflat, dsplit,
+    dstack, fliplr, flipud, hsplit, hstack, partition, promote_types, put, ravel, rot90, select,
+    split, swapaxes, tril_indices, triu_indices, unique, unravel_index, vander, vsplit, vstack,
+)
+from ._numpy_stats import bincount, corrcoef, cov, histogram, histogramdd
 from . import linalg
 from . import fft
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
@@ -130,6 +151,18 @@ __all__ = [
     "diag", "einsum", "logspace", "cumsum", "cumprod", "nancumsum", "nancumprod", "gradient",
     "transpose",
     "get_num_threads", "set_num_threads", "get_cache_limit", "set_cache_limit", "release_cache",
+    # NumPy's names that PyTorch has too
+    "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh",
+    "bitwise_not", "true_divide", "concatenate", "amax", "amin",
+    "allclose", "angle", "deg2rad", "exp2", "fix", "float_power", "fmax", "fmin", "fmod", "frexp",
+    "gcd", "heaviside", "i0", "isclose", "isneginf", "isposinf", "isreal", "lcm", "ldexp",
+    "logaddexp2", "nan_to_num", "rad2deg", "sinc", "trapezoid",
+    "cross", "dot", "inner", "kron", "outer", "trace", "vdot",
+    "argpartition", "argwhere", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
+    "diagflat", "dsplit", "dstack", "fliplr", "flipud", "hsplit", "hstack", "partition",
+    "promote_types", "put", "ravel", "rot90", "select", "split", "swapaxes", "tril_indices",
+    "triu_indices", "unique", "unravel_index", "vander", "vsplit", "vstack",
+    "bincount", "corrcoef", "cov", "histogram", "histogramdd",
     # linear algebra (matrix_transpose is with manipulation)
     "matmul", "tensordot", "vecdot", "linalg",
     # extensions

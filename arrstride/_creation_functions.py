@@ -147,10 +147,33 @@ def asarray(obj: Any, /, *, dtype: Optional[dt.DType] = None, device: Any = None
         shared = _from_external(obj, copy)
         if shared is not None:
             return _from_array(shared, dtype, copy)
+        converted = _from_array_method(obj, copy)
+        if converted is not None:
+            return _from_array(converted, dtype, copy)
     if copy is False:
         raise value_error(func, "copy=False, but a Python object cannot be shared without a copy",
                           type(obj).__name__)
     return _from_python(obj, dtype)
+
+
+def _from_array_method(obj: Any, copy: Optional[bool]) -> Optional[Array]:
+    """The array an object with NumPy's __array__ method (a pandas Series, an
+    xarray DataArray) gives, as NumPy and PyTorch accept it; None when obj has
+    no such method. copy=False is passed on, as NumPy 2 does."""
+    method = getattr(type(obj), "__array__", None)
+    if method is None:
+        return None
+    if copy is False:
+        try:
+            out = method(obj, copy=False)
+        except TypeError:  # an __array__ of NumPy 1's signature, without copy
+            out = method(obj)
+    else:
+        out = method(obj)
+    shared = out if isinstance(out, Array) else _from_external(out, None)
+    if shared is None:
+        raise type_error("asarray", "__array__ must return an array", type(out).__name__)
+    return shared
 
 
 def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Array:
@@ -395,6 +418,12 @@ def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
     See Also
     --------
     zeros, empty_like
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.empty((2, 3)).shape
+    (2, 3)
     """
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
@@ -466,6 +495,12 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
     See Also
     --------
     full_like, zeros, ones
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.full((2,), 7, dtype=xp.int32)
+    Array([7, 7], dtype=int32)
     """
     if device is None:
         t = type(fill_value)
@@ -511,6 +546,13 @@ def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = No
     See Also
     --------
     zeros, full, ones_like
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.ones((2, 3))
+    Array([[1., 1., 1.],
+           [1., 1., 1.]])
     """
     if device is None:
         out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype,
@@ -569,6 +611,13 @@ def zeros_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = N
     -------
     Array
         A new contiguous array of x's shape.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.zeros_like(xp.asarray([[1, 2], [3, 4]]))
+    Array([[0, 0],
+           [0, 0]])
     """
     x, dtype = _like("zeros_like", x, dtype, device)
     return Array._empty(x.shape, dtype, zero=True, func="zeros_like")
@@ -649,6 +698,13 @@ def eye(n_rows: int, n_cols: Optional[int] = None, /, *, k: int = 0,
     -------
     Array
         A new array of shape ``(n_rows, n_cols)``.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.eye(2, 3, k=1)
+    Array([[0., 1., 0.],
+           [0., 0., 1.]])
     """
     func = "eye"
     check_device(func, device)
@@ -791,6 +847,12 @@ def linspace(start: Union[int, float, complex], stop: Union[int, float, complex]
     See Also
     --------
     arange, logspace
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linspace(0.0, 1.0, 5)
+    Array([0.  , 0.25, 0.5 , 0.75, 1.  ])
     """
     func = "linspace"
     check_device(func, device)

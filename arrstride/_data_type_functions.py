@@ -48,6 +48,12 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     See Also
     --------
     can_cast, result_type
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.astype(xp.asarray([1.7, -2.7]), xp.int32)
+    Array([ 1, -2], dtype=int32)
     """
     if type(dtype) is dt.DType and device is None and type(x) is Array:
         if dtype is x._dtype and not copy:

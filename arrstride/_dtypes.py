@@ -190,6 +190,23 @@ BY_NAME = {d.name: d for d in ALL}
 BY_CODE = {d.code: d for d in ALL}
 
 
+# NumPy's other spellings of these dtypes as strings (dtype="float", "i4", "f8"),
+# native byte order only: Python type names, C names, type codes, kind + size.
+NUMPY_STRINGS = {
+    "float": "float64", "int": "int64", "complex": "complex128", "bool_": "bool",
+    "double": "float64", "single": "float32", "half": "float16", "cdouble": "complex128",
+    "csingle": "complex64", "intp": "int64", "uintp": "uint64", "byte": "int8",
+    "ubyte": "uint8", "short": "int16", "ushort": "uint16", "intc": "int32", "uintc": "uint32",
+    "long": "int64", "ulong": "uint64", "longlong": "int64", "ulonglong": "uint64",
+    "?": "bool", "b": "int8", "B": "uint8", "h": "int16", "H": "uint16", "i": "int32",
+    "I": "uint32", "l": "int64", "L": "uint64", "q": "int64", "Q": "uint64", "e": "float16",
+    "f": "float32", "d": "float64", "F": "complex64", "D": "complex128", "p": "int64", "P": "uint64",
+    "b1": "bool", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "u1": "uint8",
+    "u2": "uint16", "u4": "uint32", "u8": "uint64", "f2": "float16", "f4": "float32",
+    "f8": "float64", "c8": "complex64", "c16": "complex128",
+}
+
+
 def _by_name(name: str) -> DType:
     return BY_NAME[name]
 
@@ -199,7 +216,9 @@ def foreign_name(obj: Any):
     or scalar type such as numpy.float64), or None. Only the names of
     arrstride's dtypes count, also as strings ('float32', 'bool')."""
     if isinstance(obj, str):
-        return obj if obj in BY_NAME else None
+        if obj in BY_NAME:
+            return obj
+        return NUMPY_STRINGS.get(obj[1:] if obj[:1] in "<=|" and len(obj) > 1 else obj)
     name = getattr(obj, "name", None)
     if not isinstance(name, str):
         name = getattr(obj, "__name__", None)

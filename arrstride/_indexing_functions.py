@@ -80,6 +80,12 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     See Also
     --------
     take_along_axis
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.take(xp.asarray([10, 20, 30]), xp.asarray([2, 0]))
+    Array([30, 10])
     """
     func = "take"
     x = check_array(func, x)

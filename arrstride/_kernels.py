@@ -608,6 +608,41 @@ def repeat_index(repeats, out) -> None:
     _check(lib.ars_repeat_index(_ptr64(repeats), repeats._layout.size, _ptr64(out)), "repeat")
 
 
+def int64_range(x) -> tuple:
+    """(min, max) of the 1-D int64 x (INT64_MAX, INT64_MIN when empty)."""
+    lo, hi = ffi.new("int64_t *"), ffi.new("int64_t *")
+    _check(lib.ars_int64_range(data_ptr(x), x._layout.size, byte_stride(x._layout.strides[0], 8),
+                               lo, hi), "bincount")
+    return lo[0], hi[0]
+
+
+def _lane_or_null(w):
+    if w is None:
+        return ffi.NULL, 0
+    return data_ptr(w), byte_stride(w._layout.strides[0], 8)
+
+
+def bincount(x, weights, out) -> bool:
+    """out (contiguous int64, or float64 with weights) = counts of the 1-D
+    int64 x; False when a value falls outside out (nothing else is wrong)."""
+    w, sw = _lane_or_null(weights)
+    rc = lib.ars_bincount(data_ptr(x), x._layout.size, byte_stride(x._layout.strides[0], 8), w, sw,
+                          data_ptr(out), out._layout.size)
+    if rc == lib.ARS_ERR_ARG:
+        return False
+    _check(rc, "bincount")
+    return True
+
+
+def histogram(x, weights, edges, out) -> None:
+    """out (contiguous, len(edges) - 1) = counts of the 1-D float64 x in the
+    equal-width bins of the contiguous float64 edges."""
+    w, sw = _lane_or_null(weights)
+    _check(lib.ars_histogram(data_ptr(x), x._layout.size, byte_stride(x._layout.strides[0], 8), w, sw,
+                             ffi.cast("double *", data_ptr(edges)), out._layout.size, data_ptr(out)),
+           "histogram")
+
+
 def compress(x, mask, out, count: int) -> None:
     """out (contiguous, count elements) = x[mask] in C order; mask has x's shape."""
     lay = x._layout

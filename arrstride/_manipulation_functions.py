@@ -102,6 +102,12 @@ def permute_dims(x: Array, /, axes: Tuple[int, ...]) -> Array:
     See Also
     --------
     matrix_transpose, moveaxis
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.permute_dims(xp.zeros((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
     """
     func = "permute_dims"
     x = check_array(func, x)
@@ -165,6 +171,12 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     See Also
     --------
     squeeze
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.expand_dims(xp.asarray([1, 2]), axis=0).shape
+    (1, 2)
     """
     func = "expand_dims"
     x = check_array(func, x)
@@ -174,15 +186,19 @@ def expand_dims(x: Array, /, axis: Any = 0) -> Array:
     return x._with_layout(L.insert_dims(x._layout, norm))
 
 
-def squeeze(x: Array, /, axis: Any) -> Array:
+def squeeze(x: Array, /, axis: Any = None) -> Array:
     """Array x without the given axes of size 1.
+
+    Beyond the standard, as NumPy and PyTorch: axis may be left out (None),
+    to remove every axis of size 1.
 
     Parameters
     ----------
     x : Array
         Input array. NumPy arrays are accepted too (without a copy).
-    axis : int or tuple of int
-        Axis or axes to remove; each must have size 1.
+    axis : int or tuple of int, optional
+        Axis or axes to remove; each must have size 1. None (the default)
+        removes every axis of size 1.
 
     Returns
     -------
@@ -197,9 +213,17 @@ def squeeze(x: Array, /, axis: Any) -> Array:
     See Also
     --------
     expand_dims
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.squeeze(xp.zeros((1, 3, 1)), axis=0).shape
+    (3, 1)
     """
     func = "squeeze"
     x = check_array(func, x)
+    if axis is None:
+        axis = tuple(k for k, d in enumerate(x.shape) if d == 1)
     norm = normalize_axes(func, axis, x.ndim, allow_none=False)
     for a in norm:
         if x.shape[a] != 1:
@@ -221,6 +245,12 @@ def flip(x: Array, /, axis: Any = None) -> Array:
     -------
     Array
         A view of x with negative strides; no data is copied.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.flip(xp.asarray([1, 2, 3]))
+    Array([3, 2, 1])
     """
     func = "flip"
     x = check_array(func, x)
@@ -329,6 +359,13 @@ def broadcast_to(x: Array, /, shape: Tuple[int, ...]) -> Array:
     ------
     ValueError
         If x's shape is not broadcast-compatible with shape.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.broadcast_to(xp.asarray([1, 2]), (2, 2))
+    Array([[1, 2],
+           [1, 2]])
     """
     func = "broadcast_to"
     x = check_array(func, x)
@@ -448,6 +485,12 @@ def concat(arrays: Any, /, axis: Optional[int] = 0) -> Array:
     See Also
     --------
     stack
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.concat([xp.asarray([1, 2]), xp.asarray([3])])
+    Array([1, 2, 3])
     """
     if axis == 0 and type(axis) is int:
         out = _core_concat0(arrays)  # dense arrays of one dtype, in C
@@ -504,6 +547,13 @@ def stack(arrays: Any, /, axis: int = 0) -> Array:
     See Also
     --------
     concat, unstack
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.stack([xp.asarray([1, 2]), xp.asarray([3, 4])], axis=1)
+    Array([[1, 3],
+           [2, 4]])
     """
     func = "stack"
     arrays = _array_list(func, arrays)

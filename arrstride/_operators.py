@@ -26,7 +26,7 @@ from . import _utility_functions as _uf
 from ._array import FALLBACKS, SUPPORTED_VERSIONS, Array, builtins_bool, check_array
 from ._array import FOREIGN as _FOREIGN
 from ._core import bind as _core_bind
-from ._creation_functions import asarray
+from ._creation_functions import asarray, full as _full
 from ._dlpack import DLDeviceType, export
 from ._errors import msg, operand_error, overlap_error, read_only_error
 from ._indexing import getitem as _getitem
@@ -121,6 +121,9 @@ def _forward(func, refuse: bool = False):
         if type(other) is Array:  # the per-call path, without a call
             return func(self, other)
         operand = _as_operand(other)
+        if other is None and refuse:
+            # NumPy: x == None is all False, x != None all True (element by element)
+            return _full(self.shape, func is _ew.not_equal, dtype=dt.bool)
         if operand is None:
             # == and != must not fall back to identity (a silent False), nor any
             # operator to a list's own (x * [1, 2] would repeat the list x times)
@@ -445,6 +448,17 @@ class _Flags:
                          ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned"))
 
 
+def _sort_method(self, axis: int = -1, kind: Any = None, order: Any = None, *,
+                 stable: Any = None) -> None:
+    """x.sort(axis=-1): sorts x in place along an axis, as NumPy's ndarray.sort
+    (the namespace's sort returns a new array instead)."""
+    if order is not None:
+        raise TypeError(msg("Array.sort", "order is for structured arrays, which arrstride "
+                            "does not have", repr(order)))
+    self[...] = _sortf.sort(self, axis=axis, stable=kind == "stable" or bool(stable))
+    return None
+
+
 def _searchsorted_method(self, v, side="left", sorter=None):
     """x.searchsorted(v, side='left', sorter=None): searchsorted(x, v), as NumPy's
     (xarray's DataArray.searchsorted calls it)."""
@@ -464,13 +478,28 @@ METHODS = {
     "transpose": _transpose_method, "squeeze": _squeeze_method, "clip": _out(_ew.clip),
     "round": _out(_round_method), "nonzero": _srf.nonzero, "dot": _out(_dot), "fill": _fill_method,
     "conj": _ew.conj, "conjugate": _ew.conj, "argsort": _argsort_method,
-    "searchsorted": _searchsorted_method,
+    "searchsorted": _searchsorted_method, "sort": _sort_method,
 }
 for _name, _func in METHODS.items():
     setattr(Array, _name, _func)
 Array.flags = property(_flags)
-Array.real = property(_ew.real, doc="The real part (a view of a complex array; x itself otherwise).")
-Array.imag = property(_ew.imag, doc="The imaginary part (a view of a complex array; zeros otherwise).")
+def _numeric_part(func, doc: str) -> property:
+    """x.real, x.imag: a bool array has neither (AttributeError, so hasattr is
+    False and getattr's default applies), where the functions raise TypeError."""
+    def get(self):
+        if self._dtype is dt.bool:
+            raise AttributeError(msg(f"Array.{func.__name__}", "a bool array has no numeric parts; "
+                                     "convert it with astype first"))
+        return func(self)
+    return property(get, doc=doc)
+
+
+Array.real = _numeric_part(_ew.real, "The real part (a view of a complex array; x itself otherwise).")
+Array.imag = _numeric_part(_ew.imag, "The imaginary part (a view of a complex array; zeros otherwise).")
+Array.nbytes = property(lambda self: self.size * self._dtype.itemsize,
+                        doc="Number of bytes of the elements (size * itemsize), as NumPy's.")
+Array.itemsize = property(lambda self: self._dtype.itemsize,
+                          doc="Number of bytes of one element, as NumPy's.")
 del _name, _func
 
 

@@ -87,6 +87,12 @@ def argmax(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -
     ------
     ValueError
         If the axis searched is empty.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.argmax(xp.asarray([[1, 5], [7, 2]]), axis=1)
+    Array([1, 0])
     """
     return _arg("argmax", lib.ARS_LANE_ARGMAX, x, axis, keepdims)
 
@@ -164,6 +170,12 @@ def nonzero(x: Array, /) -> Tuple[Array, ...]:
     ------
     ValueError
         If x is 0-d (as NumPy 2; the standard leaves it unspecified).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nonzero(xp.asarray([0, 3, 0, 4]))
+    (Array([1, 3]),)
     """
     return true_coordinates("nonzero", check_array("nonzero", x))
 

@@ -71,6 +71,12 @@ def unique_values(x: Array, /) -> Array:
     -------
     Array
         A new 1-D array of x's dtype.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.unique_values(xp.asarray([3, 1, 3, 2]))
+    Array([1, 2, 3])
     """
     return _unique("unique_values", x, False, False, False)[0]
 

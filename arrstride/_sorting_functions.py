@@ -51,6 +51,12 @@ def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool 
     See Also
     --------
     argsort
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.sort(xp.asarray([3, 1, 2]), descending=True)
+    Array([3, 2, 1])
     """
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
@@ -89,6 +95,12 @@ def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bo
     See Also
     --------
     sort
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.argsort(xp.asarray([3, 1, 2]))
+    Array([1, 2, 0])
     """
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:

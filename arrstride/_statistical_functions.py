@@ -247,6 +247,12 @@ def min(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     See Also
     --------
     nanmin, argmin, minimum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.min(xp.asarray([[1, 5], [3, 2]]))
+    Array(1)
     """
     return _min_max("min", lib.ARS_RED_MIN, x, axis, keepdims)
 
@@ -279,6 +285,12 @@ def max(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     See Also
     --------
     nanmax, argmax, maximum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.max(xp.asarray([[1, 5], [3, 2]]), axis=1)
+    Array([5, 3])
     """
     return _min_max("max", lib.ARS_RED_MAX, x, axis, keepdims)
 
@@ -338,6 +350,12 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
     See Also
     --------
     nanmean, sum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.mean(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=0)
+    Array([2., 3.])
     """
     func = "mean"
     if not isinstance(x, Array):
@@ -418,6 +436,12 @@ def var(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
     See Also
     --------
     std, nanvar
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.var(xp.asarray([1.0, 2.0, 3.0, 4.0]))
+    Array(1.25)
     """
     return _var_std("var", lib.ARS_FIN_VAR, x, axis, correction, keepdims, dtype, ddof)
 
@@ -459,6 +483,12 @@ def std(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
     See Also
     --------
     var, nanstd
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.std(xp.asarray([1.0, 2.0, 3.0, 4.0]), correction=1)
+    Array(1.29099445)
     """
     return _var_std("std", lib.ARS_FIN_STD, x, axis, correction, keepdims, dtype, ddof)
 
@@ -519,6 +549,12 @@ def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[d
     ------
     ValueError
         If axis is out of range, or None for x of more than one dimension.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.cumulative_sum(xp.asarray([1, 2, 3]))
+    Array([1, 3, 6])
     """
     return _cumulative("cumulative_sum", lib.ARS_LANE_CUMSUM, x, axis, dtype, include_initial)
 

@@ -107,6 +107,12 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
     ------
     ValueError
         If n is negative or x is 0-d.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.diff(xp.asarray([1, 4, 9, 16]))
+    Array([3, 5, 7])
     """
     func = "diff"
     x = check_array(func, x)

@@ -24,6 +24,8 @@ from ._errors import dtype_error, type_error, value_error
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
     "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+    # NumPy's, which PyTorch has too
+    "fft2", "ifft2", "rfft2", "irfft2",
 ]
 
 Norm = Literal["backward", "ortho", "forward"]
@@ -566,6 +568,12 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, devi
     See Also
     --------
     rfftfreq, fftshift
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fftfreq(4)
+    Array([ 0.  ,  0.25, -0.5 , -0.25])
     """
     return _freq("fftfreq", n, d, dtype, device, False)
 
@@ -639,6 +647,12 @@ def fftshift(x: Array, /, *, axes: Optional[Union[int, Sequence[int]]] = None) -
     See Also
     --------
     ifftshift
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fftshift(xp.asarray([0, 1, 2, 3]))
+    Array([2, 3, 0, 1])
     """
     return _shift("fftshift", x, axes, False)
 
@@ -663,3 +677,133 @@ def ifftshift(x: Array, /, *, axes: Optional[Union[int, Sequence[int]]] = None) 
     fftshift
     """
     return _shift("ifftshift", x, axes, True)
+
+
+# ---- NumPy's two-dimensional transforms (fftn and kin over two axes) -------------------
+
+
+def fft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+         norm: Norm = "backward") -> Array:
+    """Two-dimensional discrete Fourier transform.
+
+    Not in the standard: NumPy's fft2, fftn over two axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of at least two dimensions.
+    s : sequence of int, optional
+        Length of the transform along each axis (crop or pad with zeros).
+    axes : sequence of int, optional
+        Axes to transform; default the last two.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Normalization; default 'backward'.
+
+    Returns
+    -------
+    Array
+        A new complex array.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fft2(xp.ones((2, 2)))
+    Array([[4.+0.j, 0.+0.j],
+           [0.+0.j, 0.+0.j]])
+    """
+    return fftn(check_array("fft2", x), s=s, axes=axes, norm=norm)
+
+
+def ifft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+          norm: Norm = "backward") -> Array:
+    """Two-dimensional inverse discrete Fourier transform.
+
+    Not in the standard: NumPy's ifft2, ifftn over two axes.
+
+    Parameters
+    ----------
+    x : Array
+        Input array of at least two dimensions.
+    s : sequence of int, optional
+        Length of the transform along each axis (crop or pad with zeros).
+    axes : sequence of int, optional
+        Axes to transform; default the last two.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Normalization; default 'backward'.
+
+    Returns
+    -------
+    Array
+        A new complex array.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.ifft2(xp.asarray([[4.0, 0.0], [0.0, 0.0]]))
+    Array([[1.+0.j, 1.+0.j],
+           [1.+0.j, 1.+0.j]])
+    """
+    return ifftn(check_array("ifft2", x), s=s, axes=axes, norm=norm)
+
+
+def rfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+          norm: Norm = "backward") -> Array:
+    """Two-dimensional discrete Fourier transform of real input.
+
+    Not in the standard: NumPy's rfft2, rfftn over two axes.
+
+    Parameters
+    ----------
+    x : Array
+        Real input array of at least two dimensions.
+    s : sequence of int, optional
+        Length of the transform along each axis (crop or pad with zeros).
+    axes : sequence of int, optional
+        Axes to transform; default the last two.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Normalization; default 'backward'.
+
+    Returns
+    -------
+    Array
+        A new complex array, the last axis halved (n // 2 + 1).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.rfft2(xp.ones((4, 6))).shape
+    (4, 4)
+    """
+    return rfftn(check_array("rfft2", x), s=s, axes=axes, norm=norm)
+
+
+def irfft2(x: Array, /, s: Optional[Sequence[int]] = None, axes: Sequence[int] = (-2, -1),
+           norm: Norm = "backward") -> Array:
+    """Inverse of rfft2: a real array from its two-dimensional half spectrum.
+
+    Not in the standard: NumPy's irfft2, irfftn over two axes.
+
+    Parameters
+    ----------
+    x : Array
+        Half spectrum, of at least two dimensions.
+    s : sequence of int, optional
+        Length of the output along each axis; default from x's shape.
+    axes : sequence of int, optional
+        Axes to transform; default the last two.
+    norm : {'backward', 'ortho', 'forward'}, optional
+        Normalization; default 'backward'.
+
+    Returns
+    -------
+    Array
+        A new real array.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.irfft2(xp.asarray([[4.0, 0.0], [0.0, 0.0]]))
+    Array([[1., 1.],
+           [1., 1.]])
+    """
+    return irfftn(check_array("irfft2", x), s=s, axes=axes, norm=norm)

@@ -12,8 +12,9 @@ factorization that does not converge raise LinAlgError (a ValueError).
 """
 from __future__ import annotations
 
+import builtins
 import math
-from typing import Any, NamedTuple, Optional, Tuple, Union
+from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K
@@ -28,6 +29,13 @@ from ._linear_algebra_functions import matmul, tensordot, vecdot
 from ._manipulation_functions import matrix_transpose, reshape
 from ._utility_functions import any as _any
 from ._views import diagonal as _diagonal_view
+from ._creation_functions import zeros as _zeros
+from ._data_type_functions import astype as _astype, finfo
+from ._elementwise_functions import (abs as _absf, conj as _conj, divide as _divide,
+                                     greater as _greater, multiply as _multiply,
+                                     square as _square, subtract as _subtract, where as _where)
+from ._manipulation_functions import permute_dims
+from ._statistical_functions import sum as _sum
 
 __all__ = [
     "LinAlgError", "EigResult", "EighResult", "QRResult", "SlogdetResult", "SVDResult",
@@ -35,6 +43,8 @@ __all__ = [
     "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
     "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
     "vector_norm",
+    # NumPy's, which PyTorch has too
+    "cond", "lstsq", "multi_dot", "norm", "tensorinv", "tensorsolve",
 ]
 
 
@@ -262,6 +272,12 @@ def det(x: Array, /) -> Array:
     See Also
     --------
     slogdet
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.det(xp.asarray([[2.0, 1.0], [1.0, 3.0]]))
+    Array(5.)
     """
     func = "det"
     x, dtype = _matrices(func, x, square=True)
@@ -329,6 +345,13 @@ def inv(x: Array, /) -> Array:
     See Also
     --------
     solve, pinv
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.inv(xp.asarray([[2.0, 0.0], [0.0, 4.0]]))
+    Array([[0.5 , 0.  ],
+           [0.  , 0.25]])
     """
     func = "inv"
     x, dtype = _matrices(func, x, square=True)
@@ -365,6 +388,12 @@ def solve(x1: Array, x2: Array, /) -> Array:
     See Also
     --------
     inv
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.solve(xp.asarray([[2.0, 0.0], [0.0, 4.0]]), xp.asarray([2.0, 2.0]))
+    Array([1. , 0.5])
     """
     func = "solve"
     x1 = check_array(func, x1, "x1")
@@ -1000,6 +1029,12 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     See Also
     --------
     matrix_norm
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.vector_norm(xp.asarray([3.0, 4.0]))
+    Array(5.)
     """
     func = "vector_norm"
     x = check_array(func, x)
@@ -1085,3 +1120,372 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     if keepdims:
         out = out._with_layout(L.contiguous(x.shape[:-2] + (1, 1)))
     return out
+
+
+# ---- NumPy's linalg functions that PyTorch has too ----------------------------------
+
+
+def norm(x: Array, ord: Optional[Union[int, float, str]] = None,
+         axis: Optional[Union[int, Tuple[int, int]]] = None, keepdims: bool = False) -> Array:
+    """Vector or matrix norm, NumPy's way.
+
+    Not in the standard: NumPy's linalg.norm. With axis None, a 1-D x gets a
+    vector norm, a 2-D x a matrix norm, and with ord None any x the 2-norm
+    of its flattened elements; an int axis asks for vector norms, a pair of
+    axes for matrix norms (vector_norm and matrix_norm do the work).
+
+    Parameters
+    ----------
+    x : Array
+        Input array. NumPy arrays are accepted too.
+    ord : int, float, inf, -inf, 'fro' or 'nuc', optional
+        Which norm (see vector_norm and matrix_norm); default the 2-norm of
+        vectors, Frobenius of matrices.
+    axis : int or tuple of int, optional
+        Axis of the vectors, or the two axes of the matrices.
+    keepdims : bool, optional
+        Keep the reduced axes with size 1; default False.
+
+    Returns
+    -------
+    Array
+        A new array of x's real floating dtype.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.norm(xp.asarray([3.0, 4.0]))
+    Array(5.)
+    >>> xp.linalg.norm(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), ord=1)
+    Array(6.)
+    """
+    func = "norm"
+    x = check_array(func, x)
+    if x.dtype.kind in "biu":
+        x = x._copy_contiguous(dt.float64)
+    if axis is None:
+        if ord is None:
+            out = vector_norm(x, axis=None, ord=2)
+            return reshape(out, (1,) * x.ndim) if keepdims else out
+        if x.ndim == 1:
+            axis = 0
+        elif x.ndim == 2:
+            axis = (0, 1)
+        else:
+            raise value_error(func, "improper number of dimensions to norm", f"shape {x.shape}")
+    if isinstance(axis, int) and not isinstance(axis, bool):
+        if isinstance(ord, str):
+            raise value_error(func, f"invalid norm order {ord!r} for vectors", repr(ord))
+        return vector_norm(x, axis=axis, ord=2 if ord is None else ord, keepdims=keepdims)
+    axis = tuple(axis)
+    if len(axis) == 1:
+        return vector_norm(x, axis=axis[0], ord=2 if ord is None else ord, keepdims=keepdims)
+    if len(axis) != 2:
+        raise value_error(func, "improper number of dimensions to norm", repr(axis))
+    a0 = normalize_axis(func, axis[0], x.ndim)
+    a1 = normalize_axis(func, axis[1], x.ndim)
+    if a0 == a1:
+        raise value_error(func, "duplicate axes given", repr(axis))
+    rest = [i for i in range(x.ndim) if i not in (a0, a1)]
+    moved = permute_dims(x, tuple(rest) + (a0, a1))
+    out = matrix_norm(moved, ord="fro" if ord is None else ord)
+    if keepdims:
+        shape = list(x.shape)
+        shape[a0] = shape[a1] = 1
+        out = reshape(out, tuple(shape))
+    return out
+
+
+def cond(x: Array, p: Optional[Union[int, float, str]] = None) -> Array:
+    """Condition number of each matrix.
+
+    Not in the standard: NumPy's linalg.cond: the ratio of the largest to the
+    smallest singular value (p None, 2, -2), or norm(x, p) * norm(inv(x), p).
+
+    Parameters
+    ----------
+    x : Array
+        Array of at least 2 dimensions whose last two hold the matrices.
+    p : int, float, inf, -inf, 'fro' or 'nuc', optional
+        Order of the norm; default None (2-norm, by singular values).
+
+    Returns
+    -------
+    Array
+        A new array of the condition numbers, of x's real floating dtype.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.cond(xp.asarray([[2.0, 0.0], [0.0, 0.5]]))
+    Array(4.)
+    """
+    func = "cond"
+    x = check_array(func, x)
+    if x.ndim < 2:
+        raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
+    if x.dtype.kind in "biu":
+        x = x._copy_contiguous(dt.float64)
+    if p is None or (not isinstance(p, str) and p in (2, -2)):
+        s = svdvals(x)
+        if p == -2:
+            return _divide(s[..., -1], s[..., 0])
+        return _divide(s[..., 0], s[..., -1])
+    try:
+        inv_x = inv(x)
+    except LinAlgError:  # NumPy: a singular matrix has condition number inf
+        if x.ndim == 2:
+            return _astype(_zeros((), dtype=dt.real_of(_float_dtype(x))) + math.inf,
+                           dt.real_of(_float_dtype(x)))
+        from ._manipulation_functions import stack
+        flat = reshape(x, (-1,) + x.shape[-2:])
+        return reshape(stack([cond(flat[i], p) for i in range(flat.shape[0])]), x.shape[:-2])
+    return _multiply(matrix_norm(x, ord=p), matrix_norm(inv_x, ord=p))
+
+
+def lstsq(a: Array, b: Array, rcond: Optional[float] = None) -> Tuple[Array, Array, int, Array]:
+    """Least-squares solution of a @ x = b.
+
+    Not in the standard: NumPy's linalg.lstsq, by the singular value
+    decomposition (singular values at most rcond times the largest count as
+    zero).
+
+    Parameters
+    ----------
+    a : Array
+        (M, N) coefficient matrix.
+    b : Array
+        (M,) or (M, K) right-hand side.
+    rcond : float, optional
+        Cut-off ratio for small singular values; default eps * max(M, N).
+
+    Returns
+    -------
+    x : Array
+        (N,) or (N, K) least-squares solution.
+    residuals : Array
+        Sums of squared residuals, (K,) or (1,), when M > N and a has full
+        rank; else an empty array.
+    rank : int
+        Effective rank of a.
+    s : Array
+        Singular values of a.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.asarray([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    >>> x, res, rank, s = xp.linalg.lstsq(a, xp.asarray([1.0, 2.0, 3.0]))
+    >>> xp.round(x, decimals=6), rank
+    (Array([1., 1.]), 2)
+    """
+    func = "lstsq"
+    a = check_array(func, a, "a")
+    b = check_array(func, b, "b")
+    if a.ndim != 2:
+        raise value_error(func, "a must be 2-D", f"shape {a.shape}")
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise value_error(func, "b must be (M,) or (M, K) for a of shape (M, N)",
+                          f"{a.shape} and {b.shape}")
+    dtype = dt.promote(_float_dtype(a), _float_dtype(b))
+    a = a._copy_contiguous(dtype) if a.dtype != dtype else a
+    b = b._copy_contiguous(dtype) if b.dtype != dtype else b
+    m, n = a.shape
+    b2 = reshape(b, (-1, 1)) if b.ndim == 1 else b
+    if rcond is None:
+        rcond = finfo(dtype).eps * builtins.max(m, n)
+    if m == 0 or n == 0:
+        x = _zeros((n, b2.shape[1]), dtype=dtype)
+        s = _zeros((0,), dtype=dt.real_of(dtype))
+        rank = 0
+    else:
+        u, s, vt = svd(a, full_matrices=False)
+        big = _greater(s, rcond * float(s[0]))
+        rank = int(_sum(_astype(big, dt.int64)))
+        inv_s = _where(big, _divide(1.0, _where(big, s, 1.0)), 0.0)
+        uhb = matmul(_conj_t(u), b2)
+        x = matmul(_conj_t(vt), _multiply(reshape(_astype(inv_s, dtype), (-1, 1)), uhb))
+    if rank == n and m > n:
+        r = _subtract(b2, matmul(a, x))
+        resid = _sum(_abs2(r), axis=0)
+    else:
+        resid = _zeros((0,), dtype=dt.real_of(dtype))
+    if b.ndim == 1:
+        x = reshape(x, (-1,))
+    return x, resid, rank, s
+
+
+def multi_dot(arrays: Sequence[Array], *, out: Optional[Array] = None) -> Array:
+    """Product of two or more matrices, in the cheapest order.
+
+    Not in the standard: NumPy's linalg.multi_dot: the first array may be 1-D
+    (a row vector) and the last 1-D (a column vector); the order of the
+    products is chosen as NumPy does (matrix-chain dynamic programming).
+
+    Parameters
+    ----------
+    arrays : sequence of Array
+        The matrices, of matching inner dimensions.
+    out : Array, optional
+        Must be None (no output argument).
+
+    Returns
+    -------
+    Array
+        A new array: the product.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.ones((2, 3))
+    >>> xp.linalg.multi_dot([a, xp.ones((3, 4)), xp.ones(4)])
+    Array([12., 12.])
+    """
+    func = "multi_dot"
+    if out is not None:
+        raise type_error(func, "out is not supported", type(out).__name__)
+    arrs = [check_array(func, a, "arrays") for a in arrays]
+    n = len(arrs)
+    if n < 2:
+        raise value_error(func, "expecting at least two arrays", n)
+    if n == 2:
+        return matmul(arrs[0], arrs[1])
+    first, last = arrs[0].ndim, arrs[-1].ndim
+    if first == 1:
+        arrs[0] = reshape(arrs[0], (1, -1))
+    if last == 1:
+        arrs[-1] = reshape(arrs[-1], (-1, 1))
+    for a in arrs:
+        if a.ndim != 2:
+            raise value_error(func, "every array but the first and last must be 2-D",
+                              f"shape {a.shape}")
+    if n == 3:
+        res = _multi_dot_three(*arrs)
+    else:
+        order = _chain_order(arrs)
+        res = _chain(arrs, order, 0, n - 1)
+    if first == 1 and last == 1:
+        return reshape(res, ())
+    if first == 1 or last == 1:
+        return reshape(res, (-1,))
+    return res
+
+
+def _multi_dot_three(a: Array, b: Array, c: Array) -> Array:
+    a0, a1b0 = a.shape
+    b1c0, c1 = c.shape
+    cost1 = a0 * b1c0 * (a1b0 + c1)
+    cost2 = a1b0 * c1 * (a0 + b1c0)
+    return matmul(matmul(a, b), c) if cost1 < cost2 else matmul(a, matmul(b, c))
+
+
+def _chain_order(arrs):
+    n = len(arrs)
+    p = [a.shape[0] for a in arrs] + [arrs[-1].shape[1]]
+    m = [[0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = math.inf
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if q < m[i][j]:
+                    m[i][j] = q
+                    s[i][j] = k
+    return s
+
+
+def _chain(arrs, s, i, j):
+    if i == j:
+        return arrs[i]
+    return matmul(_chain(arrs, s, i, s[i][j]), _chain(arrs, s, s[i][j] + 1, j))
+
+
+def tensorinv(a: Array, ind: int = 2) -> Array:
+    """Inverse of an N-dimensional array for tensordot.
+
+    Not in the standard: NumPy's linalg.tensorinv: a's first ind dimensions
+    against the rest, as a square matrix, inverted.
+
+    Parameters
+    ----------
+    a : Array
+        Array whose first ind dimensions have the product of the rest.
+    ind : int, optional
+        Number of first dimensions; default 2.
+
+    Returns
+    -------
+    Array
+        A new array of shape a.shape[ind:] + a.shape[:ind].
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.reshape(xp.eye(4), (4, 2, 2))
+    >>> xp.linalg.tensorinv(a, ind=1).shape
+    (2, 2, 4)
+    """
+    func = "tensorinv"
+    a = check_array(func, a, "a")
+    if isinstance(ind, bool) or not isinstance(ind, int) or ind <= 0:
+        raise value_error(func, "ind must be a positive int", repr(ind))
+    old = a.shape
+    prod = 1
+    for d in old[ind:]:
+        prod *= d
+    inv_a = inv(reshape(a, (prod, -1)))
+    return reshape(inv_a, old[ind:] + old[:ind])
+
+
+def tensorsolve(a: Array, b: Array, axes: Optional[Sequence[int]] = None) -> Array:
+    """Solution x of tensordot(a, x, axes=x.ndim) = b.
+
+    Not in the standard: NumPy's linalg.tensorsolve.
+
+    Parameters
+    ----------
+    a : Array
+        Coefficient array of shape b.shape + x.shape.
+    b : Array
+        Right-hand side.
+    axes : tuple of int, optional
+        Axes of a moved to the end before solving; default None.
+
+    Returns
+    -------
+    Array
+        A new array x of shape a.shape[b.ndim:].
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.reshape(xp.eye(6), (2, 3, 6))
+    >>> xp.linalg.tensorsolve(a, xp.ones((2, 3))).shape
+    (6,)
+    """
+    func = "tensorsolve"
+    a = check_array(func, a, "a")
+    b = check_array(func, b, "b")
+    if axes is not None:
+        axes = [normalize_axis(func, ax, a.ndim) for ax in axes]
+        order = [i for i in range(a.ndim) if i not in axes] + list(axes)
+        a = permute_dims(a, tuple(order))
+    oldshape = a.shape[-(a.ndim - b.ndim):] if a.ndim > b.ndim else ()
+    prod = 1
+    for d in oldshape:
+        prod *= d
+    if a.size != prod * prod:
+        raise LinAlgError(msg(func, "input arrays must satisfy prod(a.shape[b.ndim:]) == "
+                                    "prod(a.shape[:b.ndim])", f"{a.shape} and {b.shape}"))
+    x = solve(reshape(a, (-1, prod)), reshape(b, (prod, 1)))
+    return reshape(x, oldshape)
+
+
+def _conj_t(x: Array) -> Array:
+    return matrix_transpose(_conj(x) if x.dtype.kind == "c" else x)
+
+
+def _abs2(x: Array) -> Array:
+    return _square(_absf(x)) if x.dtype.kind == "c" else _square(x)

@@ -33,6 +33,10 @@ TITLES = [
     ("_show", "Beyond the standard: tools"), ("_config", "Beyond the standard: tools"),
     ("_kernels", "Beyond the standard: threads and memory"),
     ("_quantile", "Beyond the standard: statistics"), ("_pad", "Beyond the standard: other functions"),
+    ("_numpy_math", "From NumPy and PyTorch: math and comparison"),
+    ("_numpy_products", "From NumPy and PyTorch: products"),
+    ("_numpy_shape", "From NumPy and PyTorch: shape, assembly, sorting, types"),
+    ("_numpy_stats", "From NumPy and PyTorch: statistics"),
     ("linalg", "Linear algebra extension (arrstride.linalg)"),
     ("fft", "Fourier transform extension (arrstride.fft)"),
 ]

@@ -4,7 +4,7 @@ numpydoc docstrings). Built by .ci/run with `sphinx-build -W` (warnings are
 errors); the `docs` extra of pyproject.toml holds what it needs:
 
     pip install -e '.[docs]'
-    python -m arrstride bench --suite percall --samples 3 --plot docs/_static/bench.png
+    python -m arrstride bench --suite percall --samples 3 --plot docs/_static/bench.png  # optional
     sphinx-build -W -b html docs docs/_build/html
     python docs/check_inventory.py docs/_build/html/objects.inv
 """
@@ -80,6 +80,28 @@ def _write_reference():
 sys.modules.setdefault("arrstride.lib", arrstride.lib)
 sys.modules.setdefault("arrstride.lib.stride_tricks", arrstride.lib.stride_tricks)
 _write_reference()
+
+
+# ---- the performance page's figure: drawn by the bench command when it was run -------
+def _write_bench_figure():
+    """docs/guide/bench_figure.inc, which guide/performance.md includes: the
+    figure when docs/_static/bench.png exists (.ci/run draws it first), else
+    the command that draws it, so that a fresh clone builds without it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.path.exists(os.path.join(here, "_static", "bench.png")):
+        text = "![time ratios of arrstride to NumPy](../_static/bench.png)\n"
+    else:
+        text = ("*The figure is not in this build: draw it with `python -m arrstride bench "
+                "--suite percall --samples 3 --plot docs/_static/bench.png` (needs matplotlib), "
+                "then build again.*\n")
+    out = os.path.join(here, "guide", "bench_figure.inc")
+    old = open(out).read() if os.path.exists(out) else None
+    if text != old:
+        with open(out, "w") as f:
+            f.write(text)
+
+
+_write_bench_figure()
 
 
 # ---- the elementwise functions are _core.Elementwise objects, not functions --------

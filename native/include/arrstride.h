@@ -278,6 +278,18 @@ int ars_take(int ndim, const int64_t *shape,
              const char *src, const int64_t *src_strides,
              int64_t axis_len, int64_t axis_stride, int64_t itemsize, int64_t *bad);
 
+/* Counting (count.c). ars_int64_range: min and max of n int64 (byte stride sx;
+ * INT64_MAX and INT64_MIN when n is 0). ars_bincount: out (nbins int64, or
+ * float64 sums of the float64 weights w when w is not NULL) counts the n int64
+ * values of x; a value outside [0, nbins) gives ARS_ERR_ARG. ars_histogram:
+ * the same over nbins equal-width bins whose nbins + 1 float64 edges are given,
+ * of n float64 values (NaNs and values outside the edges are skipped). */
+int ars_int64_range(const char *x, int64_t n, int64_t sx, int64_t *lo, int64_t *hi);
+int ars_bincount(const char *x, int64_t n, int64_t sx, const char *w, int64_t sw,
+                 char *out, int64_t nbins);
+int ars_histogram(const char *x, int64_t n, int64_t sx, const char *w, int64_t sw,
+                  const double *edges, int64_t nbins, char *out);
+
 /* out (sum(repeats) int64) = each j < n repeated repeats[j] times. */
 int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out);
 
