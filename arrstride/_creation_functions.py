@@ -313,6 +313,9 @@ def _leaf(obj: Any) -> tuple:
     """(dtype, value) of a leaf of a nested sequence that is not a Python number:
     an array's or an exporter's dtype and its values as a Python scalar or
     nested list, which read_sequence walks in the leaf's place."""
+    if not isinstance(obj, Array) and getattr(type(obj), "__array__", None) is not None \
+            and not hasattr(obj, "__array_interface__"):
+        obj = _from_array_method(obj, None)
     if not isinstance(obj, Array):
         if not (getattr(obj, "__array_interface__", None) or hasattr(obj, "__buffer__")):
             raise type_error("asarray", "Unsupported type: expected a bool, int, float, complex, array or "

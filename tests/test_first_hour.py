@@ -122,3 +122,16 @@ def test_numpy_functions_on_arrstride_arrays_as_the_guide_says():
     for f in (lambda v: np.where(v > 2, v, 0), np.sort, lambda v: np.concatenate([v, v]),
               np.linalg.inv):
         assert isinstance(f(x), np.ndarray)
+
+
+def test_list_of_objects_with_array_method():
+    class Wrapped:
+        def __init__(self, values):
+            self.values = values
+
+        def __array__(self, dtype=None, copy=None):
+            return np.asarray(self.values, dtype=dtype)
+
+    got = xp.asarray([Wrapped([1.0, 2.0]), Wrapped([3.0, 4.0])])
+    want = np.asarray([np.asarray([1.0, 2.0]), np.asarray([3.0, 4.0])])
+    assert got.shape == want.shape and got.tolist() == want.tolist()
