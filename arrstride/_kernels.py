@@ -301,18 +301,6 @@ def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]])
             tuple(out_offsets[0:nop]))
 
 
-# NumPy imported first: its OpenBLAS is in the process, and after NumPy's own
-# threaded BLAS calls its workers spin. Bind it now (about 1 ms), so that
-# arrstride's parallel kernels run on those workers from the first one, not
-# beside them until arrstride's first BLAS call. A library that cannot be
-# used is reported then, as without NumPy.
-if "numpy" in sys.modules:
-    try:
-        _blas.ensure()
-    except ImportError:
-        pass
-
-
 def set_num_threads(n: int) -> None:
     """Set the number of threads large kernels and OpenBLAS use.
 
