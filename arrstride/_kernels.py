@@ -10,6 +10,7 @@ import sys
 from typing import Optional, Sequence
 
 from . import _blas
+from . import _config
 from . import _dtypes as _dt
 from ._errors import alloc_error, too_large_error
 from ._layout import Layout, extent
@@ -301,11 +302,21 @@ def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]])
             tuple(out_offsets[0:nop]))
 
 
+# The default thread count (set_num_threads(0)): the CPUs the process may run
+# on, from its affinity mask and cgroup CPU quota; threads_source says where
+# the count in effect comes from (show_config prints it).
+_default_count, _default_source = _config.default_threads()
+lib.ars_set_default_threads(_default_count)
+threads_source = _default_source
+
+
 def set_num_threads(n: int) -> None:
     """Set the number of threads large kernels and OpenBLAS use.
 
-    Not in the standard. The default is one per core, or the environment
-    variable ARRSTRIDE_NUM_THREADS when set.
+    Not in the standard. The default is one per CPU the process may use: the
+    CPUs of its affinity mask (``taskset``), at most its cgroup CPU quota
+    rounded up (a container's ``--cpus``); the environment variable
+    ARRSTRIDE_NUM_THREADS sets another count at import.
 
     Parameters
     ----------
@@ -323,7 +334,9 @@ def set_num_threads(n: int) -> None:
     """
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 256:
         raise ValueError(f"set_num_threads: expected an int in [0, 256]; got {n!r}")
+    global threads_source
     _check(lib.ars_set_num_threads(n), "set_num_threads")
+    threads_source = f"set_num_threads({n})" if n else _default_source
     _blas.set_threads(lib.ars_get_num_threads())
 
 
@@ -454,10 +467,13 @@ def _threads_from_env() -> None:
     import os
     value = os.environ.get("ARRSTRIDE_NUM_THREADS")
     if value:
+        global threads_source
         try:
             set_num_threads(int(value))
         except ValueError:
             raise ValueError(f"ARRSTRIDE_NUM_THREADS must be an int in [0, 256]; got {value!r}") from None
+        if int(value):
+            threads_source = f"ARRSTRIDE_NUM_THREADS={value}"
 
 
 _threads_from_env()

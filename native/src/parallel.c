@@ -54,21 +54,19 @@ enum { CHUNKS_PER_THREAD = 4 };
 
 static int num_threads = 0;  /* 0: not yet set, use the default */
 
-/* The default thread count, read once: $ARRSTRIDE_NUM_THREADS or the number of
- * cores (sysconf reads /sys and costs tens of microseconds, far more than a
- * small kernel). */
+/* The default thread count: set by Python at import from the CPU affinity
+ * mask and the cgroup quota (arrstride/_config.py); without that, the online
+ * cores, read once (sysconf reads /sys and costs tens of microseconds, far
+ * more than a small kernel). */
+static int default_count = 0;
+
 static int default_threads(void)
 {
-    static int cached = 0;
-    int n = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    int n = __atomic_load_n(&default_count, __ATOMIC_RELAXED);
     if (n == 0) {
-        /* ARRSTRIDE_NUM_THREADS overrides the core count. */
-        const char *env = getenv("ARRSTRIDE_NUM_THREADS");
-        long c = env ? strtol(env, NULL, 10) : 0;
-        if (c < 1)
-            c = sysconf(_SC_NPROCESSORS_ONLN);
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
         n = c < 1 ? 1 : (c > MAX_THREADS ? MAX_THREADS : (int)c);
-        __atomic_store_n(&cached, n, __ATOMIC_RELAXED);
+        __atomic_store_n(&default_count, n, __ATOMIC_RELAXED);
     }
     return n;
 }
@@ -320,6 +318,17 @@ int ars_set_num_threads(int n)
         return ARS_ERR_ARG;
     pthread_mutex_lock(&submit_mu);
     __atomic_store_n(&num_threads, n, __ATOMIC_RELAXED);
+    shrink(ars_get_num_threads() - 1);
+    pthread_mutex_unlock(&submit_mu);
+    return ARS_OK;
+}
+
+int ars_set_default_threads(int n)
+{
+    if (n < 1 || n > MAX_THREADS)
+        return ARS_ERR_ARG;
+    pthread_mutex_lock(&submit_mu);
+    __atomic_store_n(&default_count, n, __ATOMIC_RELAXED);
     shrink(ars_get_num_threads() - 1);
     pthread_mutex_unlock(&submit_mu);
     return ARS_OK;
