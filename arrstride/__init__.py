@@ -77,6 +77,8 @@ from ._numpy_functions import cumprod, cumsum, gradient, nancumprod, nancumsum, 
 from . import linalg
 from . import fft
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
+from . import _threadpool
+_threadpool.install()  # threadpoolctl lists and limits arrstride's pool
 
 e = _math.e
 inf = _math.inf

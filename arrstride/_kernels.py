@@ -10,7 +10,7 @@ import sys
 from typing import Optional, Sequence
 
 from . import _blas
-from . import _config
+from . import _cpus
 from . import _dtypes as _dt
 from ._errors import alloc_error, too_large_error
 from ._layout import Layout, extent
@@ -305,7 +305,7 @@ def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]])
 # The default thread count (set_num_threads(0)): the CPUs the process may run
 # on, from its affinity mask and cgroup CPU quota; threads_source says where
 # the count in effect comes from (show_config prints it).
-_default_count, _default_source = _config.default_threads()
+_default_count, _default_source = _cpus.default_threads()
 lib.ars_set_default_threads(_default_count)
 threads_source = _default_source
 
@@ -338,6 +338,14 @@ def set_num_threads(n: int) -> None:
     _check(lib.ars_set_num_threads(n), "set_num_threads")
     threads_source = f"set_num_threads({n})" if n else _default_source
     _blas.set_threads(lib.ars_get_num_threads())
+
+
+def set_pool_threads(n: int, source: str) -> None:
+    """Set the count of arrstride's own pool only (OpenBLAS untouched), for
+    `source` (threadpoolctl, which governs OpenBLAS through its own entry)."""
+    global threads_source
+    _check(lib.ars_set_num_threads(n), "set_num_threads")
+    threads_source = f"{source} ({n})"
 
 
 def get_num_threads() -> int:

@@ -119,21 +119,21 @@ def _fake_root(tmp_path, cgroup, files):
 
 
 def test_cgroup_v2_quota_rounds_up(tmp_path):
-    from arrstride._config import cgroup_cpu_limit
+    from arrstride._cpus import cgroup_cpu_limit
     root = _fake_root(tmp_path, "0::/user.slice/app\n", {"user.slice/app/cpu.max": "150000 100000\n"})
     n, where = cgroup_cpu_limit(root)
     assert n == 2 and where == "/sys/fs/cgroup/user.slice/app/cpu.max (150000 100000)"
 
 
 def test_cgroup_v2_smallest_quota_of_the_ancestors(tmp_path):
-    from arrstride._config import cgroup_cpu_limit
+    from arrstride._cpus import cgroup_cpu_limit
     root = _fake_root(tmp_path, "0::/a/b\n", {"a/b/cpu.max": "max 100000\n", "a/cpu.max": "50000 100000\n",
                                                "cpu.max": "400000 100000\n"})
     assert cgroup_cpu_limit(root)[0] == 1
 
 
 def test_cgroup_v2_without_quota(tmp_path):
-    from arrstride._config import cgroup_cpu_limit
+    from arrstride._cpus import cgroup_cpu_limit
     root = _fake_root(tmp_path, "0::/\n", {"cpu.max": "max 100000\n"})
     assert cgroup_cpu_limit(root) is None
     assert cgroup_cpu_limit(str(tmp_path / "nowhere")) is None
@@ -142,7 +142,7 @@ def test_cgroup_v2_without_quota(tmp_path):
 def test_cgroup_v1_quota_in_a_container(tmp_path):
     # the path /proc/self/cgroup names (the host's) does not exist in the
     # container's mount: the quota sits at the mount's root
-    from arrstride._config import cgroup_cpu_limit, default_threads
+    from arrstride._cpus import cgroup_cpu_limit, default_threads
     root = _fake_root(tmp_path, "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n",
                       {"cpu,cpuacct/cpu.cfs_quota_us": "100000\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"})
     assert cgroup_cpu_limit(root) == (1, "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us (100000 / 100000)")
@@ -151,7 +151,7 @@ def test_cgroup_v1_quota_in_a_container(tmp_path):
 
 
 def test_cgroup_v1_without_quota(tmp_path):
-    from arrstride._config import cgroup_cpu_limit, default_threads
+    from arrstride._cpus import cgroup_cpu_limit, default_threads
     root = _fake_root(tmp_path, "4:cpu:/\n", {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"})
     assert cgroup_cpu_limit(root) is None
     assert default_threads(root) == (len(os.sched_getaffinity(0)), "CPU affinity mask")

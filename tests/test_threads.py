@@ -440,3 +440,68 @@ def test_regions_in_child_forked_after_blas(threads):
         _child(12)
     assert _wait(pid) == 0
     _check_big(13)
+
+
+# ---- threadpoolctl -------------------------------------------------------------------------
+
+_THREADPOOLCTL = """
+import sys
+{first}
+assert "threadpoolctl" {imported} sys.modules
+import threadpoolctl
+(pool,) = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "arrstride"]
+assert pool["internal_api"] == "arrstride" and pool["version"] == xp.__version__, pool
+assert pool["num_threads"] == xp.get_num_threads() == 3, pool
+with threadpoolctl.threadpool_limits(1):
+    assert xp.get_num_threads() == 1
+    assert float(xp.sum(xp.ones(1 << 22))) == 1 << 22
+assert xp.get_num_threads() == 3
+with threadpoolctl.threadpool_limits(2, user_api="arrstride"):
+    assert xp.get_num_threads() == 2
+with threadpoolctl.threadpool_limits(1, user_api="blas"):
+    assert xp.get_num_threads() == 3      # BLAS limits leave arrstride's pool alone
+assert xp.get_num_threads() == 3
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("order", ["arrstride-first", "threadpoolctl-first"])
+def test_threadpoolctl_lists_and_limits_the_pool(order):
+    # arrstride registers its controller without importing threadpoolctl:
+    # at once when threadpoolctl is already imported, else on its first import
+    first = ("import arrstride as xp" if order == "arrstride-first"
+             else "import threadpoolctl\nimport arrstride as xp")
+    code = _THREADPOOLCTL.format(first=first, imported="not in" if order == "arrstride-first" else "in")
+    env = dict(os.environ, ARRSTRIDE_NUM_THREADS="3")
+    assert _run_python(code, env).stdout.split() == ["ok"]
+
+
+_SKLEARN_LIMITS = """
+import io, contextlib
+import numpy as np
+import sklearn
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from threadpoolctl import threadpool_limits
+import arrstride as xp
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    sklearn.show_versions()              # scikit-learn's report of the thread pools
+assert "user_api: arrstride" in out.getvalue(), out.getvalue()
+rng = np.random.default_rng(0)
+X = rng.standard_normal((20000, 20)); y = (X[:, 0] + rng.standard_normal(20000) > 0).astype(np.int64)
+seen = []
+with sklearn.config_context(array_api_dispatch=True):
+    ref = LinearDiscriminantAnalysis().fit(xp.asarray(X), xp.asarray(y)).coef_
+    # as scikit-learn's test session and joblib's workers limit every pool
+    with threadpool_limits(1):
+        seen.append(xp.get_num_threads())
+        one = LinearDiscriminantAnalysis().fit(xp.asarray(X), xp.asarray(y)).coef_
+seen.append(xp.get_num_threads())
+np.testing.assert_allclose(np.asarray(one), np.asarray(ref), rtol=1e-10)
+print(*seen)
+"""
+
+
+def test_scikit_learn_limits_the_pool():
+    env = dict(os.environ, ARRSTRIDE_NUM_THREADS="2", SCIPY_ARRAY_API="1")
+    assert _run_python(_SKLEARN_LIMITS, env).stdout.split() == ["1", "2"]

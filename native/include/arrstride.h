@@ -77,7 +77,7 @@ void ars_set_python_api(void *gil_ensure, void *gil_release, void *err_fetch, vo
 
 /* ---- threads */
 int ars_set_num_threads(int n);
-/* The count set_num_threads(0) means (1 to 256): arrstride/_config.py works it
+/* The count set_num_threads(0) means (1 to 256): arrstride/_cpus.py works it
  * out from the CPU affinity mask and the cgroup quota. */
 int ars_set_default_threads(int n);
 /* The worker threads arrstride's own pool has running. */

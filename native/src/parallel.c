@@ -55,7 +55,7 @@ enum { CHUNKS_PER_THREAD = 4 };
 static int num_threads = 0;  /* 0: not yet set, use the default */
 
 /* The default thread count: set by Python at import from the CPU affinity
- * mask and the cgroup quota (arrstride/_config.py); without that, the online
+ * mask and the cgroup quota (arrstride/_cpus.py); without that, the online
  * cores, read once (sysconf reads /sys and costs tens of microseconds, far
  * more than a small kernel). */
 static int default_count = 0;
