@@ -199,6 +199,14 @@ def item(a):
     return bool(p[0]) if d.kind == "b" else p[0]
 
 
+def bytes_view(a, nbytes: int):
+    """A buffer over the first nbytes of a's data (contiguous), without a
+    copy, that keeps a alive: cffi's buffer holds the pointer, and the
+    pointer's no-op destructor holds a."""
+    keep = ffi.gc(ffi.cast("char *", data_ptr(a)), lambda _p, _a=a: None)
+    return ffi.buffer(keep, nbytes)
+
+
 def write_bytes(a, data: bytes) -> None:
     ffi.memmove(data_ptr(a), data, len(data))
 
