@@ -47,6 +47,14 @@ static const int64_t BYTES_PER_THREAD = 1 << 19;
  * much of that it spins without yielding the CPU. */
 static const int64_t SPIN_NS = 50000;
 static const int64_t PAUSE_NS = 3000;
+/* A region whose caller waited this long for a claimed chunk, and longer than
+ * twice its own share of the work took, met a worker that lost its CPU in the
+ * middle of a chunk (the machine is oversubscribed; an idle machine makes the
+ * caller wait a chunk's length at most). The regions that start in the next
+ * BACKOFF_NS then run on their caller alone, so that such a loss is paid once
+ * per window rather than per region. */
+static const int64_t LATE_NS = 500000;
+static const int64_t BACKOFF_NS = 20000000;
 /* Chunks per thread: enough for the caller to absorb a late worker's share,
  * and small enough pieces that a worker preempted in the middle of one holds
  * the caller up for little. */
@@ -128,6 +136,7 @@ static struct {
 } job;
 
 static _Thread_local int in_region = 0;  /* on a worker, or a caller inside a region */
+static int64_t backoff_until = 0;  /* CLOCK_MONOTONIC ns; regions start alone before it */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static int64_t now_ns(void)
@@ -355,6 +364,12 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
         fn(0, n, ctx);
         return;
     }
+    int64_t t0 = now_ns();
+    if (t0 < backoff_until) {
+        pthread_mutex_unlock(&submit_mu);
+        fn(0, n, ctx);
+        return;
+    }
     grow((int)nt - 1);
     if (nt > nworkers + 1)
         nt = nworkers + 1;
@@ -379,6 +394,12 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
     in_region = 1;
     run_chunks(gen);
     in_region = 0;
-    wait_done(nchunks);
+    if (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) != nchunks) {
+        int64_t t1 = now_ns();
+        wait_done(nchunks);
+        int64_t t2 = now_ns();
+        if (t2 - t1 > LATE_NS && t2 - t1 > 2 * (t1 - t0))
+            backoff_until = t2 + BACKOFF_NS;
+    }
     pthread_mutex_unlock(&submit_mu);
 }
