@@ -98,6 +98,8 @@ from ._numpy_stats import bincount, corrcoef, cov, histogram, histogramdd
 from . import linalg
 from . import fft
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
+from . import _threadpool
+_threadpool.install()  # threadpoolctl lists and limits arrstride's pool
 
 e = _math.e
 inf = _math.inf

@@ -254,6 +254,22 @@ class Array(ArrayBase):
         return (_unpickle, (PICKLE_VERSION, self._dtype.name, self.shape,
                             K.read_bytes(src, self.size * self._dtype.itemsize)))
 
+    def __reduce_ex__(self, protocol):
+        """Protocol 5 and an array of PICKLE_BUFFER_MIN bytes or more: format
+        2, whose data is a pickle.PickleBuffer over the array's own memory (no
+        copy for a contiguous array), sent out of band when dumps is given a
+        buffer_callback (Dask's serialisation does), else written in band.
+        Otherwise format 1 (__reduce__)."""
+        nbytes = self.size * self._dtype.itemsize
+        if protocol < 5 or nbytes < PICKLE_BUFFER_MIN:
+            return self.__reduce__()
+        import pickle
+        src = self.contiguous()
+        data = memoryview(K.bytes_view(src, nbytes))
+        if src._storage.readonly:
+            data = data.toreadonly()
+        return (_unpickle, (2, self._dtype.name, self.shape, pickle.PickleBuffer(data)))
+
     # ---- conversions ----------------------------------------------------------
 
     def _item(self) -> Any:
@@ -437,6 +453,10 @@ def _nest(flat: list, shape: Tuple[int, ...]) -> Any:
 
 # ---- pickle: the payload is untrusted bytes ------------------------------------------------
 #
+# Format 2 (protocol 5, PICKLE_BUFFER_MIN bytes or more): _unpickle(2, dtype
+# name, shape, buffer): the data is a PickleBuffer (in band: a bytearray or
+# bytes on loading; out of band: whatever buffer the loader hands back), which
+# the array wraps without a copy when it is writable and aligned.
 # Format 1 (arrstride >= 0.1.1): _unpickle(1, dtype name, shape, data).
 # Format 0 (arrstride 0.1.0 and before): _rebuild(dtype name, shape, data).
 # Both load through _rebuild, which checks every field (a pickle may be
@@ -444,7 +464,8 @@ def _nest(flat: list, shape: Tuple[int, ...]) -> Any:
 # version here and keeps reading the old ones (tests/data/pickles/ hold files of
 # each format that must keep loading).
 PICKLE_VERSION = 1
-PICKLE_VERSIONS = (0, 1)
+PICKLE_VERSIONS = (0, 1, 2)
+PICKLE_BUFFER_MIN = 4096  # bytes of data from which protocol 5 writes a PickleBuffer
 
 
 def _unpickle(version: Any, *payload: Any) -> Array:
@@ -452,14 +473,17 @@ def _unpickle(version: Any, *payload: Any) -> Array:
         raise pickle_error(f"unknown arrstride pickle format version (this arrstride reads "
                            f"formats {PICKLE_VERSIONS}); written by a newer arrstride?", repr(version))
     if len(payload) != 3:
-        raise pickle_error("a format-1 payload is (dtype name, shape, data)", f"{len(payload)} fields")
-    return _rebuild(*payload)
+        raise pickle_error(f"a format-{version} payload is (dtype name, shape, data)",
+                           f"{len(payload)} fields")
+    return _rebuild(*payload, share=version == 2)
 
 
-def _rebuild(dtype_name: Any, shape: Any, data: Any) -> Array:
+def _rebuild(dtype_name: Any, shape: Any, data: Any, share: bool = False) -> Array:
     """The array a pickle describes, after checking each field: a known dtype
     name, a tuple of ints in [0, 2**63 - 1], bytes-like data of exactly
-    size * itemsize bytes (NumPy: "buffer size does not match array size")."""
+    size * itemsize bytes (NumPy: "buffer size does not match array size").
+    share: the array wraps data's memory when it is writable and aligned for
+    the dtype (format 2's PickleBuffer), else copies it."""
     dtype = dt.BY_NAME.get(dtype_name) if type(dtype_name) is str else None
     if dtype is None:
         raise pickle_error("unknown dtype name", repr(dtype_name)[:80])
@@ -479,6 +503,13 @@ def _rebuild(dtype_name: Any, shape: Any, data: Any) -> Array:
         if view.nbytes != nbytes:
             raise pickle_error("buffer size does not match array size",
                                f"{view.nbytes} bytes for shape {shape} of {dtype} ({nbytes} bytes)")
+        if share and nbytes and not view.readonly:
+            export = S.export_buffer(data)
+            if export is not None:
+                owner, (_, _, _, _, address, readonly) = export
+                if not readonly and address % dtype.itemsize == 0:
+                    return Array._new(S.Storage.foreign(address, nbytes, owner, False, None),
+                                      L.contiguous(shape), dtype)
         out = Array._empty(shape, dtype, func="pickle.loads (arrstride array)")
         if nbytes:
             K.write_bytes(out, view.cast("B") if view.format != "B" or view.ndim != 1 else view)

@@ -11,12 +11,10 @@ a wheel or a `pip install .` works wherever `scipy-openblas64` is installed
 (it is a dependency in pyproject.toml). ARRSTRIDE_BLAS_LIB names another
 ILP64 OpenBLAS/LAPACKE library to use instead.
 
-When the library is a pthreads OpenBLAS that exports its thread server
-(NumPy's copy does) and is of a version arrstride was checked on
-(SERVER_CHECKED, read from openblas_get_config()), arrstride's parallel
-kernels run on OpenBLAS's workers rather than on a second pool
-(native/src/parallel.c says why); any other version keeps them on arrstride's
-own workers, as ARRSTRIDE_BLAS_SERVER=0 does. `server_why` says which.
+arrstride's parallel kernels always run on arrstride's own pool, never on
+OpenBLAS's thread server: a region there waits for every OpenBLAS worker it
+posted to, and on a busy machine that cost a time slice per call
+(native/src/parallel.c).
 Only _kernels.py calls this module.
 """
 from __future__ import annotations
@@ -124,72 +122,6 @@ def ensure() -> None:
         _dll = dll
         if _threads is not None:
             set_threads(_threads)
-        _use_server(dll)
-
-
-# The OpenBLAS versions (major, minor, patch) whose thread server arrstride has
-# run its suite on: gotoblas_pthread(int nthreads, void *routine, void *args,
-# int stride) runs routine(args) on nthreads of its workers, and the int
-# blas_num_threads counts them (driver/others/blas_server.c). 0.3.31: the copy
-# NumPy 2.4's wheel bundles. Add a version only after tests/test_threads.py and
-# tests/test_blas_loading.py pass on it.
-SERVER_CHECKED = frozenset({(0, 3, 31)})
-
-server_why = "the BLAS library is not loaded yet"  # why the server is used or not
-
-
-def openblas_version(dll):
-    """(major, minor, patch) of the library's openblas_get_config()
-    ("OpenBLAS 0.3.31.188.0 USE64BITINT ..."), or None when it has none."""
-    config = _symbol(dll, "openblas_get_config")
-    if config is None:
-        return None
-    config.restype = ctypes.c_char_p
-    config.argtypes = []
-    return parse_version(config() or b"")
-
-
-def parse_version(config: bytes):
-    words = config.decode("ascii", "replace").split()
-    if len(words) < 2 or words[0] != "OpenBLAS":
-        return None
-    parts = words[1].split(".")
-    if len(parts) < 3 or not all(p.isdigit() for p in parts[:3]):
-        return None
-    return tuple(int(p) for p in parts[:3])
-
-
-def _use_server(dll) -> bool:
-    """Hand OpenBLAS's thread server to C's parallel regions when the library
-    has one: a pthreads build (get_parallel() == 1) exporting gotoblas_pthread
-    and blas_num_threads, of a version in SERVER_CHECKED."""
-    global server_why
-    if os.environ.get("ARRSTRIDE_BLAS_SERVER", "1") == "0":
-        server_why = "ARRSTRIDE_BLAS_SERVER=0: arrstride's own pool"
-        return False
-    server_why = "the library exports no thread server: arrstride's own pool"
-    parallel = _symbol(dll, "openblas_get_parallel")
-    run = getattr(dll, "gotoblas_pthread", None)
-    if parallel is None or run is None:
-        return False
-    try:
-        nthreads = ctypes.c_int.in_dll(dll, "blas_num_threads")
-    except ValueError:
-        return False
-    parallel.restype = ctypes.c_int
-    parallel.argtypes = []
-    if parallel() != 1:
-        server_why = "the library is not a pthreads build: arrstride's own pool"
-        return False
-    version = openblas_version(dll)
-    if version not in SERVER_CHECKED:
-        server_why = (f"OpenBLAS {'.'.join(map(str, version)) if version else '(unknown version)'} "
-                      "is not a version arrstride was checked on: arrstride's own pool")
-        return False
-    server_why = f"OpenBLAS {'.'.join(map(str, version))}'s thread server"
-    lib.ars_parallel_set_server(ffi.cast("void *", ctypes.cast(run, ctypes.c_void_p).value),
-                                ffi.cast("void *", ctypes.addressof(nthreads)))
-    return True
 
 
 _threads = None  # the count set through arrstride, if any

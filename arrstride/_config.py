@@ -114,7 +114,6 @@ def _blas_info() -> Dict[str, Any]:
         threads.restype = ctypes.c_int
         threads.argtypes = []
         out["threads"] = threads()
-    out["parallel kernels on its thread server"] = bool(lib.ars_parallel_server_active())
     return out
 
 
@@ -141,9 +140,9 @@ def _config() -> Dict[str, Dict[str, Any]]:
         "SIMD clones in use": _clones(cpu),
         "BLAS/LAPACK": _blas_info(),
         "threads": {"arrstride (get_num_threads)": K.get_num_threads(),
+                    "arrstride's count from": K.threads_source,
                     "ARRSTRIDE_NUM_THREADS": _env("ARRSTRIDE_NUM_THREADS"),
-                    "OPENBLAS_NUM_THREADS": _env("OPENBLAS_NUM_THREADS"),
-                    "ARRSTRIDE_BLAS_SERVER": _env("ARRSTRIDE_BLAS_SERVER")},
+                    "OPENBLAS_NUM_THREADS": _env("OPENBLAS_NUM_THREADS")},
         "memory": {"cache limit (get_cache_limit)": K.get_cache_limit(),
                    "bytes parked now": K.cache_bytes(),
                    "ARRSTRIDE_CACHE_BYTES": _env("ARRSTRIDE_CACHE_BYTES")},
@@ -156,8 +155,7 @@ def show_config(mode: str = "stdout") -> Optional[Dict[str, Dict[str, Any]]]:
 
     For bug reports, as ``numpy.show_config()`` and ``torch.__config__.show()``:
     the version, Python and CPU, the SIMD clone each family of C kernels runs
-    on this CPU, the BLAS/LAPACK library (file, path, version, thread count,
-    whether arrstride's parallel kernels use its thread server), arrstride's
+    on this CPU, the BLAS/LAPACK library (file, path, version, thread count), arrstride's
     thread count, the cache of freed large blocks and whether the C fast paths
     are on (``ARRSTRIDE_FAST_PATHS=0`` turns them off). Loads the BLAS library
     if it is not loaded yet.

@@ -10,6 +10,7 @@ import sys
 from typing import Optional, Sequence
 
 from . import _blas
+from . import _cpus
 from . import _dtypes as _dt
 from ._errors import alloc_error, too_large_error
 from ._layout import Layout, extent
@@ -198,6 +199,14 @@ def item(a):
     return bool(p[0]) if d.kind == "b" else p[0]
 
 
+def bytes_view(a, nbytes: int):
+    """A buffer over the first nbytes of a's data (contiguous), without a
+    copy, that keeps a alive: cffi's buffer holds the pointer, and the
+    pointer's no-op destructor holds a."""
+    keep = ffi.gc(ffi.cast("char *", data_ptr(a)), lambda _p, _a=a: None)
+    return ffi.buffer(keep, nbytes)
+
+
 def write_bytes(a, data: bytes) -> None:
     ffi.memmove(data_ptr(a), data, len(data))
 
@@ -301,23 +310,21 @@ def iter_describe(shape: Sequence[int], strides_per_op: Sequence[Sequence[int]])
             tuple(out_offsets[0:nop]))
 
 
-# NumPy imported first: its OpenBLAS is in the process, and after NumPy's own
-# threaded BLAS calls its workers spin. Bind it now (about 1 ms), so that
-# arrstride's parallel kernels run on those workers from the first one, not
-# beside them until arrstride's first BLAS call. A library that cannot be
-# used is reported then, as without NumPy.
-if "numpy" in sys.modules:
-    try:
-        _blas.ensure()
-    except ImportError:
-        pass
+# The default thread count (set_num_threads(0)): the CPUs the process may run
+# on, from its affinity mask and cgroup CPU quota; threads_source says where
+# the count in effect comes from (show_config prints it).
+_default_count, _default_source = _cpus.default_threads()
+lib.ars_set_default_threads(_default_count)
+threads_source = _default_source
 
 
 def set_num_threads(n: int) -> None:
     """Set the number of threads large kernels and OpenBLAS use.
 
-    Not in the standard. The default is one per core, or the environment
-    variable ARRSTRIDE_NUM_THREADS when set.
+    Not in the standard. The default is one per CPU the process may use: the
+    CPUs of its affinity mask (``taskset``), at most its cgroup CPU quota
+    rounded up (a container's ``--cpus``); the environment variable
+    ARRSTRIDE_NUM_THREADS sets another count at import.
 
     Parameters
     ----------
@@ -335,8 +342,18 @@ def set_num_threads(n: int) -> None:
     """
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 256:
         raise ValueError(f"set_num_threads: expected an int in [0, 256]; got {n!r}")
+    global threads_source
     _check(lib.ars_set_num_threads(n), "set_num_threads")
+    threads_source = f"set_num_threads({n})" if n else _default_source
     _blas.set_threads(lib.ars_get_num_threads())
+
+
+def set_pool_threads(n: int, source: str) -> None:
+    """Set the count of arrstride's own pool only (OpenBLAS untouched), for
+    `source` (threadpoolctl, which governs OpenBLAS through its own entry)."""
+    global threads_source
+    _check(lib.ars_set_num_threads(n), "set_num_threads")
+    threads_source = f"{source} ({n})"
 
 
 def get_num_threads() -> int:
@@ -466,10 +483,13 @@ def _threads_from_env() -> None:
     import os
     value = os.environ.get("ARRSTRIDE_NUM_THREADS")
     if value:
+        global threads_source
         try:
             set_num_threads(int(value))
         except ValueError:
             raise ValueError(f"ARRSTRIDE_NUM_THREADS must be an int in [0, 256]; got {value!r}") from None
+        if int(value):
+            threads_source = f"ARRSTRIDE_NUM_THREADS={value}"
 
 
 _threads_from_env()

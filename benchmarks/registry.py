@@ -16,14 +16,15 @@ with PyTorch (a setup function may carry it as its `.torch` attribute); when
 PyTorch is installed the runner times it in the same rounds, as a third column.
 Summary lines (a geometric mean or a maximum over a group) are declared with
 `summary(...)`. The e2e suite has its own job list (e2e.py) with three columns
-and is run in subprocesses; it registers placeholders here for --list and -k.
+and is run in subprocesses; it registers placeholders here for --list and -k,
+as the busy suite (busy.py: a busy machine) does.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Tuple
 
-SUITES = ("micro", "percall", "e2e")
+SUITES = ("micro", "percall", "e2e", "busy")
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,14 @@ import statistics
 import sys
 from typing import List, Optional, Sequence
 
-from . import e2e, registry
+from . import busy, e2e, registry
 from .measure import MIN_TIME, Progress, spread, time_interleaved
 from .registry import SUITES, Workload
 from .tables import fmt_time, ratio_cells, render, summaries, target_text
 
 # Modules that register workloads, by suite.
 _MODULES = {"micro": ("micro", "micro_stats", "micro_linalg", "micro_fft"),
-            "percall": ("percall",), "e2e": ("e2e",)}
+            "percall": ("percall",), "e2e": ("e2e",), "busy": ("busy",)}
 
 def load(suites: Sequence[str]) -> None:
     import importlib
@@ -150,7 +150,7 @@ def _positive_float(text: str) -> float:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m arrstride bench",
-        description="arrstride against NumPy on the same workloads (suites: micro, percall, e2e)")
+        description="arrstride against NumPy on the same workloads (suites: micro, percall, e2e, busy)")
     p.add_argument("--suite", choices=SUITES + ("all",), default="micro",
                    help="which suite to run (default micro)")
     p.add_argument("-k", metavar="TEXT",
@@ -197,6 +197,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             sums = e2e.summaries(rows)
             print(e2e.table(rows, sums))
             print(e2e.legend(args.samples, args.min_time))
+        elif suite == "busy":
+            rows = busy.run_parent(ws, args.samples, not args.no_progress)
+            sums = []
+            print(busy.table(rows))
+            print(busy.legend(args.samples))
         else:
             progress = Progress(len(ws) * args.samples, not args.no_progress)
             try:

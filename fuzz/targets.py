@@ -133,8 +133,11 @@ def _claims_more_than_it_has(data: bytes) -> bool:
 def target_pickle(data: bytes) -> None:
     if _claims_more_than_it_has(data):
         return
+    # Out-of-band buffers for protocol 5's NEXT_BUFFER: the input's second half
+    # (writable) and all of it but its first byte (read-only, unaligned).
+    buffers = (bytearray(data[len(data) // 2:]), memoryview(data)[1:])
     try:
-        obj = _Restricted(io.BytesIO(data)).load()
+        obj = _Restricted(io.BytesIO(data), buffers=buffers).load()
     except CLEAN + (pickle.UnpicklingError, EOFError, KeyError, AttributeError, RecursionError,
                     UnicodeDecodeError, LookupError, ImportError, struct.error):
         return
@@ -151,6 +154,13 @@ def seeds_pickle():
         for a in (xp.arange(6, dtype=xp.int16), xp.reshape(xp.arange(6.0), (2, 3)).T,
                   xp.ones((), dtype=xp.complex64), xp.zeros((0, 2), dtype=xp.bool)):
             out.append(pickle.dumps(a, protocol=proto))
+    # format 2 (protocol 5, 4 KiB of data or more): the PickleBuffer in band,
+    # and out of band, the stream padded so that its second half is the buffer
+    for a in (xp.reshape(xp.arange(1024, dtype=xp.float32), (32, 32)), xp.ones(4096, dtype=xp.bool)):
+        out.append(pickle.dumps(a, protocol=5))
+        stream = pickle.dumps(a, protocol=5, buffer_callback=lambda b: False)
+        nbytes = a.size * a.dtype.itemsize
+        out.append(stream + bytes(2 * nbytes - len(stream)))
     return out
 
 

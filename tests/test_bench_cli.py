@@ -22,10 +22,11 @@ def test_list_names_every_suite():
     suites = [ln.split()[0] for ln in lines]
     assert suites.count("percall") == 21
     assert suites.count("e2e") == 2 * 26
+    assert suites.count("busy") == 6 * 5
     names = r.stdout
     for row in ("add float64 1e7", "x ** 0.5 float64 2e4", "X.T @ X (1000000x1)",
                 "sort 1e6 float64", "matmul 1024^2 float64", "fft complex128 n=2^20",
-                "call: x[2] = 1.0", "StandardScaler 20000x50", "GaussianMixture random_from_data 500x10"):
+                "call: x[2] = 1.0", "StandardScaler 20000x50", "exp float32 1e6 | 8 busy", "GaussianMixture random_from_data 500x10"):
         assert row in names, row
 
 
@@ -205,3 +206,12 @@ def test_plot_has_a_pytorch_series_or_says_why_not(tmp_path):
         labels = plot_json(str(tmp_path / "b.json"), str(png))
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert any(expect in label for label in labels), labels
+
+
+def test_busy_suite_runs_one_row():
+    # the busy suite's measuring processes, on the quiet load only (no busy loops)
+    r = bench("--suite", "busy", "-k", "sum float64 1e7 | quiet", "--samples", "3", timeout=300)
+    assert r.returncode == 0, r.stderr
+    row = [ln for ln in r.stdout.splitlines() if ln.startswith("sum float64 1e7 | quiet")]
+    assert len(row) == 1 and row[0].count(" ms") + row[0].count(" us") >= 3, r.stdout  # default, 1 thread, NumPy
+    assert "vs 1 thr" in r.stdout

@@ -104,3 +104,84 @@ def test_bench_plot_from_json(tmp_path):
     (tmp_path / "b.json").write_text(json.dumps(rows))
     plot_json(str(tmp_path / "b.json"), str(tmp_path / "b.png"))
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---- the default thread count: affinity mask and cgroup quota ----------------------------
+
+def _fake_root(tmp_path, cgroup, files):
+    (tmp_path / "proc/self").mkdir(parents=True)
+    (tmp_path / "proc/self/cgroup").write_text(cgroup)
+    for rel, text in files.items():
+        f = tmp_path / "sys/fs/cgroup" / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text)
+    return str(tmp_path)
+
+
+def test_cgroup_v2_quota_rounds_up(tmp_path):
+    from arrstride._cpus import cgroup_cpu_limit
+    root = _fake_root(tmp_path, "0::/user.slice/app\n", {"user.slice/app/cpu.max": "150000 100000\n"})
+    n, where = cgroup_cpu_limit(root)
+    assert n == 2 and where == "/sys/fs/cgroup/user.slice/app/cpu.max (150000 100000)"
+
+
+def test_cgroup_v2_smallest_quota_of_the_ancestors(tmp_path):
+    from arrstride._cpus import cgroup_cpu_limit
+    root = _fake_root(tmp_path, "0::/a/b\n", {"a/b/cpu.max": "max 100000\n", "a/cpu.max": "50000 100000\n",
+                                               "cpu.max": "400000 100000\n"})
+    assert cgroup_cpu_limit(root)[0] == 1
+
+
+def test_cgroup_v2_without_quota(tmp_path):
+    from arrstride._cpus import cgroup_cpu_limit
+    root = _fake_root(tmp_path, "0::/\n", {"cpu.max": "max 100000\n"})
+    assert cgroup_cpu_limit(root) is None
+    assert cgroup_cpu_limit(str(tmp_path / "nowhere")) is None
+
+
+def test_cgroup_v1_quota_in_a_container(tmp_path):
+    # the path /proc/self/cgroup names (the host's) does not exist in the
+    # container's mount: the quota sits at the mount's root
+    from arrstride._cpus import cgroup_cpu_limit, default_threads
+    root = _fake_root(tmp_path, "5:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n",
+                      {"cpu,cpuacct/cpu.cfs_quota_us": "100000\n", "cpu,cpuacct/cpu.cfs_period_us": "100000\n"})
+    assert cgroup_cpu_limit(root) == (1, "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us (100000 / 100000)")
+    n, source = default_threads(root)
+    assert n == 1 and source.startswith("cgroup CPU quota, /sys/fs/cgroup/cpu,cpuacct/")
+
+
+def test_cgroup_v1_without_quota(tmp_path):
+    from arrstride._cpus import cgroup_cpu_limit, default_threads
+    root = _fake_root(tmp_path, "4:cpu:/\n", {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"})
+    assert cgroup_cpu_limit(root) is None
+    assert default_threads(root) == (len(os.sched_getaffinity(0)), "CPU affinity mask")
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs sched_setaffinity")
+def test_one_cpu_affinity_gives_one_thread():
+    # as `taskset -c 0 python ...`: the child may run on one CPU only
+    cpu = min(os.sched_getaffinity(0))
+    code = ("import arrstride as xp; c = xp.show_config(mode='dicts')['threads']; "
+            "print(xp.get_num_threads(), c[\"arrstride's count from\"])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=str(PACKAGE.parent), preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+                       env={k: v for k, v in os.environ.items() if k != "ARRSTRIDE_NUM_THREADS"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split(None, 1) == ["1", "CPU affinity mask\n"]
+
+
+def test_threads_source_follows_the_settings():
+    from arrstride import _kernels
+    old = xp.get_num_threads()
+    try:
+        xp.set_num_threads(3)
+        assert xp.show_config(mode="dicts")["threads"]["arrstride's count from"] == "set_num_threads(3)"
+        xp.set_num_threads(0)
+        assert _kernels.threads_source == _kernels._default_source
+        assert xp.get_num_threads() == _kernels._default_count
+    finally:
+        xp.set_num_threads(old)
+    r = subprocess.run([sys.executable, "-c", "import arrstride._kernels as k; print(k.threads_source)"],
+                       capture_output=True, text=True, cwd=str(PACKAGE.parent),
+                       env=dict(os.environ, ARRSTRIDE_NUM_THREADS="1"))
+    assert r.stdout.strip() == "ARRSTRIDE_NUM_THREADS=1", r.stderr

@@ -65,13 +65,13 @@ def test_no_import_cycle(module):
         pytest.fail(f"import cycle: {steps} -> {cycle[-1]}")
 
 
-BOTTOM = {"_layout": set(), "_errors": set()}
+BOTTOM = {"_layout": set(), "_errors": set(), "_cpus": set()}
 LEAVES = {
     # the Array is a leaf: below it only metadata, storage, the C bridge and
     # its C base (_core, compiled: it imports nothing)
     "_array": {"_args", "_blas", "_dtypes", "_errors", "_kernels", "_layout", "_storage", "_format",
                "_native", "_core"},
-    "_kernels": {"_errors", "_layout", "_dtypes", "_native", "_storage", "_blas", "_core"},
+    "_kernels": {"_errors", "_layout", "_dtypes", "_native", "_storage", "_blas", "_core", "_cpus"},
     "_storage": {"_native"},
 }
 

@@ -126,10 +126,10 @@ def test_os_fork_parent_and_child(threads):
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-@pytest.mark.parametrize("blas_first", [False, True], ids=["pool", "openblas-server"])
+@pytest.mark.parametrize("blas_first", [False, True], ids=["pool", "after-blas"])
 def test_fork_while_another_thread_runs_kernels(threads, blas_first):
-    """The fork handler waits for a region in flight (on arrstride's pool, or
-    on OpenBLAS's workers once BLAS is loaded); the child's threads work."""
+    """The fork handler waits for a region in flight (before and after a BLAS
+    call started OpenBLAS's workers); the child's threads work."""
     if blas_first:
         a = xp.asarray(np.ones((64, 64)))
         xp.matmul(a, a)
@@ -209,21 +209,8 @@ def _task_count() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
-@pytest.fixture
-def own_pool():
-    """The test's regions run on arrstride's own workers, not OpenBLAS's
-    server (restored after)."""
-    from arrstride import _blas
-    from arrstride._native import ffi, lib
-    was = lib.ars_parallel_server_active()
-    lib.ars_parallel_set_server(ffi.NULL, ffi.NULL)
-    yield
-    if was:
-        assert _blas._use_server(_blas._dll)
-
-
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
-def test_set_num_threads_resizes_pool(threads, own_pool):
+def test_set_num_threads_resizes_pool(threads):
     xp.set_num_threads(6)
     _check_big(40)  # starts the pool's 5 workers
     before = _task_count()
@@ -404,13 +391,12 @@ def test_resize_while_other_threads_run_kernels(threads):
     assert not errors
 
 
-_SERVER_JOB = """
+_AFTER_BLAS_JOB = """
 import os
 import numpy as np
 import arrstride as xp
 from arrstride._native import lib
 np.ones((64, 64)) @ np.ones((64, 64))  # NumPy's BLAS call; its workers spin
-print(lib.ars_parallel_server_active())  # bound at import: NumPy came first
 rng = np.random.default_rng(5)
 v = rng.standard_normal(1 << 22)
 m = rng.standard_normal((1500, 1700))
@@ -431,29 +417,20 @@ np.testing.assert_allclose(np.asarray(xp.asarray(b) @ xp.asarray(b)), b @ b, rto
 """
 
 
-def test_regions_run_on_openblas_server_with_numpys_openblas():
-    """NumPy's OpenBLAS (pthreads, exporting its server) is the one loaded,
-    bound when arrstride is imported after NumPy (no arrstride BLAS call
-    needed): big kernels then run on OpenBLAS's workers, so arrstride starts
-    no thread of its own, and results equal NumPy's (BLAS-calling batches
-    included).
-    ARRSTRIDE_BLAS_SERVER=0 keeps arrstride's own workers."""
+def test_regions_beside_numpys_openblas():
+    """With NumPy's OpenBLAS loaded and its workers spinning after a BLAS
+    call, big kernels run on arrstride's own pool (one worker for two
+    threads) and equal NumPy's, BLAS-calling batches included."""
     env = {k: v for k, v in os.environ.items() if k not in ("ARRSTRIDE_BLAS_LIB",)}
     env.update(ARRSTRIDE_NUM_THREADS="2", OPENBLAS_NUM_THREADS="2")
-    active, own_workers = _run_python(_SERVER_JOB, env).stdout.split()
-    assert active == "1"
-    assert own_workers == "0"
-    env["ARRSTRIDE_BLAS_SERVER"] = "0"
-    active, own_workers = _run_python(_SERVER_JOB, env).stdout.split()
-    assert active == "0"
-    assert own_workers == "1"
+    assert _run_python(_AFTER_BLAS_JOB, env).stdout.split() == ["1"]
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # fork with threads running
-def test_server_regions_in_forked_child(threads):
-    """A child forked after regions ran on OpenBLAS's workers runs them again
-    (OpenBLAS re-creates its workers in the child)."""
+def test_regions_in_child_forked_after_blas(threads):
+    """A child forked after a BLAS call and parallel regions runs regions
+    again (OpenBLAS re-creates its workers in the child, arrstride its pool)."""
     a = xp.asarray(np.ones((64, 64)))
     xp.matmul(a, a)
     xp.set_num_threads(2)
@@ -463,3 +440,68 @@ def test_server_regions_in_forked_child(threads):
         _child(12)
     assert _wait(pid) == 0
     _check_big(13)
+
+
+# ---- threadpoolctl -------------------------------------------------------------------------
+
+_THREADPOOLCTL = """
+import sys
+{first}
+assert "threadpoolctl" {imported} sys.modules
+import threadpoolctl
+(pool,) = [i for i in threadpoolctl.threadpool_info() if i["user_api"] == "arrstride"]
+assert pool["internal_api"] == "arrstride" and pool["version"] == xp.__version__, pool
+assert pool["num_threads"] == xp.get_num_threads() == 3, pool
+with threadpoolctl.threadpool_limits(1):
+    assert xp.get_num_threads() == 1
+    assert float(xp.sum(xp.ones(1 << 22))) == 1 << 22
+assert xp.get_num_threads() == 3
+with threadpoolctl.threadpool_limits(2, user_api="arrstride"):
+    assert xp.get_num_threads() == 2
+with threadpoolctl.threadpool_limits(1, user_api="blas"):
+    assert xp.get_num_threads() == 3      # BLAS limits leave arrstride's pool alone
+assert xp.get_num_threads() == 3
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("order", ["arrstride-first", "threadpoolctl-first"])
+def test_threadpoolctl_lists_and_limits_the_pool(order):
+    # arrstride registers its controller without importing threadpoolctl:
+    # at once when threadpoolctl is already imported, else on its first import
+    first = ("import arrstride as xp" if order == "arrstride-first"
+             else "import threadpoolctl\nimport arrstride as xp")
+    code = _THREADPOOLCTL.format(first=first, imported="not in" if order == "arrstride-first" else "in")
+    env = dict(os.environ, ARRSTRIDE_NUM_THREADS="3")
+    assert _run_python(code, env).stdout.split() == ["ok"]
+
+
+_SKLEARN_LIMITS = """
+import io, contextlib
+import numpy as np
+import sklearn
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from threadpoolctl import threadpool_limits
+import arrstride as xp
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    sklearn.show_versions()              # scikit-learn's report of the thread pools
+assert "user_api: arrstride" in out.getvalue(), out.getvalue()
+rng = np.random.default_rng(0)
+X = rng.standard_normal((20000, 20)); y = (X[:, 0] + rng.standard_normal(20000) > 0).astype(np.int64)
+seen = []
+with sklearn.config_context(array_api_dispatch=True):
+    ref = LinearDiscriminantAnalysis().fit(xp.asarray(X), xp.asarray(y)).coef_
+    # as scikit-learn's test session and joblib's workers limit every pool
+    with threadpool_limits(1):
+        seen.append(xp.get_num_threads())
+        one = LinearDiscriminantAnalysis().fit(xp.asarray(X), xp.asarray(y)).coef_
+seen.append(xp.get_num_threads())
+np.testing.assert_allclose(np.asarray(one), np.asarray(ref), rtol=1e-10)
+print(*seen)
+"""
+
+
+def test_scikit_learn_limits_the_pool():
+    env = dict(os.environ, ARRSTRIDE_NUM_THREADS="2", SCIPY_ARRAY_API="1")
+    assert _run_python(_SKLEARN_LIMITS, env).stdout.split() == ["1", "2"]

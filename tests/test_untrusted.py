@@ -161,7 +161,32 @@ PICKLE = [
         b = _rebuild('int16', (2,), memoryview(np.arange(2, dtype=np.int16)))
         assert b.tolist() == [0, 1]
     """),
-    ("unknown-version", "expect(ValueError, 'unknown arrstride pickle format version', lambda: _unpickle(2, 'float64', (1,), b'\\0' * 8))"),
+    ("unknown-version", "expect(ValueError, 'unknown arrstride pickle format version', lambda: _unpickle(3, 'float64', (1,), b'\\0' * 8))"),
+    ("format-2-payload-length", "expect(ValueError, 'format-2 payload', lambda: _unpickle(2, 'float64', (1,)))"),
+    ("format-2-too-few-bytes", "expect(ValueError, 'buffer size does not match', lambda: _unpickle(2, 'float64', (1000,), bytearray(16)))"),
+    ("format-2-out-of-band-wrong-size", """
+        bufs = []
+        s = pickle.dumps(xp.zeros(1024), protocol=5, buffer_callback=bufs.append)
+        expect(ValueError, "buffer size does not match", lambda: pickle.loads(s, buffers=[bytearray(8 * 1023)]))
+        expect(ValueError, "contiguous", lambda: pickle.loads(s, buffers=[memoryview(bytearray(8 * 2048))[::2]]))
+        expect(pickle.UnpicklingError, "", lambda: pickle.loads(s))   # no buffers given
+    """),
+    ("format-2-every-header-edit", """
+        # format 2 in band: every byte of the stream around the 4 KiB of data
+        a = xp.arange(1024, dtype=xp.int32)
+        s = pickle.dumps(a, protocol=5)
+        head = len(s) - 4096 - 16
+        for i in list(range(head)) + list(range(len(s) - 16, len(s))):
+            for v in (0, 1, 0x7F, 0x80, 0xFF, s[i] ^ 1):
+                t = s[:i] + bytes([v]) + s[i + 1:]
+                try:
+                    b = pickle.loads(t)
+                except Exception:
+                    continue
+                if isinstance(b, xp.Array):
+                    assert b.size * b.dtype.itemsize == 4096 or b.size == 0
+                    np.asarray(b).tobytes()
+    """),
     ("version-not-int", "expect(ValueError, 'unknown arrstride pickle format version', lambda: _unpickle('1', 'float64', (1,), b'\\0' * 8))"),
     ("payload-length", "expect(ValueError, 'format-1 payload', lambda: _unpickle(1, 'float64', (1,)))"),
     ("every-truncation", """

@@ -77,11 +77,9 @@ void ars_set_python_api(void *gil_ensure, void *gil_release, void *err_fetch, vo
 
 /* ---- threads */
 int ars_set_num_threads(int n);
-/* Run leaf parallel regions on OpenBLAS's thread server: run is its
- * gotoblas_pthread, nthreads its blas_num_threads (the threads it has started,
- * its caller included); NULL run: arrstride's own workers only. */
-int ars_parallel_set_server(void *run, void *nthreads);
-int ars_parallel_server_active(void);
+/* The count set_num_threads(0) means (1 to 256): arrstride/_cpus.py works it
+ * out from the CPU affinity mask and the cgroup quota. */
+int ars_set_default_threads(int n);
 /* The worker threads arrstride's own pool has running. */
 int ars_parallel_own_workers(void);
 int ars_get_num_threads(void);

@@ -411,9 +411,6 @@ typedef void (*ars_range_fn)(int64_t begin, int64_t end, void *ctx);
  * when all are done. Called inside a region, or while another thread runs one,
  * it runs fn(0, n) on the calling thread. */
 void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx);
-/* The same, for regions whose chunks call BLAS or LAPACK: they always run on
- * arrstride's own workers, never on OpenBLAS's (see parallel.c). */
-void ars_parallel_for_blas(int64_t n, int64_t grain, ars_range_fn fn, void *ctx);
 
 /* Elements below which work stays on one thread, for a given bytes/element. */
 int64_t ars_parallel_grain(int64_t work_per_elem);

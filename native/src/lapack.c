@@ -128,7 +128,7 @@ static int run_job(la_job j, int64_t nb, ars_range_fn fn)
         fn(0, nb, &j);
     } else if (nb > 1) {
         int64_t grain = ((int64_t)1 << 17) / (n * n * n + 64);
-        ars_parallel_for_blas(nb, grain < 1 ? 1 : grain, fn, &j);
+        ars_parallel_for(nb, grain < 1 ? 1 : grain, fn, &j);
     }
     return j.status;
 }

@@ -522,7 +522,7 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
                 nt = nb / per > 1 ? nb / per : 1;
             atomic_init(&job.next, 0);
             job.nbatch_total = nb;
-            ars_parallel_for_blas(nt, 1, gemm_worker, &job);
+            ars_parallel_for(nt, 1, gemm_worker, &job);
         } else {
             gemm_range(0, nb, &job);
         }

@@ -1,30 +1,30 @@
 /* Threads for large work: a persistent pool.
  *
  * Workers are started on first need and kept. A parallel region splits [0, n)
- * into chunks that the calling thread and the posted workers claim from one
- * atomic counter, so a worker that is slow to wake (the machine is busy, or it
- * is asleep) never holds the caller up: the caller takes the chunks itself and
- * then cancels the workers that never started. After a job, a worker spins for
- * a few tens of microseconds (back-to-back kernels find it awake), then sleeps
- * on its condition variable, so an idle pool costs nothing.
+ * into chunks, and the calling thread and the workers claim them one at a time
+ * from one atomic ticket. The caller never waits for a worker that has not
+ * started, has not woken or has lost its CPU: it claims chunks like any worker,
+ * and once none is left it waits only for the chunks other threads claimed and
+ * are still running. A worker that arrives after the last chunk was claimed
+ * finds nothing to do and goes back to waiting. On a machine with more runnable
+ * threads than cores a region therefore costs at most about its one-thread time
+ * (plus the chunk a preempted worker holds), where a pool that waited for every
+ * posted worker took a scheduler time slice or more per region.
+ *
+ * The ticket packs (generation, chunk count, next chunk): a claim is one
+ * compare-and-swap that succeeds only while its region is current and has a
+ * chunk left, so a worker still running from an earlier region can never take
+ * a chunk of the next one, and the job's fields are stable for as long as any
+ * claimed chunk is unfinished (the caller does not return before then).
+ *
+ * Waiting gives way: after a job a worker spins for a few tens of
+ * microseconds (back-to-back kernels find it awake), yielding the CPU after
+ * the first few, then sleeps on its condition variable; a caller waiting for
+ * claimed chunks does the same on one shared condition variable.
  *
  * One region runs at a time; a region started while another runs (another
  * Python thread, or a kernel called from inside a region) runs on its caller's
  * thread alone.
- *
- * OpenBLAS's workers: after every BLAS call that used threads, OpenBLAS's
- * workers busy-wait for about 0.1 s (its THREAD_TIMEOUT of 2^28 cycles, nops
- * only) before they sleep. A region run meanwhile on arrstride's own workers
- * puts more busy threads than cores on the machine, and on 2 cores the
- * memory-bound kernels after a matmul (sklearn's pairwise distances, for one)
- * ran at half speed. So when arrstride uses an OpenBLAS built with pthreads
- * that exports its server (NumPy's copy does), a leaf region (one whose chunks
- * never call BLAS) runs on OpenBLAS's workers instead, through
- * gotoblas_pthread: the same claim-a-chunk loop, and one set of threads in the
- * process. A region whose chunks call BLAS (ars_parallel_for_blas) stays on
- * arrstride's workers: an OpenBLAS worker that called BLAS could wait for
- * itself. Small regions stay too: OpenBLAS cannot cancel the post to a worker
- * that sleeps, so the caller would wait for its wake-up.
  *
  * Fork: a prepare handler waits for the running region, the parent carries
  * on, and the child, which has none of the workers, forgets them and starts
@@ -47,26 +47,34 @@ static const int64_t BYTES_PER_THREAD = 1 << 19;
  * much of that it spins without yielding the CPU. */
 static const int64_t SPIN_NS = 50000;
 static const int64_t PAUSE_NS = 3000;
-/* Chunks per thread: enough for the caller to absorb a late worker's share. */
+/* A region whose caller waited this long for a claimed chunk, and longer than
+ * twice its own share of the work took, met a worker that lost its CPU in the
+ * middle of a chunk (the machine is oversubscribed; an idle machine makes the
+ * caller wait a chunk's length at most). The regions that start in the next
+ * BACKOFF_NS then run on their caller alone, so that such a loss is paid once
+ * per window rather than per region. */
+static const int64_t LATE_NS = 500000;
+static const int64_t BACKOFF_NS = 20000000;
+/* Chunks per thread: enough for the caller to absorb a late worker's share,
+ * and small enough pieces that a worker preempted in the middle of one holds
+ * the caller up for little. */
 enum { CHUNKS_PER_THREAD = 4 };
 
 static int num_threads = 0;  /* 0: not yet set, use the default */
 
-/* The default thread count, read once: $ARRSTRIDE_NUM_THREADS or the number of
- * cores (sysconf reads /sys and costs tens of microseconds, far more than a
- * small kernel). */
+/* The default thread count: set by Python at import from the CPU affinity
+ * mask and the cgroup quota (arrstride/_cpus.py); without that, the online
+ * cores, read once (sysconf reads /sys and costs tens of microseconds, far
+ * more than a small kernel). */
+static int default_count = 0;
+
 static int default_threads(void)
 {
-    static int cached = 0;
-    int n = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    int n = __atomic_load_n(&default_count, __ATOMIC_RELAXED);
     if (n == 0) {
-        /* ARRSTRIDE_NUM_THREADS overrides the core count. */
-        const char *env = getenv("ARRSTRIDE_NUM_THREADS");
-        long c = env ? strtol(env, NULL, 10) : 0;
-        if (c < 1)
-            c = sysconf(_SC_NPROCESSORS_ONLN);
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
         n = c < 1 ? 1 : (c > MAX_THREADS ? MAX_THREADS : (int)c);
-        __atomic_store_n(&cached, n, __ATOMIC_RELAXED);
+        __atomic_store_n(&default_count, n, __ATOMIC_RELAXED);
     }
     return n;
 }
@@ -87,13 +95,10 @@ int64_t ars_parallel_grain(int64_t work_per_elem)
 
 /* ---- the pool ---------------------------------------------------------------- */
 
-/* A worker's state; the caller posts, the worker runs, and the caller cancels a
- * post the worker has not taken (POSTED -> IDLE). */
-enum { W_IDLE, W_POSTED, W_RUNNING, W_DONE, W_EXIT };
-
 typedef struct {
-    _Alignas(64) int state;
-    int sleeping;          /* the worker is (about to be) in cond_wait */
+    _Alignas(64) uint32_t post;  /* the generation of the last region posted to it */
+    int quit;                    /* set by shrink: the worker returns */
+    int sleeping;                /* the worker is (about to be) in cond_wait */
     pthread_t tid;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -105,31 +110,33 @@ static int nworkers = 0;  /* workers[1..nworkers] are running threads */
 
 /* One region at a time; also held across fork. */
 static pthread_mutex_t submit_mu = PTHREAD_MUTEX_INITIALIZER;
-/* The caller sleeps here when a worker takes long to finish. */
+/* The caller sleeps here when a claimed chunk takes long to finish. */
 static pthread_mutex_t done_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t done_cv = PTHREAD_COND_INITIALIZER;
 static int caller_waiting = 0;
 
-/* The current job: written by the caller before it posts, read by workers
- * after they take the post, left alone until every post is done or cancelled. */
+/* The ticket: generation in the high 32 bits, the region's chunk count in the
+ * next 16, the next chunk to claim in the low 16. */
+enum { MAX_CHUNKS = 0xffff };
+static inline uint64_t ticket_of(uint32_t gen, int64_t nchunks)
+{
+    return (uint64_t)gen << 32 | (uint64_t)nchunks << 16;
+}
+
+/* The current region: the fields are written by the caller before it
+ * publishes the ticket, and read by a thread only after it has claimed a
+ * chunk of that region. */
 static struct {
+    _Alignas(64) uint64_t ticket;
+    _Alignas(64) int64_t done;     /* chunks finished (atomic) */
     ars_range_fn fn;
     void *ctx;
     int64_t n, nchunks;
-    int64_t next;          /* the next chunk to claim (atomic) */
+    uint32_t gen;                  /* the last generation published */
 } job;
 
 static _Thread_local int in_region = 0;  /* on a worker, or a caller inside a region */
-
-/* OpenBLAS's server (set once BLAS is loaded; read under submit_mu). */
-typedef int (*server_run_fn)(int nthreads, void *fn, void *args, int stride);
-static server_run_fn server_run = NULL;
-static const volatile int *server_nthreads = NULL;
-/* Chunks of at least `grain` (each about 5 us of work) a region needs
- * before it goes to OpenBLAS's workers: posting there costs a few
- * microseconds more than to arrstride's own (x * x on 1e5 float64, 4 chunks:
- * 17 us against 10.5), which only large regions absorb. */
-enum { SERVER_MIN_CHUNKS = 16 };
+static int64_t backoff_until = 0;  /* CLOCK_MONOTONIC ns; regions start alone before it */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static int64_t now_ns(void)
@@ -148,43 +155,54 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Spin until *p == want (or want2) for at most SPIN_NS; the value last seen.
- * After the first PAUSE_NS the spin yields the CPU at each turn: when the
- * machine has more runnable threads than cores (the caller itself, perhaps,
- * on this very core), they run instead of a spinning worker; on an idle
- * machine sched_yield returns at once. */
-static int spin_for(const int *p, int want, int want2)
-{
-    int64_t t0 = 0;
-    int yielding = 0;
-    for (int i = 0;; i++) {
-        int s = __atomic_load_n(p, __ATOMIC_ACQUIRE);
-        if (s == want || s == want2)
-            return s;
-        if (yielding) {
-            sched_yield();
-            if (now_ns() - t0 > SPIN_NS)
-                return s;
-            continue;
-        }
-        if ((i & 63) == 63) {
-            int64_t t = now_ns();
-            if (t0 == 0)
-                t0 = t;
-            else if (t - t0 > PAUSE_NS)
-                yielding = 1;
-        }
-        cpu_relax();
-    }
-}
+/* Spin while done() is false, for at most SPIN_NS; returns done()'s last
+ * value. After the first PAUSE_NS the spin yields the CPU at each turn: when
+ * the machine has more runnable threads than cores (a preempted worker holding
+ * a chunk, perhaps on this very core), they run instead of the spinner; on an
+ * idle machine sched_yield returns at once. */
+#define SPIN_UNTIL(cond)                                    \
+    do {                                                    \
+        int64_t t0_ = 0;                                    \
+        int yielding_ = 0;                                  \
+        for (int i_ = 0; !(cond); i_++) {                   \
+            if (yielding_) {                                \
+                sched_yield();                              \
+                if (now_ns() - t0_ > SPIN_NS)               \
+                    break;                                  \
+                continue;                                   \
+            }                                               \
+            if ((i_ & 63) == 63) {                          \
+                int64_t t_ = now_ns();                      \
+                if (t0_ == 0)                               \
+                    t0_ = t_;                               \
+                else if (t_ - t0_ > PAUSE_NS)               \
+                    yielding_ = 1;                          \
+            }                                               \
+            cpu_relax();                                    \
+        }                                                   \
+    } while (0)
 
-static void run_chunks(void)
+/* Claim and run chunks of region `gen` until none is left (or the region is no
+ * longer current). */
+static void run_chunks(uint32_t gen)
 {
+    uint64_t t = __atomic_load_n(&job.ticket, __ATOMIC_ACQUIRE);
     for (;;) {
-        int64_t c = __atomic_fetch_add(&job.next, 1, __ATOMIC_RELAXED);
-        if (c >= job.nchunks)
+        int64_t nchunks = (int64_t)(t >> 16 & MAX_CHUNKS);
+        int64_t c = (int64_t)(t & MAX_CHUNKS);
+        if ((uint32_t)(t >> 32) != gen || c >= nchunks)
             return;
-        job.fn(ars_split(job.n, c, job.nchunks), ars_split(job.n, c + 1, job.nchunks), job.ctx);
+        if (!__atomic_compare_exchange_n(&job.ticket, &t, t + 1, 0, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            continue;  /* t now holds the current ticket */
+        job.fn(ars_split(job.n, c, nchunks), ars_split(job.n, c + 1, nchunks), job.ctx);
+        if (__atomic_add_fetch(&job.done, 1, __ATOMIC_SEQ_CST) == nchunks &&
+            __atomic_load_n(&caller_waiting, __ATOMIC_SEQ_CST)) {
+            pthread_mutex_lock(&done_mu);
+            pthread_cond_broadcast(&done_cv);
+            pthread_mutex_unlock(&done_mu);
+        }
+        t = __atomic_load_n(&job.ticket, __ATOMIC_ACQUIRE);
     }
 }
 
@@ -192,36 +210,30 @@ static void *worker_main(void *p)
 {
     worker *w = p;
     in_region = 1;
+    uint32_t seen = __atomic_load_n(&w->post, __ATOMIC_ACQUIRE);
     for (;;) {
-        int s = spin_for(&w->state, W_POSTED, W_EXIT);
-        if (s != W_POSTED && s != W_EXIT) {
+        SPIN_UNTIL(__atomic_load_n(&w->post, __ATOMIC_ACQUIRE) != seen ||
+                   __atomic_load_n(&w->quit, __ATOMIC_ACQUIRE));
+        if (__atomic_load_n(&w->post, __ATOMIC_ACQUIRE) == seen &&
+            !__atomic_load_n(&w->quit, __ATOMIC_ACQUIRE)) {
             pthread_mutex_lock(&w->mu);
             __atomic_store_n(&w->sleeping, 1, __ATOMIC_SEQ_CST);
-            while ((s = __atomic_load_n(&w->state, __ATOMIC_SEQ_CST)) != W_POSTED && s != W_EXIT)
+            while (__atomic_load_n(&w->post, __ATOMIC_SEQ_CST) == seen &&
+                   !__atomic_load_n(&w->quit, __ATOMIC_SEQ_CST))
                 pthread_cond_wait(&w->cv, &w->mu);
             __atomic_store_n(&w->sleeping, 0, __ATOMIC_RELAXED);
             pthread_mutex_unlock(&w->mu);
         }
-        if (s == W_EXIT)
+        if (__atomic_load_n(&w->quit, __ATOMIC_ACQUIRE))
             return NULL;
-        int expect = W_POSTED;
-        if (!__atomic_compare_exchange_n(&w->state, &expect, W_RUNNING, 0, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE))
-            continue;  /* cancelled: the caller did the work */
-        run_chunks();
-        __atomic_store_n(&w->state, W_DONE, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&caller_waiting, __ATOMIC_SEQ_CST)) {
-            pthread_mutex_lock(&done_mu);
-            pthread_cond_broadcast(&done_cv);
-            pthread_mutex_unlock(&done_mu);
-        }
+        seen = __atomic_load_n(&w->post, __ATOMIC_ACQUIRE);
+        run_chunks(seen);
     }
 }
 
-/* Give worker w a new state and wake it if it sleeps. */
-static void post(worker *w, int state)
+/* Wake worker w if it sleeps (after its post or quit flag was set). */
+static void wake(worker *w)
 {
-    __atomic_store_n(&w->state, state, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&w->sleeping, __ATOMIC_SEQ_CST)) {
         pthread_mutex_lock(&w->mu);
         pthread_cond_signal(&w->cv);
@@ -229,23 +241,26 @@ static void post(worker *w, int state)
     }
 }
 
-static void wait_done(worker *w)
+/* Wait until every chunk of the current region has finished. */
+static void wait_done(int64_t nchunks)
 {
-    if (spin_for(&w->state, W_DONE, -1) == W_DONE)
+    SPIN_UNTIL(__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == nchunks);
+    if (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == nchunks)
         return;
     pthread_mutex_lock(&done_mu);
     __atomic_store_n(&caller_waiting, 1, __ATOMIC_SEQ_CST);
-    while (__atomic_load_n(&w->state, __ATOMIC_SEQ_CST) != W_DONE)
+    while (__atomic_load_n(&job.done, __ATOMIC_SEQ_CST) != nchunks)
         pthread_cond_wait(&done_cv, &done_mu);
     __atomic_store_n(&caller_waiting, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&done_mu);
 }
 
-/* Stop workers[keep+1..]; submit_mu held. */
+/* Stop workers[keep+1..]; submit_mu held, so none is inside a chunk. */
 static void shrink(int keep)
 {
     for (int k = nworkers; k > keep; k--) {
-        post(&workers[k], W_EXIT);
+        __atomic_store_n(&workers[k].quit, 1, __ATOMIC_SEQ_CST);
+        wake(&workers[k]);
         pthread_join(workers[k].tid, NULL);
         pthread_cond_destroy(&workers[k].cv);
         pthread_mutex_destroy(&workers[k].mu);
@@ -287,7 +302,8 @@ static void grow(int want)
     pthread_sigmask(SIG_BLOCK, &all, &old);
     while (nworkers < want) {
         worker *w = &workers[nworkers + 1];
-        w->state = W_IDLE;
+        w->post = job.gen;
+        w->quit = 0;
         w->sleeping = 0;
         if (pthread_mutex_init(&w->mu, NULL) != 0)
             break;
@@ -316,27 +332,15 @@ int ars_set_num_threads(int n)
     return ARS_OK;
 }
 
-int ars_parallel_set_server(void *run, void *nthreads)
+int ars_set_default_threads(int n)
 {
-    if (run != NULL && nthreads == NULL)
+    if (n < 1 || n > MAX_THREADS)
         return ARS_ERR_ARG;
-    /* Registered after OpenBLAS's own fork handler, ours runs before it: a
-     * fork waits for the region in flight on OpenBLAS's workers before
-     * OpenBLAS stops them. */
-    pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&submit_mu);
-    server_run = (server_run_fn)run;
-    server_nthreads = run ? nthreads : NULL;
+    __atomic_store_n(&default_count, n, __ATOMIC_RELAXED);
+    shrink(ars_get_num_threads() - 1);
     pthread_mutex_unlock(&submit_mu);
     return ARS_OK;
-}
-
-int ars_parallel_server_active(void)
-{
-    pthread_mutex_lock(&submit_mu);
-    int on = server_run != NULL;
-    pthread_mutex_unlock(&submit_mu);
-    return on;
 }
 
 int ars_parallel_own_workers(void)
@@ -347,17 +351,7 @@ int ars_parallel_own_workers(void)
     return n;
 }
 
-/* What each OpenBLAS thread (the caller's included) runs for a region. */
-static void server_entry(void *unused)
-{
-    (void)unused;
-    int was = in_region;
-    in_region = 1;
-    run_chunks();
-    in_region = was;
-}
-
-static void parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx, int leaf)
+void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
 {
     if (n <= 0)
         return;
@@ -370,47 +364,42 @@ static void parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx, i
         fn(0, n, ctx);
         return;
     }
-    int64_t nchunks = n / grain;
-    /* grain 1: the caller's units are coarse (sort pieces, reduction parts) */
-    int server = leaf && server_run && (nchunks >= SERVER_MIN_CHUNKS || grain == 1) &&
-                 nt <= *server_nthreads;
-    if (!server) {
-        grow((int)nt - 1);
-        if (nt > nworkers + 1)
-            nt = nworkers + 1;
+    int64_t t0 = now_ns();
+    if (t0 < backoff_until) {
+        pthread_mutex_unlock(&submit_mu);
+        fn(0, n, ctx);
+        return;
     }
+    grow((int)nt - 1);
+    if (nt > nworkers + 1)
+        nt = nworkers + 1;
+    int64_t nchunks = n / grain;
     if (nchunks > nt * CHUNKS_PER_THREAD)
         nchunks = nt * CHUNKS_PER_THREAD;
+    if (nchunks > MAX_CHUNKS)
+        nchunks = MAX_CHUNKS;
+    if (nchunks < 1)
+        nchunks = 1;
+    uint32_t gen = ++job.gen;
     job.fn = fn;
     job.ctx = ctx;
     job.n = n;
-    job.nchunks = nchunks < 1 ? 1 : nchunks;
-    __atomic_store_n(&job.next, 0, __ATOMIC_RELAXED);
-    if (server) {
-        server_run((int)nt, (void *)server_entry, NULL, 0);
-        pthread_mutex_unlock(&submit_mu);
-        return;
-    }
-    for (int k = 1; k < nt; k++)
-        post(&workers[k], W_POSTED);
-    in_region = 1;
-    run_chunks();
-    in_region = 0;
+    job.nchunks = nchunks;
+    __atomic_store_n(&job.done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&job.ticket, ticket_of(gen, nchunks), __ATOMIC_SEQ_CST);
     for (int k = 1; k < nt; k++) {
-        int expect = W_POSTED;
-        if (!__atomic_compare_exchange_n(&workers[k].state, &expect, W_IDLE, 0,
-                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-            wait_done(&workers[k]);
+        __atomic_store_n(&workers[k].post, gen, __ATOMIC_SEQ_CST);
+        wake(&workers[k]);
+    }
+    in_region = 1;
+    run_chunks(gen);
+    in_region = 0;
+    if (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) != nchunks) {
+        int64_t t1 = now_ns();
+        wait_done(nchunks);
+        int64_t t2 = now_ns();
+        if (t2 - t1 > LATE_NS && t2 - t1 > 2 * (t1 - t0))
+            backoff_until = t2 + BACKOFF_NS;
     }
     pthread_mutex_unlock(&submit_mu);
-}
-
-void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
-{
-    parallel_for(n, grain, fn, ctx, 1);
-}
-
-void ars_parallel_for_blas(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
-{
-    parallel_for(n, grain, fn, ctx, 0);
 }
