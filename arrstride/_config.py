@@ -53,8 +53,18 @@ __version__ = _version()
 _SKYLAKE_X_MODELS = {85}  # Intel family 6 model 0x55 (Skylake-SP/X, Cascade/Cooper Lake)
 
 
+_X86_64 = ("x86_64", "amd64")
+
+
 def _cpu() -> Dict[str, Any]:
-    info: Dict[str, Any] = {"flags": set(), "vendor": "", "family": None, "model": None, "name": ""}
+    """The first processor of /proc/cpuinfo. Its x86 flags only on an x86-64
+    machine: under user-mode emulation (QEMU running an aarch64 Python),
+    /proc/cpuinfo describes the host, whose flags say nothing about this
+    process; the clones and SIMD paths exist on x86-64 only."""
+    info: Dict[str, Any] = {"flags": set(), "vendor": "", "family": None, "model": None, "name": "",
+                            "x86_64": platform.machine().lower() in _X86_64}
+    if not info["x86_64"]:
+        return info
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -79,6 +89,9 @@ def _cpu() -> Dict[str, Any]:
 
 def _clones(cpu: Dict[str, Any]) -> Dict[str, str]:
     flags = cpu["flags"]
+    if not cpu["x86_64"]:
+        portable = f"portable C (no x86-64 clones on {platform.machine() or 'this CPU'})"
+        return {"elementwise": portable, "reductions": portable, "unstable sort": "radix sort"}
     if not flags:
         return {"cheap elementwise": "unknown (no /proc/cpuinfo)",
                 "costly elementwise": "unknown (no /proc/cpuinfo)"}
@@ -134,7 +147,7 @@ def _config() -> Dict[str, Dict[str, Any]]:
         "Python": {"version": sys.version.split()[0], "implementation": platform.python_implementation(),
                    "machine": platform.machine(), "platform": platform.platform()},
         "CPU": {"name": cpu["name"] or "unknown",
-                "SIMD": " ".join(sorted(f for f in cpu["flags"] if f in ("sse4_2", "avx", "avx2", "fma",
+                "SIMD": "baseline of " + (platform.machine() or "this CPU") if not cpu["x86_64"] else " ".join(sorted(f for f in cpu["flags"] if f in ("sse4_2", "avx", "avx2", "fma",
                                                                           "avx512f", "avx512dq", "avx512bw",
                                                                           "avx512vl"))) or "unknown"},
         "SIMD clones in use": _clones(cpu),

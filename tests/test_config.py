@@ -185,3 +185,14 @@ def test_threads_source_follows_the_settings():
                        capture_output=True, text=True, cwd=str(PACKAGE.parent),
                        env=dict(os.environ, ARRSTRIDE_NUM_THREADS="1"))
     assert r.stdout.strip() == "ARRSTRIDE_NUM_THREADS=1", r.stderr
+def test_show_config_reports_no_x86_flags_on_other_cpus(monkeypatch):
+    # Under QEMU user emulation an aarch64 Python reads the x86 host's
+    # /proc/cpuinfo: none of its flags may appear.
+    import platform
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    config = xp.show_config(mode="dicts")
+    text = repr(config["CPU"]) + repr(config["SIMD clones in use"])
+    assert "avx" not in text and "sse" not in text
+    assert config["CPU"]["SIMD"] == "baseline of aarch64"
+    assert set(config["SIMD clones in use"].values()) <= {
+        "portable C (no x86-64 clones on aarch64)", "radix sort"}

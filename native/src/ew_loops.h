@@ -13,7 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <emmintrin.h>
+#include "platform.h"
 #include "ew_ops.h"
 
 /* ---- streaming stores for large contiguous outputs ----------------------------
@@ -29,15 +29,6 @@
  * at least STREAM_MIN_BYTES. */
 enum { STREAM_MIN_BYTES = 1 << 16, CHUNK_BYTES = 8192 };
 
-static inline void stream_copy(char *dst, const char *src, int64_t nbytes)
-{
-    int64_t i = 0;
-    for (; i + 16 <= nbytes; i += 16)
-        _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
-    if (i < nbytes)
-        memcpy(dst + i, src + i, (size_t)(nbytes - i));
-}
-
 /* Elements to compute normally before dst reaches 16-byte alignment. */
 static inline int64_t head_elems(const char *dst, int64_t itemsize)
 {
@@ -50,7 +41,9 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
 }
 
 /* Vector variants of exp and log from glibc's libmvec (linked through -lm),
- * so that the contiguous loops of the two most used functions vectorize. */
+ * so that the contiguous loops of the two most used functions vectorize
+ * (GCC on x86-64 glibc only: elsewhere the loops call the scalar libm). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && defined(ARS_X86_64)
 __attribute__((simd("notinbranch"))) double (exp)(double);
 __attribute__((simd("notinbranch"))) float expf(float);
 __attribute__((simd("notinbranch"))) double (log)(double);
@@ -60,7 +53,7 @@ __attribute__((simd("notinbranch"))) float logf(float);
  * without them tanh ran glibc's scalar one, 2-6x slower than NumPy's SIMD
  * tanh. (libmvec bounds their error at 4 ulp; the scalar ones are not
  * correctly rounded either.) */
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+#if __GLIBC_PREREQ(2, 35)
 __attribute__((simd("notinbranch"))) double (log1p)(double);
 __attribute__((simd("notinbranch"))) double (tanh)(double);
 __attribute__((simd("notinbranch"))) float tanhf(float);
@@ -104,6 +97,7 @@ __attribute__((simd("notinbranch"))) float atan2f(float, float);
 __attribute__((simd("notinbranch"))) double (pow)(double, double);
 __attribute__((simd("notinbranch"))) float powf(float, float);
 #endif
+#endif
 
 /* ---- loops ------------------------------------------------------------------- */
 
@@ -118,8 +112,8 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
  * the trigonometric functions) get an "avx512f" clone, which any AVX-512 CPU
  * takes and in which glibc's vector libm runs 8 lanes (exp on 1e6 float64:
  * 437 -> 368 us); "arch=skylake-avx512" resolves on Skylake-X alone. */
-#define EW_CLONES __attribute__((target_clones("default", "avx2", "arch=skylake-avx512")))
-#define EW_CLONES_WIDE __attribute__((target_clones("default", "avx2", "avx512f")))
+#define EW_CLONES ARS_CLONES("default", "avx2", "arch=skylake-avx512")
+#define EW_CLONES_WIDE ARS_CLONES("default", "avx2", "avx512f")
 #define EW_CLONES_1 EW_CLONES
 #define EW_CLONES_2 EW_CLONES
 #define EW_CLONES_4 EW_CLONES_WIDE
@@ -147,9 +141,9 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
             for (int64_t i = h; i < n; i += c) {                             \
                 int64_t m = n - i < c ? n - i : c;                           \
                 FN##CALL((OT *)tmp, (const T *)a + i, m);                    \
-                stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
+                ars_stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
             }                                                                \
-            _mm_sfence();                                                    \
+            ars_stream_fence();                                              \
             return;                                                          \
         }                                                                    \
         STRIDED##_U(FN, T, OT, EXPR)                                         \
@@ -267,9 +261,9 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
                 for (int64_t i = h; i < n; i += c) {                         \
                     int64_t m = n - i < c ? n - i : c;                       \
                     FN##CALL((OT *)tmp, (const T *)x1 + i, (const T *)x2 + i, m); \
-                    stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
+                    ars_stream_copy((char *)((OT *)o + i), tmp, m * (int64_t)sizeof(OT)); \
                 }                                                            \
-                _mm_sfence();                                                \
+                ars_stream_fence();                                          \
                 return;                                                      \
             }                                                                \
             if (s[1] == sizeof(T) && s[2] == 0) {                            \
@@ -339,7 +333,7 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
 /* ---- the stamped loops, declared from the lists of ew_ops.h -------------------- */
 
 #define EW_LOOP_DECL(FN) \
-    __attribute__((visibility("hidden"))) void FN(char **data, int64_t n, const int64_t *s, void *ctx);
+    ARS_HIDDEN void FN(char **data, int64_t n, const int64_t *s, void *ctx);
 #define U_DECL(DN, T, WT, RT, OP, OUT, S, COST) EW_LOOP_DECL(u_##OP##_##DN)
 #define U_DECLS(OP, G, OUT, S, COST) G(U_DECL, OP, OUT, S, COST)
 UNARY_LIST(U_DECLS)

@@ -16,14 +16,15 @@
 #define ARS_EW_NARROW_H
 
 #include "ars_internal.h"
+#include "platform.h"
 
 /* n narrow elements from src (byte stride) into dst as floats, and back:
  * ars_load_<NAME>, ars_store_<NAME> per row of ARS_NARROW_DTYPES. */
 typedef void (*ars_narrow_load_fn)(float *dst, const char *src, int64_t stride, int64_t n);
 typedef void (*ars_narrow_store_fn)(char *dst, int64_t stride, const float *src, int64_t n);
 #define EW_NARROW_CONV_DECL(N, T, K)                                         \
-    extern ars_narrow_load_fn ars_load_##N __attribute__((visibility("hidden")));   \
-    extern ars_narrow_store_fn ars_store_##N __attribute__((visibility("hidden")));
+    extern ars_narrow_load_fn ars_load_##N ARS_HIDDEN;                      \
+    extern ars_narrow_store_fn ars_store_##N ARS_HIDDEN;
 ARS_NARROW_DTYPES(EW_NARROW_CONV_DECL)
 
 /* Elements per block: a multiple of EW_BLOCK (so that the costly kernels see

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ars_internal.h"
+#include "platform.h"
 
 enum { FFT_MAXF = 64, FFT_MAX_GENERIC = 1024, FFT_CACHE_SLOTS = 16 };
 /* Core length from which one transform's passes are split across threads when
@@ -217,7 +218,7 @@ static uint64_t fft_clock = 0;
 static void fft_lock_take(void) { pthread_mutex_lock(&fft_lock); }
 static void fft_lock_give(void) { pthread_mutex_unlock(&fft_lock); }
 static pthread_once_t fft_once = PTHREAD_ONCE_INIT;
-static void fft_install_atfork(void) { pthread_atfork(fft_lock_take, fft_lock_give, fft_lock_give); }
+static void fft_install_atfork(void) { ars_atfork(fft_lock_take, fft_lock_give, fft_lock_give); }
 
 static void fft_entry_destroy(fft_entry *e)
 {

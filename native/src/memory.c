@@ -15,10 +15,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "ars_internal.h"
+#include "platform.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -38,7 +38,7 @@
 #endif
 
 enum { ALIGN = 64, CACHE_SLOTS = 32 };
-/* Smaller blocks go straight to free(). From 64 KiB on they are parked too:
+/* Smaller blocks go straight back (ars_aligned_free). From 64 KiB on they are parked too:
  * glibc serves such blocks from the heap's top once its mmap threshold has
  * risen, and frees past its trim threshold shrink the heap, so a chain such as
  * sqrt(y * y) on 1e5 float64 (two 800 KB temporaries) gave the pages back and
@@ -93,7 +93,7 @@ static void cache_init(void)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&cache_cv, &attr);
     pthread_condattr_destroy(&attr);
-    pthread_atfork(cache_prepare, cache_parent, cache_child);
+    ars_atfork(cache_prepare, cache_parent, cache_child);
 }
 
 static int64_t now_ns(void)
@@ -116,7 +116,7 @@ static header *unpark(int i)
 static void release_block(header *h)
 {
     UNPOISON(h + 1, h->capacity);
-    free(h);
+    ars_aligned_free(h);
 }
 
 static void wait_until(int64_t due)
@@ -211,17 +211,15 @@ static header *take_cached(int64_t nbytes)
 
 static void trim(int64_t keep);
 
-/* posix_memalign, and once more after the parked blocks are given back when
+/* An aligned block, and once more after the parked blocks are given back when
  * the first try fails (an address-space or overcommit limit the cache fills). */
 static void *aligned_block(size_t align, size_t total)
 {
-    void *p = NULL;
-    if (posix_memalign(&p, align, total) == 0)
+    void *p = ars_aligned_alloc(align, total);
+    if (p != NULL || ars_cache_bytes() == 0)
         return p;
-    if (ars_cache_bytes() == 0)
-        return NULL;
     trim(0);
-    return posix_memalign(&p, align, total) == 0 ? p : NULL;
+    return ars_aligned_alloc(align, total);
 }
 
 void *ars_alloc(int64_t nbytes)
@@ -238,12 +236,8 @@ void *ars_alloc(int64_t nbytes)
         void *p = aligned_block(cap >= HUGE_MIN_BLOCK ? HUGE_ALIGN : ALIGN, total);
         if (p == NULL)
             return NULL;
-        if (cap >= HUGE_MIN_BLOCK) {
-#ifdef MADV_HUGEPAGE
-            /* Advice only: a kernel without THP ignores it. */
-            (void)madvise(p, total / HUGE_ALIGN * HUGE_ALIGN, MADV_HUGEPAGE);
-#endif
-        }
+        if (cap >= HUGE_MIN_BLOCK)
+            ars_advise_huge(p, total / HUGE_ALIGN * HUGE_ALIGN);
         h = p;
         h->capacity = cap;
     }

@@ -9,15 +9,18 @@
  * ways; AVX512-BF16 flushes float32 subnormals to zero) the block's lanes
  * are redone by the table's conversion, a branch taken only for blocks that
  * hold such values. A new narrow dtype gets the portable pair from its row. */
-#include <cpuid.h>
-#include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
+#include "platform.h"
 #include "ew_narrow.h"
+#ifdef ARS_X86_64
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 /* ---- portable: from the table's conversions ------------------------------------ */
 
-#define NARROW_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
+#define NARROW_CLONES ARS_CLONES("default", "avx2", "avx512f")
 #define PORTABLE_CONV(N, T, K)                                                   \
     NARROW_CLONES static void load_##N(float *d, const char *s, int64_t st, int64_t n) \
     {                                                                            \
@@ -49,6 +52,10 @@
     ars_narrow_load_fn ars_load_##N = load_##N;                                  \
     ars_narrow_store_fn ars_store_##N = store_##N;
 ARS_NARROW_DTYPES(PORTABLE_CONV)
+
+/* The hardware conversions exist on x86-64 only; elsewhere the portable
+ * pairs above stay. */
+#ifdef ARS_X86_64
 
 /* ---- float16: F16C ---------------------------------------------------------------- */
 
@@ -211,3 +218,5 @@ __attribute__((constructor)) static void narrow_pick(void)
         && cpu_has_avx512bf16())
         ars_store_BFLOAT16 = store_bf16_avx512;
 }
+
+#endif

@@ -6,6 +6,7 @@
  * reductions are split across threads, each with a private accumulator. */
 #include <stdlib.h>
 #include <string.h>
+#include "platform.h"
 #include "stats_internal.h"
 
 enum { PW_BLOCK = 128 };
@@ -108,7 +109,7 @@ enum { ROW_CHUNK = 256, ROW_CHUNK_MAX = 2048, ROW_LEAF = 64 };
  * instructions, AVX2 where the CPU has it) while v - v sums to NaN if any
  * element is NaN or infinite; then the exact NaN-propagating fold redoes the
  * run. Returns 0 in that case, else stores the result at res. */
-#define RED_CLONES __attribute__((target_clones("default", "avx2")))
+#define RED_CLONES ARS_CLONES("default", "avx2")
 #define GT_MAX(a, b) ((a) > (b))
 #define GT_MIN(a, b) ((a) < (b))
 enum { MM_LANES = 64 };  /* a row of lanes the loop vectorizer takes whole */
@@ -214,7 +215,7 @@ typedef struct {
  * when a narrow integer input widens into the accumulator (sum of 1032 int8
  * ones gave 65; -O2 and -fno-tree-loop-vectorize give 1032). Integer inputs
  * therefore fold without loop vectorization; float inputs keep it. */
-#define PWB_ATTR_KB __attribute__((optimize("no-tree-loop-vectorize")))
+#define PWB_ATTR_KB ARS_GCC_ATTR(optimize("no-tree-loop-vectorize"))
 #define PWB_ATTR_KI PWB_ATTR_KB
 #define PWB_ATTR_KU PWB_ATTR_KB
 #define PWB_ATTR_KF
