@@ -76,6 +76,8 @@ from ._einsum import einsum
 from ._numpy_functions import cumprod, cumsum, gradient, nancumprod, nancumsum, transpose
 from . import linalg
 from . import fft
+# NumPy's habits: random numbers, .npy/.npz files, buffers, print options
+from . import random
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
 
 e = _math.e
@@ -134,4 +136,6 @@ __all__ = [
     "matmul", "tensordot", "vecdot", "linalg",
     # extensions
     "fft",
+    # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
+    "random",
 ]
