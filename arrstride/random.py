@@ -127,6 +127,9 @@ class SeedSequence:
             raise value_error(func, f"the entropy pool must hold at least {_POOL_SIZE} words", pool_size)
         if entropy is None:
             entropy = secrets.randbits(pool_size * 32)
+        elif isinstance(entropy, (str, bytes, float, complex)) or not (
+                hasattr(entropy, "__index__") or isinstance(entropy, (list, tuple, range, Array))):
+            raise type_error(func, "entropy must be an int or a sequence of ints", type_name(entropy))
         run = _seed_words(func, entropy)
         spawn_key = tuple(operator.index(k) for k in spawn_key)
         spawn = _seed_words(func, spawn_key)
@@ -415,7 +418,7 @@ class Generator:
         >>> import arrstride as xp
         >>> a, b = xp.random.default_rng(42).spawn(2)
         >>> a.integers(0, 100, size=3).tolist()
-        [75, 13, 70]
+        [49, 91, 58]
         """
         return [Generator(b) for b in self._bit_generator.spawn(n_children)]
 
@@ -515,7 +518,7 @@ class Generator:
         --------
         >>> import arrstride as xp
         >>> xp.random.default_rng(42).standard_exponential(2).tolist()
-        [2.4042086039659947, 2.336273143633044]
+        [2.4042086039659947, 2.3361896558244535]
         """
         if method != "zig":
             raise value_error("standard_exponential", "method must be 'zig'", repr(method))
@@ -629,7 +632,7 @@ class Generator:
         --------
         >>> import arrstride as xp
         >>> xp.random.default_rng(42).exponential(2.0, size=2).tolist()
-        [4.808417207931989, 4.672546287266088]
+        [4.808417207931989, 4.672379311648907]
         """
         return self._scaled("exponential", K.lib.ARS_RAND_EXPONENTIAL, None, scale, ["scale"], size)
 
@@ -721,7 +724,7 @@ class Generator:
         >>> x = xp.arange(5)
         >>> xp.random.default_rng(42).shuffle(x)
         >>> x.tolist()
-        [4, 1, 2, 0, 3]
+        [4, 2, 3, 1, 0]
         """
         func = "shuffle"
         if not isinstance(x, Array):
@@ -759,7 +762,7 @@ class Generator:
         --------
         >>> import arrstride as xp
         >>> xp.random.default_rng(42).permutation(5).tolist()
-        [4, 1, 2, 0, 3]
+        [4, 2, 3, 1, 0]
         """
         func = "permutation"
         from ._indexing_functions import take
@@ -807,7 +810,7 @@ class Generator:
         >>> rng.choice(10, size=3).tolist()
         [0, 7, 6]
         >>> rng.choice(10, size=3, replace=False).tolist()
-        [4, 0, 6]
+        [9, 8, 3]
         """
         func = "choice"
         from ._creation_functions import asarray
@@ -946,7 +949,7 @@ def default_rng(seed: Any = None) -> Generator:
     >>> rng.random()
     0.7739560485559633
     >>> rng.integers(0, 1000, size=3).tolist()
-    [438, 858, 697]
+    [654, 438, 433]
     """
     if isinstance(seed, Generator):
         return seed
