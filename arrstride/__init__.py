@@ -78,6 +78,7 @@ from . import linalg
 from . import fft
 # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
 from . import random
+from ._io import frombuffer, load, save, savez, savez_compressed
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
 
 e = _math.e
@@ -137,5 +138,5 @@ __all__ = [
     # extensions
     "fft",
     # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
-    "random",
+    "random", "frombuffer", "load", "save", "savez", "savez_compressed",
 ]

@@ -36,6 +36,7 @@ TITLES = [
     ("linalg", "Linear algebra extension (arrstride.linalg)"),
     ("fft", "Fourier transform extension (arrstride.fft)"),
     ("random", "Random numbers (arrstride.random)"),
+    ("_io", "Beyond the standard: files and buffers"),
 ]
 
 

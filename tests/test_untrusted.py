@@ -473,7 +473,7 @@ def test_core_shapes_indices(code):
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("target", ["pickle", "dlpack", "asarray", "views", "index"])
+@pytest.mark.parametrize("target", ["pickle", "dlpack", "asarray", "views", "index", "npy"])
 def test_fuzz_corpus_and_findings_replay(target):
     # every seed of fuzz/corpus/TARGET and every finding kept in tests/data/fuzz
     # (TARGET-*) through the target and its oracle, in its own interpreter:
