@@ -79,6 +79,7 @@ from . import fft
 # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
 from . import random
 from ._io import frombuffer, load, save, savez, savez_compressed
+from ._format import get_printoptions, printoptions, set_printoptions
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
 
 e = _math.e
@@ -139,4 +140,5 @@ __all__ = [
     "fft",
     # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
     "random", "frombuffer", "load", "save", "savez", "savez_compressed",
+    "get_printoptions", "printoptions", "set_printoptions",
 ]

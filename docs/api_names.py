@@ -37,6 +37,7 @@ TITLES = [
     ("fft", "Fourier transform extension (arrstride.fft)"),
     ("random", "Random numbers (arrstride.random)"),
     ("_io", "Beyond the standard: files and buffers"),
+    ("_format", "Beyond the standard: tools"),
 ]
 
 
