@@ -97,6 +97,10 @@ from ._numpy_shape import (
 from ._numpy_stats import bincount, corrcoef, cov, histogram, histogramdd
 from . import linalg
 from . import fft
+# NumPy's habits: random numbers, .npy/.npz files, buffers, print options
+from . import random
+from ._io import frombuffer, load, save, savez, savez_compressed
+from ._format import get_printoptions, printoptions, set_printoptions
 from . import _operators  # noqa: F401  (last: binds operators and [] onto Array)
 from . import _threadpool
 _threadpool.install()  # threadpoolctl lists and limits arrstride's pool
@@ -169,4 +173,7 @@ __all__ = [
     "matmul", "tensordot", "vecdot", "linalg",
     # extensions
     "fft",
+    # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
+    "random", "frombuffer", "load", "save", "savez", "savez_compressed",
+    "get_printoptions", "printoptions", "set_printoptions",
 ]

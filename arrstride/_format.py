@@ -1,20 +1,29 @@
-"""repr and str as NumPy 2 prints them (its default print options: precision
-8, 'maxprec' float mode, line width 75, summaries of more than 1000 elements
-with 3 items at each edge), with "Array(" in place of "array(".
+"""repr and str as NumPy 2 prints them, with "Array(" in place of "array(",
+under print options as NumPy's set_printoptions sets them (defaults: precision
+8 in 'maxprec' float mode, line width 75, summaries of more than 1000 elements
+with 3 items at each edge, small numbers not suppressed). The options live in
+a context variable, so `printoptions` is local to a thread or task.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
+import operator
 import struct
 from decimal import Decimal
 from typing import Any, Callable, List, Tuple
 
 from . import _layout as L
 
-THRESHOLD = 1000   # more elements than this are summarized
-EDGE = 3           # items kept at each edge of a summarized axis
-LINEWIDTH = 75
-PRECISION = 8
+DEFAULTS = {
+    "edgeitems": 3,      # items kept at each edge of a summarized axis
+    "linewidth": 75,
+    "precision": 8,      # most digits after the point (or after the first, in scientific form)
+    "suppress": False,   # True: never scientific form for small numbers
+    "threshold": 1000,   # more elements than this are summarized
+}
+_OPTIONS = contextvars.ContextVar("arrstride_printoptions", default=DEFAULTS)
 IMPLIED = ("float64", "int64", "bool", "complex128")  # dtypes repr leaves out
 
 
@@ -24,7 +33,7 @@ def _edge_values(x) -> Any:
     """Nested lists of the values printed, with None where '...' stands."""
     if x.ndim == 0:
         return x._item()
-    if x.size <= THRESHOLD:
+    if x.size <= _OPTIONS.get()["threshold"]:
         return x.tolist()
     return _edges(x)
 
@@ -32,7 +41,8 @@ def _edge_values(x) -> Any:
 def _edges(x):
     n = x.shape[0]
     lay = x._layout
-    rows = range(n) if n <= 2 * EDGE else list(range(EDGE)) + [None] + list(range(n - EDGE, n))
+    edge = _OPTIONS.get()["edgeitems"]
+    rows = range(n) if n <= 2 * edge else list(range(edge)) + [None] + list(range(n - edge, n))
     out = []
     for i in rows:
         if i is None:
@@ -69,11 +79,12 @@ def _shortest(v: float, single: bool) -> str:
 
 
 def _positional(v: float, single: bool) -> str:
-    """v positionally with its unique digits, at most PRECISION after the
+    """v positionally with its unique digits, at most `precision` after the
     point, trailing zeros trimmed but the point kept: '0.25', '3.', '-0.'."""
+    prec = _OPTIONS.get()["precision"]
     s = format(Decimal(_shortest(v, single)), "f")
-    if "." in s and len(s.split(".")[1]) > PRECISION:
-        s = f"{v:.{PRECISION}f}"
+    if "." in s and len(s.split(".")[1]) > prec:
+        s = f"{v:.{prec}f}"
     if "." not in s:
         s += "."
     s = s.rstrip("0")
@@ -84,15 +95,16 @@ def _positional(v: float, single: bool) -> str:
 
 def _scientific_parts(v: float, single: bool) -> Tuple[str, str, int]:
     """(sign, mantissa digits, exponent) of v's unique digits, with at most
-    PRECISION digits after the first."""
+    `precision` digits after the first."""
     sign = "-" if math.copysign(1.0, v) < 0 else ""
     if v == 0:
         return sign, "0", 0
     t = Decimal(_shortest(abs(v), single)).as_tuple()
     digits = "".join(map(str, t.digits)).rstrip("0") or "0"
     exp = t.exponent + len(t.digits) - 1
-    if len(digits) > PRECISION + 1:
-        m, e = f"{abs(v):.{PRECISION}e}".split("e")
+    prec = _OPTIONS.get()["precision"]
+    if len(digits) > prec + 1:
+        m, e = f"{abs(v):.{prec}e}".split("e")
         digits = m.replace(".", "").rstrip("0") or "0"
         exp = int(e)
     return sign, digits, exp
@@ -103,7 +115,7 @@ def _scientific_parts(v: float, single: bool) -> Tuple[str, str, int]:
 class _FloatFormat:
     """Formats the values of one real array so that they line up."""
 
-    def __init__(self, values: List[float], single: bool, plus: bool = False):
+    def __init__(self, values: List[float], single: bool, plus: bool = False, cutoff: float = 1e8):
         self.single = single
         self.plus = plus                 # '+' before non-negative numbers (imaginary parts)
         finite = [v for v in values if math.isfinite(v)]
@@ -111,7 +123,7 @@ class _FloatFormat:
         self.exp = False
         if nonzero:
             hi, lo = max(nonzero), min(nonzero)
-            self.exp = hi >= 1e8 or lo < 1e-4 or hi / lo > 1e3
+            self.exp = hi >= cutoff or not _OPTIONS.get()["suppress"] and (lo < 1e-4 or hi / lo > 1e3)
         if not finite:
             self.pad_left = self.pad_right = 0
         elif self.exp:
@@ -144,8 +156,12 @@ class _FloatFormat:
                 ret = ("-" if v < 0 else "+" if self.plus else "") + "inf"
             return " " * (self.pad_left + self.pad_right + 1 - len(ret)) + ret
         if self.exp:
-            sign, digits, e = _scientific_parts(v, self.single)
-            mant = digits[0] + "." + digits[1:].ljust(self.precision, "0")
+            # NumPy's min_digits: every value shows `precision` digits after the
+            # point, its exact value's digits where its unique ones are fewer
+            sign = "-" if math.copysign(1.0, v) < 0 else ""
+            mant, e = f"{abs(v):.{self.precision}e}".split("e")
+            mant += "" if "." in mant else "."   # precision 0: '1.e-05', as NumPy
+            e = int(e)
             es = ("-" if e < 0 else "+") + str(abs(e)).zfill(self.exp_size)
             return (self._sign(sign) + mant).rjust(self.pad_left + 1 + self.precision) + "e" + es
         ip, fp = self._signed(_positional(v, self.single)).split(".")
@@ -160,10 +176,12 @@ def _formatter(x, leaves) -> Callable[[Any], str]:
         width = max((len(str(v)) for v in leaves), default=0)
         return lambda v: str(v).rjust(width)
     single = x.dtype.name in ("float32", "complex64")
+    # NumPy 2's threshold for scientific form: 10**min(8, the dtype's decimal precision)
+    cutoff = {"float32": 1e6, "complex64": 1e6, "float16": 1e3, "bfloat16": 1e2}.get(x.dtype.name, 1e8)
     if k == "f":
-        return _FloatFormat(leaves, single)
-    re = _FloatFormat([v.real for v in leaves], single)
-    im = _FloatFormat([v.imag for v in leaves], single, plus=True)
+        return _FloatFormat(leaves, single, cutoff=cutoff)
+    re = _FloatFormat([v.real for v in leaves], single, cutoff=cutoff)
+    im = _FloatFormat([v.imag for v in leaves], single, plus=True, cutoff=cutoff)
 
     def cfmt(v):
         i = im(v.imag)
@@ -229,7 +247,7 @@ def _array2string(x, sep: str, prefix: str, suffix: str) -> str:
     fmt = _formatter(x, leaves)
     if x.ndim == 0:
         return fmt(values)
-    return _format_array(values, x.ndim, fmt, LINEWIDTH - len(suffix), prefix, sep)
+    return _format_array(values, x.ndim, fmt, _OPTIONS.get()["linewidth"] - len(suffix), prefix, sep)
 
 
 def _scalar_str(x) -> str:
@@ -273,7 +291,7 @@ def array_repr(x) -> str:
     else:
         body = _array2string(x, ", ", prefix, ")")
     extras = []
-    if (x.size == 0 and x.shape != (0,)) or x.size > THRESHOLD:
+    if (x.size == 0 and x.shape != (0,)) or x.size > _OPTIONS.get()["threshold"]:
         extras.append(f"shape={x.shape}")
     if x.dtype.name not in IMPLIED or x.size == 0:
         extras.append(f"dtype={x.dtype.name}")
@@ -282,7 +300,7 @@ def array_repr(x) -> str:
     text = prefix + body + ","
     extra = ", ".join(extras) + ")"
     last = len(text) - (text.rfind("\n") + 1)
-    spacer = "\n" + " " * len(prefix) if last + len(extra) + 1 > LINEWIDTH else " "
+    spacer = "\n" + " " * len(prefix) if last + len(extra) + 1 > _OPTIONS.get()["linewidth"] else " "
     return text + spacer + extra
 
 
@@ -292,3 +310,113 @@ def array_str(x) -> str:
     if x.size == 0:
         return "[]"
     return _array2string(x, " ", "", "")
+
+
+# ---- print options ---------------------------------------------------------------------
+
+def _checked_options(func: str, precision, threshold, edgeitems, linewidth, suppress) -> dict:
+    from ._errors import type_error, value_error
+    new = {}
+    for name, v in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                    ("linewidth", linewidth)):
+        if v is None:
+            continue
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise type_error(func, f"{name} must be an int", repr(v))
+        v = operator.index(v)
+        if v < 0 or (name == "linewidth" and v < 1):
+            raise value_error(func, f"{name} must be {'positive' if name == 'linewidth' else 'non-negative'}", v)
+        new[name] = v
+    if suppress is not None:
+        new["suppress"] = bool(suppress)
+    return new
+
+
+def set_printoptions(precision: Any = None, threshold: Any = None, edgeitems: Any = None,
+                     linewidth: Any = None, suppress: Any = None) -> None:
+    """Set how arrays print, as NumPy's set_printoptions (these five options).
+
+    Parameters
+    ----------
+    precision : int, optional
+        Most digits printed after the decimal point (default 8).
+    threshold : int, optional
+        Arrays of more elements than this are summarized with ``...`` (default 1000).
+    edgeitems : int, optional
+        Items printed at each end of a summarized axis (default 3).
+    linewidth : int, optional
+        Characters per line (default 75).
+    suppress : bool, optional
+        True prints small numbers in positional form, never scientific (default False).
+
+    See Also
+    --------
+    get_printoptions, printoptions
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.set_printoptions(precision=3)
+    >>> xp.asarray([1 / 3, 2 / 3])
+    Array([0.333, 0.667])
+    >>> xp.set_printoptions(precision=8)
+    """
+    new = dict(_OPTIONS.get())
+    new.update(_checked_options("set_printoptions", precision, threshold, edgeitems, linewidth, suppress))
+    _OPTIONS.set(new)
+
+
+def get_printoptions() -> dict:
+    """The current print options, as a new dict.
+
+    Returns
+    -------
+    dict
+        The options precision, threshold, edgeitems, linewidth and suppress.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.get_printoptions()["threshold"]
+    1000
+    """
+    return dict(_OPTIONS.get())
+
+
+@contextlib.contextmanager
+def printoptions(precision: Any = None, threshold: Any = None, edgeitems: Any = None,
+                 linewidth: Any = None, suppress: Any = None):
+    """Print options set for a with block only, as NumPy's printoptions.
+
+    Parameters
+    ----------
+    precision : int, optional
+        Most digits printed after the decimal point.
+    threshold : int, optional
+        Arrays of more elements than this are summarized with ``...``.
+    edgeitems : int, optional
+        Items printed at each end of a summarized axis.
+    linewidth : int, optional
+        Characters per line.
+    suppress : bool, optional
+        True prints small numbers in positional form, never scientific.
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        A context manager; its value (``as``) is the dict of options in force inside the block.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> with xp.printoptions(threshold=5, edgeitems=2):
+    ...     print(xp.arange(10))
+    [0 1 ... 8 9]
+    """
+    new = dict(_OPTIONS.get())
+    new.update(_checked_options("printoptions", precision, threshold, edgeitems, linewidth, suppress))
+    token = _OPTIONS.set(new)
+    try:
+        yield dict(new)
+    finally:
+        _OPTIONS.reset(token)

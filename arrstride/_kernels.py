@@ -806,3 +806,44 @@ def cross(out, x, y) -> None:
                          byte_strides(x.strides[:-1], isz), data_ptr(y),
                          byte_strides(y.strides[:-1], isz), byte_stride(out.strides[-1], isz),
                          byte_stride(x.strides[-1], isz), byte_stride(y.strides[-1], isz)), "cross")
+
+
+# ---- random numbers (random.c) -------------------------------------------------------
+
+
+def new_pcg64():
+    """A zeroed ars_pcg64 state, owned by the returned cdata."""
+    return ffi.new("ars_pcg64 *")
+
+
+def pcg64_seed(state, seed_hi: int, seed_lo: int, inc_hi: int, inc_lo: int) -> None:
+    lib.ars_pcg64_seed(state, seed_hi, seed_lo, inc_hi, inc_lo)
+
+
+def random_fill(state, kind: int, single: bool, out, n: int, a=None, sa: int = 0, b=None,
+                sb: int = 0) -> None:
+    """n draws of `kind` into the contiguous buffer out (see arrstride.h)."""
+    _check(lib.ars_random_fill(state, kind, int(single), out, n,
+                               ffi.NULL if a is None else a, sa, ffi.NULL if b is None else b, sb),
+           "random draws")
+
+
+def random_integers(state, width: int, out, n: int, offs: Sequence[int], soff: int,
+                    rngs: Sequence[int], srng: int) -> None:
+    """out[i] = offs[i*soff] + a uniform integer in [0, rngs[i*srng]], in width bytes."""
+    _check(lib.ars_random_integers(state, width, out, n, ffi.new("uint64_t[]", list(offs)), soff,
+                                   ffi.new("uint64_t[]", list(rngs)), srng), "integers")
+
+
+def random_permutation(state, out, n: int) -> None:
+    _check(lib.ars_random_permutation(state, ffi.cast("int64_t *", out), n), "permutation")
+
+
+def random_choice_noreplace(state, pop: int, size: int, shuffle: bool, out) -> None:
+    _check(lib.ars_random_choice_noreplace(state, pop, size, int(shuffle), ffi.cast("int64_t *", out)),
+           "choice")
+
+
+def random_choice_p(state, p, pop: int, size: int, replace: bool, out) -> None:
+    _check(lib.ars_random_choice_p(state, ffi.cast("double *", p), pop, size, int(replace),
+                                   ffi.cast("int64_t *", out)), "choice")

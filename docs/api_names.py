@@ -15,7 +15,7 @@ import arrstride
 # their own: Python floats, None, a str, DType instances).
 DATA = ["__array_api_version__", *(d.name for d in arrstride._dtypes.ALL),  # the dtype table
         "e", "inf", "nan", "pi", "newaxis"]
-MODULES = {"linalg": arrstride.linalg, "fft": arrstride.fft}
+MODULES = {"linalg": arrstride.linalg, "fft": arrstride.fft, "random": arrstride.random}
 EXTRA = ["lib.stride_tricks.sliding_window_view"]
 
 # Section title of each defining module (by the module the code lives in).
@@ -39,6 +39,9 @@ TITLES = [
     ("_numpy_stats", "From NumPy and PyTorch: statistics"),
     ("linalg", "Linear algebra extension (arrstride.linalg)"),
     ("fft", "Fourier transform extension (arrstride.fft)"),
+    ("random", "Random numbers (arrstride.random)"),
+    ("_io", "Beyond the standard: files and buffers"),
+    ("_format", "Beyond the standard: tools"),
 ]
 
 
@@ -67,6 +70,8 @@ def _home(name: str, obj) -> str:
         return "linalg"
     if name.startswith("fft."):
         return "fft"
+    if name.startswith("random."):
+        return "random"
     target = getattr(obj, "__wrapped__", obj)
     mod = getattr(target, "__module__", None) or ""
     return mod.rsplit(".", 1)[-1]

@@ -16,6 +16,7 @@ Targets (python fuzz/run.py TARGET [libFuzzer flags] [corpus dirs]):
   sequences  asarray of nested lists, tuples and subclasses that lie about their
              length or contents, with items whose conversions change the lists,
              against NumPy over an honest twin
+  npy        load of mutated .npy files (header and data), against NumPy's np.load
 
 A raw pointer cannot be verified: the dlpack and asarray targets only hand
 arrstride memory descriptions that are either true (everything reached lies
@@ -716,6 +717,40 @@ def target_sequences(data: bytes) -> None:
         assert same_elements(g, want), (g, want)
 
 
+
+# ---- npy: the .npy reader ------------------------------------------------------------------
+
+def target_npy(data: bytes) -> None:
+    try:
+        got = xp.load(io.BytesIO(data))
+    except CLEAN:
+        return
+    if not isinstance(got, xp.Array):  # a zip archive: every member read or refused cleanly
+        with got:
+            for k in got.files:
+                try:
+                    got[k]
+                except (CLEAN + (KeyError,)):
+                    pass
+        return
+    n = np.asarray(got)
+    assert n.nbytes == got.size * got.dtype.itemsize
+    if got.dtype == xp.bfloat16:
+        return  # NumPy reads '<V2' as raw void
+    want = np.load(io.BytesIO(data), allow_pickle=False)
+    assert same_elements(got, want)
+
+
+def seeds_npy():
+    out = []
+    for a in (np.arange(6, dtype=np.int16), np.arange(6.0).reshape(2, 3).T, np.ones((), np.complex64),
+              np.zeros((0, 2), np.bool_), np.asfortranarray(np.arange(12, dtype=">u4").reshape(3, 4))):
+        f = io.BytesIO()
+        np.save(f, a)
+        out.append(f.getvalue())
+    return out
+
+
 TARGETS = {"pickle": target_pickle, "dlpack": target_dlpack, "asarray": target_asarray,
-           "views": target_views, "index": target_index, "sequences": target_sequences}
-SEEDS = {"pickle": seeds_pickle}
+           "views": target_views, "index": target_index, "sequences": target_sequences, "npy": target_npy}
+SEEDS = {"pickle": seeds_pickle, "npy": seeds_npy}

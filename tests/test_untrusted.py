@@ -639,7 +639,7 @@ def test_sequences_that_lie(code):
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("target", ["pickle", "dlpack", "asarray", "views", "index", "sequences"])
+@pytest.mark.parametrize("target", ["pickle", "dlpack", "asarray", "views", "index", "sequences", "npy"])
 def test_fuzz_corpus_and_findings_replay(target):
     # every seed of fuzz/corpus/TARGET and every finding kept in tests/data/fuzz
     # (TARGET-*) through the target and its oracle, in its own interpreter:

@@ -465,3 +465,37 @@ int64_t ars_dlpack_live(void);
 /* The PyCapsule destructor given to PyCapsule_New (its argument is the capsule):
  * runs the Python destructor with any pending exception set aside. */
 void ars_dlpack_capsule_destructor(void *capsule);
+
+/* ---- random numbers (random.c) -------------------------------------------
+ * PCG64 (XSL-RR 128/64) and NumPy's Generator draws on it, bit for bit.
+ * A state must not be used by two calls at once. */
+typedef struct {
+    uint64_t state_hi, state_lo, inc_hi, inc_lo;
+    uint32_t has_uint32, uinteger;   /* the high half of a 64-bit draw kept for the next 32-bit one */
+} ars_pcg64;
+enum { ARS_RAND_UNIFORM = 0, ARS_RAND_NORMAL = 1, ARS_RAND_EXPONENTIAL = 2 };
+
+/* Seed as PCG64's pcg64_set_seed: initstate seed_hi:seed_lo, sequence inc_hi:inc_lo. */
+void ars_pcg64_seed(ars_pcg64 *g, uint64_t seed_hi, uint64_t seed_lo, uint64_t inc_hi, uint64_t inc_lo);
+
+/* out[i] for i < n (contiguous) from a standard draw z of `kind`: z alone when a
+ * and b are NULL; else a[i*sa] + b[i*sb] * z (uniform, normal) or b[i*sb] * z
+ * (exponential, a NULL). single: float32 standard draws (a, b NULL). */
+int ars_random_fill(ars_pcg64 *g, int kind, int single, void *out, int64_t n,
+                    const double *a, int64_t sa, const double *b, int64_t sb);
+
+/* out[i] = off[i*soff] + a uniform integer in [0, rng[i*srng]] (inclusive),
+ * stored in `width` bytes (1, 2, 4, 8; 0 for bool, whose rng is 0 or 1). */
+int ars_random_integers(ars_pcg64 *g, int width, void *out, int64_t n,
+                        const uint64_t *off, int64_t soff, const uint64_t *rng, int64_t srng);
+
+/* perm = 0..n-1 shuffled as Generator.shuffle shuffles n rows. */
+int ars_random_permutation(ars_pcg64 *g, int64_t *perm, int64_t n);
+
+/* size distinct indices below pop, as Generator.choice(pop, size, replace=False). */
+int ars_random_choice_noreplace(ars_pcg64 *g, int64_t pop, int64_t size, int shuffle, int64_t *out);
+
+/* size indices below pop with probabilities p (validated, contiguous), as
+ * Generator.choice(pop, size, replace, p). */
+int ars_random_choice_p(ars_pcg64 *g, const double *p, int64_t pop, int64_t size, int replace,
+                        int64_t *out);
