@@ -22,7 +22,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from . import _layout as L
 from ._array import Array
-from ._errors import type_error, type_name, value_error
+from ._errors import broadcast_error, not_array_error, type_error, type_name, value_error
 
 __all__ = ["Generator", "PCG64", "SeedSequence", "default_rng"]
 
@@ -302,7 +302,7 @@ def _float_dtype(func: str, dtype: Any):
 def _dense_out(func: str, out: Any, dtype, size: Optional[tuple]) -> tuple:
     """The data pointer of out (C- or F-contiguous) and its shape."""
     if not isinstance(out, Array):
-        raise type_error(func, "out must be an arrstride array", type_name(out))
+        raise not_array_error(func, out, "out")
     if out.dtype != dtype:
         raise type_error(func, f"out must have dtype {dtype} (the draws' dtype)", out.dtype)
     if out._storage.readonly:
@@ -352,14 +352,14 @@ def _params(func: str, values: list, names: list, non_negative: list, size: Opti
     try:
         shape = broadcast_shapes(*shapes)
     except ValueError:
-        raise value_error(func, "the parameters do not broadcast together", f"shapes {tuple(shapes)}") from None
+        raise broadcast_error(func, *shapes, what="the parameters") from None
     if size is not None:
         try:
             full = broadcast_shapes(shape, size)
         except ValueError:
             full = None
         if full != size:
-            raise value_error(func, f"the parameters' shape {shape} does not broadcast to size", size)
+            raise broadcast_error(func, shape, size, what="the parameters' shape and size")
         shape = size
     return arrays, shape
 
@@ -728,7 +728,7 @@ class Generator:
         """
         func = "shuffle"
         if not isinstance(x, Array):
-            raise type_error(func, "x must be an arrstride array (shuffled in place)", type_name(x))
+            raise not_array_error(func, x)
         if x.ndim < 1:
             raise value_error(func, "x must be at least 1-dimensional", "a 0-d array")
         from ._args import normalize_axis
@@ -907,14 +907,14 @@ def _int_bounds(func: str, values: list, size: Optional[tuple]) -> tuple:
     try:
         shape = broadcast_shapes(*shapes)
     except ValueError:
-        raise value_error(func, "low and high do not broadcast together", f"shapes {tuple(shapes)}") from None
+        raise broadcast_error(func, *shapes, what="low and high") from None
     if size is not None:
         try:
             ok = broadcast_shapes(shape, size) == size
         except ValueError:
             ok = False
         if not ok:
-            raise value_error(func, f"the bounds' shape {shape} does not broadcast to size", size)
+            raise broadcast_error(func, shape, size, what="the bounds' shape and size")
         shape = size
     flat = []
     for a in arrays:
