@@ -406,6 +406,11 @@ def printoptions(precision: Any = None, threshold: Any = None, edgeitems: Any = 
     contextlib.AbstractContextManager
         A context manager; its value (``as``) is the dict of options in force inside the block.
 
+    Yields
+    ------
+    dict
+        The options in force inside the block.
+
     Examples
     --------
     >>> import arrstride as xp
