@@ -89,11 +89,14 @@ def _header(func: str, x: Array) -> bytes:
     raise value_error(func, "the header is too large", len(body))
 
 
-def _data_bytes(x: Array):
-    """The elements of x in C order, as a buffer."""
+def _write_data(f, x: Array) -> None:
+    """The elements of x in C order, written to f. The contiguous copy is held
+    here until the write returns: the buffer over it does not keep it alive."""
     c = x if x.is_contiguous() else x.contiguous()
     n = c._layout.size * c.dtype.itemsize
-    return K.ffi.buffer(K.data_ptr(c), n) if n else b""
+    if n:
+        f.write(K.ffi.buffer(K.data_ptr(c), n))
+    del c
 
 
 def _check_saveable(func: str, arr: Any) -> Array:
@@ -109,7 +112,7 @@ def _check_saveable(func: str, arr: Any) -> Array:
 
 def _write(func: str, f, x: Array) -> None:
     f.write(_header(func, x))
-    f.write(_data_bytes(x))
+    _write_data(f, x)
 
 
 def save(file: Any, arr: Any, allow_pickle: bool = False) -> None:
