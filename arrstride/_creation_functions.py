@@ -36,6 +36,20 @@ def normalize_shape(func: str, shape: Any) -> Tuple[int, ...]:
     return check_dims(func, shape_ints(func, shape))
 
 
+def _new_in_c(shape: Any, dtype: dt.DType, zero: bool = False, value: Any = None) -> Optional[Array]:
+    """_core.empty for a shape given as an int or a tuple of ints: the new array
+    (zeroed, or every element value), or None where the Python path decides."""
+    return _core_empty((shape,) if type(shape) is int else shape, dtype, zero, value)
+
+
+_PYTHON_SCALARS = frozenset({dt.builtins_bool, int, float, complex})
+
+
+def _one(dtype: dt.DType) -> Any:
+    """1 as a Python scalar the dtype takes as it is (True for bool)."""
+    return True if dtype is dt.bool else 1
+
+
 def check_dtype(func: str, dtype: Any) -> Optional[dt.DType]:
     return dt.as_dtype(func, dtype)
 
@@ -358,9 +372,7 @@ def _decide(dtype: Optional[dt.DType], shape: tuple, kinds: int, pykinds: int, t
     kind (bool, int64, uint64, float64, complex128) the leaves are read into,
     cast into the result afterwards when the two differ."""
     func = "asarray"
-    n = 1
-    for d in shape:
-        n *= d
+    n = math.prod(shape)
     if dtype is None:
         dtype = _infer_dtype(n, pykinds, typed, lo, hi)
     out = Array._empty(shape, dtype)
@@ -429,7 +441,7 @@ def empty(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
     (2, 3)
     """
     if device is None:
-        out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype)
+        out = _new_in_c(shape, dt.default_float if dtype is None else dtype)
         if out is not None:  # a tuple of ints (or an int) and an arrstride dtype: done in C
             return out
     check_device("empty", device)
@@ -466,7 +478,7 @@ def zeros(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = N
            [0, 0, 0]])
     """
     if device is None:
-        out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype, True)
+        out = _new_in_c(shape, dt.default_float if dtype is None else dtype, True)
         if out is not None:  # as in empty
             return out
     check_device("zeros", device)
@@ -505,12 +517,8 @@ def full(shape: ShapeLike, fill_value: Any, *, dtype: Optional[dt.DType] = None,
     >>> xp.full((2,), 7, dtype=xp.int32)
     Array([7, 7], dtype=int32)
     """
-    if device is None:
-        t = type(fill_value)
-        out = _core_empty((shape,) if type(shape) is int else shape,
-                          (dt.bool if t is dt.builtins_bool else dt.default_int if t is int else
-                           dt.default_complex if t is complex else dt.default_float) if dtype is None else dtype,
-                          False, fill_value)
+    if device is None and (dtype is not None or type(fill_value) in _PYTHON_SCALARS):
+        out = _new_in_c(shape, dt.scalar_dtype(fill_value, "full") if dtype is None else dtype, False, fill_value)
         if out is not None:  # as in empty, for a Python scalar the dtype takes as it is
             return out
     func = "full"
@@ -558,8 +566,8 @@ def ones(shape: ShapeLike, *, dtype: Optional[dt.DType] = None, device: Any = No
            [1., 1., 1.]])
     """
     if device is None:
-        out = _core_empty((shape,) if type(shape) is int else shape, dt.default_float if dtype is None else dtype,
-                          False, True if dtype is dt.bool else 1)
+        d = dt.default_float if dtype is None else dtype
+        out = _new_in_c(shape, d, False, _one(d))
         if out is not None:  # as in full
             return out
     check_device("ones", device)
@@ -644,7 +652,8 @@ def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = No
         A new contiguous array of x's shape.
     """
     if device is None and type(x) is Array:
-        out = _core_empty(x.shape, x.dtype if dtype is None else dtype, False, True if dtype is dt.bool else 1)
+        d = x.dtype if dtype is None else dtype
+        out = _new_in_c(x.shape, d, False, _one(d))
         if out is not None:  # as in full
             return out
     x, dtype = _like("ones_like", x, dtype, device)

@@ -90,13 +90,23 @@ def _header(func: str, x: Array) -> bytes:
 
 
 def _write_data(f, x: Array) -> None:
-    """The elements of x in C order, written to f. The contiguous copy is held
-    here until the write returns: the buffer over it does not keep it alive."""
+    """The elements of x in C order, written to f. The buffer over the
+    contiguous copy does not keep it alive: c holds it until the write returns."""
     c = x if x.is_contiguous() else x.contiguous()
     n = c._layout.size * c.dtype.itemsize
     if n:
         f.write(K.ffi.buffer(K.data_ptr(c), n))
-    del c
+
+
+def _destination(func: str, file: Any, suffix: str) -> Any:
+    """A path, with suffix appended when missing (as NumPy does), or a binary
+    file opened for writing."""
+    if isinstance(file, (str, os.PathLike)):
+        path = os.fspath(file)
+        return path if path.endswith(suffix) else path + suffix
+    if not hasattr(file, "write"):
+        raise type_error(func, "file must be a path or a binary file", type_name(file))
+    return file
 
 
 def _check_saveable(func: str, arr: Any) -> Array:
@@ -142,16 +152,12 @@ def save(file: Any, arr: Any, allow_pickle: bool = False) -> None:
     if allow_pickle:
         raise value_error(func, "allow_pickle must be False: arrstride never writes pickles", allow_pickle)
     x = _check_saveable(func, arr)
-    if isinstance(file, (str, os.PathLike)):
-        path = os.fspath(file)
-        if not path.endswith(".npy"):
-            path += ".npy"
-        with open(path, "wb") as f:
+    file = _destination(func, file, ".npy")
+    if isinstance(file, str):
+        with open(file, "wb") as f:
             _write(func, f, x)
-    elif hasattr(file, "write"):
-        _write(func, file, x)
     else:
-        raise type_error(func, "file must be a path or a binary file", type_name(file))
+        _write(func, file, x)
 
 
 def _savez(func: str, file: Any, args: tuple, kwds: dict, compress: bool) -> None:
@@ -162,12 +168,7 @@ def _savez(func: str, file: Any, args: tuple, kwds: dict, compress: bool) -> Non
         if k in names:
             raise value_error(func, "cannot use un-named variables and keyword", k)
         names[k] = v
-    if isinstance(file, (str, os.PathLike)):
-        file = os.fspath(file)
-        if not file.endswith(".npz"):
-            file += ".npz"
-    elif not hasattr(file, "write"):
-        raise type_error(func, "file must be a path or a binary file", type_name(file))
+    file = _destination(func, file, ".npz")
     mode = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
     arrays = {k: _check_saveable(func, v) for k, v in names.items()}
     with zipfile.ZipFile(file, mode="w", compression=mode, allowZip64=True) as z:

@@ -138,8 +138,6 @@ static int walk_items(reader_t *r, PyObject *x, int depth) {
 static int walk_sequence(reader_t *r, PyObject *x, int depth) {
     if (PyList_CheckExact(x) || PyTuple_CheckExact(x))
         return walk_items(r, x, depth);
-    if (depth >= MAXDIM)
-        return mistake(r, "depth", PyLong_FromLong(MAXDIM));
     PyObject *items = PySequence_List(x);
     if (items == NULL)
         return -1;
