@@ -4,7 +4,7 @@
 /* ---- construction ---------------------------------------------------------------- */
 
 /* The layout's values into a's C fields (cfields = 1), when it is a Layout
- * of at most FAST_DIMS dims whose values fit int64; else cfields = 0. */
+ * of at most a->dims_room dims whose values fit int64; else cfields = 0. */
 static void parse_layout(ArrayObject *a) {
     PyObject *lay = a->layout;
     a->cfields = 0;
@@ -14,19 +14,22 @@ static void parse_layout(ArrayObject *a) {
     if (shape == NULL || strides == NULL || !PyTuple_CheckExact(shape) || !PyTuple_CheckExact(strides))
         return;
     Py_ssize_t n = PyTuple_GET_SIZE(shape);
-    if (n > FAST_DIMS || PyTuple_GET_SIZE(strides) != n)
+    if (n > a->dims_room || PyTuple_GET_SIZE(strides) != n)
         return;
     int ok = 1;
+    a->nd = (int)n;
     a->offset = as_i64(SLOT(lay, off_offset), &ok);
     a->size = as_i64(SLOT(lay, off_size), &ok);
+    int64_t *sh = array_shape(a), *st = array_strides(a);
     for (Py_ssize_t k = 0; k < n; k++) {
-        a->shape[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
-        a->strides[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
+        sh[k] = as_i64(PyTuple_GET_ITEM(shape, k), &ok);
+        st[k] = as_i64(PyTuple_GET_ITEM(strides, k), &ok);
     }
-    if (!ok)
+    if (!ok) {
+        a->nd = 0;
         return;
-    a->nd = (int)n;
-    a->dense = a->size == 0 || dense_dims(a->nd, a->shape, a->strides);
+    }
+    a->dense = a->size == 0 || dense_dims(a->nd, sh, st);
     a->cfields = 1;
 }
 
@@ -41,32 +44,55 @@ static int slots_acyclic(PyObject *obj, int n, const Py_ssize_t *offsets) {
     return 1;
 }
 
-/* A new Array of storage and dtype (stolen; released if it cannot be made),
- * with no layout yet. An array of memory whose owner holds no references (a
- * Block, an allocation's capsule) cannot be part of a cycle: its dtype and
- * layout refer to no array. The collector does not track it or its Storage,
- * so a million small arrays cost it nothing. */
-static ArrayObject *alloc_array(PyObject *storage, PyObject *dtype) {
-    ArrayObject *a = (ArrayObject *)ArrayType->tp_alloc(ArrayType, 0);
-    if (a == NULL) {
-        Py_DECREF(storage);
-        Py_DECREF(dtype);
-        return NULL;
-    }
-    a->storage = storage;
-    a->dtype = dtype;
+/* Whether an array of this storage can be part of a reference cycle. Memory
+ * whose owner holds no references (a Block, an allocation's capsule) cannot:
+ * its dtype and layout refer to no array. Such a Storage is untracked too,
+ * so a million small arrays cost the collector nothing. */
+static int storage_may_cycle(PyObject *storage) {
     const Py_ssize_t storage_refs[3] = {off_ptr, off_owner, off_why};
+    if (storage == NULL)
+        return 0;
     if (Py_TYPE(storage) == StorageType && slots_acyclic(storage, 3, storage_refs)) {
         if (PyObject_GC_IsTracked(storage))
             PyObject_GC_UnTrack(storage);
-        PyObject_GC_UnTrack(a);
+        return 0;
     }
+    return 1;
+}
+
+/* A new Array of storage and dtype (stolen; released if it cannot be made;
+ * storage NULL: the data is inline, inline_bytes of it), with room for
+ * `room` dims and no layout yet. */
+static ArrayObject *alloc_array(PyObject *storage, PyObject *dtype, int room, Py_ssize_t inline_bytes) {
+    Py_ssize_t extra = 16 * (Py_ssize_t)room + inline_bytes;
+    ArrayObject *a = PyObject_GC_NewVar(ArrayObject, ArrayType, extra);
+    if (a == NULL) {
+        Py_XDECREF(storage);
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    memset((char *)a + sizeof(PyVarObject), 0, sizeof(ArrayObject) - sizeof(PyVarObject));
+    a->storage = storage;
+    a->dtype = dtype;
+    a->dims_room = (unsigned char)room;
+    if (storage_may_cycle(storage))
+        PyObject_GC_Track(a);
     return a;
+}
+
+/* The dims a Layout object holds, when C can keep them (else 0). */
+static int layout_dims(PyObject *lay) {
+    if (lay == NULL || Py_TYPE(lay) != LayoutType)
+        return 0;
+    PyObject *shape = SLOT(lay, off_shape);
+    if (shape == NULL || !PyTuple_CheckExact(shape) || PyTuple_GET_SIZE(shape) > FAST_DIMS)
+        return 0;
+    return (int)PyTuple_GET_SIZE(shape);
 }
 
 /* A new Array holding the three references given (stolen). */
 PyObject *new_array_steal(PyObject *storage, PyObject *layout, PyObject *dtype) {
-    ArrayObject *a = alloc_array(storage, dtype);
+    ArrayObject *a = alloc_array(storage, dtype, layout_dims(layout), 0);
     if (a == NULL) {
         Py_DECREF(layout);
         return NULL;
@@ -85,23 +111,67 @@ PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int
                            size == 0 || dense_dims(nd, shape, strides));
 }
 
-/* new_array_fields with the layout's density known (dense: C order's
- * strides, dims of size 1 aside, or empty), as for every row of one array. */
-PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
-                          const int64_t *strides, int64_t offset, int64_t size, int dense) {
-    ArrayObject *a = alloc_array(storage, dtype);
-    if (a == NULL)
-        return NULL;
+static void set_fields(ArrayObject *a, int nd, const int64_t *shape, const int64_t *strides,
+                       int64_t offset, int64_t size, int dense) {
+    int64_t *sh = array_shape(a), *st = array_strides(a);
     a->nd = nd;
     a->offset = offset;
     a->size = size;
     for (int k = 0; k < nd; k++) {
-        a->shape[k] = shape[k];
-        a->strides[k] = strides[k];
+        sh[k] = shape[k];
+        st[k] = strides[k];
     }
-    a->dense = dense;
+    a->dense = (unsigned char)dense;
     a->cfields = 1;
+}
+
+/* new_array_fields with the layout's density known (dense: C order's
+ * strides, dims of size 1 aside, or empty), as for every row of one array. */
+PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
+                          const int64_t *strides, int64_t offset, int64_t size, int dense) {
+    ArrayObject *a = alloc_array(storage, dtype, nd, 0);
+    if (a == NULL)
+        return NULL;
+    set_fields(a, nd, shape, strides, offset, size, dense);
     return (PyObject *)a;
+}
+
+/* A new contiguous array (C order's strides given) whose nbytes of data are
+ * inline: no Storage, no Block, one object. */
+static PyObject *new_array_inline(int code, int nd, const int64_t *shape, const int64_t *strides,
+                                  int64_t size, Py_ssize_t nbytes) {
+    ArrayObject *a = alloc_array(NULL, Py_NewRef(DINFO[code].dtype), nd, nbytes);
+    if (a == NULL)
+        return NULL;
+    set_fields(a, nd, shape, strides, 0, size, 1);
+    return (PyObject *)a;
+}
+
+/* a's Storage (a new reference). An array whose data is inline gets one now:
+ * the data moves into a Block that its views and exports share, and stays
+ * there. */
+PyObject *array_storage(ArrayObject *a) {
+    if (a->storage == NULL) {
+        Py_ssize_t nbytes = array_inline_bytes(a);
+        if (nbytes <= 0) {
+            PyErr_SetString(PyExc_AttributeError, "_storage");
+            return NULL;
+        }
+        PyObject *st = new_storage(nbytes);
+        if (st == NULL)
+            return NULL;
+        char *to = storage_address(st);
+        if (to == NULL) {
+            Py_DECREF(st);
+            PyErr_SetString(PyExc_RuntimeError, "arrstride: a small block has no address");
+            return NULL;
+        }
+        memcpy(to, array_inline(a), (size_t)nbytes);
+        a->storage = st;
+        if (storage_may_cycle(st) && !PyObject_GC_IsTracked((PyObject *)a))
+            PyObject_GC_Track(a);
+    }
+    return Py_NewRef(a->storage);
 }
 
 /* a's Layout (a new reference), made from its fields the first time; NULL
@@ -112,7 +182,7 @@ PyObject *array_layout(ArrayObject *a) {
             PyErr_SetString(PyExc_AttributeError, "_layout");
             return NULL;
         }
-        PyObject *lay = new_layout_steal(tuple_i64(a->shape, a->nd), tuple_i64(a->strides, a->nd),
+        PyObject *lay = new_layout_steal(tuple_i64(array_shape(a), a->nd), tuple_i64(array_strides(a), a->nd),
                                          PyLong_FromLongLong(a->offset), PyLong_FromLongLong(a->size));
         if (lay == NULL)
             return NULL;
@@ -305,10 +375,12 @@ PyObject *empty_dims(const int64_t *dims, int nd, int code, int64_t size) {
             return out;
         }
     }
+    if (nbytes > 0 && nbytes <= INLINE_BYTES)
+        return new_array_inline(code, nd, dims, strides, size, (Py_ssize_t)nbytes);
     PyObject *st = new_storage((Py_ssize_t)nbytes);
     if (st == NULL)
         return NULL;
-    return new_array_fields(st, Py_NewRef(DINFO[code].dtype), nd, dims, strides, 0, size);
+    return new_array_known(st, Py_NewRef(DINFO[code].dtype), nd, dims, strides, 0, size, 1);
 }
 
 /* empty_dims for a shape given as a tuple of ints (size: their product). */
@@ -372,7 +444,10 @@ PyObject *array_of(PyObject *storage, int code, int nd, const int64_t *shape, co
 PyObject *view_of(PyObject *self, const int64_t *shape, const int64_t *strides, int ndim,
                   int64_t offset, int64_t size) {
     ArrayObject *a = (ArrayObject *)self;
-    return new_array_fields(Py_NewRef(a->storage), Py_NewRef(a->dtype), ndim, shape, strides, offset, size);
+    PyObject *st = array_storage(a);
+    if (st == NULL)
+        return NULL;
+    return new_array_fields(st, Py_NewRef(a->dtype), ndim, shape, strides, offset, size);
 }
 
 /* 0 for a kernel's status 0; else the exception check_status raises, and -1. */
@@ -395,6 +470,6 @@ int run_status(int rc) {
 PyObject *empty_like(const view_t *v, int code, char **data) {
     PyObject *out = empty_dims(v->shape, v->ndim, code, v->size);
     if (out != NULL)
-        *data = storage_address(((ArrayObject *)out)->storage);
+        *data = array_base((ArrayObject *)out);
     return out;
 }

@@ -37,7 +37,7 @@ static void array_struct_free(PyObject *capsule) {
 PyObject *array_get_array_struct(PyObject *self, void *c) {
     (void)c;
     view_t v;
-    if (!read_view(self, &v)) {
+    if (!read_view_shared(self, &v)) {
         /* a layout the C view cannot read (dims past int64): NumPy goes on
          * to __array_interface__ */
         if (!PyErr_Occurred())

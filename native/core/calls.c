@@ -95,7 +95,7 @@ PyObject *core_empty(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *out = empty_array(args[0], code, size);
     if (out == NULL)
         return NULL;
-    char *p = storage_address(((ArrayObject *)out)->storage);
+    char *p = array_base((ArrayObject *)out);
     if (zero)
         memset(p, 0, (size_t)nbytes);
     else if (filled && nbytes > 0) {
@@ -124,7 +124,7 @@ PyObject *core_scalar(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         Py_RETURN_NONE;
     PyObject *out = empty_dims(NULL, 0, code, 1);
     if (out != NULL)
-        memcpy(storage_address(((ArrayObject *)out)->storage), item, DINFO[code].itemsize);
+        memcpy(array_base((ArrayObject *)out), item, DINFO[code].itemsize);
     return out;
 }
 
@@ -155,7 +155,7 @@ PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     PyObject *out = empty_dims(NULL, 0, acc, 1);
     if (out == NULL)
         return NULL;
-    char *o = storage_address(((ArrayObject *)out)->storage);
+    char *o = array_base((ArrayObject *)out);
     int64_t n = v.size, s = v.itemsize, zero = 0;
     int rc;
     KERNEL(rc, n, k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL));
@@ -245,7 +245,7 @@ PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     PyObject *out = empty_dims(kshape, v.ndim, acc, ksize);
     if (out == NULL)
         return NULL;
-    char *o = storage_address(((ArrayObject *)out)->storage);
+    char *o = array_base((ArrayObject *)out);
     int rc;
     KERNEL(rc, v.size, k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL));
     if (run_status(rc) < 0)
@@ -274,7 +274,7 @@ PyObject *core_from_list(PyObject *mod, PyObject *list) {
     PyObject *out = empty_dims(&len, 1, code, len);
     if (out == NULL)
         return NULL;
-    char *p = storage_address(((ArrayObject *)out)->storage);
+    char *p = array_base((ArrayObject *)out);
     for (Py_ssize_t i = 0; i < n; i++)
         if (!pack_scalar(PyList_GET_ITEM(list, i), code, p + DINFO[code].itemsize * i)) {
             Py_DECREF(out);  /* an int past int64: the Python path decides the dtype or the error */
@@ -385,7 +385,7 @@ PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
     PyObject *out = empty_dims(shape, v[0].ndim, v[0].code, bytes / v[0].itemsize);
     if (out == NULL)
         return NULL;
-    char *o = storage_address(((ArrayObject *)out)->storage);
+    char *o = array_base((ArrayObject *)out);
     for (Py_ssize_t i = 0; i < count; i++) {
         size_t n = (size_t)(v[i].size * v[i].itemsize);
         if (n)
@@ -439,7 +439,7 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *out = empty_dims(oshape, ond, a.code, m * n);
     if (out == NULL)
         return NULL;
-    char *o = storage_address(((ArrayObject *)out)->storage);
+    char *o = array_base((ArrayObject *)out);
     if (m * n == 0)
         return out;
     if (k == 0) {

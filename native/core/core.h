@@ -149,23 +149,47 @@ extern const char *FALLBACK_NAMES[F_COUNT];
 /* ---- the objects ------------------------------------------------------------------ */
 
 enum { FAST_DIMS = 8 };
+/* A contiguous array made in C keeps its data inline up to this many bytes. */
+enum { INLINE_BYTES = 64 };
 
 /* An Array keeps its layout in C: the fields below (cfields = 1) for every
  * layout of at most FAST_DIMS dims whose values fit int64, set when the array
  * is made. The Layout object Python reads (x._layout) is made from them the
  * first time it is asked for, so a view made in C (x[i], a row, x.T, an
  * elementwise result) costs one object. cfields = 0: the layout is only in
- * `layout` (more dims, or values C cannot hold), and every fast path declines. */
+ * `layout` (more dims, or values C cannot hold), and every fast path declines.
+ *
+ * The object is variable-sized: after the struct come the nd dims and the nd
+ * strides (array_shape, array_strides), and, for a small array made in C, its
+ * data (array_inline): such an array has no Storage until one is asked for
+ * (x._storage, a view, an export); array_storage then moves the data into a
+ * Block it shares with its views. So a small array is one object, as NumPy's. */
 typedef struct {
-    PyObject_HEAD
-    PyObject *storage;
+    PyObject_VAR_HEAD        /* ob_size: the bytes after the struct */
+    PyObject *storage;       /* NULL while the data is inline */
     PyObject *layout;        /* the Layout; NULL until asked for when cfields = 1 */
     PyObject *dtype;
     PyObject *weakrefs;
-    int cfields, nd, dense;  /* dense: C order's strides (dims of size 1 aside), or empty */
     int64_t offset, size;
-    int64_t shape[FAST_DIMS], strides[FAST_DIMS];
+    int nd;
+    unsigned char cfields, dense;  /* dense: C order's strides (dims of size 1 aside), or empty */
+    unsigned char dims_room;       /* how many dims the object has room for after the struct */
 } ArrayObject;
+
+static inline int64_t *array_shape(ArrayObject *a) {
+    return (int64_t *)(a + 1);
+}
+static inline int64_t *array_strides(ArrayObject *a) {
+    return (int64_t *)(a + 1) + a->dims_room;
+}
+/* The inline data: where a small array's elements are while storage is NULL. */
+static inline char *array_inline(ArrayObject *a) {
+    return (char *)((int64_t *)(a + 1) + 2 * a->dims_room);
+}
+/* Bytes of inline data the object has (0 for an array over a Storage). */
+static inline Py_ssize_t array_inline_bytes(ArrayObject *a) {
+    return Py_SIZE(a) - 16 * (Py_ssize_t)a->dims_room;
+}
 
 /* A block of memory arrstride allocated for a small array, as one object: the
  * owner of a Storage made in C (its _ptr stays None until Python asks for a
@@ -242,6 +266,14 @@ static inline char *storage_address(PyObject *storage) {
     return *(char **)((char *)ptr + off_cdata);
 }
 
+/* The address of a's storage's first byte: its inline data while it has no
+ * Storage; NULL when it has neither (an array Python has not finished). */
+static inline char *array_base(ArrayObject *a) {
+    if (a->storage != NULL)
+        return storage_address(a->storage);
+    return a->cfields && array_inline_bytes(a) > 0 ? array_inline(a) : NULL;
+}
+
 /* The code of an arrstride DType object (found by identity: any other object,
  * NumPy dtypes included, gives -1). */
 static inline int dtype_code(PyObject *dtype) {
@@ -264,6 +296,7 @@ PyObject *call_fallback(int which, PyObject *const *args, Py_ssize_t nargs);
 int dense_dims(int nd, const int64_t *shape, const int64_t *strides);
 int is_dense(const view_t *v);
 int read_view(PyObject *self, view_t *v);
+int read_view_shared(PyObject *self, view_t *v);
 /* The address of a view's first element: base plus offset elements, or base
  * for an empty view (its offset may point anywhere). In range for any element
  * the view reaches. */
@@ -289,6 +322,7 @@ PyObject *new_array_fields(PyObject *storage, PyObject *dtype, int nd, const int
 PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int64_t *shape,
                           const int64_t *strides, int64_t offset, int64_t size, int dense);
 PyObject *array_layout(ArrayObject *a);
+PyObject *array_storage(ArrayObject *a);
 PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
                         int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
                         int64_t size);

@@ -254,7 +254,7 @@ PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, cons
         out = empty_dims(lead->shape, lead->nd, c->out_code, lead->size);
         if (out == NULL)
             return NULL;
-        o = storage_address(((ArrayObject *)out)->storage);
+        o = array_base((ArrayObject *)out);
     } else {
         /* into a dense output: inputs that are it, or single elements or
          * dense arrays of its shape apart from it */
@@ -305,7 +305,7 @@ static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject
         out = new_output(c->out_code, shape, n, size, ins, nin, ostr, &cdense);
         if (out == NULL)
             return NULL;
-        o = storage_address(((ArrayObject *)out)->storage);
+        o = array_base((ArrayObject *)out);
     } else {
         if (vout->nd != n || memcmp(vout->shape, shape, sizeof(int64_t) * n) != 0)
             return NULL;
@@ -373,13 +373,13 @@ fail:
  * -1 for an empty array with a dim past int64 (nothing to compute); -2 for
  * more than ARS_MAX_DIMS dims. */
 static int read_any(PyObject *x, operand_t *o, int64_t *shape, int64_t *strides, const char *what) {
-    if (!PyObject_TypeCheck(x, ArrayType) || ((ArrayObject *)x)->storage == NULL) {
+    if (!PyObject_TypeCheck(x, ArrayType)) {
         PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s is not an arrstride array", what);
         return 0;
     }
     ArrayObject *a = (ArrayObject *)x;
     int code = dtype_code(a->dtype);
-    char *base = storage_address(a->storage);
+    char *base = array_base(a);
     if (code < 0 || base == NULL) {
         PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s has no dtype or storage of arrstride", what);
         return 0;
@@ -387,7 +387,7 @@ static int read_any(PyObject *x, operand_t *o, int64_t *shape, int64_t *strides,
     int64_t offset;
     o->code = code, o->itemsize = DINFO[code].itemsize;
     if (a->cfields) {
-        o->nd = a->nd, o->shape = a->shape, o->strides = a->strides, o->dense = a->dense, o->size = a->size;
+        o->nd = a->nd, o->shape = array_shape(a), o->strides = array_strides(a), o->dense = a->dense, o->size = a->size;
         offset = a->offset;
     } else {
         PyObject *lay = a->layout;
@@ -474,7 +474,8 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if (out != NULL) {
         if (huge)
             return Py_NewRef(out);  /* empty: nothing to write */
-        if (SLOT(((ArrayObject *)out)->storage, off_readonly) != Py_False) {
+        PyObject *ost = ((ArrayObject *)out)->storage;
+        if (ost != NULL && SLOT(ost, off_readonly) != Py_False) {
             PyErr_SetString(PyExc_ValueError, "arrstride._core.ewise: the output is read-only");
             return NULL;
         }

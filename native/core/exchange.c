@@ -101,7 +101,7 @@ static void release_array(void *owner) {
 /* 1: exported into *out; 0: not a fast case (nothing raised); -1: error. */
 static int export_fast(PyObject *obj, DLManagedTensorVersioned **out) {
     view_t v;
-    if (!fast_paths || !read_view(obj, &v))
+    if (!fast_paths || !read_view_shared(obj, &v))
         return 0;
     for (int k = 0; k < v.ndim && v.size > 0; k++)
         if (v.strides[k] < 0 && v.shape[k] > 1)
@@ -270,7 +270,7 @@ static int dltensor_from_py_object(void *py_object, DLTensor *out) {
     PyObject *obj = (PyObject *)py_object;
     if (out == NULL)
         refuse(func, "out must point to a DLTensor to fill");
-    else if (obj == NULL || !exchange_ready || !read_view(obj, &v))
+    else if (obj == NULL || !exchange_ready || !read_view_shared(obj, &v))
         refuse(func, "py_object must be an arrstride array of at most 8 dims (others: "
                      "managed_tensor_from_py_object_no_sync)");
     else if (v.readonly)
@@ -286,7 +286,7 @@ static int dltensor_from_py_object(void *py_object, DLTensor *out) {
         } else {
             ArrayObject *a = (ArrayObject *)obj;
             /* shape and strides: the Array's own fields (read_view copied these) */
-            k_dl_view(out, v.data, v.ndim, a->shape, a->strides, v.code);
+            k_dl_view(out, v.data, v.ndim, array_shape(a), array_strides(a), v.code);
             rc = 0;
         }
     }

@@ -53,7 +53,7 @@ static int ndim_of(PyObject *arr) {
 static int64_t dim_of(PyObject *arr, int k) {
     ArrayObject *a = (ArrayObject *)arr;
     if (a->cfields)
-        return a->shape[k];
+        return array_shape(a)[k];
     int ok = 1;
     int64_t d = as_i64(PyTuple_GET_ITEM(SLOT(a->layout, off_shape), k), &ok);
     return ok ? d : -1;
@@ -552,7 +552,7 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     }
     if (!index_basic(&v, key, &w) || w.size == 0)
         goto slow;  /* an empty destination: the Python path checks the value */
-    char *base = storage_address(((ArrayObject *)self)->storage);
+    char *base = array_base((ArrayObject *)self);
     int isz = v.itemsize;
     if (pack_scalar(value, v.code, item)) {
         if (!nests(&w))

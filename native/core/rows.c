@@ -83,7 +83,7 @@ PyTypeObject RowIterType = {
 /* ArrayBase's tp_iter. */
 PyObject *array_iter(PyObject *self) {
     view_t v;
-    if (!fast_paths || !read_view(self, &v) || v.ndim == 0)
+    if (!fast_paths || !read_view_shared(self, &v) || v.ndim == 0)
         return call_fallback(F_ITER, &self, 1);
     ArrayObject *a = (ArrayObject *)self;
     int64_t n = v.shape[0], step = v.strides[0], last;

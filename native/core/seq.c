@@ -289,7 +289,9 @@ static PyObject *finish(reader_t *r, PyObject *obj, PyObject *dtype, PyObject *d
     }
     ArrayObject *a = (ArrayObject *)buf;
     int code = dtype_code(a->dtype);
-    PyObject *storage = a->storage;
+    PyObject *storage = PyObject_TypeCheck(buf, ArrayType) ? array_storage(a) : NULL;
+    PyErr_Clear();  /* no storage: refused below */
+    Py_XDECREF(storage);  /* the array holds it */
     char *p = storage != NULL ? storage_address(storage) : NULL;
     Py_ssize_t nbytes = storage != NULL && SLOT(storage, off_nbytes) != NULL
                         ? PyLong_AsSsize_t(SLOT(storage, off_nbytes)) : -1;

@@ -29,7 +29,6 @@ static void array_dealloc(ArrayObject *self) {
 }
 
 static PyMemberDef array_members[] = {
-    {"_storage", T_OBJECT_EX, offsetof(ArrayObject, storage), 0, NULL},
     {"_dtype", T_OBJECT_EX, offsetof(ArrayObject, dtype), 0, NULL},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(ArrayObject, weakrefs), READONLY, NULL},
     {NULL, 0, 0, 0, NULL}};
@@ -194,7 +193,34 @@ static PyObject *array_get_size(PyObject *self, void *c) {
     return r;
 }
 
+static PyObject *array_get_storage(PyObject *self, void *c) {
+    (void)c;
+    return array_storage((ArrayObject *)self);
+}
+
+/* x._storage = st: the same memory seen another way (a read-only alias);
+ * an array with inline data gets its Storage first, so st can share it. */
+static int array_set_storage(PyObject *self, PyObject *value, void *c) {
+    (void)c;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "_storage cannot be deleted");
+        return -1;
+    }
+    ArrayObject *a = (ArrayObject *)self;
+    if (a->storage == NULL && a->cfields && array_inline_bytes(a) > 0) {
+        PyObject *st = array_storage(a);
+        if (st == NULL)
+            return -1;
+        Py_DECREF(st);
+    }
+    REPLACE(a->storage, value);
+    if (PyObject_IS_GC(value) && PyObject_GC_IsTracked(value) && !PyObject_GC_IsTracked(self))
+        PyObject_GC_Track(self);
+    return 0;
+}
+
 static PyGetSetDef array_getset[] = {
+    {"_storage", array_get_storage, array_set_storage, "The Storage: the memory the array views.", NULL},
     {"_layout", array_get_layout, NULL, "The Layout: shape, strides (in elements), offset, size.", NULL},
     {"shape", array_get_shape, NULL, "The array's dimensions, a tuple of ints.", NULL},
     {"ndim", array_get_ndim, NULL, "The number of dimensions.", NULL},
@@ -211,6 +237,7 @@ PyTypeObject ArrayBaseType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "arrstride._core.ArrayBase",
     .tp_basicsize = sizeof(ArrayObject),
+    .tp_itemsize = 1,  /* the dims, strides and inline data after the struct */
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "The C base of arrstride.Array: its fields and its fast slots.",
     .tp_dealloc = (destructor)array_dealloc,

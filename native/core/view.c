@@ -25,12 +25,12 @@ int read_view(PyObject *self, view_t *v) {
     if (!ready || !PyObject_TypeCheck(self, ArrayType))
         return 0;
     ArrayObject *a = (ArrayObject *)self;
-    if (!a->cfields || a->storage == NULL || a->dtype == NULL || Py_TYPE(a->storage) != StorageType)
+    if (!a->cfields || a->dtype == NULL || (a->storage != NULL && Py_TYPE(a->storage) != StorageType))
         return 0;
     int code = dtype_code(a->dtype);
     if (code < 0)
         return 0;
-    char *base = storage_address(a->storage);
+    char *base = array_base(a);
     if (base == NULL)
         return 0;
     int n = a->nd;
@@ -38,17 +38,35 @@ int read_view(PyObject *self, view_t *v) {
     v->offset = a->offset;
     v->size = a->size;
     for (int k = 0; k < n; k++) {
-        v->shape[k] = a->shape[k];
-        v->strides[k] = a->strides[k];
+        v->shape[k] = array_shape(a)[k];
+        v->strides[k] = array_strides(a)[k];
     }
     v->code = code;
     v->itemsize = DINFO[code].itemsize;
     v->kind = DINFO[code].kind;
     v->data = first_element(base, v->offset, v->size, v->itemsize);
-    v->readonly = SLOT(a->storage, off_readonly) != Py_False;
+    v->readonly = a->storage != NULL && SLOT(a->storage, off_readonly) != Py_False;
     v->dense = a->dense;
     return 1;
 }
+/* read_view for a view whose data pointer outlives the call (an export, a
+ * row iterator): an array with inline data gets its Storage first, so the
+ * pointer stays the array's for as long as its memory lives. */
+int read_view_shared(PyObject *self, view_t *v) {
+    if (!ready || !PyObject_TypeCheck(self, ArrayType))
+        return 0;
+    ArrayObject *a = (ArrayObject *)self;
+    if (a->storage == NULL && a->cfields && array_inline_bytes(a) > 0) {
+        PyObject *st = array_storage(a);
+        if (st == NULL) {
+            PyErr_Clear();  /* not a fast case: the Python path raises it again */
+            return 0;
+        }
+        Py_DECREF(st);
+    }
+    return read_view(self, v);
+}
+
 /* The bytes an operand reaches, [*lo, *hi), from its first element. */
 static void reach(const operand_t *v, const char **lo, const char **hi) {
     int64_t l = 0, h = v->itemsize;
