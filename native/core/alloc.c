@@ -50,8 +50,8 @@ static int slots_acyclic(PyObject *obj, int n, const Py_ssize_t *offsets) {
  * so a million small arrays cost the collector nothing. */
 static int storage_may_cycle(PyObject *storage) {
     const Py_ssize_t storage_refs[3] = {off_ptr, off_owner, off_why};
-    if (storage == NULL)
-        return 0;
+    if (storage == NULL || (Py_TYPE(storage) == StorageType && !PyObject_GC_IsTracked(storage)))
+        return 0;  /* (a Storage is untracked once found acyclic: its slots never change) */
     if (Py_TYPE(storage) == StorageType && slots_acyclic(storage, 3, storage_refs)) {
         if (PyObject_GC_IsTracked(storage))
             PyObject_GC_UnTrack(storage);
