@@ -32,8 +32,8 @@ from .registry import register
 from .tables import fmt_time
 
 # (name, busy loops, measuring processes per setting)
-LOADS = [("quiet", 0, 1), ("3 processes", 0, 3), ("2 busy", 2, 2), ("4 busy", 4, 2),
-         ("8 busy", 8, 2), ("16 busy", 16, 2)]
+LOADS = [("quiet", 0, 1), ("3 processes", 0, 3), ("5 processes", 0, 5), ("2 busy", 2, 2),
+         ("4 busy", 4, 2), ("8 busy", 8, 2), ("16 busy", 16, 2)]
 OPS = ["exp float32 1e6", "exp float32 1e7", "sum float64 1e7", "matmul float64 1000^2",
        "sort float64 1e6"]
 TARGET_ONE = 1.5    # default threads / one thread
