@@ -6,24 +6,33 @@ from __future__ import annotations
 from .registry import register, summary
 
 
-def _namespaces(np, xp):
+def namespaces_of(np, xp, extra=None):
+    """The statements' names in arrstride's and NumPy's namespaces: x, y (8,),
+    c (8,) bool, a (2, 4), b (4, 2), r (1000, 8), and what extra(np) adds."""
     x = np.arange(8, dtype=np.float64) + 1.0
     y = np.arange(8, dtype=np.float64)[::-1] + 0.5
     n = dict(np=np, x=x, y=y, c=x > 4.0, a=x.reshape(2, 4), b=(x + 1.0).reshape(4, 2),
              r=np.ones((1000, 8)))
+    if extra is not None:
+        n.update(extra(np))
     a = {k: (v if k == "np" else xp.asarray(v)) for k, v in n.items()}
     a["xp"] = xp
     del a["np"]
     return a, n
 
 
-def _op(stmt_xp: str, stmt_np: str, stmt_torch: str):
+def _namespaces(np, xp):
+    return namespaces_of(np, xp)
+
+
+def statement_setup(stmt_xp: str, stmt_np: str, stmt_torch: str, namespaces=_namespaces):
+    """A workload setup timing three statements over namespaces(np, xp)."""
     def setup(np, xp):
-        ns_xp, ns_np = _namespaces(np, xp)
+        ns_xp, ns_np = namespaces(np, xp)
         return (stmt_xp, ns_xp), (stmt_np, ns_np)
 
     def setup_torch(np, torch):
-        _, ns_np = _namespaces(np, np)
+        _, ns_np = namespaces(np, np)
         ns = {k: torch.from_numpy(v.copy()) for k, v in ns_np.items() if k != "np"}
         ns["torch"] = torch
         return stmt_torch, ns
@@ -64,7 +73,7 @@ _OPS = [
 ]
 
 for _name, _sx, _sn, _st in _OPS:
-    register(f"call: {_name}", _op(_sx, _sn, _st), suite="percall", group="call", target=5.0)
+    register(f"call: {_name}", statement_setup(_sx, _sn, _st), suite="percall", group="call", target=5.0)
 
 summary("percall", "geomean of the per-call ratios", ("call",), "geomean", 2.0)
 summary("percall", "largest per-call ratio", ("call",), "max", 5.0)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Tuple
 
-SUITES = ("micro", "percall", "e2e", "busy")
+SUITES = ("micro", "percall", "offpath", "e2e", "busy")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from .tables import fmt_time, ratio_cells, render, summaries, target_text
 
 # Modules that register workloads, by suite.
 _MODULES = {"micro": ("micro", "micro_stats", "micro_linalg", "micro_fft"),
-            "percall": ("percall",), "e2e": ("e2e",), "busy": ("busy",)}
+            "percall": ("percall",), "offpath": ("offpath",), "e2e": ("e2e",), "busy": ("busy",)}
 
 def load(suites: Sequence[str]) -> None:
     import importlib
@@ -150,7 +150,7 @@ def _positive_float(text: str) -> float:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m arrstride bench",
-        description="arrstride against NumPy on the same workloads (suites: micro, percall, e2e, busy)")
+        description="arrstride against NumPy on the same workloads (suites: micro, percall, offpath, e2e, busy)")
     p.add_argument("--suite", choices=SUITES + ("all",), default="micro",
                    help="which suite to run (default micro)")
     p.add_argument("-k", metavar="TEXT",

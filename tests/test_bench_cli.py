@@ -22,7 +22,8 @@ def test_list_names_every_suite():
     suites = [ln.split()[0] for ln in lines]
     assert suites.count("percall") == 21
     assert suites.count("e2e") == 2 * 26
-    assert suites.count("busy") == 6 * 5
+    assert suites.count("offpath") == 18
+    assert suites.count("busy") == 7 * 5
     names = r.stdout
     for row in ("add float64 1e7", "x ** 0.5 float64 2e4", "X.T @ X (1000000x1)",
                 "sort 1e6 float64", "matmul 1024^2 float64", "fft complex128 n=2^20",
