@@ -386,3 +386,32 @@ def test_single_index_array_is_a_take_along_its_dim():
     with pytest.raises(IndexError, match="Array.__getitem__"):
         e[:, xp.asarray([0])]
     assert e[:, xp.asarray([], dtype=xp.int64)].shape == (2, 0)
+
+
+@pytest.mark.parametrize("kdt", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                 np.uint32, np.uint64])
+def test_integer_array_key_of_every_index_dtype(kdt):
+    """x[idx] with one integer array (the gather of whole rows): every index
+    dtype, negative indices, N-D keys and sources, keys in any layout, empty
+    keys and rows, and out-of-range indices refused with the Python path's
+    words, nothing returned."""
+    n = np.arange(60.0).reshape(5, 3, 4)
+    a = xp.asarray(n)
+    signed = np.issubdtype(kdt, np.signedinteger)
+    raw = np.asarray([[4, 0, 2], [1, 1, 3]] if not signed else [[-1, 0, 2], [-5, 1, 3]], dtype=kdt)
+    for key in (raw, raw.T, raw[:, ::-2], raw[:1, :0], raw.ravel()):
+        k = xp.asarray(np.ascontiguousarray(key))
+        assert_same(a[k], n[key])
+        assert_same(a[:, 0][k], n[:, 0][key])      # a strided source: the general path
+    kt = xp.asarray(raw).T                           # a strided key
+    assert_same(a[kt], n[raw.T])
+    assert_same(xp.zeros((0, 2))[xp.asarray([], dtype=xp.int64)], np.zeros((0, 2))[np.asarray([], np.int64)])
+    with pytest.raises(IndexError, match=r"Array.__getitem__: index 5 is out of bounds for axis 0 "
+                                         r"with size 5"):
+        a[xp.asarray([0, 5], dtype=xp.int64)]
+    if signed:
+        with pytest.raises(IndexError, match="Array.__getitem__"):
+            a[xp.asarray([-6], dtype=xp.int64)]
+    else:
+        with pytest.raises(IndexError, match="Array.__getitem__"):
+            a[xp.asarray([2 ** 63], dtype=xp.uint64)]

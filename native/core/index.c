@@ -459,6 +459,61 @@ static int read_mask(const view_t *v, const view_t *w, const char **bytes, char 
     return 1;
 }
 
+/* The index at p, an element of an integer dtype code: 1 with it in *out,
+ * 0 when it does not fit int64 (the Python path then raises). */
+static int read_index(const char *p, int code, int64_t *out) {
+    switch (code) {
+    case ARS_INT8: *out = *(const int8_t *)p; return 1;
+    case ARS_INT16: { int16_t t; memcpy(&t, p, 2); *out = t; return 1; }
+    case ARS_INT32: { int32_t t; memcpy(&t, p, 4); *out = t; return 1; }
+    case ARS_INT64: memcpy(out, p, 8); return 1;
+    case ARS_UINT8: *out = *(const uint8_t *)p; return 1;
+    case ARS_UINT16: { uint16_t t; memcpy(&t, p, 2); *out = t; return 1; }
+    case ARS_UINT32: { uint32_t t; memcpy(&t, p, 4); *out = t; return 1; }
+    case ARS_UINT64: { uint64_t t; memcpy(&t, p, 8); *out = (int64_t)t; return t <= INT64_MAX; }
+    default: return 0;
+    }
+}
+
+/* x[idx] for a dense x of at least one dim and a dense integer array idx of
+ * at least one dim: the rows x[i] for each i of idx, in a new array of shape
+ * idx.shape + x.shape[1:]. NULL without an exception when it is not a fast
+ * case (an index out of range included: the Python path words the error). */
+static PyObject *gather_rows(const view_t *v, const view_t *w) {
+    int kind = DINFO[w->code].kind;
+    if ((kind != K_INT && kind != K_UINT) || !v->dense || !w->dense || v->ndim < 1 || w->ndim < 1
+        || w->ndim + v->ndim - 1 > FAST_DIMS)
+        return NULL;
+    int64_t dims[FAST_DIMS], block = 1, n = v->shape[0];
+    int nd = w->ndim + v->ndim - 1;
+    memcpy(dims, w->shape, sizeof(int64_t) * w->ndim);
+    for (int k = 1; k < v->ndim; k++) {
+        dims[w->ndim + k - 1] = v->shape[k];
+        block *= v->shape[k];  /* at most v's size */
+    }
+    for (int64_t i = 0; i < w->size; i++) {  /* every index checked before anything is made */
+        int64_t j;
+        if (!read_index(w->data + i * w->itemsize, w->code, &j) || j < -n || j >= n)
+            return NULL;
+    }
+    int64_t size;
+    if (__builtin_mul_overflow(w->size, block, &size))
+        return NULL;
+    PyObject *out = empty_dims(dims, nd, v->code, size);
+    if (out == NULL || size == 0)
+        return out;
+    char *dst = array_base((ArrayObject *)out);
+    int64_t bb = block * v->itemsize;
+    for (int64_t i = 0; i < w->size; i++, dst += bb) {
+        int64_t j = 0;
+        read_index(w->data + i * w->itemsize, w->code, &j);  /* checked above */
+        if (j < 0)
+            j += n;
+        memcpy(dst, v->data + j * bb, (size_t)bb);
+    }
+    return out;
+}
+
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
     view_t v, w;
     int64_t count, block;
@@ -487,6 +542,12 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
             }
             free(tmp);
             return out;
+        }
+        /* x[idx]: the rows x[i] for each integer i of idx */
+        if (read_view(key, &w)) {
+            PyObject *out = gather_rows(&v, &w);
+            if (out != NULL || PyErr_Occurred())
+                return out;
         }
     }
     if (PyErr_Occurred())
