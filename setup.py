@@ -4,9 +4,19 @@ The extension's C sources are compiled in parallel, one job per core (or
 `[build_ext] parallel` in setup.cfg / `build_ext -j N`): setuptools only
 parallelizes across extensions, and this is one extension whose two largest
 sources take most of the build.
+
+Each object is also kept in build/objcache/, under a hash of everything that
+goes into it (the source, every header of native/, the compiler and its
+flags, the Python it is built for): a later build of the same tree, such as
+`pip install -e '.[test]'` after `pip install -e .`, links those objects
+instead of compiling again (ARRSTRIDE_NO_OBJCACHE=1 turns this off).
 """
+import glob
+import hashlib
 import os
 import shlex
+import shutil
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from setuptools import Extension, setup
@@ -24,18 +34,58 @@ def _cost(src):
     return _COMPILE_SECONDS.get(os.path.basename(src), 0) * 1e9 + os.path.getsize(src)
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_OBJCACHE = os.path.join(_HERE, "build", "objcache")
+
+
+def _headers_digest():
+    h = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(_HERE, "native", "**", "*.h"), recursive=True)):
+        h.update(path.encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def _object_key(compiler, src, cc_args, extra_postargs, pp_opts, headers):
+    """A hash of everything that makes the object of src."""
+    h = hashlib.sha256()
+    for part in (sys.version, sys.platform, headers, repr(getattr(compiler, "compiler_so", None)),
+                 repr(cc_args), repr(extra_postargs), repr(pp_opts)):
+        h.update(part.encode())
+    with open(src, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
 def _parallel_compile(compiler, jobs):
-    """compiler.compile, with the sources compiled by `jobs` threads, largest first."""
+    """compiler.compile, with the sources compiled by `jobs` threads, largest
+    first, and each object taken from build/objcache/ when it is there."""
+    cache = os.environ.get("ARRSTRIDE_NO_OBJCACHE", "") in ("", "0")
 
     def compile(sources, output_dir=None, macros=None, include_dirs=None, debug=0,
                 extra_preargs=None, extra_postargs=None, depends=None):
         macros, objects, extra_postargs, pp_opts, build = compiler._setup_compile(
             output_dir, macros, include_dirs, sources, depends, extra_postargs)
         cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
+        headers = _headers_digest() if cache else ""
 
         def one(obj):
             src, ext = build[obj]
+            if not cache:
+                compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+                return
+            kept = os.path.join(_OBJCACHE, _object_key(compiler, src, cc_args, extra_postargs,
+                                                       pp_opts, headers) + ".o")
+            if os.path.exists(kept):
+                os.makedirs(os.path.dirname(obj) or ".", exist_ok=True)
+                shutil.copyfile(kept, obj)
+                return
             compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+            os.makedirs(_OBJCACHE, exist_ok=True)
+            tmp = f"{kept}.{os.getpid()}.tmp"
+            shutil.copyfile(obj, tmp)
+            os.replace(tmp, kept)  # whole or absent, for builds running side by side
 
         # Start the costly sources first so that they do not end the build alone.
         order = sorted(build, key=lambda obj: -_cost(build[obj][0]))
@@ -50,8 +100,7 @@ def _parallel_compile(compiler, jobs):
 class ParallelBuildExt(build_ext):
     def build_extension(self, ext):
         jobs = self.parallel if isinstance(self.parallel, int) and self.parallel > 0 else os.cpu_count() or 1
-        if jobs > 1:
-            self.compiler.compile = _parallel_compile(self.compiler, jobs)
+        self.compiler.compile = _parallel_compile(self.compiler, jobs)
         super().build_extension(ext)
 
 
