@@ -6,8 +6,10 @@ the dtype each one gives, the integer-to-float rule, the bool kernel), so the
 Parameters, Returns and Raises sections follow the definition: a new
 elementwise function gets a complete docstring from its one line of
 definition. Only the one-line summary (and an optional remark) is written
-here by hand, in SUMMARIES; a name missing from it still gets a docstring
-that tests/test_docs.py accepts, with a generic summary.
+here by hand, in SUMMARIES, and the Examples section, in EXAMPLES; a name
+missing from SUMMARIES still gets a numpydoc docstring, with a generic
+summary, but tests/test_docs.py requires an Examples section of every public
+function.
 """
 from __future__ import annotations
 
@@ -130,6 +132,104 @@ RELATED: Dict[str, Tuple[str, ...]] = {
     "bitwise_right_shift": ("bitwise_left_shift",), "hypot": ("sqrt",),
 }
 
+# name -> its Examples section: (statement, what it prints) pairs, run as doctests by
+# tests/test_docs.py after "import arrstride as xp" (the section's first line).
+EXAMPLES: Dict[str, Tuple[Tuple[str, str], ...]] = {
+    "abs": (("xp.abs(xp.asarray([-1.5, 0.0, 2.0]))", "Array([1.5, 0. , 2. ])"),),
+    "acos": (("xp.acos(xp.asarray([1.0, 0.0, -1.0]))",
+              "Array([0.        , 1.57079633, 3.14159265])"),),
+    "acosh": (("xp.acosh(xp.asarray([1.0, 2.0]))", "Array([0.       , 1.3169579])"),),
+    "asin": (("xp.asin(xp.asarray([0.0, 1.0]))", "Array([0.        , 1.57079633])"),),
+    "asinh": (("xp.asinh(xp.asarray([0.0, 1.0]))", "Array([0.        , 0.88137359])"),),
+    "atan": (("xp.atan(xp.asarray([0.0, 1.0]))", "Array([0.        , 0.78539816])"),),
+    "atanh": (("xp.atanh(xp.asarray([0.0, 0.5]))", "Array([0.        , 0.54930614])"),),
+    "bitwise_invert": (("xp.bitwise_invert(xp.asarray([0, 1, -2]))",
+                        "Array([-1, -2,  1])"),
+                       ("xp.bitwise_invert(xp.asarray([True, False]))",
+                        "Array([False,  True])")),
+    "ceil": (("xp.ceil(xp.asarray([-1.5, 0.2, 2.0]))", "Array([-1.,  1.,  2.])"),),
+    "cos": (("xp.cos(xp.asarray([0.0, xp.pi]))", "Array([ 1., -1.])"),),
+    "cosh": (("xp.cosh(xp.asarray([0.0, 1.0]))", "Array([1.        , 1.54308063])"),),
+    "exp": (("xp.exp(xp.asarray([0.0, 1.0]))", "Array([1.        , 2.71828183])"),),
+    "expm1": (("xp.expm1(xp.asarray([0.0, 1e-10]))", "Array([0.e+00, 1.e-10])"),),
+    "floor": (("xp.floor(xp.asarray([-1.5, 0.2, 2.0]))", "Array([-2.,  0.,  2.])"),),
+    "isfinite": (("xp.isfinite(xp.asarray([1.0, xp.inf, xp.nan]))",
+                  "Array([ True, False, False])"),),
+    "isinf": (("xp.isinf(xp.asarray([1.0, xp.inf, -xp.inf, xp.nan]))",
+               "Array([False,  True,  True, False])"),),
+    "isnan": (("xp.isnan(xp.asarray([1.0, xp.inf, xp.nan]))", "Array([False, False,  True])"),),
+    "log": (("xp.log(xp.asarray([1.0, xp.e]))", "Array([0., 1.])"),),
+    "log10": (("xp.log10(xp.asarray([1.0, 10.0, 1000.0]))", "Array([0., 1., 3.])"),),
+    "log1p": (("xp.log1p(xp.asarray([0.0, 1e-10]))", "Array([0.e+00, 1.e-10])"),),
+    "log2": (("xp.log2(xp.asarray([1.0, 8.0, 0.5]))", "Array([ 0.,  3., -1.])"),),
+    "logical_not": (("xp.logical_not(xp.asarray([True, False]))",
+                     "Array([False,  True])"),
+                    ("xp.logical_not(xp.asarray([0, 2]))",
+                     "Array([ True, False])")),
+    "negative": (("xp.negative(xp.asarray([1, -2, 0]))", "Array([-1,  2,  0])"),),
+    "positive": (("xp.positive(xp.asarray([1, -2]))", "Array([ 1, -2])"),),
+    "reciprocal": (("xp.reciprocal(xp.asarray([2.0, 0.5, 4.0]))", "Array([0.5 , 2.  , 0.25])"),),
+    "sign": (("xp.sign(xp.asarray([-3.0, 0.0, 2.5]))", "Array([-1.,  0.,  1.])"),),
+    "signbit": (("xp.signbit(xp.asarray([-1.0, -0.0, 0.0, 2.0]))",
+                 "Array([ True,  True, False, False])"),),
+    "sin": (("xp.sin(xp.asarray([0.0, xp.pi / 2]))", "Array([0., 1.])"),),
+    "sinh": (("xp.sinh(xp.asarray([0.0, 1.0]))", "Array([0.        , 1.17520119])"),),
+    "sqrt": (("xp.sqrt(xp.asarray([4.0, 2.0]))", "Array([2.        , 1.41421356])"),),
+    "square": (("xp.square(xp.asarray([-3, 4]))", "Array([ 9, 16])"),),
+    "tan": (("xp.tan(xp.asarray([0.0, xp.pi / 4]))", "Array([0., 1.])"),),
+    "tanh": (("xp.tanh(xp.asarray([0.0, 1.0]))", "Array([0.        , 0.76159416])"),),
+    "trunc": (("xp.trunc(xp.asarray([-1.7, 1.7]))", "Array([-1.,  1.])"),),
+    "add": (("xp.add(xp.asarray([1, 2, 3]), 10)", "Array([11, 12, 13])"),),
+    "atan2": (("xp.atan2(xp.asarray([1.0, -1.0]), xp.asarray([-1.0, -1.0]))",
+               "Array([ 2.35619449, -2.35619449])"),),
+    "bitwise_and": (("xp.bitwise_and(xp.asarray([12, 10]), 6)", "Array([4, 2])"),),
+    "bitwise_left_shift": (("xp.bitwise_left_shift(xp.asarray([1, 3]), 2)", "Array([ 4, 12])"),),
+    "bitwise_or": (("xp.bitwise_or(xp.asarray([12, 10]), 6)", "Array([14, 14])"),),
+    "bitwise_right_shift": (("xp.bitwise_right_shift(xp.asarray([16, -16]), 2)",
+                             "Array([ 4, -4])"),),
+    "bitwise_xor": (("xp.bitwise_xor(xp.asarray([12, 10]), 6)", "Array([10, 12])"),),
+    "copysign": (("xp.copysign(xp.asarray([1.0, 2.0]), xp.asarray([-0.0, 3.0]))",
+                  "Array([-1.,  2.])"),),
+    "divide": (("xp.divide(xp.asarray([1, 3]), 2)", "Array([0.5, 1.5])"),),
+    "equal": (("xp.equal(xp.asarray([1, 2, 3]), xp.asarray([1, 0, 3]))",
+               "Array([ True, False,  True])"),),
+    "floor_divide": (("xp.floor_divide(xp.asarray([7, -7, 7]), xp.asarray([2, 2, 0]))",
+                      "Array([ 3, -4,  0])"),),
+    "greater": (("xp.greater(xp.asarray([1, 2, 3]), 2)", "Array([False, False,  True])"),),
+    "greater_equal": (("xp.greater_equal(xp.asarray([1, 2, 3]), 2)",
+                       "Array([False,  True,  True])"),),
+    "hypot": (("xp.hypot(xp.asarray([3.0, 5.0]), xp.asarray([4.0, 12.0]))", "Array([ 5., 13.])"),),
+    "less": (("xp.less(xp.asarray([1, 2, 3]), 2)", "Array([ True, False, False])"),),
+    "less_equal": (("xp.less_equal(xp.asarray([1, 2, 3]), 2)", "Array([ True,  True, False])"),),
+    "logaddexp": (("xp.logaddexp(xp.asarray([1.0, 800.0]), xp.asarray([1.0, 800.0]))",
+                   "Array([  1.69314718, 800.69314718])"),),
+    "logical_and": (("xp.logical_and(xp.asarray([True, True, False]), "
+                     "xp.asarray([True, False, False]))",
+                     "Array([ True, False, False])"),),
+    "logical_or": (("xp.logical_or(xp.asarray([True, True, False]), "
+                    "xp.asarray([True, False, False]))",
+                    "Array([ True,  True, False])"),),
+    "logical_xor": (("xp.logical_xor(xp.asarray([True, True, False]), "
+                     "xp.asarray([True, False, False]))",
+                     "Array([False,  True, False])"),),
+    "maximum": (("xp.maximum(xp.asarray([1.0, 5.0, xp.nan]), xp.asarray([3.0, 2.0, 0.0]))",
+                 "Array([ 3.,  5., nan])"),),
+    "minimum": (("xp.minimum(xp.asarray([1.0, 5.0, xp.nan]), xp.asarray([3.0, 2.0, 0.0]))",
+                 "Array([ 1.,  2., nan])"),),
+    "multiply": (("xp.multiply(xp.asarray([1, 2, 3]), xp.asarray([4, 5, 6]))",
+                  "Array([ 4, 10, 18])"),),
+    "nextafter": (("xp.nextafter(xp.asarray([1.0, 1.0]), xp.asarray([2.0, 0.0])) - 1.0",
+                   "Array([ 2.22044605e-16, -1.11022302e-16])"),),
+    "not_equal": (("xp.not_equal(xp.asarray([1, 2, 3]), 2)", "Array([ True, False,  True])"),),
+    "pow": (("xp.pow(xp.asarray([1, 2, 3]), 2)",
+             "Array([1, 4, 9])"),
+            ("xp.pow(2.0, xp.asarray([0.5, -1.0]))",
+             "Array([1.41421356, 0.5       ])")),
+    "remainder": (("xp.remainder(xp.asarray([7, -7, 7]), xp.asarray([3, 3, 0]))",
+                   "Array([1, 2, 0])"),),
+    "subtract": (("xp.subtract(xp.asarray([5, 3]), xp.asarray([1, 4]))", "Array([ 4, -1])"),),
+}
+
 _ORDER = list(dt.ALL)
 
 
@@ -176,6 +276,16 @@ def _para(text: str, indent: str = "") -> list:
 def _see_also(name: str) -> list:
     related = RELATED.get(name)
     return ["", "See Also", "--------", ", ".join(related)] if related else []
+
+
+def _examples(name: str) -> list:
+    pairs = EXAMPLES.get(name)
+    if not pairs:
+        return []
+    lines = ["", "Examples", "--------", ">>> import arrstride as xp"]
+    for statement, shown in pairs:
+        lines += [">>> " + statement, *shown.split("\n")]
+    return lines
 
 
 def _head(name: str, arity: int) -> list:
@@ -225,6 +335,7 @@ def unary_doc(name: str, category: str, table: dict, ints_to_float: bool = False
                    "If x is not an array, or its dtype is not one of those above "
                    f"({category}).", "    ")
     lines += _see_also(name)
+    lines += _examples(name)
     return "\n".join(lines) + "\n"
 
 
@@ -267,4 +378,5 @@ def binary_doc(name: str, category: str, table: dict, allowed: Iterable,
                    f"those above ({category}).", "    ")
     lines += ["ValueError", "    If the shapes of x1 and x2 are not broadcast-compatible."]
     lines += _see_also(name)
+    lines += _examples(name)
     return "\n".join(lines) + "\n"

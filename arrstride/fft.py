@@ -190,6 +190,12 @@ def fft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "b
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fft(xp.asarray([1.0, 2.0, 3.0, 4.0]))
+    Array([10.+0.j, -2.+2.j, -2.+0.j, -2.-2.j])
     """
     return _one_axis("fft", K.FFT_C2C, x, n, axis, norm, _FORWARD)
 
@@ -222,6 +228,12 @@ def ifft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.ifft(xp.asarray([4.0, 0.0, 0.0, 0.0]))
+    Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
     return _one_axis("ifft", K.FFT_C2C, x, n, axis, norm, _BACKWARD)
 
@@ -255,6 +267,12 @@ def rfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.rfft(xp.asarray([1.0, 0.0, -1.0, 0.0]))
+    Array([0.+0.j, 2.+0.j, 0.+0.j])
     """
     return _one_axis("rfft", K.FFT_R2C, x, n, axis, norm, _FORWARD)
 
@@ -290,6 +308,12 @@ def irfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = 
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.irfft(xp.fft.rfft(xp.asarray([1.0, 2.0, 3.0, 4.0])))
+    Array([1., 2., 3., 4.])
     """
     return _one_axis("irfft", K.FFT_C2R, x, n, axis, norm, _BACKWARD)
 
@@ -322,6 +346,12 @@ def hfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = "
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.hfft(xp.asarray([1.0, 0.5, 0.0]))
+    Array([2., 1., 0., 1.])
     """
     return _one_axis("hfft", K.FFT_C2R, x, n, axis, norm, _FORWARD)
 
@@ -354,6 +384,12 @@ def ihfft(x: Array, /, *, n: Optional[int] = None, axis: int = -1, norm: Norm = 
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.ihfft(xp.asarray([4.0, 0.0, 0.0, 0.0]))
+    Array([1.+0.j, 1.+0.j, 1.+0.j])
     """
     return _one_axis("ihfft", K.FFT_R2C, x, n, axis, norm, _BACKWARD)
 
@@ -421,6 +457,13 @@ def fftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Seque
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.fftn(xp.ones((2, 2, 2)))[0]
+    Array([[8.+0.j, 0.+0.j],
+           [0.+0.j, 0.+0.j]])
     """
     return _n_axes("fftn", K.FFT_C2C, x, s, axes, norm, _FORWARD)
 
@@ -455,6 +498,14 @@ def ifftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Sequ
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> xp.real(xp.fft.ifftn(xp.fft.fftn(x)))
+    Array([[1., 2.],
+           [3., 4.]])
     """
     return _n_axes("ifftn", K.FFT_C2C, x, s, axes, norm, _BACKWARD)
 
@@ -490,6 +541,13 @@ def rfftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Sequ
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.rfftn(xp.asarray([[1.0, 0.0, -1.0, 0.0], [-1.0, 0.0, 1.0, 0.0]]))
+    Array([[0.+0.j, 0.+0.j, 0.+0.j],
+           [0.+0.j, 4.+0.j, 0.+0.j]])
     """
     return _n_axes("rfftn", K.FFT_R2C, x, s, axes, norm, _FORWARD)
 
@@ -524,6 +582,14 @@ def irfftn(x: Array, /, *, s: Optional[Sequence[int]] = None, axes: Optional[Seq
     ValueError
         If n (or an entry of s) is not positive, an axis is out of range, or
         norm is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> xp.fft.irfftn(xp.fft.rfftn(x))
+    Array([[1., 2.],
+           [3., 4.]])
     """
     return _n_axes("irfftn", K.FFT_C2R, x, s, axes, norm, _BACKWARD)
 
@@ -600,6 +666,14 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Optional[dt.DType] = None, dev
     See Also
     --------
     fftfreq
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.fft.rfftfreq(4)
+    Array([0.  , 0.25, 0.5 ])
+    >>> xp.fft.rfftfreq(4, d=0.5)
+    Array([0. , 0.5, 1. ])
     """
     return _freq("rfftfreq", n, d, dtype, device, True)
 
@@ -675,6 +749,15 @@ def ifftshift(x: Array, /, *, axes: Optional[Union[int, Sequence[int]]] = None) 
     See Also
     --------
     fftshift
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.fft.fftshift(xp.arange(5))
+    >>> x
+    Array([3, 4, 0, 1, 2])
+    >>> xp.fft.ifftshift(x)
+    Array([0, 1, 2, 3, 4])
     """
     return _shift("ifftshift", x, axes, True)
 

@@ -54,6 +54,15 @@ class LinAlgError(ValueError):
     Raised for a singular matrix (inv, solve), a matrix that is not positive
     definite (cholesky), or a factorization that did not converge. A ValueError,
     as NumPy's LinAlgError.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> try:
+    ...     xp.linalg.inv(xp.zeros((2, 2)))
+    ... except xp.linalg.LinAlgError as e:
+    ...     print(type(e).__name__, isinstance(e, ValueError))
+    LinAlgError True
     """
 
 
@@ -68,6 +77,16 @@ class EigResult(NamedTuple):
         Eigenvalues of each matrix, complex.
     eigenvectors : Array
         Right eigenvectors, as the columns of each matrix.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> r = xp.linalg.eig(xp.asarray([[2.0, 0.0], [0.0, 3.0]]))
+    >>> r.eigenvalues
+    Array([2.+0.j, 3.+0.j])
+    >>> xp.abs(r.eigenvectors)
+    Array([[1., 0.],
+           [0., 1.]])
     """
     eigenvalues: Array
     eigenvectors: Array
@@ -84,6 +103,16 @@ class EighResult(NamedTuple):
         Eigenvalues of each matrix, real, ascending.
     eigenvectors : Array
         Orthonormal eigenvectors, as the columns of each matrix.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> eigenvalues, eigenvectors = xp.linalg.eigh(xp.asarray([[2.0, 0.0], [0.0, 1.0]]))
+    >>> eigenvalues
+    Array([1., 2.])
+    >>> xp.abs(eigenvectors)
+    Array([[0., 1.],
+           [1., 0.]])
     """
     eigenvalues: Array
     eigenvectors: Array
@@ -100,6 +129,13 @@ class QRResult(NamedTuple):
         Matrices with orthonormal columns.
     R : Array
         Upper-triangular matrices, with x = Q @ R.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> r = xp.linalg.qr(xp.ones((3, 2)))
+    >>> r.Q.shape, r.R.shape
+    ((3, 2), (2, 2))
     """
     Q: Array
     R: Array
@@ -116,6 +152,15 @@ class SlogdetResult(NamedTuple):
         Sign of each determinant (a unit complex number for complex x; 0 for a singular matrix).
     logabsdet : Array
         Natural logarithm of each determinant's absolute value (-inf for a singular matrix).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> sign, logabsdet = xp.linalg.slogdet(xp.asarray([[-2.0, 0.0], [0.0, 1.0]]))
+    >>> sign
+    Array(-1.)
+    >>> logabsdet
+    Array(0.69314718)
     """
     sign: Array
     logabsdet: Array
@@ -134,6 +179,13 @@ class SVDResult(NamedTuple):
         Singular values, real, descending.
     Vh : Array
         Right singular vectors, as rows, with x = U @ diag(S) @ Vh.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> r = xp.linalg.svd(xp.ones((3, 2)), full_matrices=False)
+    >>> r.U.shape, r.S.shape, r.Vh.shape
+    ((3, 2), (2,), (2, 2))
     """
     U: Array
     S: Array
@@ -238,6 +290,13 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
         If a matrix is not positive definite.
     ValueError
         If x has fewer than 2 dimensions or its matrices are not square.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.cholesky(xp.asarray([[4.0, 2.0], [2.0, 5.0]]))
+    Array([[2., 0.],
+           [1., 2.]])
     """
     func = "cholesky"
     x, dtype = _matrices(func, x, square=True)
@@ -310,6 +369,12 @@ def slogdet(x: Array, /) -> SlogdetResult:
     See Also
     --------
     det
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.slogdet(xp.asarray([[2.0, 0.0], [0.0, 3.0]]))
+    SlogdetResult(sign=Array(1.), logabsdet=Array(1.79175947))
     """
     func = "slogdet"
     x, dtype = _matrices(func, x, square=True)
@@ -464,6 +529,13 @@ def eigh(x: Array, /) -> EighResult:
     See Also
     --------
     eigvalsh, eig
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> w, v = xp.linalg.eigh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
+    >>> w
+    Array([1., 3.])
     """
     w, a = _eigh("eigh", x, True)
     return EighResult(w, a.mT)
@@ -496,6 +568,12 @@ def eigvalsh(x: Array, /) -> Array:
     See Also
     --------
     eigh
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.eigvalsh(xp.asarray([[2.0, 1.0], [1.0, 2.0]]))
+    Array([1., 3.])
     """
     return _eigh("eigvalsh", x, False)[0]
 
@@ -539,6 +617,13 @@ def eig(x: Array, /) -> EigResult:
     See Also
     --------
     eigh, eigvals
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> w, v = xp.linalg.eig(xp.asarray([[1.0, 1.0], [0.0, 2.0]]))
+    >>> w
+    Array([1.+0.j, 2.+0.j])
     """
     w, v = _eig("eig", x, True)
     return EigResult(w, v.mT)
@@ -569,6 +654,12 @@ def eigvals(x: Array, /) -> Array:
     See Also
     --------
     eig, eigvalsh
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.eigvals(xp.asarray([[0.0, -1.0], [1.0, 0.0]]))
+    Array([0.+1.j, 0.-1.j])
     """
     return _eig("eigvals", x, False)[0]
 
@@ -613,6 +704,13 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     See Also
     --------
     svdvals
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> u, s, vh = xp.linalg.svd(xp.asarray([[3.0, 0.0], [0.0, -2.0]]))
+    >>> s
+    Array([3., 2.])
     """
     func = "svd"
     x, dtype = _matrices(func, x)
@@ -653,6 +751,12 @@ def svdvals(x: Array, /) -> Array:
     See Also
     --------
     svd
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.svdvals(xp.asarray([[3.0, 0.0], [0.0, -2.0]]))
+    Array([3., 2.])
     """
     func = "svdvals"
     x, dtype = _matrices(func, x)
@@ -688,6 +792,16 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     ------
     ValueError
         If mode is neither 'reduced' nor 'complete'.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> q, r = xp.linalg.qr(xp.asarray([[3.0], [4.0]]))
+    >>> xp.abs(r)
+    Array([[5.]])
+    >>> q @ r
+    Array([[3.],
+           [4.]])
     """
     func = "qr"
     x, dtype = _matrices(func, x)
@@ -724,6 +838,13 @@ def pinv(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> Array:
     See Also
     --------
     inv
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.pinv(xp.asarray([[2.0, 0.0], [0.0, 0.0]]))
+    Array([[0.5, 0. ],
+           [0. , 0. ]])
     """
     func = "pinv"
     x, dtype = _matrices(func, x)
@@ -757,6 +878,12 @@ def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> A
     ------
     LinAlgError
         If a matrix holds NaN or infinity (its rank is undefined).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.matrix_rank(xp.asarray([[1.0, 2.0], [2.0, 4.0]]))
+    Array(1)
     """
     func = "matrix_rank"
     x, dtype = _matrices(func, x)
@@ -795,6 +922,13 @@ def matrix_power(x: Array, n: int, /) -> Array:
         If n is not an int.
     LinAlgError
         If n < 0 and a matrix is singular.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.matrix_power(xp.asarray([[1, 1], [0, 1]]), 3)
+    Array([[1, 3],
+           [0, 1]])
     """
     func = "matrix_power"
     x = check_array(func, x)
@@ -842,6 +976,13 @@ def outer(x1: Array, x2: Array, /) -> Array:
     ------
     ValueError
         If x1 or x2 is not 1-D.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.outer(xp.asarray([1, 2]), xp.asarray([1, 10, 100]))
+    Array([[  1,  10, 100],
+           [  2,  20, 200]])
     """
     func = "outer"
     x1 = check_array(func, x1, "x1")
@@ -887,6 +1028,12 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     ValueError
         If axis does not have size 3 in both arrays, or the shapes do not
         broadcast.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.linalg.cross(xp.asarray([1.0, 0.0, 0.0]), xp.asarray([0.0, 1.0, 0.0]))
+    Array([0., 0., 1.])
     """
     func = "cross"
     x1 = check_array(func, x1, "x1")
@@ -949,6 +1096,15 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     See Also
     --------
     trace
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
+    >>> xp.linalg.diagonal(x)
+    Array([1, 5])
+    >>> xp.linalg.diagonal(x, offset=1)
+    Array([2, 6])
     """
     func = "diagonal"
     x = check_array(func, x)
@@ -979,6 +1135,15 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     See Also
     --------
     diagonal
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.linalg.trace(x)
+    Array(5)
+    >>> xp.linalg.trace(x, offset=1)
+    Array(2)
     """
     func = "trace"
     x = check_array(func, x)
@@ -1092,6 +1257,15 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     See Also
     --------
     vector_norm
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> xp.linalg.matrix_norm(x)
+    Array(5.47722558)
+    >>> xp.linalg.matrix_norm(x, ord=1)
+    Array(6.)
     """
     func = "matrix_norm"
     if isinstance(x, Array) and x.dtype.compute is not x.dtype:  # in float32, rounded once

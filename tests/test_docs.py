@@ -1,8 +1,9 @@
 """Every public name has a docstring in numpydoc form (the API reference is
 built from them): numpydoc's own validator with the checks of NUMPYDOC_CHECKS,
-and the Examples sections run as doctests. Every data name (dtypes, constants)
-has an entry on the reference's constants page. The built HTML is checked by
-docs/check_inventory.py (.ci/run)."""
+an Examples section that shows a result (required of the modules in
+EXAMPLES_REQUIRED_IN), and the Examples sections run as doctests. Every data
+name (dtypes, constants) has an entry on the reference's constants page. The
+built HTML is checked by docs/check_inventory.py (.ci/run)."""
 import inspect
 import re
 import sys
@@ -61,8 +62,9 @@ NUMPYDOC_CHECKS = {
 # Left out: GL01 (the summary starts on the quotes' line, this project's style), GL09
 # (nothing is deprecated), SS05 (arrstride's summaries say what a function gives, as
 # "Sum of ..."), ES01 (an extended summary only where it helps), SA01 and SA04 (See
-# Also only where natural, bare names allowed), EX01 (examples are optional; those
-# given run in tests/test_readme.py's doctest collector or not at all).
+# Also only where natural, bare names allowed), EX01 (test_public_name_has_examples
+# below requires an Examples section, one that prints something, and
+# test_docstring_examples_run runs it).
 
 # Names exempt from one check, with the reason.
 NUMPYDOC_EXEMPT = {
@@ -111,6 +113,47 @@ def test_public_name_is_in_numpydoc_form(name):
 EXAMPLES = [n for n in NAMES if ">>>" in (inspect.getdoc(api_names.resolve(n)) or "")]
 
 
+def _module_of(obj) -> str:
+    return getattr(obj, "__module__", None) or type(obj).__module__
+
+
+# The modules (an object's __module__) whose every public name must have an Examples
+# section. The generated elementwise functions' module is "arrstride". To require it of
+# every public name, set this to None.
+EXAMPLES_REQUIRED_IN = {"arrstride", "arrstride.linalg", "arrstride.fft"}
+
+
+def _shows_a_result(doc: str) -> bool:
+    """Whether the docstring has an Examples section with a doctest that prints a
+    result (the doctest then checks it)."""
+    import doctest
+    m = re.search(r"^Examples\n-{8}\n(.*?)(?=^\S[^\n]*\n-{3,}\n|\Z)", doc or "", re.M | re.S)
+    return bool(m) and any(ex.want.strip()
+                           for ex in doctest.DocTestParser().get_examples(m.group(1)))
+
+
+def test_public_name_has_examples():
+    """Every public name (of the modules of EXAMPLES_REQUIRED_IN) has an Examples
+    section with a doctest that prints a result."""
+    required = [n for n in NAMES if EXAMPLES_REQUIRED_IN is None
+                or _module_of(api_names.resolve(n)) in EXAMPLES_REQUIRED_IN]
+    assert len(required) > 100
+    lacking = [n for n in required if not _shows_a_result(inspect.getdoc(api_names.resolve(n)))]
+    assert not lacking, (f"{len(lacking)} public names have no Examples section that shows "
+                         "a result: " + ", ".join(lacking))
+
+
+def test_examples_check_finds_a_missing_section():
+    """The check fails on a docstring without Examples, on one whose examples print
+    nothing, and on one whose example sits in another section."""
+    bare = "Sum of x.\n\nReturns\n-------\nArray\n    The sum.\n"
+    silent = bare + "\nExamples\n--------\n>>> import arrstride as xp\n"
+    shown = silent + ">>> xp.asarray(1)\nArray(1)\n"
+    elsewhere = silent + "\nNotes\n-----\n>>> xp.asarray(1)\nArray(1)\n"
+    assert [_shows_a_result(d) for d in (bare, silent, shown, elsewhere)] == [
+        False, False, True, False]
+
+
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_docstring_examples_run(name):
     """The Examples sections are doctests: each runs and prints what it shows."""
@@ -118,6 +161,8 @@ def test_docstring_examples_run(name):
     obj = api_names.resolve(name)
     test = doctest.DocTestParser().get_doctest(inspect.getdoc(obj), {}, f"arrstride.{name}",
                                                None, 0)
+    assert any(ex.want.strip() for ex in test.examples), \
+        f"arrstride.{name}: the examples print nothing for the doctest to check"
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     out = []
     runner.run(test, out=out.append)
