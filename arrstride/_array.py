@@ -43,6 +43,14 @@ class Device:
     ----------
     name : str, optional
         Device name; default 'cpu'. Equal devices compare equal.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.asarray([1.0]).device
+    Device('cpu')
+    >>> xp.Device() == xp.Device("cpu")
+    True
     """
 
     __slots__ = ("name",)
@@ -119,6 +127,17 @@ class Array(ArrayBase):
     See Also
     --------
     asarray, show
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.reshape(xp.arange(6), (2, 3))
+    >>> x.shape, x.strides, x.offset
+    ((2, 3), (3, 1), 0)
+    >>> x.T.strides
+    (1, 3)
+    >>> x[:, 1:].offset
+    1
     """
 
     __slots__ = ()  # _storage, _layout, _dtype and __weakref__ live in ArrayBase

@@ -305,6 +305,15 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: Optional[bool] = None) -
     See Also
     --------
     asarray
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([1.0, 2.0])
+    >>> y = xp.from_dlpack(x)
+    >>> y[0] = 5.0
+    >>> x
+    Array([5., 2.])
     """
     func = "from_dlpack"
     check_device(func, device)
@@ -601,6 +610,13 @@ def empty_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = N
     See Also
     --------
     empty
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> y = xp.empty_like(xp.ones((2, 3), dtype=xp.int32))
+    >>> y.shape, y.dtype
+    ((2, 3), arrstride.int32)
     """
     x, dtype = _like("empty_like", x, dtype, device)
     return Array._empty(x.shape, dtype, func="empty_like")
@@ -650,6 +666,13 @@ def ones_like(x: Array, /, *, dtype: Optional[dt.DType] = None, device: Any = No
     -------
     Array
         A new contiguous array of x's shape.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.ones_like(xp.zeros((2, 3), dtype=xp.int8))
+    Array([[1, 1, 1],
+           [1, 1, 1]], dtype=int8)
     """
     if device is None and type(x) is Array:
         d = x.dtype if dtype is None else dtype
@@ -683,6 +706,13 @@ def full_like(x: Array, /, fill_value: Any, *, dtype: Optional[dt.DType] = None,
     See Also
     --------
     full
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.full_like(xp.zeros((2, 2)), 7.5)
+    Array([[7.5, 7.5],
+           [7.5, 7.5]])
     """
     x, dtype = _like("full_like", x, dtype, device)
     return full(x.shape, fill_value, dtype=dtype)
@@ -935,6 +965,14 @@ def logspace(start: Union[int, float, complex], stop: Union[int, float, complex]
     See Also
     --------
     linspace
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.logspace(0, 2, 3)
+    Array([  1.,  10., 100.])
+    >>> xp.logspace(0, 3, 4, base=2.0)
+    Array([1., 2., 4., 8.])
     """
     func = "logspace"
     check_device(func, device)
@@ -975,6 +1013,15 @@ def diag(x: Array, /, k: int = 0) -> Array:
     See Also
     --------
     diagonal, linalg.diagonal
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.diag(xp.asarray([1, 2]))
+    Array([[1, 0],
+           [0, 2]])
+    >>> xp.diag(xp.reshape(xp.arange(9), (3, 3)), k=1)
+    Array([1, 5])
     """
     func = "diag"
     x = check_array(func, x)
@@ -1020,6 +1067,17 @@ def meshgrid(*arrays: Array, indexing: str = "xy") -> Tuple[Array, ...]:
     ------
     ValueError
         If indexing is neither ``'xy'`` nor ``'ij'``, or an array is not 1-D.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> X, Y = xp.meshgrid(xp.asarray([1, 2, 3]), xp.asarray([10, 20]))
+    >>> X
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    >>> Y
+    Array([[10, 10, 10],
+           [20, 20, 20]])
     """
     func = "meshgrid"
     if indexing not in ("xy", "ij"):
@@ -1075,6 +1133,18 @@ def tril(x: Array, /, *, k: int = 0) -> Array:
     See Also
     --------
     triu
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.tril(xp.ones((3, 3), dtype=xp.int64))
+    Array([[1, 0, 0],
+           [1, 1, 0],
+           [1, 1, 1]])
+    >>> xp.tril(xp.ones((3, 3), dtype=xp.int64), k=-1)
+    Array([[0, 0, 0],
+           [1, 0, 0],
+           [1, 1, 0]])
     """
     return _tri("tril", x, k, lower=True)
 
@@ -1098,5 +1168,13 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
     See Also
     --------
     tril
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.triu(xp.reshape(xp.arange(1, 10), (3, 3)))
+    Array([[1, 2, 3],
+           [0, 5, 6],
+           [0, 0, 9]])
     """
     return _tri("triu", x, k, lower=False)

@@ -95,6 +95,14 @@ def can_cast(from_: Union[dt.DType, Array], to: dt.DType, /) -> bool:
     -------
     bool
         True when promoting ``from_`` with ``to`` gives ``to`` (bool casts to anything).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.can_cast(xp.int8, xp.int32)
+    True
+    >>> xp.can_cast(xp.float64, xp.int32)
+    False
     """
     a = _dtype_arg("can_cast", from_)
     to = dt.as_dtype("can_cast", to, allow_none=False)
@@ -140,6 +148,14 @@ def finfo(type: Union[dt.DType, Array], /) -> finfo_object:
     ------
     TypeError
         If type is not a floating-point dtype.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.finfo(xp.float32).eps
+    1.1920928955078125e-07
+    >>> xp.finfo(xp.float64).bits
+    64
     """
     d = _dtype_arg("finfo", type)
     if d.kind not in "fc":
@@ -164,6 +180,14 @@ def iinfo(type: Union[dt.DType, Array], /) -> iinfo_object:
     ------
     TypeError
         If type is not an integer dtype.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.iinfo(xp.int8).min, xp.iinfo(xp.int8).max
+    (-128, 127)
+    >>> xp.iinfo(xp.uint16).max
+    65535
     """
     d = _dtype_arg("iinfo", type)
     if d.kind not in "iu":
@@ -196,6 +220,14 @@ def isdtype(dtype: dt.DType, kind: Union[dt.DType, str, tuple]) -> bool:
     ------
     TypeError
         If kind is not a dtype, a known kind name or a tuple of them.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.isdtype(xp.int32, "integral")
+    True
+    >>> xp.isdtype(xp.float32, ("integral", "complex floating"))
+    False
     """
     if type(dtype) is dt.DType:
         try:
@@ -259,6 +291,14 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
     ------
     TypeError
         If an operand is not an array, a dtype, a dtype name or a Python scalar.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.result_type(xp.int8, xp.uint8)
+    arrstride.int16
+    >>> xp.result_type(xp.asarray([1, 2]), 1.5)
+    arrstride.float64
     """
     func = "result_type"
     out = None

@@ -59,6 +59,17 @@ class DType:
         A Python scalar operand is held in the compute dtype, as PyTorch
         does, rather than rounded to this dtype first, as NumPy does;
         default False.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([1.0, 2.0])
+    >>> x.dtype
+    arrstride.float64
+    >>> x.dtype == xp.float64, x.dtype == "float64"
+    (True, True)
+    >>> x.dtype.itemsize
+    8
     """
 
     __slots__ = ("name", "code", "itemsize", "kind", "bits", "_fmt", "compute", "typestr",

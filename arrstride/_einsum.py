@@ -186,6 +186,16 @@ def einsum(subscripts: str, /, *operands: Array, optimize: Any = False) -> Array
     See Also
     --------
     matmul, tensordot
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.reshape(xp.arange(6.0), (2, 3))
+    >>> xp.einsum("ij,kj->ik", a, a)
+    Array([[ 5., 14.],
+           [14., 50.]])
+    >>> xp.einsum("ii", xp.reshape(xp.arange(9), (3, 3)))
+    Array(12)
     """
     func = "einsum"
     if not operands:

@@ -443,6 +443,12 @@ def conj(x: Array, /) -> Array:
     See Also
     --------
     real, imag
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.conj(xp.asarray([1 + 2j, 3 - 4j]))
+    Array([1.-2.j, 3.+4.j])
     """
     if not isinstance(x, Array):
         x = check_array("conj", x)
@@ -492,6 +498,15 @@ def real(x: Array, /) -> Array:
     See Also
     --------
     imag, conj
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> z = xp.asarray([1 + 2j, 3 - 4j])
+    >>> xp.real(z)
+    Array([1., 3.])
+    >>> xp.real(z).strides
+    (2,)
     """
     return _component("real", x, 0)
 
@@ -520,6 +535,15 @@ def imag(x: Array, /) -> Array:
     See Also
     --------
     real, conj
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> z = xp.asarray([1 + 2j, 3 - 4j])
+    >>> xp.imag(z)
+    Array([ 2., -4.])
+    >>> xp.imag(xp.asarray([1.0, 2.0]))
+    Array([0., 0.])
     """
     return _component("imag", x, 1)
 
@@ -768,6 +792,14 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     See Also
     --------
     minimum, maximum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.clip(xp.asarray([-2.0, 0.5, 3.0]), 0.0, 1.0)
+    Array([0. , 0.5, 1. ])
+    >>> xp.clip(xp.asarray([1, 5, 9]), max=6)
+    Array([1, 5, 6])
     """
     func = "clip"
     x = check_array(func, x)
@@ -812,6 +844,15 @@ def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = Fals
     ------
     TypeError
         If neither x1 nor x2 is an array.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([1, 2, 3, 4])
+    >>> xp.isin(x, xp.asarray([2, 4]))
+    Array([False,  True, False,  True])
+    >>> xp.isin(x, xp.asarray([2, 4]), invert=True)
+    Array([ True, False,  True, False])
     """
     func = "isin"
     d, a, b = _operands(func, x1, x2, dt.ALL_SET, "any")

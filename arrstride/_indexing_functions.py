@@ -144,6 +144,17 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     See Also
     --------
     take, argsort
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[3, 1, 2], [9, 7, 8]])
+    >>> xp.take_along_axis(x, xp.argsort(x, axis=1), axis=1)
+    Array([[1, 2, 3],
+           [7, 8, 9]])
+    >>> xp.take_along_axis(x, xp.asarray([[0], [2]]), axis=1)
+    Array([[3],
+           [8]])
     """
     func = "take_along_axis"
     x = check_array(func, x)

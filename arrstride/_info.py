@@ -93,5 +93,14 @@ def __array_namespace_info__() -> Info:
         Object whose methods tell the namespace's capabilities, default dtypes,
         devices and the dtypes each kind holds (``capabilities()``,
         ``default_device()``, ``default_dtypes()``, ``devices()``, ``dtypes()``).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> info = xp.__array_namespace_info__()
+    >>> info.default_dtypes()["real floating"]
+    arrstride.float64
+    >>> info.devices()
+    (Device('cpu'),)
     """
     return Info()

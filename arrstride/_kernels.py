@@ -339,6 +339,15 @@ def set_num_threads(n: int) -> None:
     See Also
     --------
     get_num_threads
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> n = xp.get_num_threads()
+    >>> xp.set_num_threads(1)
+    >>> xp.get_num_threads()
+    1
+    >>> xp.set_num_threads(n)
     """
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 256:
         raise ValueError(f"set_num_threads: expected an int in [0, 256]; got {n!r}")
@@ -369,6 +378,12 @@ def get_num_threads() -> int:
     See Also
     --------
     set_num_threads, show_config
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.get_num_threads() >= 1
+    True
     """
     return lib.ars_get_num_threads()
 
@@ -395,6 +410,15 @@ def set_cache_limit(nbytes: int) -> None:
     See Also
     --------
     get_cache_limit
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> old = xp.get_cache_limit()
+    >>> xp.set_cache_limit(64 << 20)
+    >>> xp.get_cache_limit()
+    67108864
+    >>> xp.set_cache_limit(old)
     """
     if isinstance(nbytes, bool) or not isinstance(nbytes, int):
         raise TypeError(f"set_cache_limit: expected an int number of bytes; got {type(nbytes).__name__}")
@@ -416,12 +440,27 @@ def get_cache_limit() -> int:
     See Also
     --------
     set_cache_limit
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> limit = xp.get_cache_limit()
+    >>> limit >= 0
+    True
     """
     return lib.ars_cache_limit()
 
 
 def release_cache() -> None:
-    """Free every parked block now (the cache also frees a block unused for a second)."""
+    """Free every parked block now (the cache also frees a block unused for a second).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.zeros(1 << 20)
+    >>> del x
+    >>> xp.release_cache()
+    """
     lib.ars_cache_clear()
 
 

@@ -185,6 +185,16 @@ def tensordot(x1: Array, x2: Array, /, *,
     See Also
     --------
     matmul, vecdot, einsum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a = xp.reshape(xp.arange(6.0), (2, 3))
+    >>> xp.tensordot(a, xp.ones((3, 2)), axes=1)
+    Array([[ 3.,  3.],
+           [12., 12.]])
+    >>> xp.tensordot(a, a)
+    Array(55.)
     """
     func = "tensordot"
     x1 = _numeric(func, x1, "x1")
@@ -245,6 +255,14 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     See Also
     --------
     matmul, tensordot
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.vecdot(xp.asarray([1.0, 2.0]), xp.asarray([3.0, 4.0]))
+    Array(11.)
+    >>> xp.vecdot(xp.asarray([[1, 0], [0, 2]]), xp.asarray([3, 4]))
+    Array([3, 8])
     """
     func = "vecdot"
     x1 = _numeric(func, x1, "x1")

@@ -140,6 +140,17 @@ def matrix_transpose(x: Array, /) -> Array:
     See Also
     --------
     permute_dims
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.reshape(xp.arange(6), (1, 2, 3))
+    >>> xp.matrix_transpose(x)
+    Array([[[0, 3],
+            [1, 4],
+            [2, 5]]])
+    >>> xp.matrix_transpose(x).strides
+    (6, 1, 3)
     """
     x = check_array("matrix_transpose", x)
     if x.ndim < 2:
@@ -280,6 +291,15 @@ def moveaxis(x: Array, source: Any, destination: Any, /) -> Array:
         If source and destination differ in length or repeat an axis.
     IndexError
         If an axis is out of range.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.zeros((2, 3, 4))
+    >>> xp.moveaxis(x, 0, -1).shape
+    (3, 4, 2)
+    >>> xp.moveaxis(x, (0, 1), (2, 0)).shape
+    (3, 4, 2)
     """
     func = "moveaxis"
     x = check_array(func, x)
@@ -311,6 +331,14 @@ def broadcast_shapes(*shapes: Tuple[int, ...]) -> Tuple[int, ...]:
     ------
     ValueError
         If the shapes do not broadcast.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    >>> xp.broadcast_shapes((4, 1, 5), (3, 1))
+    (4, 3, 5)
     """
     return _broadcast_shapes("broadcast_shapes", shapes)
 
@@ -404,6 +432,16 @@ def broadcast_arrays(*arrays: Array) -> Tuple[Array, ...]:
     See Also
     --------
     broadcast_to, broadcast_shapes
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> a, b = xp.broadcast_arrays(xp.asarray([[1], [2]]), xp.asarray([10, 20, 30]))
+    >>> a
+    Array([[1, 1, 1],
+           [2, 2, 2]])
+    >>> b.strides
+    (0, 1)
     """
     arrays = tuple(check_array("broadcast_arrays", a, "every argument") for a in arrays)
     shape = _broadcast_shapes("broadcast_arrays", [a.shape for a in arrays])
@@ -431,6 +469,14 @@ def unstack(x: Array, /, *, axis: int = 0) -> Tuple[Array, ...]:
     See Also
     --------
     stack
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.unstack(xp.reshape(xp.arange(4), (2, 2)))
+    (Array([0, 1]), Array([2, 3]))
+    >>> xp.unstack(xp.reshape(xp.arange(4), (2, 2)), axis=1)
+    (Array([0, 2]), Array([1, 3]))
     """
     func = "unstack"
     x = check_array(func, x)
@@ -598,6 +644,13 @@ def tile(x: Array, repetitions: Tuple[int, ...], /) -> Array:
     See Also
     --------
     repeat
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.tile(xp.asarray([1, 2]), (2, 2))
+    Array([[1, 2, 1, 2],
+           [1, 2, 1, 2]])
     """
     func = "tile"
     x = check_array(func, x)
@@ -648,6 +701,16 @@ def repeat(x: Array, repeats: Any, /, axis: Optional[int] = None) -> Array:
     See Also
     --------
     tile
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.repeat(xp.asarray([1, 2]), 2)
+    Array([1, 1, 2, 2])
+    >>> xp.repeat(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 2]), axis=0)
+    Array([[1, 2],
+           [3, 4],
+           [3, 4]])
     """
     func = "repeat"
     x = check_array(func, x)
@@ -719,6 +782,15 @@ def roll(x: Array, /, shift: Any, axis: Any = None) -> Array:
     -------
     Array
         A new array of x's shape and dtype.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.roll(xp.arange(5), 2)
+    Array([3, 4, 0, 1, 2])
+    >>> xp.roll(xp.reshape(xp.arange(6), (2, 3)), -1, axis=1)
+    Array([[1, 2, 0],
+           [4, 5, 3]])
     """
     func = "roll"
     x = check_array(func, x)

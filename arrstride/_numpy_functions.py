@@ -36,6 +36,15 @@ def transpose(x: Array, /, axes: Optional[Tuple[int, ...]] = None) -> Array:
     See Also
     --------
     permute_dims, matrix_transpose
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.zeros((2, 3, 4))
+    >>> xp.transpose(x).shape
+    (4, 3, 2)
+    >>> xp.transpose(x, (1, 0, 2)).shape
+    (3, 2, 4)
     """
     x = check_array("transpose", x)
     if axes is None:
@@ -76,6 +85,16 @@ def cumsum(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType] = 
     See Also
     --------
     cumulative_sum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.cumsum(x)
+    Array([ 1,  3,  6, 10])
+    >>> xp.cumsum(x, axis=0)
+    Array([[1, 2],
+           [4, 6]])
     """
     return _cumulative("cumsum", cumulative_sum, x, axis, dtype)
 
@@ -105,6 +124,16 @@ def cumprod(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType] =
     See Also
     --------
     cumulative_prod
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.cumprod(x)
+    Array([ 1,  2,  6, 24])
+    >>> xp.cumprod(x, axis=1)
+    Array([[ 1,  2],
+           [ 3, 12]])
     """
     return _cumulative("cumprod", cumulative_prod, x, axis, dtype)
 
@@ -138,6 +167,12 @@ def nancumsum(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType]
     See Also
     --------
     cumulative_sum
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nancumsum(xp.asarray([1.0, xp.nan, 3.0]))
+    Array([1., 1., 4.])
     """
     x = check_array("nancumsum", x)
     return _cumulative("nancumsum", cumulative_sum, _nan_as(x, 0.0), axis, dtype)
@@ -168,6 +203,12 @@ def nancumprod(x: Array, /, axis: Optional[int] = None, dtype: Optional[dt.DType
     See Also
     --------
     cumulative_prod
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nancumprod(xp.asarray([2.0, xp.nan, 3.0]))
+    Array([2., 2., 6.])
     """
     x = check_array("nancumprod", x)
     return _cumulative("nancumprod", cumulative_prod, _nan_as(x, 1.0), axis, dtype)
@@ -262,6 +303,14 @@ def gradient(f: Array, /, *varargs: Any, axis: Any = None, edge_order: int = 1):
     ValueError
         If an axis has fewer than edge_order + 1 samples, or the spacings do not
         match the axes.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.gradient(xp.asarray([1.0, 2.0, 4.0, 7.0]))
+    Array([1. , 1.5, 2.5, 3. ])
+    >>> xp.gradient(xp.asarray([1.0, 2.0, 4.0, 7.0]), 2.0)
+    Array([0.5 , 0.75, 1.25, 1.5 ])
     """
     func = "gradient"
     f = check_array(func, f)

@@ -70,6 +70,15 @@ def pad(x: Array, pad_width: Any, mode: str = "constant", *, constant_values: An
     ------
     ValueError
         If mode is not 'constant' or pad_width is malformed or negative.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.pad(xp.asarray([1, 2, 3]), 1)
+    Array([0, 1, 2, 3, 0])
+    >>> xp.pad(xp.asarray([[1, 2]]), ((1, 0), (0, 2)), constant_values=9)
+    Array([[9, 9, 9, 9],
+           [1, 2, 9, 9]])
     """
     func = "pad"
     x = check_array(func, x)

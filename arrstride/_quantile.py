@@ -195,6 +195,15 @@ def quantile(x: Array, /, q: Any, axis: Axis = None, *, method: str = "linear",
     See Also
     --------
     nanquantile, median
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([1.0, 2.0, 3.0, 5.0])
+    >>> xp.quantile(x, 0.5)
+    Array(2.5)
+    >>> xp.quantile(x, xp.asarray([0.25, 0.75]), method="lower")
+    Array([1., 3.])
     """
     return _quantile("quantile", x, q, axis, method, keepdims, skip_nan=False)
 
@@ -236,6 +245,14 @@ def nanquantile(x: Array, /, q: Any, axis: Axis = None, *, method: str = "linear
     See Also
     --------
     quantile, nanmedian
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanquantile(xp.asarray([1.0, xp.nan, 2.0, 3.0, 5.0]), 0.5)
+    Array(2.5)
+    >>> xp.nanquantile(xp.asarray([1.0, xp.nan, 2.0, 3.0, 5.0]), xp.asarray([0.0, 1.0]))
+    Array([1., 5.])
     """
     return _quantile("nanquantile", x, q, axis, method, keepdims, skip_nan=True)
 
@@ -263,6 +280,14 @@ def median(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     See Also
     --------
     quantile, nanmedian
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.median(xp.asarray([3.0, 1.0, 2.0, 10.0]))
+    Array(2.5)
+    >>> xp.median(xp.asarray([[1.0, 5.0], [3.0, 4.0]]), axis=0)
+    Array([2. , 4.5])
     """
     return _quantile("median", x, 0.5, axis, "linear", keepdims, skip_nan=False)
 
@@ -289,5 +314,11 @@ def nanmedian(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Arra
     See Also
     --------
     median, nanquantile
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanmedian(xp.asarray([1.0, xp.nan, 3.0, 4.0]))
+    Array(3.)
     """
     return _quantile("nanmedian", x, 0.5, axis, "linear", keepdims, skip_nan=True)

@@ -123,6 +123,14 @@ def argmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False) -
     ------
     ValueError
         If the axis searched is empty.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.argmin(xp.asarray([3, 1, 2, 1]))
+    Array(1)
+    >>> xp.argmin(xp.asarray([[4, 2], [1, 3]]), axis=0)
+    Array([1, 0])
     """
     return _arg("argmin", lib.ARS_LANE_ARGMIN, x, axis, keepdims)
 
@@ -144,6 +152,15 @@ def count_nonzero(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> 
     -------
     Array
         A new int64 array of the counts.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[0, 1], [2, 0], [3, 4]])
+    >>> xp.count_nonzero(x)
+    Array(4)
+    >>> xp.count_nonzero(x, axis=0)
+    Array([2, 2])
     """
     func = "count_nonzero"
     x = check_array(func, x)
@@ -207,6 +224,15 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
     ------
     ValueError
         If x1 is not 1-D or side is not 'left' or 'right'.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x1 = xp.asarray([1, 3, 5])
+    >>> xp.searchsorted(x1, xp.asarray([0, 3, 6]))
+    Array([0, 1, 3])
+    >>> xp.searchsorted(x1, xp.asarray([0, 3, 6]), side="right")
+    Array([0, 2, 3])
     """
     func = "searchsorted"
     x1 = check_array(func, x1, "x1")
@@ -286,6 +312,17 @@ def top_k(x: Array, k: int, /, *, axis: Optional[int] = -1, mode: str = "largest
     ------
     ValueError
         If k is out of range or mode is unknown.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> values, indices = xp.top_k(xp.asarray([3, 1, 4, 1, 5]), 2)
+    >>> values
+    Array([5, 4])
+    >>> indices
+    Array([4, 2])
+    >>> xp.top_k(xp.asarray([3, 1, 4, 1, 5]), 2, mode="smallest").values
+    Array([1, 1])
     """
     func = "top_k"
     x = check_array(func, x)
@@ -355,6 +392,12 @@ def nanargmax(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False
     ------
     ValueError
         If the axis searched is empty, or a lane holds only NaN.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanargmax(xp.asarray([1.0, xp.nan, 3.0, 2.0]))
+    Array(2)
     """
     return _nan_arg("nanargmax", lib.ARS_LANE_ARGMAX, float("-inf"), x, axis, keepdims)
 
@@ -385,5 +428,11 @@ def nanargmin(x: Array, /, axis: Optional[int] = None, *, keepdims: bool = False
     ------
     ValueError
         If the axis searched is empty, or a lane holds only NaN.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanargmin(xp.asarray([2.0, xp.nan, 1.0, 3.0]))
+    Array(2)
     """
     return _nan_arg("nanargmin", lib.ARS_LANE_ARGMIN, float("inf"), x, axis, keepdims)

@@ -94,6 +94,15 @@ def unique_counts(x: Array, /) -> UniqueCountsResult:
     -------
     UniqueCountsResult
         Named tuple (values, counts); counts are int64.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> values, counts = xp.unique_counts(xp.asarray([3, 1, 3, 2, 3]))
+    >>> values
+    Array([1, 2, 3])
+    >>> counts
+    Array([1, 1, 3])
     """
     v, _, _, c = _unique("unique_counts", x, False, False, True)
     return UniqueCountsResult(v, c)
@@ -113,6 +122,17 @@ def unique_inverse(x: Array, /) -> UniqueInverseResult:
     UniqueInverseResult
         Named tuple (values, inverse_indices): ``values[inverse_indices]``
         equals x (of x's shape, int64).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> values, inverse = xp.unique_inverse(xp.asarray([3, 1, 3, 2]))
+    >>> values
+    Array([1, 2, 3])
+    >>> inverse
+    Array([2, 0, 2, 1])
+    >>> xp.take(values, inverse)
+    Array([3, 1, 3, 2])
     """
     v, _, inv, _ = _unique("unique_inverse", x, False, True, False)
     return UniqueInverseResult(v, inv)
@@ -140,6 +160,15 @@ def unique_all(x: Array, /) -> UniqueAllResult:
     See Also
     --------
     unique_counts, unique_inverse, unique_values
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> r = xp.unique_all(xp.asarray([3, 1, 3, 2]))
+    >>> r.values, r.counts
+    (Array([1, 2, 3]), Array([1, 1, 2]))
+    >>> r.indices, r.inverse_indices
+    (Array([1, 3, 0]), Array([2, 0, 2, 1]))
     """
     v, i, inv, c = _unique("unique_all", x, True, True, True)
     return UniqueAllResult(v, i, inv, c)

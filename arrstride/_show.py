@@ -85,5 +85,15 @@ def show(x: Array) -> None:
     See Also
     --------
     as_strided
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.show(xp.arange(6)[1::2])
+    storage: 6 elements of int64 (48 bytes)
+    view:    offset 1, shape (3,), strides (2,)
+    cell   |0|1|2|3|4|5|
+    value  |0|1|2|3|4|5|
+    walk   | |0| |1| |2|
     """
     print(layout_diagram(x))

@@ -200,6 +200,15 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     See Also
     --------
     nanprod, cumulative_prod
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.prod(x)
+    Array(24)
+    >>> xp.prod(x, axis=0)
+    Array([3, 8])
     """
     return _sum_like("prod", lib.ARS_RED_PROD, x, axis, dtype, keepdims)
 
@@ -586,6 +595,14 @@ def cumulative_prod(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[
     ------
     ValueError
         If axis is out of range, or None for x of more than one dimension.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.cumulative_prod(xp.asarray([1, 2, 3, 4]))
+    Array([ 1,  2,  6, 24])
+    >>> xp.cumulative_prod(xp.asarray([1, 2, 3]), include_initial=True)
+    Array([1, 1, 2, 6])
     """
     return _cumulative("cumulative_prod", lib.ARS_LANE_CUMPROD, x, axis, dtype, include_initial)
 
@@ -649,6 +666,14 @@ def nansum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nansum(xp.asarray([1.0, xp.nan, 3.0]))
+    Array(4.)
+    >>> xp.nansum(xp.asarray([[1.0, xp.nan], [xp.nan, xp.nan]]), axis=1)
+    Array([1., 0.])
     """
     return _nan_sum_like("nansum", lib.ARS_RED_SUM, 0, x, axis, dtype, keepdims)
 
@@ -678,6 +703,12 @@ def nanprod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanprod(xp.asarray([2.0, xp.nan, 3.0]))
+    Array(6.)
     """
     return _nan_sum_like("nanprod", lib.ARS_RED_PROD, 1, x, axis, dtype, keepdims)
 
@@ -712,6 +743,12 @@ def nanmin(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanmin(xp.asarray([2.0, xp.nan, 1.0]))
+    Array(1.)
     """
     return _nan_min_max("nanmin", lib.ARS_RED_MIN, float("inf"), x, axis, keepdims)
 
@@ -737,6 +774,15 @@ def nanmax(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1.0, xp.nan], [xp.nan, xp.nan]])
+    >>> xp.nanmax(x)
+    Array(1.)
+    >>> xp.nanmax(x, axis=1)
+    Array([ 1., nan])
     """
     return _nan_min_max("nanmax", lib.ARS_RED_MAX, float("-inf"), x, axis, keepdims)
 
@@ -767,6 +813,14 @@ def nanmean(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanmean(xp.asarray([1.0, xp.nan, 3.0]))
+    Array(2.)
+    >>> xp.nanmean(xp.asarray([[1.0, xp.nan], [3.0, 4.0]]), axis=0)
+    Array([2., 4.])
     """
     func = "nanmean"
     x, axes = _nan_setup(func, x, axis, keepdims)
@@ -844,6 +898,14 @@ def nanvar(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanvar(xp.asarray([1.0, xp.nan, 3.0]))
+    Array(1.)
+    >>> xp.nanvar(xp.asarray([1.0, xp.nan, 3.0, 5.0]), correction=1)
+    Array(4.)
     """
     return _nan_var("nanvar", x, axis, dtype, correction, ddof, keepdims)
 
@@ -880,5 +942,13 @@ def nanstd(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     Array
         A new array: x's shape without the reduced axes (or with them of size 1
         with keepdims); a 0-d array when every axis is reduced.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.nanstd(xp.asarray([1.0, xp.nan, 3.0]))
+    Array(1.)
+    >>> xp.nanstd(xp.asarray([1.0, xp.nan, 3.0, 5.0]), correction=1)
+    Array(2.)
     """
     return sqrt(_nan_var("nanstd", x, axis, dtype, correction, ddof, keepdims))

@@ -49,6 +49,17 @@ def sliding_window_view(x: Array, window_shape: Any, axis: Optional[Any] = None,
     See Also
     --------
     unfold, as_strided
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> swv = xp.lib.stride_tricks.sliding_window_view
+    >>> swv(xp.arange(5), 3)
+    Array([[0, 1, 2],
+           [1, 2, 3],
+           [2, 3, 4]])
+    >>> swv(xp.arange(5), 3).strides
+    (1, 1)
     """
     func = "sliding_window_view"
     x = check_array(func, x)

@@ -46,6 +46,15 @@ def all(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     See Also
     --------
     any
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[True, False], [True, True]])
+    >>> xp.all(x)
+    Array(False)
+    >>> xp.all(x, axis=1)
+    Array([False,  True])
     """
     return _truth("all", lib.ARS_RED_ALL, x, axis, keepdims)
 
@@ -72,6 +81,15 @@ def any(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
     See Also
     --------
     all
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[0, 0], [0, 3]])
+    >>> xp.any(x)
+    Array(True)
+    >>> xp.any(x, axis=1)
+    Array([False,  True])
     """
     return _truth("any", lib.ARS_RED_ANY, x, axis, keepdims)
 

@@ -52,6 +52,17 @@ def as_strided(x: Array, shape: Sequence[int], strides: Sequence[int], offset: i
     See Also
     --------
     expand, unfold, lib.stride_tricks.sliding_window_view
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.arange(6)
+    >>> xp.as_strided(x, (3, 3), (1, 1))
+    Array([[0, 1, 2],
+           [1, 2, 3],
+           [2, 3, 4]])
+    >>> xp.as_strided(x, (2,), (-2,), offset=5)
+    Array([5, 3])
     """
     func = "as_strided"
     x = check_array(func, x)
@@ -101,6 +112,16 @@ def narrow(x: Array, axis: int, start: int, length: int) -> Array:
     ------
     ValueError
         If the slice does not fit in the axis.
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.reshape(xp.arange(8), (2, 4))
+    >>> xp.narrow(x, 1, 1, 2)
+    Array([[1, 2],
+           [5, 6]])
+    >>> xp.narrow(x, 1, 1, 2).offset
+    1
     """
     func = "narrow"
     x = check_array(func, x)
@@ -139,6 +160,16 @@ def expand(x: Array, shape: Sequence[int]) -> Array:
     See Also
     --------
     broadcast_to
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.asarray([[1], [2]])
+    >>> xp.expand(x, (-1, 3))
+    Array([[1, 1, 1],
+           [2, 2, 2]])
+    >>> xp.expand(x, (-1, 3)).strides
+    (1, 0)
     """
     func = "expand"
     x = check_array(func, x)
@@ -186,6 +217,17 @@ def diagonal(x: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array
     See Also
     --------
     linalg.diagonal
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> x = xp.reshape(xp.arange(9), (3, 3))
+    >>> xp.diagonal(x)
+    Array([0, 4, 8])
+    >>> xp.diagonal(x, 1)
+    Array([1, 5])
+    >>> xp.diagonal(x).strides
+    (4,)
     """
     func = "diagonal"
     x = check_array(func, x)
@@ -228,6 +270,16 @@ def unfold(x: Array, axis: int, size: int, step: int) -> Array:
     See Also
     --------
     lib.stride_tricks.sliding_window_view, as_strided
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.unfold(xp.arange(5), 0, 3, 1)
+    Array([[0, 1, 2],
+           [1, 2, 3],
+           [2, 3, 4]])
+    >>> xp.unfold(xp.arange(6), 0, 2, 2).strides
+    (2, 1)
     """
     func = "unfold"
     x = check_array(func, x)

@@ -104,6 +104,12 @@ def _write_bench_figure():
 _write_bench_figure()
 
 
+# ---- the page "From NumPy and PyTorch": its tables come from the code -----------------
+import numpy_names  # noqa: E402  (docs/numpy_names.py; tests/test_docs.py checks the page)
+
+numpy_names.write()
+
+
 # ---- the elementwise functions are _core.Elementwise objects, not functions --------
 from sphinx.ext.autodoc import FunctionDocumenter  # noqa: E402
 

@@ -232,6 +232,15 @@ def test_every_data_name_is_on_the_constants_page():
     assert listed == set(api_names.DATA)
 
 
+def test_from_numpy_and_pytorch_page_is_generated():
+    """docs/guide/from_numpy_and_pytorch.md is what docs/numpy_names.py writes
+    from the code (docs/conf.py rewrites it at each build)."""
+    import numpy_names
+    page = Path(numpy_names.PAGE)
+    assert page.read_text(encoding="utf-8") == numpy_names.page(), (
+        f"{page.relative_to(ROOT)} is stale: run `python docs/numpy_names.py`")
+
+
 def test_every_public_name_is_in_a_reference_group():
     grouped = [n for _, names in api_names.groups() for n in names]
     assert sorted(grouped) == sorted(NAMES)

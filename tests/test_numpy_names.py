@@ -1,8 +1,10 @@
 """NumPy's functions that PyTorch has too: every one is in arrstride (the
-names computed from the installed NumPy and PyTorch, or from the list below
-without PyTorch), and each gives NumPy's result over dtypes and layouts."""
-import inspect
+names computed from the installed NumPy and PyTorch, or from the snapshot in
+docs/numpy_names.py without PyTorch), and each gives NumPy's result over dtypes
+and layouts."""
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,59 +15,22 @@ from layouts import REAL_NAMES, DTYPE_NAMES, NUMERIC_NAMES, cases, make, params
 
 # ---- the names -------------------------------------------------------------------------
 
-# set(dir(numpy)) & set(dir(torch)) - set(dir(arrstride)) at NumPy 2.4 / PyTorch 2.13,
-# public callables that are not classes, before these functions existed.
-EXPECTED_TOP = """
-absolute allclose amax amin angle arccos arccosh arcsin arcsinh arctan arctan2 arctanh
-argwhere atleast_1d atleast_2d atleast_3d bincount bitwise_not column_stack concatenate
-corrcoef cov cross deg2rad diagflat dot dsplit dstack exp2 fix fliplr flipud float_power
-fmax fmin fmod frexp frombuffer gcd heaviside histogram histogramdd hsplit hstack i0 inner
-isclose isneginf isposinf isreal kron lcm ldexp load logaddexp2 nan_to_num outer
-promote_types put rad2deg ravel rot90 row_stack save select set_printoptions sinc split
-swapaxes trace trapezoid tril_indices triu_indices true_divide typename unique unravel_index
-vander vdot vsplit vstack
-""".split()
-EXPECTED_SUB = {"linalg": "cond lstsq multi_dot norm tensorinv tensorsolve".split(),
-                "fft": "fft2 ifft2 irfft2 rfft2".split()}
-
-# Names arrstride does not offer, each with its reason.
-NOT_OFFERED = {
-    "row_stack": "deprecated in NumPy 2.0 (an alias of vstack)",
-    "typename": "means different things in the two libraries (a dtype code's name in "
-                "NumPy, a tensor's type name in PyTorch)",
-}
-# Offered by the I/O and printing module, whose own tests check them against NumPy
-# (tests/test_io.py and the printing tests); the presence check below covers them too.
-OTHER_MODULE: list = []
-
-ALIASES = {"absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin",
-           "arcsinh": "asinh", "arctan": "atan", "arctan2": "atan2", "arctanh": "atanh",
-           "bitwise_not": "bitwise_invert", "concatenate": "concat", "true_divide": "divide",
-           "amax": "max", "amin": "min"}
-
-
-def _public_functions(mod):
-    return {n for n in dir(mod) if not n.startswith("_")
-            and callable(getattr(mod, n)) and not inspect.isclass(getattr(mod, n))}
-
-
-def _wanted():
-    """{'': names, 'linalg': names, 'fft': names} that arrstride should offer."""
-    try:
-        import torch
-    except ImportError:
-        return {"": set(EXPECTED_TOP), **{k: set(v) for k, v in EXPECTED_SUB.items()}}
-    out = {"": _public_functions(np) & _public_functions(torch)}
-    for sub in ("linalg", "fft"):
-        out[sub] = _public_functions(getattr(np, sub)) & _public_functions(getattr(torch, sub))
-    return out
+# The lists (snapshot, names not offered with their reasons, aliases) and the
+# computation from NumPy and PyTorch live in docs/numpy_names.py, which also
+# writes the guide's page "From NumPy and PyTorch" from them.
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+if not (DOCS / "numpy_names.py").is_file():
+    pytest.skip("docs/ is not here (an installed package's tests): the name lists live there",
+                allow_module_level=True)
+sys.path.insert(0, str(DOCS))
+from numpy_names import ALIASES, BOTH_SUB, BOTH_TOP, NOT_OFFERED, wanted  # noqa: E402
 
 
 def test_numpy_and_torch_names_are_in_arrstride():
     missing = []
-    for sub, names in _wanted().items():
+    for sub, names in wanted().items():
         mod = getattr(xp, sub) if sub else xp
-        skip = set(NOT_OFFERED) | set(OTHER_MODULE) if not sub else set()
+        skip = set(NOT_OFFERED) if not sub else set()
         missing += [f"{sub + '.' if sub else ''}{n}" for n in sorted(names - skip)
                     if not hasattr(mod, n)]
     print("missing:", missing)
@@ -73,11 +38,20 @@ def test_numpy_and_torch_names_are_in_arrstride():
 
 
 def test_every_expected_name_is_public():
-    for n in EXPECTED_TOP:
-        if n not in NOT_OFFERED and n not in OTHER_MODULE:
+    for n in BOTH_TOP:
+        if n not in NOT_OFFERED:
             assert n in xp.__all__, n
-    for sub, names in EXPECTED_SUB.items():
+    for sub, names in BOTH_SUB.items():
         assert set(names) <= set(getattr(xp, sub).__all__)
+
+
+def test_snapshot_names_are_in_numpy_and_torch():
+    """The snapshot the guide's page lists is true of the installed NumPy and PyTorch."""
+    pytest.importorskip("torch", reason="PyTorch not installed (the [torch] extra)")
+    live = wanted()
+    assert set(BOTH_TOP) <= live[""], sorted(set(BOTH_TOP) - live[""])
+    for sub, names in BOTH_SUB.items():
+        assert set(names) <= live[sub], sorted(set(names) - live[sub])
 
 
 @pytest.mark.parametrize("alias", sorted(ALIASES))
