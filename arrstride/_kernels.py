@@ -460,6 +460,8 @@ def release_cache() -> None:
     >>> x = xp.zeros(1 << 20)
     >>> del x
     >>> xp.release_cache()
+    >>> xp.get_cache_limit() > 0  # the limit stays: only the parked blocks go
+    True
     """
     lib.ars_cache_clear()
 
