@@ -5,6 +5,7 @@ input, as NumPy's do; the others build new arrays from arrstride's own
 functions."""
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
@@ -16,7 +17,7 @@ from ._data_type_functions import astype, result_type
 from ._elementwise_functions import (
     equal, floor_divide, greater_equal, less, logical_or, multiply, remainder, where,
 )
-from ._errors import index_error, not_array_error, type_error, value_error
+from ._errors import dtype_error, index_error, not_array_error, type_error, value_error
 from ._manipulation_functions import (
     broadcast_to, concat, flip, permute_dims, reshape, stack,
 )
@@ -986,8 +987,13 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
-def _kth(func: str, a: Array, kth: Any, axis: Optional[int]) -> Tuple[Array, int]:
+def _kth(func: str, a: Any, kth: Any, axis: Optional[int]) -> Tuple[Array, int, List[int]]:
+    """a (flattened when axis is None), its normalized axis, and the kth as
+    sorted distinct positions in [0, n) (NumPy's rules: negative counts from
+    the end; bools and non-integers refused)."""
     a = _arr(func, a, "a")
+    if a.dtype.kind == "c":
+        raise dtype_error(func, "real-valued", a.dtype)
     if axis is None:
         a = reshape(a, (-1,))
         axis = 0
@@ -995,29 +1001,57 @@ def _kth(func: str, a: Array, kth: Any, axis: Optional[int]) -> Tuple[Array, int
         raise value_error(func, "a must have at least one dimension", f"shape {a.shape}")
     ax = normalize_axis(func, axis, a.ndim)
     n = a.shape[ax]
-    if n == 0:
-        return a, ax
-    ks = [kth] if isinstance(kth, int) or (isinstance(kth, Array) and kth.ndim == 0) else list(kth)
+    if isinstance(kth, Array):
+        if kth.ndim > 1:
+            raise value_error(func, "kth must be an int or a 1-D sequence of ints",
+                              f"shape {kth.shape}")
+        if kth.dtype == dt.bool:
+            raise value_error(func, "kth must not be bool", repr(kth))
+        if kth.dtype.kind not in "iu":
+            raise type_error(func, "kth must be an int or a sequence of ints",
+                             f"dtype {kth.dtype}")
+        ks = [int(kth)] if kth.ndim == 0 else [int(v) for v in kth]
+    else:
+        items = [kth] if not isinstance(kth, (list, tuple)) else list(kth)
+        if isinstance(kth, (list, tuple)) and not items:
+            raise type_error(func, "kth must be an int or a non-empty sequence of ints", "[]")
+        ks = []
+        for k in items:
+            if isinstance(k, dt.builtins_bool) or type(k).__name__ == "bool_":
+                raise value_error(func, "kth must not be bool", repr(k))
+            if isinstance(k, (list, tuple)):
+                raise value_error(func, "kth must be an int or a 1-D sequence of ints", repr(kth))
+            try:
+                ks.append(operator.index(k))
+            except TypeError:
+                raise type_error(func, "kth must be an int or a sequence of ints",
+                                 repr(k)) from None
+    if a.size == 0:
+        return a, ax, []
+    out = set()
     for k in ks:
-        k = operator.index(k)
         if not -n <= k < n:
             raise value_error(func, f"kth(={k}) out of bounds ({n})", None)
-    return a, ax
+        out.add(k + n if k < 0 else k)
+    return a, ax, builtins.sorted(out)
 
 
 def partition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """A copy of a with the kth element of each lane in its sorted place.
 
-    Not in the standard: NumPy's partition: smaller elements come before
-    position kth, larger after (NaNs last). arrstride gives the lanes fully
-    sorted, which is one such partition.
+    Not in the standard: NumPy's partition. In each lane along axis, the
+    element at each position kth is the one sorting would put there; the
+    elements before it are smaller or equal and those after larger or equal
+    (NaNs count as largest). The order within those parts is unspecified.
+    Complex input is refused.
 
     Parameters
     ----------
     a : Array
         Real input array. NumPy arrays are accepted too.
     kth : int or sequence of int
-        Position(s) whose element ends in its sorted place.
+        Position(s) whose element ends in its sorted place; negative ones
+        count from the end of the lane.
     axis : int, optional
         Axis of the lanes; default the last; None flattens a first.
 
@@ -1026,37 +1060,55 @@ def partition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     Array
         A new array of a's shape and dtype.
 
+    See Also
+    --------
+    argpartition
+
     Examples
     --------
     >>> import arrstride as xp
     >>> p = xp.partition(xp.asarray([3, 4, 2, 1]), 2)
     >>> int(p[2])
     3
+    >>> bool(xp.all(p[:2] <= 3)) and bool(xp.all(p[3:] >= 3))
+    True
     """
-    from ._sorting_functions import sort
-    a, ax = _kth("partition", a, kth, axis)
-    return sort(a, axis=ax)
+    from . import _kernels as K
+    a, ax, ks = _kth("partition", a, kth, axis)
+    d = a.dtype
+    if d.compute is not d:  # selected as the float32 values they are (exact)
+        return astype(partition(astype(a, dt.float32), ks, axis=ax), d)
+    out = Array._empty(a.shape, d, func="partition")
+    if out.size:
+        K.select(a, out, ax, ks, False)
+    return out
 
 
 def argpartition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """Indices that would partition a: the kth of each lane in its sorted place.
 
-    Not in the standard: NumPy's argpartition (arrstride's indices sort each
-    lane fully, which is one valid partition).
+    Not in the standard: NumPy's argpartition. Taking a's elements along
+    axis at the returned indices gives a partition of each lane, as
+    partition describes.
 
     Parameters
     ----------
     a : Array
         Real input array. NumPy arrays are accepted too.
     kth : int or sequence of int
-        Position(s) whose element ends in its sorted place.
+        Position(s) whose element ends in its sorted place; negative ones
+        count from the end of the lane.
     axis : int, optional
         Axis of the lanes; default the last; None flattens a first.
 
     Returns
     -------
     Array
-        A new int64 array of a's shape.
+        A new int64 array of a's shape (flattened when axis is None).
+
+    See Also
+    --------
+    partition
 
     Examples
     --------
@@ -1065,9 +1117,14 @@ def argpartition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     >>> int(x[xp.argpartition(x, 2)][2])
     3
     """
-    from ._sorting_functions import argsort
-    a, ax = _kth("argpartition", a, kth, axis)
-    return argsort(a, axis=ax)
+    from . import _kernels as K
+    a, ax, ks = _kth("argpartition", a, kth, axis)
+    if a.dtype.compute is not a.dtype:
+        a = astype(a, dt.float32)
+    out = Array._empty(a.shape, dt.int64, func="argpartition")
+    if out.size:
+        K.select(a, out, ax, ks, True)
+    return out
 
 
 def promote_types(type1: Any, type2: Any) -> dt.DType:

@@ -1,0 +1,372 @@
+/* Selection (partition, argpartition): every lane of a real array is copied
+ * contiguously and rearranged so that each position kth holds the element
+ * that sorted order puts there, the elements before it are <= and those
+ * after it >= (NaNs count as largest; -0.0 == 0.0). The order within the
+ * parts is unspecified.
+ *
+ * Two kernels do the work, both introselects: quickselect while it makes
+ * progress, and past a depth of about 2 log2(n) a fallback whose cost is
+ * bounded (heapselect for the portable one, heapsort of the range left for
+ * the vector one).
+ *   - Portable: on the values themselves, NaNs set aside at the end of the
+ *     lane while it is copied, then a median-of-3 Hoare partition (plain
+ *     comparisons on what is left).
+ *   - AVX-512, where the CPU has it: on the order keys of the vector quicksort
+ *     (sort_avx512.h), partitioned by its vector partition around the median
+ *     of a sample, short ranges sorted by its networks.
+ * Several kth are selected in increasing order, each on the range left of
+ * the previous ones: the split points a partition found beyond a kth are
+ * kept, so a later kth starts from the tightest range known to hold it. */
+#include <stdlib.h>
+#include "stats_internal.h"
+#include "sort_avx512.h"
+
+/* Split points: every element before one is <= every element from it on.
+ * Pushed in decreasing order while one kth is selected; a full stack drops
+ * new ones, which only loosens later ranges. */
+enum { MAX_BOUNDS = 128 };
+typedef struct {
+    int64_t v[MAX_BOUNDS];
+    int n;
+} bounds;
+
+static inline void push_bound(bounds *b, int64_t p)
+{
+    if (b->n < MAX_BOUNDS)
+        b->v[b->n++] = p;
+}
+
+/* Select element k of a[lo, hi) (and move ix with a when it is not NULL). */
+typedef void (*select1_fn)(void *a, int64_t *ix, int64_t lo, int64_t hi, int64_t k, bounds *b);
+
+/* The kth (increasing) that lie in [0, m): the others are set-aside elements
+ * that already sit in their places at the end of the lane. */
+static void select_all(select1_fn f, void *a, int64_t *ix, int64_t m, const int64_t *kth,
+                       int64_t nk)
+{
+    bounds b;
+    b.n = 0;
+    int64_t lo = 0;
+    for (int64_t i = 0; i < nk && kth[i] < m; i++) {
+        int64_t k = kth[i];
+        while (b.n && b.v[b.n - 1] <= k) {
+            if (b.v[b.n - 1] > lo)
+                lo = b.v[b.n - 1];
+            b.n--;
+        }
+        int64_t hi = b.n ? b.v[b.n - 1] : m;
+        f(a, ix, lo, hi, k, &b);
+        lo = k + 1;
+    }
+}
+
+static int depth_limit(int64_t n)
+{
+    int d = 4;
+    while (n > 1) {
+        n >>= 1;
+        d += 2;
+    }
+    return d;
+}
+
+/* ---- the portable introselect, per dtype ---------------------------------------- */
+
+#define ISNAN_KB(v) 0
+#define ISNAN_KI(v) 0
+#define ISNAN_KU(v) 0
+#define ISNAN_KF(v) ((v) != (v))
+
+enum { SMALL_SELECT = 16 };
+
+#define SWAP_AT(T, a, ix, i, j)                                                        \
+    do {                                                                               \
+        T t_ = a[i];                                                                   \
+        a[i] = a[j];                                                                   \
+        a[j] = t_;                                                                     \
+        if (ix) {                                                                      \
+            int64_t u_ = ix[i];                                                        \
+            ix[i] = ix[j];                                                             \
+            ix[j] = u_;                                                                \
+        }                                                                              \
+    } while (0)
+
+/* sload: the lane into b (and its positions into ix), NaNs moved to the end;
+ * returns how many are not NaN. sstore: b back into a strided lane.
+ * sselect1: introselect of element k of a[lo, hi) (no NaNs there). */
+#define DEF_SSELECT(N, T, K)                                                           \
+    static int64_t sload_##N(const char *in, int64_t n, int64_t s, void *bv, int64_t *ix) \
+    {                                                                                  \
+        T *b = bv;                                                                     \
+        int64_t nan = 0;                                                               \
+        if (s == (int64_t)sizeof(T)) {                                                 \
+            memcpy(b, in, (size_t)n * sizeof(T));                                      \
+            for (int64_t i = 0; i < n; i++)                                            \
+                nan += ISNAN_##K(b[i]);                                                \
+            if (ix)                                                                    \
+                for (int64_t i = 0; i < n; i++)                                        \
+                    ix[i] = i;                                                         \
+        } else {                                                                       \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                T v = ld_##N(in + i * s);                                              \
+                nan += ISNAN_##K(v);                                                   \
+                b[i] = v;                                                              \
+                if (ix)                                                                \
+                    ix[i] = i;                                                         \
+            }                                                                          \
+        }                                                                              \
+        if (!nan)                                                                      \
+            return n;                                                                  \
+        int64_t h = 0, t = n;                                                          \
+        for (int64_t i = 0; i < n; i++) {                                              \
+            T v = ld_##N(in + i * s);                                                  \
+            if (ISNAN_##K(v)) {                                                        \
+                t--;                                                                   \
+                b[t] = v;                                                              \
+                if (ix)                                                                \
+                    ix[t] = i;                                                         \
+            } else {                                                                   \
+                b[h] = v;                                                              \
+                if (ix)                                                                \
+                    ix[h] = i;                                                         \
+                h++;                                                                   \
+            }                                                                          \
+        }                                                                              \
+        return h;                                                                      \
+    }                                                                                  \
+    static void sstore_##N(const void *bv, int64_t n, char *out, int64_t os)           \
+    {                                                                                  \
+        const T *b = bv;                                                               \
+        for (int64_t i = 0; i < n; i++)                                                \
+            st_##N(out + i * os, b[i]);                                                \
+    }                                                                                  \
+    static void ssift_##N(T *a, int64_t *ix, int64_t i, int64_t n)                     \
+    {                                                                                  \
+        for (;;) {                                                                     \
+            int64_t c = 2 * i + 1;                                                     \
+            if (c >= n)                                                                \
+                return;                                                                \
+            if (c + 1 < n && a[c] < a[c + 1])                                          \
+                c++;                                                                   \
+            if (!(a[i] < a[c]))                                                        \
+                return;                                                                \
+            SWAP_AT(T, a, ix, i, c);                                                   \
+            i = c;                                                                     \
+        }                                                                              \
+    }                                                                                  \
+    /* Heapselect of element k of a[0, n): a max-heap of the k + 1 smallest seen. */  \
+    static void sheapselect_##N(T *a, int64_t *ix, int64_t n, int64_t k)               \
+    {                                                                                  \
+        int64_t h = k + 1;                                                             \
+        for (int64_t i = h / 2 - 1; i >= 0; i--)                                       \
+            ssift_##N(a, ix, i, h);                                                    \
+        for (int64_t i = h; i < n; i++)                                                \
+            if (a[i] < a[0]) {                                                         \
+                SWAP_AT(T, a, ix, 0, i);                                               \
+                ssift_##N(a, ix, 0, h);                                                \
+            }                                                                          \
+        SWAP_AT(T, a, ix, 0, k);                                                       \
+    }                                                                                  \
+    static void sselect1_##N(void *av, int64_t *ix, int64_t lo, int64_t hi, int64_t k,  \
+                             bounds *bd)                                               \
+    {                                                                                  \
+        T *a = av;                                                                     \
+        int depth = depth_limit(hi - lo);                                              \
+        while (hi - lo > SMALL_SELECT) {                                               \
+            if (depth-- <= 0) {                                                        \
+                sheapselect_##N(a + lo, ix ? ix + lo : NULL, hi - lo, k - lo);         \
+                return;                                                                \
+            }                                                                          \
+            /* median of 3 into a[lo + 1], with a[lo] <= it <= a[hi - 1] */            \
+            int64_t mid = lo + (hi - lo) / 2;                                          \
+            if (a[mid] < a[lo])                                                        \
+                SWAP_AT(T, a, ix, mid, lo);                                            \
+            if (a[hi - 1] < a[mid])                                                    \
+                SWAP_AT(T, a, ix, hi - 1, mid);                                        \
+            if (a[mid] < a[lo])                                                        \
+                SWAP_AT(T, a, ix, mid, lo);                                            \
+            SWAP_AT(T, a, ix, mid, lo + 1);                                            \
+            T pv = a[lo + 1];                                                          \
+            /* Hoare partition of (lo + 1, hi - 1): a[lo + 1] and a[hi - 1] stop */    \
+            /* the scans; both stop on keys equal to the pivot */                      \
+            int64_t i = lo + 1, j = hi - 1;                                            \
+            for (;;) {                                                                 \
+                do                                                                     \
+                    i++;                                                               \
+                while (a[i] < pv);                                                     \
+                do                                                                     \
+                    j--;                                                               \
+                while (pv < a[j]);                                                     \
+                if (j < i)                                                             \
+                    break;                                                             \
+                SWAP_AT(T, a, ix, i, j);                                               \
+            }                                                                          \
+            SWAP_AT(T, a, ix, lo + 1, j);                                              \
+            /* a[lo, j) <= a[j] == pv <= a(j, hi) */                                   \
+            if (j == k)                                                                \
+                return;                                                                \
+            if (k < j) {                                                               \
+                push_bound(bd, j);                                                     \
+                hi = j;                                                                \
+            } else {                                                                   \
+                lo = j + 1;                                                            \
+            }                                                                          \
+        }                                                                              \
+        for (int64_t i = lo + 1; i < hi; i++)                                          \
+            for (int64_t j = i; j > lo && a[j] < a[j - 1]; j--)                        \
+                SWAP_AT(T, a, ix, j, j - 1);                                           \
+    }
+ARS_REAL_DTYPES(DEF_SSELECT)
+
+typedef int64_t (*sload_fn)(const char *in, int64_t n, int64_t s, void *b, int64_t *ix);
+typedef void (*sstore_fn)(const void *b, int64_t n, char *out, int64_t os);
+#define ENT_SLOAD(N, T, K) [ARS_##N] = sload_##N,
+#define ENT_SSTORE(N, T, K) [ARS_##N] = sstore_##N,
+#define ENT_SSEL(N, T, K) [ARS_##N] = sselect1_##N,
+static const sload_fn sload_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SLOAD)};
+static const sstore_fn sstore_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSTORE)};
+static const select1_fn sselect_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSEL)};
+
+/* ---- the vector introselect (AVX-512) --------------------------------------------- */
+
+#if ARS_SORT_SIMD
+/* vselect1_SUF: element k of a[lo, hi) of keys (with the payload ix for a64),
+ * on the vector quicksort's partition, pivots, networks and heapsort. */
+#define DEF_VSELECT(SUF, KT, KMAX, BASE)                                               \
+    static void vselect1_##SUF(void *av, int64_t *ix, int64_t lo, int64_t hi, int64_t k, \
+                               bounds *bd)                                             \
+    {                                                                                  \
+        KT *a = av;                                                                    \
+        int depth = depth_limit(hi - lo);                                              \
+        while (hi - lo > (BASE)) {                                                     \
+            int64_t n = hi - lo;                                                       \
+            KT *b = a + lo;                                                            \
+            int64_t *bi = ix ? ix + lo : NULL;                                         \
+            if (depth-- <= 0) {                                                        \
+                heapsort_##SUF(b, bi, n);                                              \
+                return;                                                                \
+            }                                                                          \
+            KT pv = n >= 8192 ? pivot_wide_##SUF(b, n) : pivot_##SUF(b, n);            \
+            int64_t p = partition_##SUF(b, bi, n, pv);                                 \
+            if (p == 0) {                                                              \
+                /* pv is the range's least key: its copies go first and are done */    \
+                if (pv == (KMAX))                                                      \
+                    return;                                                            \
+                p = partition_##SUF(b, bi, n, (KT)(pv + 1));                           \
+                if (k < lo + p) {                                                      \
+                    push_bound(bd, lo + p);                                            \
+                    return;                                                            \
+                }                                                                      \
+                lo += p;                                                               \
+                continue;                                                              \
+            }                                                                          \
+            if (k < lo + p) {                                                          \
+                push_bound(bd, lo + p);                                                \
+                hi = lo + p;                                                           \
+            } else {                                                                   \
+                lo += p;                                                               \
+            }                                                                          \
+        }                                                                              \
+        small_sort_##SUF(a + lo, ix ? ix + lo : NULL, hi - lo);                        \
+    }
+DEF_VSELECT(k64, int64_t, INT64_MAX, 128)
+DEF_VSELECT(a64, int64_t, INT64_MAX, 64)
+DEF_VSELECT(k32, int32_t, INT32_MAX, 256)
+#endif
+
+/* ---- lanes ------------------------------------------------------------------------ */
+
+/* Lanes at least this long take the vector kernel where there is one. */
+enum { VSELECT_MIN = 64 };
+
+typedef struct {
+    int dtype, arg, vector;
+    int64_t n, in_step, out_step;
+    const int64_t *kth;
+    int64_t nkth;
+    int failed;  /* set atomically: lanes run on several threads */
+} select_ctx;
+
+/* Whether the lanes of out, at data[1] + b * s[1], are dense items of isz bytes. */
+static int dense_lanes(char **data, const int64_t *s, int64_t os, int64_t isz)
+{
+    return os == isz && s[1] % isz == 0 && (uintptr_t)data[1] % (uintptr_t)isz == 0;
+}
+
+static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
+{
+    select_ctx *c = p;
+    int64_t n = c->n, os = c->out_step, isz = ars_itemsize[c->dtype];
+    int vec = 0, k32 = 0;
+#if ARS_SORT_SIMD
+    vec = c->vector && n >= VSELECT_MIN && have_avx512();
+    k32 = vec && !c->arg && isz <= 4;
+#endif
+    /* the working copy: keys (vector) or values (portable), in out itself
+     * when out's lanes are dense and as wide; indices in out likewise */
+    int64_t wsz = vec ? (k32 ? 4 : 8) : isz;
+    int work_in_out = !c->arg && wsz == isz && dense_lanes(data, s, os, isz);
+    int idx_in_out = c->arg && dense_lanes(data, s, os, 8);
+    void *wbuf = work_in_out ? NULL : malloc((size_t)(n * wsz));
+    int64_t *ibuf = c->arg && !idx_in_out ? malloc((size_t)n * sizeof(int64_t)) : NULL;
+    if ((!work_in_out && !wbuf) || (c->arg && !idx_in_out && !ibuf)) {
+        free(wbuf);
+        free(ibuf);
+        __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t b = 0; b < nl; b++) {
+        const char *in = data[0] + b * s[0];
+        char *out = data[1] + b * s[1];
+        void *w = work_in_out ? (void *)out : wbuf;
+        int64_t *ix = c->arg ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
+        int64_t m;
+#if ARS_SORT_SIMD
+        if (vec) {
+            if (k32) {
+                m = qencode32_table[c->dtype](in, n, c->in_step, w, NULL, 0);
+                select_all(vselect1_k32, w, NULL, m, c->kth, c->nkth);
+                qdecode32_table[c->dtype](w, 0, n, n, m, out, os, 0);
+            } else {
+                m = qencode64_table[c->dtype](in, n, c->in_step, w, ix, 0);
+                select_all(ix ? vselect1_a64 : vselect1_k64, w, ix, m, c->kth, c->nkth);
+                if (!ix)
+                    qdecode64_table[c->dtype](w, 0, n, n, m, out, os, 0);
+            }
+        } else
+#endif
+        {
+            m = sload_table[c->dtype](in, n, c->in_step, w, ix);
+            select_all(sselect_table[c->dtype], w, ix, m, c->kth, c->nkth);
+            if (!ix && !work_in_out)
+                sstore_table[c->dtype](w, n, out, os);
+        }
+        if (ix && !idx_in_out)
+            for (int64_t i = 0; i < n; i++)
+                st_INT64(out + i * os, ix[i]);
+    }
+    free(wbuf);
+    free(ibuf);
+}
+
+int ars_select(int ndim, const int64_t *shape,
+               const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
+               char *out, const int64_t *out_strides, int64_t out_step,
+               const int64_t *kth, int64_t nkth, int flags)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !sload_table[dtype])
+        return ARS_ERR_DTYPE;
+    if (n > INT64_MAX / 16)
+        return ARS_ERR_SIZE;
+    for (int64_t i = 0; i < nkth; i++)
+        if (kth[i] < 0 || kth[i] >= n || (i > 0 && kth[i] <= kth[i - 1]))
+            return ARS_ERR_ARG;
+    char *data[2] = {(char *)in, out};
+    const int64_t *st[2] = {in_strides, out_strides};
+    select_ctx c = {dtype, (flags & ARS_SELECT_ARG) != 0, (flags & ARS_SELECT_PORTABLE) == 0,
+                    n, in_step, out_step, kth, nkth, 0};
+    int rc = ars_iter_go(ndim, shape, 2, data, st, select_loop, &c, (n + 1) * 16);
+    if (rc)
+        return rc;
+    return c.failed ? ARS_ERR_NOMEM : ARS_OK;
+}
