@@ -922,21 +922,24 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
 
     Not in the standard: NumPy's unique over the flattened array (the
     standard's unique_* functions keep every NaN; here they count as one,
-    unless equal_nan is False). axis other than None is not supported.
+    unless equal_nan is False), or, with axis, the unique sub-arrays along
+    that axis in lexicographic order (sub-arrays holding NaN are all distinct,
+    as in NumPy).
 
     Parameters
     ----------
     ar : Array
         Input array, flattened. NumPy arrays are accepted too.
     return_index : bool, optional
-        Also return the flat index of each unique value's first occurrence.
+        Also return the flat index of each unique value's first occurrence
+        (with axis: the index along axis).
     return_inverse : bool, optional
         Also return, for every element of ar, the index of its unique value
-        (of ar's shape).
+        (of ar's shape; with axis, one per index along axis).
     return_counts : bool, optional
         Also return how many times each unique value occurs.
     axis : int, optional
-        Must be None (the default).
+        The axis of the sub-arrays to compare; None (the default) flattens ar.
     equal_nan : bool, optional
         Count all NaNs as one unique value; default True.
     sorted : bool, optional
@@ -957,9 +960,13 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
     """
     func = "unique"
     ar = _arr(func, ar, "ar")
+    for name, v in (("return_index", return_index), ("return_inverse", return_inverse),
+                    ("return_counts", return_counts), ("equal_nan", equal_nan)):
+        if not isinstance(v, dt.builtins_bool):
+            raise type_error(func, f"{name} must be a bool", repr(v))
     if axis is not None:
-        raise value_error(func, "axis must be None (unique along an axis is not supported)",
-                          repr(axis))
+        return _unique_axis(func, ar, normalize_axis(func, axis, builtins.max(ar.ndim, 1)),
+                            return_index, return_inverse, return_counts)
     flat = reshape(ar, (-1,))
     res = unique_all(flat)
     values, index, inverse, counts = res.values, res.indices, res.inverse_indices, res.counts
@@ -984,6 +991,56 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
         outs.append(reshape(inverse, ar.shape))
     if return_counts:
         outs.append(counts)
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _unique_axis(func: str, ar: Array, axis: int, return_index: bool, return_inverse: bool,
+                 return_counts: bool) -> Any:
+    """unique along axis: the sub-arrays as rows, ordered by stable sorts on
+    their columns from the last to the first (complex ones by real, then
+    imaginary part), then each row unlike the one before it starts a group."""
+    from ._elementwise_functions import imag, not_equal, real, subtract
+    from ._indexing_functions import take
+    from ._manipulation_functions import moveaxis
+    from ._sorting_functions import argsort
+    from ._statistical_functions import cumulative_sum
+    from ._utility_functions import any as any_
+    if ar.ndim == 0:
+        raise value_error(func, "axis must be None for a 0-d array", repr(axis))
+    moved = moveaxis(ar, axis, 0)
+    n = moved.shape[0]
+    rows = reshape(moved, (n, -1)) if n else zeros((0, 1), dtype=ar.dtype)
+    m = rows.shape[1]
+    order = arange(n, dtype=dt.int64)
+    if m == 0 and n:  # every row is the same empty row
+        first = concat([asarray([True]), zeros((n - 1,), dtype=dt.bool)])
+    else:
+        for c in builtins.range(m - 1, -1, -1):
+            col = take(rows[:, c], order)
+            keys = [imag(col), real(col)] if col.dtype.kind == "c" else [col]
+            for key in keys:
+                order = take(order, argsort(key, stable=True))
+        srt = take(rows, order, axis=0)
+        if n:
+            differs = any_(not_equal(srt[1:], srt[:-1]), axis=1)
+            first = concat([asarray([True]), differs])
+        else:
+            first = zeros((0,), dtype=dt.bool)
+    starts = nonzero(first)[0]
+    k = starts.shape[0]
+    index = take(order, starts)
+    values = take(moved, index, axis=0)
+    values = moveaxis(values, 0, axis)
+    outs = [values]
+    if return_index:
+        outs.append(index)
+    if return_inverse:
+        group = subtract(cumulative_sum(astype(first, dt.int64)), 1) if n else \
+            zeros((0,), dtype=dt.int64)
+        outs.append(take(group, argsort(order)) if n else group)
+    if return_counts:
+        ends = concat([starts[1:], asarray([n], dtype=dt.int64)]) if k else starts
+        outs.append(subtract(ends, starts))
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 

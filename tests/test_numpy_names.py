@@ -471,8 +471,8 @@ def test_histogram(layout):
     same_outcome(xp.histogram, np.histogram, xp.asarray([1.0]), bins=0)
     same_outcome(xp.histogram, np.histogram, xp.asarray([1.0]), bins=[2.0, 1.0])
     same_outcome(xp.histogram, np.histogram, xp.asarray([1.0]), range=(2.0, 1.0))
-    with pytest.raises(TypeError, match="histogram"):
-        xp.histogram(xp.asarray([1.0]), bins="auto")
+    with pytest.raises(ValueError, match="histogram.*estimator"):
+        xp.histogram(xp.asarray([1.0]), bins="nope")
 
 
 def test_histogramdd():
