@@ -1044,6 +1044,38 @@ def _unique_axis(func: str, ar: Array, axis: int, return_index: bool, return_inv
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+def _is_bool(k: Any) -> bool:
+    return isinstance(k, dt.builtins_bool) or type(k).__name__ == "bool_"
+
+
+def _kth_items(func: str, kth: Any) -> List[Any]:
+    """kth as a list of items: one int, or the items of a 1-D sequence."""
+    if _is_bool(kth):
+        raise value_error(func, "kth must not be bool", repr(kth))
+    try:
+        return [operator.index(kth)]
+    except TypeError:
+        pass
+    if isinstance(kth, (str, bytes)) or not hasattr(kth, "__iter__"):
+        raise type_error(func, "kth must be an int or a sequence of ints", repr(kth))
+    items = list(kth)
+    if not items:
+        raise type_error(func, "kth must be an int or a non-empty sequence of ints", repr(kth))
+    return items
+
+
+def _one_kth(func: str, k: Any) -> int:
+    if _is_bool(k):
+        raise value_error(func, "kth must not be bool", repr(k))
+    try:
+        return operator.index(k)
+    except TypeError:
+        pass
+    if hasattr(k, "__len__"):
+        raise value_error(func, "kth must be an int or a 1-D sequence of ints", repr(k))
+    raise type_error(func, "kth must be an int or a sequence of ints", repr(k))
+
+
 def _kth(func: str, a: Any, kth: Any, axis: Optional[int]) -> Tuple[Array, int, List[int]]:
     """a (flattened when axis is None), its normalized axis, and the kth as
     sorted distinct positions in [0, n) (NumPy's rules: negative counts from
@@ -1069,20 +1101,7 @@ def _kth(func: str, a: Any, kth: Any, axis: Optional[int]) -> Tuple[Array, int, 
                              f"dtype {kth.dtype}")
         ks = [int(kth)] if kth.ndim == 0 else [int(v) for v in kth]
     else:
-        items = [kth] if not isinstance(kth, (list, tuple)) else list(kth)
-        if isinstance(kth, (list, tuple)) and not items:
-            raise type_error(func, "kth must be an int or a non-empty sequence of ints", "[]")
-        ks = []
-        for k in items:
-            if isinstance(k, dt.builtins_bool) or type(k).__name__ == "bool_":
-                raise value_error(func, "kth must not be bool", repr(k))
-            if isinstance(k, (list, tuple)):
-                raise value_error(func, "kth must be an int or a 1-D sequence of ints", repr(kth))
-            try:
-                ks.append(operator.index(k))
-            except TypeError:
-                raise type_error(func, "kth must be an int or a sequence of ints",
-                                 repr(k)) from None
+        ks = [_one_kth(func, k) for k in _kth_items(func, kth)]
     if a.size == 0:
         return a, ax, []
     out = set()
