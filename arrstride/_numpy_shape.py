@@ -1065,8 +1065,6 @@ def _kth_items(func: str, kth: Any) -> List[Any]:
 
 
 def _one_kth(func: str, k: Any) -> int:
-    if _is_bool(k):
-        raise value_error(func, "kth must not be bool", repr(k))
     try:
         return operator.index(k)
     except TypeError:
@@ -1101,7 +1099,10 @@ def _kth(func: str, a: Any, kth: Any, axis: Optional[int]) -> Tuple[Array, int, 
                              f"dtype {kth.dtype}")
         ks = [int(kth)] if kth.ndim == 0 else [int(v) for v in kth]
     else:
-        ks = [_one_kth(func, k) for k in _kth_items(func, kth)]
+        items = _kth_items(func, kth)
+        if builtins.all(_is_bool(k) for k in items):
+            raise value_error(func, "kth must not be bool", repr(kth))
+        ks = [int(k) if _is_bool(k) else _one_kth(func, k) for k in items]  # as NumPy's int array
     if a.size == 0:
         return a, ax, []
     out = set()

@@ -189,7 +189,7 @@ def test_errors(func):
                                (-4, ValueError, "out of bounds"),
                                ([0, 5], ValueError, "out of bounds"),
                                (True, ValueError, "bool"),
-                               ([0, False], ValueError, "bool"),
+                               ([True, False], ValueError, "bool"),
                                (1.0, TypeError, "int"),
                                ([], TypeError, "int"),
                                ([[1]], ValueError, "1-D"),
@@ -201,6 +201,8 @@ def test_errors(func):
         with pytest.raises(exc):
             getattr(np, func)(np.asarray([3.0, 1.0, 2.0]), kth if not isinstance(kth, xp.Array)
                               else np.asarray(to_numpy(kth)))
+    assert_partition(to_numpy(f(a, [2, False])) if func == "partition" else
+                     to_numpy(a)[to_numpy(f(a, [2, False]))], to_numpy(a), [0, 2])
     with pytest.raises(TypeError, match=f"{func}.*real"):
         f(xp.asarray([1j, 2.0]), 0)
     with pytest.raises(ValueError, match=func):

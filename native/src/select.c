@@ -16,7 +16,11 @@
  *     of a sample, short ranges sorted by its networks.
  * Several kth are selected in increasing order, each on the range left of
  * the previous ones: the split points a partition found beyond a kth are
- * kept, so a later kth starts from the tightest range known to hold it. */
+ * kept, so a later kth starts from the tightest range known to hold it.
+ *
+ * argpartition selects the values the same way, then writes the indices of
+ * the lane grouped by how they compare with the kth values (key_class): no
+ * index travels with the values through the selection. */
 #include <stdlib.h>
 #include "stats_internal.h"
 #include "sort_avx512.h"
@@ -36,13 +40,12 @@ static inline void push_bound(bounds *b, int64_t p)
         b->v[b->n++] = p;
 }
 
-/* Select element k of a[lo, hi) (and move ix with a when it is not NULL). */
-typedef void (*select1_fn)(void *a, int64_t *ix, int64_t lo, int64_t hi, int64_t k, bounds *b);
+/* Select element k of a[lo, hi). */
+typedef void (*select1_fn)(void *a, int64_t lo, int64_t hi, int64_t k, bounds *b);
 
 /* The kth (increasing) that lie in [0, m): the others are set-aside elements
  * that already sit in their places at the end of the lane. */
-static void select_all(select1_fn f, void *a, int64_t *ix, int64_t m, const int64_t *kth,
-                       int64_t nk)
+static void select_all(select1_fn f, void *a, int64_t m, const int64_t *kth, int64_t nk)
 {
     bounds b;
     b.n = 0;
@@ -55,7 +58,7 @@ static void select_all(select1_fn f, void *a, int64_t *ix, int64_t m, const int6
             b.n--;
         }
         int64_t hi = b.n ? b.v[b.n - 1] : m;
-        f(a, ix, lo, hi, k, &b);
+        f(a, lo, hi, k, &b);
         lo = k + 1;
     }
 }
@@ -79,23 +82,39 @@ static int depth_limit(int64_t n)
 
 enum { SMALL_SELECT = 16 };
 
-#define SWAP_AT(T, a, ix, i, j)                                                        \
+/* argpartition from the values' selection: with the kth elements' order keys
+ * kk[0, nk) (increasing, distinct), every element of the lane falls in one of
+ * 2 nk + 1 classes: below kk[0], equal to kk[0], between kk[0] and kk[1], ...,
+ * above kk[nk - 1]. Writing the indices class by class (a counting sort on the
+ * class) puts each kth's index in a run of elements equal to it, at the place
+ * sorted order gives it, with smaller ones before and larger ones after: a
+ * partition at every kth, in two linear passes over the input. */
+static inline int64_t key_class(uint64_t key, const uint64_t *kk, int64_t nk)
+{
+    int64_t lo = 0, hi = nk;  /* lo: the number of kk below key */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (kk[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 2 * lo + (lo < nk && kk[lo] == key);
+}
+
+#define SWAP_AT(T, a, i, j)                                                            \
     do {                                                                               \
         T t_ = a[i];                                                                   \
         a[i] = a[j];                                                                   \
         a[j] = t_;                                                                     \
-        if (ix) {                                                                      \
-            int64_t u_ = ix[i];                                                        \
-            ix[i] = ix[j];                                                             \
-            ix[j] = u_;                                                                \
-        }                                                                              \
     } while (0)
 
-/* sload: the lane into b (and its positions into ix), NaNs moved to the end;
- * returns how many are not NaN. sstore: b back into a strided lane.
- * sselect1: introselect of element k of a[lo, hi) (no NaNs there). */
+/* sload: the lane into b, NaNs moved to the end; returns how many are not
+ * NaN. sstore: b back into a strided lane. skey: the order key of b[k].
+ * sselect1: introselect of element k of a[lo, hi) (no NaNs there).
+ * scatter: the indices of a lane, grouped by order key (below).         */
 #define DEF_SSELECT(N, T, K)                                                           \
-    static int64_t sload_##N(const char *in, int64_t n, int64_t s, void *bv, int64_t *ix) \
+    static int64_t sload_##N(const char *in, int64_t n, int64_t s, void *bv)           \
     {                                                                                  \
         T *b = bv;                                                                     \
         int64_t nan = 0;                                                               \
@@ -103,16 +122,11 @@ enum { SMALL_SELECT = 16 };
             memcpy(b, in, (size_t)n * sizeof(T));                                      \
             for (int64_t i = 0; i < n; i++)                                            \
                 nan += ISNAN_##K(b[i]);                                                \
-            if (ix)                                                                    \
-                for (int64_t i = 0; i < n; i++)                                        \
-                    ix[i] = i;                                                         \
         } else {                                                                       \
             for (int64_t i = 0; i < n; i++) {                                          \
                 T v = ld_##N(in + i * s);                                              \
                 nan += ISNAN_##K(v);                                                   \
                 b[i] = v;                                                              \
-                if (ix)                                                                \
-                    ix[i] = i;                                                         \
             }                                                                          \
         }                                                                              \
         if (!nan)                                                                      \
@@ -120,19 +134,49 @@ enum { SMALL_SELECT = 16 };
         int64_t h = 0, t = n;                                                          \
         for (int64_t i = 0; i < n; i++) {                                              \
             T v = ld_##N(in + i * s);                                                  \
-            if (ISNAN_##K(v)) {                                                        \
-                t--;                                                                   \
-                b[t] = v;                                                              \
-                if (ix)                                                                \
-                    ix[t] = i;                                                         \
-            } else {                                                                   \
-                b[h] = v;                                                              \
-                if (ix)                                                                \
-                    ix[h] = i;                                                         \
-                h++;                                                                   \
-            }                                                                          \
+            if (ISNAN_##K(v))                                                          \
+                b[--t] = v;                                                            \
+            else                                                                       \
+                b[h++] = v;                                                            \
         }                                                                              \
         return h;                                                                      \
+    }                                                                                  \
+    static uint64_t skey_##N(const void *b, int64_t k)                                 \
+    {                                                                                  \
+        return ARS_KEY_##K(T, ((const T *)b)[k]);                                      \
+    }                                                                                  \
+    static void scatter_##N(const char *in, int64_t n, int64_t s, const uint64_t *kk,  \
+                            int64_t nk, int64_t *pos, char *out, int64_t os)           \
+    {                                                                                  \
+        if (nk == 1) {                                                                 \
+            const uint64_t v = kk[0];                                                  \
+            int64_t lt = 0, eq = 0;                                                    \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                uint64_t key = ARS_KEY_##K(T, ld_##N(in + i * s));                     \
+                lt += key < v;                                                         \
+                eq += key == v;                                                        \
+            }                                                                          \
+            int64_t p[3] = {0, lt, lt + eq};                                           \
+            for (int64_t i = 0; i < n; i++) {                                          \
+                uint64_t key = ARS_KEY_##K(T, ld_##N(in + i * s));                     \
+                int c = (key >= v) + (key > v);                                        \
+                st_INT64(out + p[c]++ * os, i);                                        \
+            }                                                                          \
+            return;                                                                    \
+        }                                                                              \
+        int64_t nc = 2 * nk + 1;                                                       \
+        memset(pos, 0, (size_t)nc * sizeof(int64_t));                                  \
+        for (int64_t i = 0; i < n; i++)                                                \
+            pos[key_class(ARS_KEY_##K(T, ld_##N(in + i * s)), kk, nk)]++;              \
+        for (int64_t c = 0, sum = 0; c < nc; c++) {                                    \
+            int64_t t = pos[c];                                                        \
+            pos[c] = sum;                                                              \
+            sum += t;                                                                  \
+        }                                                                              \
+        for (int64_t i = 0; i < n; i++) {                                              \
+            int64_t c = key_class(ARS_KEY_##K(T, ld_##N(in + i * s)), kk, nk);         \
+            st_INT64(out + pos[c]++ * os, i);                                          \
+        }                                                                              \
     }                                                                                  \
     static void sstore_##N(const void *bv, int64_t n, char *out, int64_t os)           \
     {                                                                                  \
@@ -140,7 +184,7 @@ enum { SMALL_SELECT = 16 };
         for (int64_t i = 0; i < n; i++)                                                \
             st_##N(out + i * os, b[i]);                                                \
     }                                                                                  \
-    static void ssift_##N(T *a, int64_t *ix, int64_t i, int64_t n)                     \
+    static void ssift_##N(T *a, int64_t i, int64_t n)                     \
     {                                                                                  \
         for (;;) {                                                                     \
             int64_t c = 2 * i + 1;                                                     \
@@ -150,42 +194,41 @@ enum { SMALL_SELECT = 16 };
                 c++;                                                                   \
             if (!(a[i] < a[c]))                                                        \
                 return;                                                                \
-            SWAP_AT(T, a, ix, i, c);                                                   \
+            SWAP_AT(T, a, i, c);                                                   \
             i = c;                                                                     \
         }                                                                              \
     }                                                                                  \
     /* Heapselect of element k of a[0, n): a max-heap of the k + 1 smallest seen. */  \
-    static void sheapselect_##N(T *a, int64_t *ix, int64_t n, int64_t k)               \
+    static void sheapselect_##N(T *a, int64_t n, int64_t k)               \
     {                                                                                  \
         int64_t h = k + 1;                                                             \
         for (int64_t i = h / 2 - 1; i >= 0; i--)                                       \
-            ssift_##N(a, ix, i, h);                                                    \
+            ssift_##N(a, i, h);                                                    \
         for (int64_t i = h; i < n; i++)                                                \
             if (a[i] < a[0]) {                                                         \
-                SWAP_AT(T, a, ix, 0, i);                                               \
-                ssift_##N(a, ix, 0, h);                                                \
+                SWAP_AT(T, a, 0, i);                                               \
+                ssift_##N(a, 0, h);                                                \
             }                                                                          \
-        SWAP_AT(T, a, ix, 0, k);                                                       \
+        SWAP_AT(T, a, 0, k);                                                       \
     }                                                                                  \
-    static void sselect1_##N(void *av, int64_t *ix, int64_t lo, int64_t hi, int64_t k,  \
-                             bounds *bd)                                               \
+    static void sselect1_##N(void *av, int64_t lo, int64_t hi, int64_t k, bounds *bd)                                               \
     {                                                                                  \
         T *a = av;                                                                     \
         int depth = depth_limit(hi - lo);                                              \
         while (hi - lo > SMALL_SELECT) {                                               \
             if (depth-- <= 0) {                                                        \
-                sheapselect_##N(a + lo, ix ? ix + lo : NULL, hi - lo, k - lo);         \
+                sheapselect_##N(a + lo, hi - lo, k - lo);         \
                 return;                                                                \
             }                                                                          \
             /* median of 3 into a[lo + 1], with a[lo] <= it <= a[hi - 1] */            \
             int64_t mid = lo + (hi - lo) / 2;                                          \
             if (a[mid] < a[lo])                                                        \
-                SWAP_AT(T, a, ix, mid, lo);                                            \
+                SWAP_AT(T, a, mid, lo);                                            \
             if (a[hi - 1] < a[mid])                                                    \
-                SWAP_AT(T, a, ix, hi - 1, mid);                                        \
+                SWAP_AT(T, a, hi - 1, mid);                                        \
             if (a[mid] < a[lo])                                                        \
-                SWAP_AT(T, a, ix, mid, lo);                                            \
-            SWAP_AT(T, a, ix, mid, lo + 1);                                            \
+                SWAP_AT(T, a, mid, lo);                                            \
+            SWAP_AT(T, a, mid, lo + 1);                                            \
             T pv = a[lo + 1];                                                          \
             /* Hoare partition of (lo + 1, hi - 1): a[lo + 1] and a[hi - 1] stop */    \
             /* the scans; both stop on keys equal to the pivot */                      \
@@ -199,9 +242,9 @@ enum { SMALL_SELECT = 16 };
                 while (pv < a[j]);                                                     \
                 if (j < i)                                                             \
                     break;                                                             \
-                SWAP_AT(T, a, ix, i, j);                                               \
+                SWAP_AT(T, a, i, j);                                               \
             }                                                                          \
-            SWAP_AT(T, a, ix, lo + 1, j);                                              \
+            SWAP_AT(T, a, lo + 1, j);                                              \
             /* a[lo, j) <= a[j] == pv <= a(j, hi) */                                   \
             if (j == k)                                                                \
                 return;                                                                \
@@ -214,45 +257,50 @@ enum { SMALL_SELECT = 16 };
         }                                                                              \
         for (int64_t i = lo + 1; i < hi; i++)                                          \
             for (int64_t j = i; j > lo && a[j] < a[j - 1]; j--)                        \
-                SWAP_AT(T, a, ix, j, j - 1);                                           \
+                SWAP_AT(T, a, j, j - 1);                                           \
     }
 ARS_REAL_DTYPES(DEF_SSELECT)
 
-typedef int64_t (*sload_fn)(const char *in, int64_t n, int64_t s, void *b, int64_t *ix);
+typedef int64_t (*sload_fn)(const char *in, int64_t n, int64_t s, void *b);
+typedef uint64_t (*skey_fn)(const void *b, int64_t k);
+typedef void (*scatter_fn)(const char *in, int64_t n, int64_t s, const uint64_t *kk, int64_t nk,
+                           int64_t *pos, char *out, int64_t os);
 typedef void (*sstore_fn)(const void *b, int64_t n, char *out, int64_t os);
 #define ENT_SLOAD(N, T, K) [ARS_##N] = sload_##N,
 #define ENT_SSTORE(N, T, K) [ARS_##N] = sstore_##N,
 #define ENT_SSEL(N, T, K) [ARS_##N] = sselect1_##N,
+#define ENT_SKEY(N, T, K) [ARS_##N] = skey_##N,
+#define ENT_SCATTER(N, T, K) [ARS_##N] = scatter_##N,
 static const sload_fn sload_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SLOAD)};
 static const sstore_fn sstore_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSTORE)};
 static const select1_fn sselect_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSEL)};
+static const skey_fn skey_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SKEY)};
+static const scatter_fn scatter_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SCATTER)};
 
 /* ---- the vector introselect (AVX-512) --------------------------------------------- */
 
 #if ARS_SORT_SIMD
-/* vselect1_SUF: element k of a[lo, hi) of keys (with the payload ix for a64),
- * on the vector quicksort's partition, pivots, networks and heapsort. */
+/* vselect1_SUF: element k of a[lo, hi) of keys, on the vector quicksort's
+ * partition, pivots, networks and heapsort. */
 #define DEF_VSELECT(SUF, KT, KMAX, BASE)                                               \
-    static void vselect1_##SUF(void *av, int64_t *ix, int64_t lo, int64_t hi, int64_t k, \
-                               bounds *bd)                                             \
+    static void vselect1_##SUF(void *av, int64_t lo, int64_t hi, int64_t k, bounds *bd) \
     {                                                                                  \
         KT *a = av;                                                                    \
         int depth = depth_limit(hi - lo);                                              \
         while (hi - lo > (BASE)) {                                                     \
             int64_t n = hi - lo;                                                       \
             KT *b = a + lo;                                                            \
-            int64_t *bi = ix ? ix + lo : NULL;                                         \
             if (depth-- <= 0) {                                                        \
-                heapsort_##SUF(b, bi, n);                                              \
+                heapsort_##SUF(b, NULL, n);                                            \
                 return;                                                                \
             }                                                                          \
             KT pv = n >= 8192 ? pivot_wide_##SUF(b, n) : pivot_##SUF(b, n);            \
-            int64_t p = partition_##SUF(b, bi, n, pv);                                 \
+            int64_t p = partition_##SUF(b, NULL, n, pv);                               \
             if (p == 0) {                                                              \
                 /* pv is the range's least key: its copies go first and are done */    \
                 if (pv == (KMAX))                                                      \
                     return;                                                            \
-                p = partition_##SUF(b, bi, n, (KT)(pv + 1));                           \
+                p = partition_##SUF(b, NULL, n, (KT)(pv + 1));                         \
                 if (k < lo + p) {                                                      \
                     push_bound(bd, lo + p);                                            \
                     return;                                                            \
@@ -267,11 +315,33 @@ static const select1_fn sselect_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSEL)}
                 lo += p;                                                               \
             }                                                                          \
         }                                                                              \
-        small_sort_##SUF(a + lo, ix ? ix + lo : NULL, hi - lo);                        \
+        small_sort_##SUF(a + lo, NULL, hi - lo);                                       \
     }
 DEF_VSELECT(k64, int64_t, INT64_MAX, 128)
-DEF_VSELECT(a64, int64_t, INT64_MAX, 64)
 DEF_VSELECT(k32, int32_t, INT32_MAX, 256)
+
+/* vkey64_N, vkey32_N: the order key of element k of a lane of keys whose
+ * first m are keys and the rest set-aside values (their bytes). */
+#define DEF_VKEY(W, KT, N, T, K)                                                       \
+    static uint64_t vkey##W##_##N(const void *kv, int64_t k, int64_t m)                \
+    {                                                                                  \
+        const KT *kp = kv;                                                             \
+        T v;                                                                           \
+        if (k < m)                                                                     \
+            v = QUNKEY##W##_##K(T, kp[k]);                                             \
+        else                                                                           \
+            memcpy(&v, &kp[k], sizeof v);                                              \
+        return ARS_KEY_##K(T, v);                                                      \
+    }
+#define DEF_VKEY64(N, T, K) DEF_VKEY(64, int64_t, N, T, K)
+#define DEF_VKEY32(N, T, K) DEF_VKEY(32, int32_t, N, T, K)
+ARS_REAL_DTYPES(DEF_VKEY64)
+ARS_REAL_DTYPES(DEF_VKEY32)
+typedef uint64_t (*vkey_fn)(const void *k, int64_t i, int64_t m);
+#define ENT_VKEY64(N, T, K) [ARS_##N] = vkey64_##N,
+#define ENT_VKEY32(N, T, K) [ARS_##N] = Q32_FN(N, T, vkey),
+static const vkey_fn vkey64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY64)};
+static const vkey_fn vkey32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY32)};
 #endif
 
 /* ---- lanes ------------------------------------------------------------------------ */
@@ -296,22 +366,24 @@ static int dense_lanes(char **data, const int64_t *s, int64_t os, int64_t isz)
 static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
 {
     select_ctx *c = p;
-    int64_t n = c->n, os = c->out_step, isz = ars_itemsize[c->dtype];
+    int64_t n = c->n, os = c->out_step, isz = ars_itemsize[c->dtype], nk = c->nkth;
     int vec = 0, k32 = 0;
 #if ARS_SORT_SIMD
     vec = c->vector && n >= VSELECT_MIN && have_avx512();
-    k32 = vec && !c->arg && isz <= 4;
+    k32 = vec && isz <= 4;
 #endif
-    /* the working copy: keys (vector) or values (portable), in out itself
-     * when out's lanes are dense and as wide; indices in out likewise */
+    /* the working copy of a lane: keys (vector) or values (portable), in out
+     * itself when out's lanes are dense and wide enough (argpartition: int64
+     * slots, read before the indices are written over them) */
     int64_t wsz = vec ? (k32 ? 4 : 8) : isz;
-    int work_in_out = !c->arg && wsz == isz && dense_lanes(data, s, os, isz);
-    int idx_in_out = c->arg && dense_lanes(data, s, os, 8);
+    int work_in_out = c->arg ? dense_lanes(data, s, os, 8)
+                             : wsz == isz && dense_lanes(data, s, os, isz);
     void *wbuf = work_in_out ? NULL : malloc((size_t)(n * wsz));
-    int64_t *ibuf = c->arg && !idx_in_out ? malloc((size_t)n * sizeof(int64_t)) : NULL;
-    if ((!work_in_out && !wbuf) || (c->arg && !idx_in_out && !ibuf)) {
+    /* argpartition: the kth keys and the class counts */
+    uint64_t *kk = c->arg ? malloc((size_t)(nk * 3 + 1) * sizeof(uint64_t)) : NULL;
+    if ((!work_in_out && !wbuf) || (c->arg && !kk)) {
         free(wbuf);
-        free(ibuf);
+        free(kk);
         __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -319,34 +391,43 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
         const char *in = data[0] + b * s[0];
         char *out = data[1] + b * s[1];
         void *w = work_in_out ? (void *)out : wbuf;
-        int64_t *ix = c->arg ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
-        int64_t m;
+        int64_t m, nkk = 0;
 #if ARS_SORT_SIMD
         if (vec) {
-            if (k32) {
+            if (k32)
                 m = qencode32_table[c->dtype](in, n, c->in_step, w, NULL, 0);
-                select_all(vselect1_k32, w, NULL, m, c->kth, c->nkth);
+            else
+                m = qencode64_table[c->dtype](in, n, c->in_step, w, NULL, 0);
+            select_all(k32 ? vselect1_k32 : vselect1_k64, w, m, c->kth, nk);
+            if (c->arg)
+                for (int64_t i = 0; i < nk; i++) {
+                    uint64_t key = (k32 ? vkey32_table : vkey64_table)[c->dtype](w, c->kth[i], m);
+                    if (!nkk || kk[nkk - 1] != key)
+                        kk[nkk++] = key;
+                }
+            else if (k32)
                 qdecode32_table[c->dtype](w, 0, n, n, m, out, os, 0);
-            } else {
-                m = qencode64_table[c->dtype](in, n, c->in_step, w, ix, 0);
-                select_all(ix ? vselect1_a64 : vselect1_k64, w, ix, m, c->kth, c->nkth);
-                if (!ix)
-                    qdecode64_table[c->dtype](w, 0, n, n, m, out, os, 0);
-            }
+            else
+                qdecode64_table[c->dtype](w, 0, n, n, m, out, os, 0);
         } else
 #endif
         {
-            m = sload_table[c->dtype](in, n, c->in_step, w, ix);
-            select_all(sselect_table[c->dtype], w, ix, m, c->kth, c->nkth);
-            if (!ix && !work_in_out)
+            m = sload_table[c->dtype](in, n, c->in_step, w);
+            select_all(sselect_table[c->dtype], w, m, c->kth, nk);
+            if (c->arg)
+                for (int64_t i = 0; i < nk; i++) {
+                    uint64_t key = skey_table[c->dtype](w, c->kth[i]);
+                    if (!nkk || kk[nkk - 1] != key)
+                        kk[nkk++] = key;
+                }
+            else if (!work_in_out)
                 sstore_table[c->dtype](w, n, out, os);
         }
-        if (ix && !idx_in_out)
-            for (int64_t i = 0; i < n; i++)
-                st_INT64(out + i * os, ix[i]);
+        if (c->arg)
+            scatter_table[c->dtype](in, n, c->in_step, kk, nkk, (int64_t *)(kk + nk), out, os);
     }
     free(wbuf);
-    free(ibuf);
+    free(kk);
 }
 
 int ars_select(int ndim, const int64_t *shape,
