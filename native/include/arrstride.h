@@ -258,7 +258,8 @@ int ars_sort(int ndim, const int64_t *shape,
  * (strictly increasing, in [0, n); else ARS_ERR_ARG) is moved there, those
  * before it are <= and those after >= (NaNs largest, -0.0 == 0.0), as values
  * into out (same dtype) or, with ARS_SELECT_ARG, their int64 indices.
- * ARS_SELECT_PORTABLE keeps to the portable kernel (no vector code). */
+ * ARS_SELECT_PORTABLE keeps to the portable introselect (no vector code, no
+ * counting of 1- and 2-byte values). */
 enum { ARS_SELECT_ARG = 1, ARS_SELECT_PORTABLE = 2 };
 int ars_select(int ndim, const int64_t *shape,
                const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,

@@ -14,6 +14,7 @@
  *   - AVX-512, where the CPU has it: on the order keys of the vector quicksort
  *     (sort_avx512.h), partitioned by its vector partition around the median
  *     of a sample, short ranges sorted by its networks.
+ * Long lanes of 1- and 2-byte dtypes are counted instead (below).
  * Several kth are selected in increasing order, each on the range left of
  * the previous ones: the split points a partition found beyond a kth are
  * kept, so a later kth starts from the tightest range known to hold it.
@@ -141,26 +142,42 @@ static inline int64_t key_class(uint64_t key, const uint64_t *kk, int64_t nk)
         }                                                                              \
         return h;                                                                      \
     }                                                                                  \
-    static uint64_t skey_##N(const void *b, int64_t k)                                 \
+    static uint64_t skey_##N(const void *b, int64_t k, int64_t m, void *val)           \
     {                                                                                  \
-        return ARS_KEY_##K(T, ((const T *)b)[k]);                                      \
+        (void)m;                                                                       \
+        T v = ((const T *)b)[k];                                                       \
+        memcpy(val, &v, sizeof v);                                                     \
+        return ARS_KEY_##K(T, v);                                                      \
     }                                                                                  \
     static void scatter_##N(const char *in, int64_t n, int64_t s, const uint64_t *kk,  \
-                            int64_t nk, int64_t *pos, char *out, int64_t os)           \
+                            int64_t nk, const void *kv, int64_t *pos, char *out,      \
+                            int64_t os)                                                \
     {                                                                                  \
-        if (nk == 1) {                                                                 \
-            const uint64_t v = kk[0];                                                  \
+        if (nk == 1 && kv) {                                                           \
+            /* one kth: compared as values (NaN largest), cursors in registers */    \
+            const T v = *(const T *)kv;                                                \
             int64_t lt = 0, eq = 0;                                                    \
-            for (int64_t i = 0; i < n; i++) {                                          \
-                uint64_t key = ARS_KEY_##K(T, ld_##N(in + i * s));                     \
-                lt += key < v;                                                         \
-                eq += key == v;                                                        \
+            if (ISNAN_##K(v)) {                                                        \
+                for (int64_t i = 0; i < n; i++)                                        \
+                    lt += !ISNAN_##K(ld_##N(in + i * s));                              \
+                eq = n - lt;                                                           \
+            } else {                                                                   \
+                for (int64_t i = 0; i < n; i++) {                                      \
+                    T x = ld_##N(in + i * s);                                          \
+                    lt += x < v;                                                       \
+                    eq += x == v;                                                      \
+                }                                                                      \
             }                                                                          \
-            int64_t p[3] = {0, lt, lt + eq};                                           \
+            int64_t p0 = 0, p1 = lt, p2 = lt + eq;                                     \
             for (int64_t i = 0; i < n; i++) {                                          \
-                uint64_t key = ARS_KEY_##K(T, ld_##N(in + i * s));                     \
-                int c = (key >= v) + (key > v);                                        \
-                st_INT64(out + p[c]++ * os, i);                                        \
+                T x = ld_##N(in + i * s);                                              \
+                int c = ISNAN_##K(v) ? ISNAN_##K(x)                                    \
+                                     : (x >= v || ISNAN_##K(x)) + (x > v || ISNAN_##K(x)); \
+                int64_t at = c == 0 ? p0 : c == 1 ? p1 : p2;                           \
+                st_INT64(out + at * os, i);                                            \
+                p0 += c == 0;                                                          \
+                p1 += c == 1;                                                          \
+                p2 += c == 2;                                                          \
             }                                                                          \
             return;                                                                    \
         }                                                                              \
@@ -262,9 +279,13 @@ static inline int64_t key_class(uint64_t key, const uint64_t *kk, int64_t nk)
 ARS_REAL_DTYPES(DEF_SSELECT)
 
 typedef int64_t (*sload_fn)(const char *in, int64_t n, int64_t s, void *b);
-typedef uint64_t (*skey_fn)(const void *b, int64_t k);
+/* The order key of element k of a selected lane (m elements before the
+ * set-aside ones); its value's bytes into val. */
+typedef uint64_t (*key_fn)(const void *b, int64_t k, int64_t m, void *val);
+
+/* scatter: kv, when not NULL, is the value of the one kth (nk == 1) */
 typedef void (*scatter_fn)(const char *in, int64_t n, int64_t s, const uint64_t *kk, int64_t nk,
-                           int64_t *pos, char *out, int64_t os);
+                           const void *kv, int64_t *pos, char *out, int64_t os);
 typedef void (*sstore_fn)(const void *b, int64_t n, char *out, int64_t os);
 #define ENT_SLOAD(N, T, K) [ARS_##N] = sload_##N,
 #define ENT_SSTORE(N, T, K) [ARS_##N] = sstore_##N,
@@ -274,7 +295,7 @@ typedef void (*sstore_fn)(const void *b, int64_t n, char *out, int64_t os);
 static const sload_fn sload_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SLOAD)};
 static const sstore_fn sstore_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSTORE)};
 static const select1_fn sselect_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSEL)};
-static const skey_fn skey_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SKEY)};
+static const key_fn skey_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SKEY)};
 static const scatter_fn scatter_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SCATTER)};
 
 /* ---- the vector introselect (AVX-512) --------------------------------------------- */
@@ -323,7 +344,7 @@ DEF_VSELECT(k32, int32_t, INT32_MAX, 256)
 /* vkey64_N, vkey32_N: the order key of element k of a lane of keys whose
  * first m are keys and the rest set-aside values (their bytes). */
 #define DEF_VKEY(W, KT, N, T, K)                                                       \
-    static uint64_t vkey##W##_##N(const void *kv, int64_t k, int64_t m)                \
+    static uint64_t vkey##W##_##N(const void *kv, int64_t k, int64_t m, void *val)     \
     {                                                                                  \
         const KT *kp = kv;                                                             \
         T v;                                                                           \
@@ -331,18 +352,76 @@ DEF_VSELECT(k32, int32_t, INT32_MAX, 256)
             v = QUNKEY##W##_##K(T, kp[k]);                                             \
         else                                                                           \
             memcpy(&v, &kp[k], sizeof v);                                              \
+        memcpy(val, &v, sizeof v);                                                     \
         return ARS_KEY_##K(T, v);                                                      \
     }
 #define DEF_VKEY64(N, T, K) DEF_VKEY(64, int64_t, N, T, K)
 #define DEF_VKEY32(N, T, K) DEF_VKEY(32, int32_t, N, T, K)
 ARS_REAL_DTYPES(DEF_VKEY64)
 ARS_REAL_DTYPES(DEF_VKEY32)
-typedef uint64_t (*vkey_fn)(const void *k, int64_t i, int64_t m);
+
 #define ENT_VKEY64(N, T, K) [ARS_##N] = vkey64_##N,
 #define ENT_VKEY32(N, T, K) [ARS_##N] = Q32_FN(N, T, vkey),
-static const vkey_fn vkey64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY64)};
-static const vkey_fn vkey32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY32)};
+static const key_fn vkey64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY64)};
+static const key_fn vkey32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY32)};
 #endif
+
+/* ---- counting, for long lanes of bool, (u)int8 and (u)int16 --------------------------
+ *
+ * A count of each value in one pass, then the lane written back in sorted
+ * order (a partition at every kth), or, for argpartition, the kth values read
+ * off the running counts. Linear, with no comparison to mispredict: faster
+ * than any selection once the lane is long next to the number of values. */
+enum { COUNT_MIN_1 = 256, COUNT_MIN_2 = 1 << 14 };
+
+/* The number of counters of a dtype: one per value of 1 or 2 bytes. */
+#define NCOUNT(T) (sizeof(T) <= 2 ? (int64_t)1 << (8 * sizeof(T)) : 0)
+#define DEF_COUNT(N, T, K)                                                             \
+    static void count_##N(const char *in, int64_t n, int64_t s, int64_t *h)            \
+    {                                                                                  \
+        memset(h, 0, (size_t)NCOUNT(T) * sizeof(int64_t));                             \
+        for (int64_t i = 0; i < n; i++)                                                \
+            h[(int64_t)ld_##N(in + i * s) - (int64_t)LO_##K(T)]++;                     \
+    }                                                                                  \
+    static void cfill_##N(const int64_t *h, char *out, int64_t os)                     \
+    {                                                                                  \
+        int64_t j = 0;                                                                 \
+        for (int64_t b = 0; b < NCOUNT(T); b++) {                                      \
+            T v = (T)(b + (int64_t)LO_##K(T));                                         \
+            for (int64_t e = j + h[b]; j < e; j++)                                     \
+                st_##N(out + j * os, v);                                               \
+        }                                                                              \
+    }                                                                                  \
+    /* the value of counter b (its bytes into val) and its order key */              \
+    static uint64_t cvalue_##N(const void *h, int64_t b, int64_t m, void *val)         \
+    {                                                                                  \
+        (void)h;                                                                       \
+        (void)m;                                                                       \
+        T v = (T)(b + (int64_t)LO_##K(T));                                             \
+        memcpy(val, &v, sizeof v);                                                     \
+        return ARS_KEY_##K(T, v);                                                      \
+    }
+ARS_REAL_DTYPES(DEF_COUNT)
+typedef void (*count_fn)(const char *in, int64_t n, int64_t s, int64_t *h);
+typedef void (*cfill_fn)(const int64_t *h, char *out, int64_t os);
+#define COUNT_FN(N, T, F) (sizeof(T) <= 2 ? F##_##N : NULL)
+#define ENT_COUNT(N, T, K) [ARS_##N] = COUNT_FN(N, T, count),
+#define ENT_CFILL(N, T, K) [ARS_##N] = COUNT_FN(N, T, cfill),
+#define ENT_CVALUE(N, T, K) [ARS_##N] = COUNT_FN(N, T, cvalue),
+static const count_fn count_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_COUNT)};
+static const cfill_fn cfill_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_CFILL)};
+static const key_fn cvalue_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_CVALUE)};
+
+/* The counter of each kth (increasing), from the running counts. */
+static void count_kth(const int64_t *h, const int64_t *kth, int64_t nk, int64_t *bucket)
+{
+    int64_t b = 0, below = 0;  /* below: the elements in counters before b */
+    for (int64_t i = 0; i < nk; i++) {
+        while (below + h[b] <= kth[i])
+            below += h[b++];
+        bucket[i] = b;
+    }
+}
 
 /* ---- lanes ------------------------------------------------------------------------ */
 
@@ -363,6 +442,20 @@ static int dense_lanes(char **data, const int64_t *s, int64_t os, int64_t isz)
     return os == isz && s[1] % isz == 0 && (uintptr_t)data[1] % (uintptr_t)isz == 0;
 }
 
+/* The distinct order keys of the kth elements of a selected lane, in kk;
+ * returns how many. The last one's value goes to *val. */
+static int64_t kth_keys(key_fn f, const void *w, int64_t m, const int64_t *kth, int64_t nk,
+                        uint64_t *kk, uint64_t *val)
+{
+    int64_t nkk = 0;
+    for (int64_t i = 0; i < nk; i++) {
+        uint64_t key = f(w, kth[i], m, val);
+        if (!nkk || kk[nkk - 1] != key)
+            kk[nkk++] = key;
+    }
+    return nkk;
+}
+
 static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
 {
     select_ctx *c = p;
@@ -375,10 +468,18 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
     /* the working copy of a lane: keys (vector) or values (portable), in out
      * itself when out's lanes are dense and wide enough (argpartition: int64
      * slots, read before the indices are written over them) */
-    int64_t wsz = vec ? (k32 ? 4 : 8) : isz;
+    int counting = c->vector && count_table[c->dtype] &&
+                   n >= (isz == 1 ? COUNT_MIN_1 : COUNT_MIN_2);
+    if (counting)
+        vec = 0;
+    int64_t wsz = counting ? 8 : vec ? (k32 ? 4 : 8) : isz;
     int work_in_out = c->arg ? dense_lanes(data, s, os, 8)
                              : wsz == isz && dense_lanes(data, s, os, isz);
-    void *wbuf = work_in_out ? NULL : malloc((size_t)(n * wsz));
+    /* counting: the counters (and the kth's counters) instead of a copy */
+    void *wbuf = counting ? malloc((size_t)(NCOUNT(int16_t) + nk) * sizeof(int64_t))
+                          : work_in_out ? NULL : malloc((size_t)(n * wsz));
+    if (counting)
+        work_in_out = 0;
     /* argpartition: the kth keys and the class counts */
     uint64_t *kk = c->arg ? malloc((size_t)(nk * 3 + 1) * sizeof(uint64_t)) : NULL;
     if ((!work_in_out && !wbuf) || (c->arg && !kk)) {
@@ -392,6 +493,17 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
         char *out = data[1] + b * s[1];
         void *w = work_in_out ? (void *)out : wbuf;
         int64_t m, nkk = 0;
+        uint64_t kv = 0;  /* the value of the kth when there is one (any real dtype fits) */
+        if (counting) {
+            int64_t *h = wbuf, *bucket = h + NCOUNT(int16_t);
+            count_table[c->dtype](in, n, c->in_step, h);
+            if (!c->arg) {
+                cfill_table[c->dtype](h, out, os);
+                continue;
+            }
+            count_kth(h, c->kth, nk, bucket);
+            nkk = kth_keys(cvalue_table[c->dtype], NULL, 0, bucket, nk, kk, &kv);
+        } else
 #if ARS_SORT_SIMD
         if (vec) {
             if (k32)
@@ -400,11 +512,8 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
                 m = qencode64_table[c->dtype](in, n, c->in_step, w, NULL, 0);
             select_all(k32 ? vselect1_k32 : vselect1_k64, w, m, c->kth, nk);
             if (c->arg)
-                for (int64_t i = 0; i < nk; i++) {
-                    uint64_t key = (k32 ? vkey32_table : vkey64_table)[c->dtype](w, c->kth[i], m);
-                    if (!nkk || kk[nkk - 1] != key)
-                        kk[nkk++] = key;
-                }
+                nkk = kth_keys((k32 ? vkey32_table : vkey64_table)[c->dtype], w, m, c->kth, nk,
+                               kk, &kv);
             else if (k32)
                 qdecode32_table[c->dtype](w, 0, n, n, m, out, os, 0);
             else
@@ -415,16 +524,13 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
             m = sload_table[c->dtype](in, n, c->in_step, w);
             select_all(sselect_table[c->dtype], w, m, c->kth, nk);
             if (c->arg)
-                for (int64_t i = 0; i < nk; i++) {
-                    uint64_t key = skey_table[c->dtype](w, c->kth[i]);
-                    if (!nkk || kk[nkk - 1] != key)
-                        kk[nkk++] = key;
-                }
+                nkk = kth_keys(skey_table[c->dtype], w, m, c->kth, nk, kk, &kv);
             else if (!work_in_out)
                 sstore_table[c->dtype](w, n, out, os);
         }
         if (c->arg)
-            scatter_table[c->dtype](in, n, c->in_step, kk, nkk, (int64_t *)(kk + nk), out, os);
+            scatter_table[c->dtype](in, n, c->in_step, kk, nkk, nkk == 1 ? &kv : NULL,
+                                    (int64_t *)(kk + nk), out, os);
     }
     free(wbuf);
     free(kk);
