@@ -1015,10 +1015,11 @@ def _unique_axis(func: str, ar: Array, axis: int, return_index: bool, return_inv
     if m == 0 and n:  # every row is the same empty row
         first = concat([asarray([True]), zeros((n - 1,), dtype=dt.bool)])
     else:
+        parts = [imag, real] if rows.dtype.kind == "c" else [None]
         for c in builtins.range(m - 1, -1, -1):
-            col = take(rows[:, c], order)
-            keys = [imag(col), real(col)] if col.dtype.kind == "c" else [col]
-            for key in keys:
+            for part in parts:  # complex: by imaginary part, then stably by real part
+                col = take(rows[:, c], order)
+                key = col if part is None else part(col)
                 order = take(order, argsort(key, stable=True))
         srt = take(rows, order, axis=0)
         if n:
