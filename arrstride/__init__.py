@@ -94,7 +94,7 @@ from ._numpy_shape import (
     dstack, fliplr, flipud, hsplit, hstack, partition, promote_types, put, ravel, rot90, select,
     split, swapaxes, tril_indices, triu_indices, unique, unravel_index, vander, vsplit, vstack,
 )
-from ._numpy_stats import bincount, corrcoef, cov, histogram, histogramdd
+from ._numpy_stats import bincount, corrcoef, cov, histogram, histogram_bin_edges, histogramdd
 from . import linalg
 from . import fft
 # NumPy's habits: random numbers, .npy/.npz files, buffers, print options
@@ -168,7 +168,7 @@ __all__ = [
     "diagflat", "dsplit", "dstack", "fliplr", "flipud", "hsplit", "hstack", "partition",
     "promote_types", "put", "ravel", "rot90", "select", "split", "swapaxes", "tril_indices",
     "triu_indices", "unique", "unravel_index", "vander", "vsplit", "vstack",
-    "bincount", "corrcoef", "cov", "histogram", "histogramdd",
+    "bincount", "corrcoef", "cov", "histogram", "histogram_bin_edges", "histogramdd",
     # linear algebra (matrix_transpose is with manipulation)
     "matmul", "tensordot", "vecdot", "linalg",
     # extensions

@@ -624,6 +624,18 @@ def sort(x, out, axis: int, argsort: bool, descending: bool, stable: bool = True
            "sort")
 
 
+def select(x, out, axis: int, kth: Sequence[int], arg: bool, vector: bool = True) -> None:
+    """Partition each lane of x along axis at the positions kth (increasing,
+    in range) into out: values, or int64 indices with arg. vector=False keeps
+    to the portable kernel (tests compare the two)."""
+    shape, xs, n, step = _batch(x, axis)
+    _, ostr, _, ostep = _batch(out, axis)
+    ks = ffi.new("int64_t[]", list(kth))
+    flags = (lib.ARS_SELECT_ARG if arg else 0) | (0 if vector else lib.ARS_SELECT_PORTABLE)
+    _check(lib.ars_select(len(shape), shape64(shape), data_ptr(x), xs, x._dtype.code, n, step,
+                          data_ptr(out), ostr, ostep, ks, len(kth), flags), "select")
+
+
 def unique(x, values, index=None, inverse=None, counts=None) -> int:
     """Unique elements of the 1-D x into the first k slots of values (and of
     the optional int64 outputs); returns k."""

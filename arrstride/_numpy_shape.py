@@ -5,6 +5,7 @@ input, as NumPy's do; the others build new arrays from arrstride's own
 functions."""
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
@@ -16,7 +17,7 @@ from ._data_type_functions import astype, result_type
 from ._elementwise_functions import (
     equal, floor_divide, greater_equal, less, logical_or, multiply, remainder, where,
 )
-from ._errors import index_error, not_array_error, type_error, value_error
+from ._errors import dtype_error, index_error, not_array_error, type_error, value_error
 from ._manipulation_functions import (
     broadcast_to, concat, flip, permute_dims, reshape, stack,
 )
@@ -921,21 +922,24 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
 
     Not in the standard: NumPy's unique over the flattened array (the
     standard's unique_* functions keep every NaN; here they count as one,
-    unless equal_nan is False). axis other than None is not supported.
+    unless equal_nan is False), or, with axis, the unique sub-arrays along
+    that axis in lexicographic order (sub-arrays holding NaN are all distinct,
+    as in NumPy).
 
     Parameters
     ----------
     ar : Array
         Input array, flattened. NumPy arrays are accepted too.
     return_index : bool, optional
-        Also return the flat index of each unique value's first occurrence.
+        Also return the flat index of each unique value's first occurrence
+        (with axis: the index along axis).
     return_inverse : bool, optional
         Also return, for every element of ar, the index of its unique value
-        (of ar's shape).
+        (of ar's shape; with axis, one per index along axis).
     return_counts : bool, optional
         Also return how many times each unique value occurs.
     axis : int, optional
-        Must be None (the default).
+        The axis of the sub-arrays to compare; None (the default) flattens ar.
     equal_nan : bool, optional
         Count all NaNs as one unique value; default True.
     sorted : bool, optional
@@ -956,9 +960,13 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
     """
     func = "unique"
     ar = _arr(func, ar, "ar")
+    for name, v in (("return_index", return_index), ("return_inverse", return_inverse),
+                    ("return_counts", return_counts), ("equal_nan", equal_nan)):
+        if not isinstance(v, dt.builtins_bool):
+            raise type_error(func, f"{name} must be a bool", repr(v))
     if axis is not None:
-        raise value_error(func, "axis must be None (unique along an axis is not supported)",
-                          repr(axis))
+        return _unique_axis(func, ar, normalize_axis(func, axis, builtins.max(ar.ndim, 1)),
+                            return_index, return_inverse, return_counts)
     flat = reshape(ar, (-1,))
     res = unique_all(flat)
     values, index, inverse, counts = res.values, res.indices, res.inverse_indices, res.counts
@@ -986,8 +994,94 @@ def unique(ar: Array, return_index: bool = False, return_inverse: bool = False,
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
-def _kth(func: str, a: Array, kth: Any, axis: Optional[int]) -> Tuple[Array, int]:
+def _unique_axis(func: str, ar: Array, axis: int, return_index: bool, return_inverse: bool,
+                 return_counts: bool) -> Any:
+    """unique along axis: the sub-arrays as rows, ordered by stable sorts on
+    their columns from the last to the first (complex ones by real, then
+    imaginary part), then each row unlike the one before it starts a group."""
+    from ._elementwise_functions import imag, not_equal, real, subtract
+    from ._indexing_functions import take
+    from ._manipulation_functions import moveaxis
+    from ._sorting_functions import argsort
+    from ._statistical_functions import cumulative_sum
+    from ._utility_functions import any as any_
+    if ar.ndim == 0:
+        raise value_error(func, "axis must be None for a 0-d array", repr(axis))
+    moved = moveaxis(ar, axis, 0)
+    n = moved.shape[0]
+    rows = reshape(moved, (n, -1)) if n else zeros((0, 1), dtype=ar.dtype)
+    m = rows.shape[1]
+    order = arange(n, dtype=dt.int64)
+    if m == 0 and n:  # every row is the same empty row
+        first = concat([asarray([True]), zeros((n - 1,), dtype=dt.bool)])
+    else:
+        parts = [imag, real] if rows.dtype.kind == "c" else [None]
+        for c in builtins.range(m - 1, -1, -1):
+            for part in parts:  # complex: by imaginary part, then stably by real part
+                col = take(rows[:, c], order)
+                key = col if part is None else part(col)
+                order = take(order, argsort(key, stable=True))
+        srt = take(rows, order, axis=0)
+        if n:
+            differs = any_(not_equal(srt[1:], srt[:-1]), axis=1)
+            first = concat([asarray([True]), differs])
+        else:
+            first = zeros((0,), dtype=dt.bool)
+    starts = nonzero(first)[0]
+    k = starts.shape[0]
+    index = take(order, starts)
+    values = take(moved, index, axis=0)
+    values = moveaxis(values, 0, axis)
+    outs = [values]
+    if return_index:
+        outs.append(index)
+    if return_inverse:
+        group = subtract(cumulative_sum(astype(first, dt.int64)), 1) if n else \
+            zeros((0,), dtype=dt.int64)
+        outs.append(take(group, argsort(order)) if n else group)
+    if return_counts:
+        ends = concat([starts[1:], asarray([n], dtype=dt.int64)]) if k else starts
+        outs.append(subtract(ends, starts))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _is_bool(k: Any) -> bool:
+    return isinstance(k, dt.builtins_bool) or type(k).__name__ == "bool_"
+
+
+def _kth_items(func: str, kth: Any) -> List[Any]:
+    """kth as a list of items: one int, or the items of a 1-D sequence."""
+    if _is_bool(kth):
+        raise value_error(func, "kth must not be bool", repr(kth))
+    try:
+        return [operator.index(kth)]
+    except TypeError:
+        pass
+    if isinstance(kth, (str, bytes)) or not hasattr(kth, "__iter__"):
+        raise type_error(func, "kth must be an int or a sequence of ints", repr(kth))
+    items = list(kth)
+    if not items:
+        raise type_error(func, "kth must be an int or a non-empty sequence of ints", repr(kth))
+    return items
+
+
+def _one_kth(func: str, k: Any) -> int:
+    try:
+        return operator.index(k)
+    except TypeError:
+        pass
+    if hasattr(k, "__len__"):
+        raise value_error(func, "kth must be an int or a 1-D sequence of ints", repr(k))
+    raise type_error(func, "kth must be an int or a sequence of ints", repr(k))
+
+
+def _kth(func: str, a: Any, kth: Any, axis: Optional[int]) -> Tuple[Array, int, List[int]]:
+    """a (flattened when axis is None), its normalized axis, and the kth as
+    sorted distinct positions in [0, n) (NumPy's rules: negative counts from
+    the end; bools and non-integers refused)."""
     a = _arr(func, a, "a")
+    if a.dtype.kind == "c":
+        raise dtype_error(func, "real-valued", a.dtype)
     if axis is None:
         a = reshape(a, (-1,))
         axis = 0
@@ -995,29 +1089,47 @@ def _kth(func: str, a: Array, kth: Any, axis: Optional[int]) -> Tuple[Array, int
         raise value_error(func, "a must have at least one dimension", f"shape {a.shape}")
     ax = normalize_axis(func, axis, a.ndim)
     n = a.shape[ax]
-    if n == 0:
-        return a, ax
-    ks = [kth] if isinstance(kth, int) or (isinstance(kth, Array) and kth.ndim == 0) else list(kth)
+    if isinstance(kth, Array):
+        if kth.ndim > 1:
+            raise value_error(func, "kth must be an int or a 1-D sequence of ints",
+                              f"shape {kth.shape}")
+        if kth.dtype == dt.bool:
+            raise value_error(func, "kth must not be bool", repr(kth))
+        if kth.dtype.kind not in "iu":
+            raise type_error(func, "kth must be an int or a sequence of ints",
+                             f"dtype {kth.dtype}")
+        ks = [int(kth)] if kth.ndim == 0 else [int(v) for v in kth]
+    else:
+        items = _kth_items(func, kth)
+        if builtins.all(_is_bool(k) for k in items):
+            raise value_error(func, "kth must not be bool", repr(kth))
+        ks = [int(k) if _is_bool(k) else _one_kth(func, k) for k in items]  # as NumPy's int array
+    if a.size == 0:
+        return a, ax, []
+    out = set()
     for k in ks:
-        k = operator.index(k)
         if not -n <= k < n:
             raise value_error(func, f"kth(={k}) out of bounds ({n})", None)
-    return a, ax
+        out.add(k + n if k < 0 else k)
+    return a, ax, builtins.sorted(out)
 
 
 def partition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """A copy of a with the kth element of each lane in its sorted place.
 
-    Not in the standard: NumPy's partition: smaller elements come before
-    position kth, larger after (NaNs last). arrstride gives the lanes fully
-    sorted, which is one such partition.
+    Not in the standard: NumPy's partition. In each lane along axis, the
+    element at each position kth is the one sorting would put there; the
+    elements before it are smaller or equal and those after larger or equal
+    (NaNs count as largest). The order within those parts is unspecified.
+    Complex input is refused.
 
     Parameters
     ----------
     a : Array
         Real input array. NumPy arrays are accepted too.
     kth : int or sequence of int
-        Position(s) whose element ends in its sorted place.
+        Position(s) whose element ends in its sorted place; negative ones
+        count from the end of the lane.
     axis : int, optional
         Axis of the lanes; default the last; None flattens a first.
 
@@ -1026,37 +1138,55 @@ def partition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     Array
         A new array of a's shape and dtype.
 
+    See Also
+    --------
+    argpartition
+
     Examples
     --------
     >>> import arrstride as xp
     >>> p = xp.partition(xp.asarray([3, 4, 2, 1]), 2)
     >>> int(p[2])
     3
+    >>> bool(xp.all(p[:2] <= 3)) and bool(xp.all(p[3:] >= 3))
+    True
     """
-    from ._sorting_functions import sort
-    a, ax = _kth("partition", a, kth, axis)
-    return sort(a, axis=ax)
+    from . import _kernels as K
+    a, ax, ks = _kth("partition", a, kth, axis)
+    d = a.dtype
+    if d.compute is not d:  # selected as the float32 values they are (exact)
+        return astype(partition(astype(a, dt.float32), ks, axis=ax), d)
+    out = Array._empty(a.shape, d, func="partition")
+    if out.size:
+        K.select(a, out, ax, ks, False)
+    return out
 
 
 def argpartition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """Indices that would partition a: the kth of each lane in its sorted place.
 
-    Not in the standard: NumPy's argpartition (arrstride's indices sort each
-    lane fully, which is one valid partition).
+    Not in the standard: NumPy's argpartition. Taking a's elements along
+    axis at the returned indices gives a partition of each lane, as
+    partition describes.
 
     Parameters
     ----------
     a : Array
         Real input array. NumPy arrays are accepted too.
     kth : int or sequence of int
-        Position(s) whose element ends in its sorted place.
+        Position(s) whose element ends in its sorted place; negative ones
+        count from the end of the lane.
     axis : int, optional
         Axis of the lanes; default the last; None flattens a first.
 
     Returns
     -------
     Array
-        A new int64 array of a's shape.
+        A new int64 array of a's shape (flattened when axis is None).
+
+    See Also
+    --------
+    partition
 
     Examples
     --------
@@ -1065,9 +1195,14 @@ def argpartition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     >>> int(x[xp.argpartition(x, 2)][2])
     3
     """
-    from ._sorting_functions import argsort
-    a, ax = _kth("argpartition", a, kth, axis)
-    return argsort(a, axis=ax)
+    from . import _kernels as K
+    a, ax, ks = _kth("argpartition", a, kth, axis)
+    if a.dtype.compute is not a.dtype:
+        a = astype(a, dt.float32)
+    out = Array._empty(a.shape, dt.int64, func="argpartition")
+    if out.size:
+        K.select(a, out, ax, ks, True)
+    return out
 
 
 def promote_types(type1: Any, type2: Any) -> dt.DType:

@@ -5,6 +5,8 @@ rest is built from arrstride's own functions."""
 from __future__ import annotations
 
 import builtins
+import math
+import warnings
 from typing import Any, Optional, Sequence, Tuple
 
 from . import _dtypes as dt
@@ -13,7 +15,8 @@ from ._array import Array, check_array
 from ._creation_functions import arange, asarray, empty, linspace, zeros
 from ._data_type_functions import astype
 from ._elementwise_functions import (
-    add, conj, divide, equal, isfinite, less_equal, logical_and, multiply, sqrt, subtract, clip,
+    add, conj, divide, equal, greater_equal, isfinite, less_equal, logical_and, multiply, sqrt,
+    subtract, clip,
     real, imag, where,
 )
 from ._errors import type_error, value_error
@@ -21,7 +24,7 @@ from ._linear_algebra_functions import matmul
 from ._manipulation_functions import concat, reshape, squeeze
 from ._searching_functions import searchsorted
 from ._sorting_functions import argsort, sort
-from ._statistical_functions import cumulative_sum, max, min, sum
+from ._statistical_functions import cumulative_sum, max, mean, min, std, sum
 from ._utility_functions import all, any, diff
 from ._views import diagonal
 
@@ -134,21 +137,200 @@ def _equal_edges(func: str, a: Array, rng: Any, bins: int) -> Array:
     return edges
 
 
-def histogram(a: Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] = None,
-              density: Optional[bool] = None, weights: Optional[Array] = None) -> Tuple[Array, Array]:
-    """Histogram of the values of an array.
+# ---- bin-width estimators (NumPy's formulas, numpy/lib/_histograms_impl.py) ----------
+# Each takes the flat, non-empty data (trimmed to the range) and the outer edges,
+# and returns a bin width (0 when it cannot tell).
 
-    Not in the standard: NumPy's histogram. Equal-width bins (an int bins) are
-    counted in one pass in C; given edges are found by sorting. bins as a string
-    (NumPy's 'auto' and the other estimators) is not supported.
+def _stat_lane(x: Array) -> Array:
+    """x in a float dtype for the moments and quantiles (integers in float64, as
+    NumPy computes them)."""
+    return x if x.dtype.kind == "f" else astype(x, dt.float64)
+
+
+def _ptp(x: Array) -> float:
+    if x.dtype.kind in "biu":  # exact, as NumPy's unsigned difference
+        return float(int(max(x)) - int(min(x)))
+    return float(subtract(max(x), min(x)))
+
+
+def _bin_sqrt(x: Array, edges) -> float:
+    return _ptp(x) / math.sqrt(x.size)
+
+
+def _bin_sturges(x: Array, edges) -> float:
+    return _ptp(x) / (math.log2(x.size) + 1.0)
+
+
+def _bin_rice(x: Array, edges) -> float:
+    return _ptp(x) / (2.0 * x.size ** (1.0 / 3))
+
+
+def _bin_scott(x: Array, edges) -> float:
+    return (24.0 * math.pi ** 0.5 / x.size) ** (1.0 / 3.0) * float(std(_stat_lane(x)))
+
+
+def _bin_stone(x: Array, edges) -> float:
+    """The width that minimises the cross-validated integrated squared error
+    over 1 .. max(100, sqrt(n)) equal bins."""
+    n = x.size
+    ptp = _ptp(x)
+    if n <= 1 or ptp == 0:
+        return 0.0
+    x64 = x if x.dtype == dt.float64 else astype(x, dt.float64)
+    e0, e1 = float(edges[0]), float(edges[1])
+
+    def jhat(nbins: int) -> float:
+        e = linspace(e0, e1, nbins + 1, dtype=dt.float64)
+        counts = empty((nbins,), dtype=dt.int64)
+        K.histogram(x64, None, e, counts)
+        p = divide(astype(counts, dt.float64), float(n))
+        return (2 - (n + 1) * float(sum(multiply(p, p)))) / (ptp / nbins)
+
+    upper = builtins.max(100, int(math.sqrt(n)))
+    nbins = builtins.min(builtins.range(1, upper + 1), key=jhat)
+    if nbins == upper:
+        warnings.warn("histogram: the number of bins estimated may be suboptimal",
+                      RuntimeWarning, stacklevel=4)
+    return ptp / nbins
+
+
+def _bin_doane(x: Array, edges) -> float:
+    n = x.size
+    if n > 2:
+        sg1 = math.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+        xf = _stat_lane(x)
+        sigma = float(std(xf))
+        if sigma > 0.0:
+            t = divide(subtract(xf, mean(xf)), sigma)
+            g1 = float(mean(multiply(multiply(t, t), t)))
+            return _ptp(x) / (1.0 + math.log2(n) + math.log2(1.0 + abs(g1) / sg1))
+    return 0.0
+
+
+def _bin_fd(x: Array, edges) -> float:
+    from ._quantile import quantile
+    q = quantile(_stat_lane(x), asarray([0.75, 0.25], dtype=dt.float64))
+    return 2.0 * float(q[0] - q[1]) * x.size ** (-1.0 / 3.0)
+
+
+def _bin_auto(x: Array, edges) -> float:
+    """The smaller of Sturges' width and Freedman-Diaconis' (at least half the
+    square-root rule's)."""
+    fd = _bin_fd(x, edges)
+    return builtins.min(builtins.max(fd, _bin_sqrt(x, edges) / 2), _bin_sturges(x, edges))
+
+
+_ESTIMATORS = {"auto": _bin_auto, "doane": _bin_doane, "fd": _bin_fd, "rice": _bin_rice,
+               "scott": _bin_scott, "sqrt": _bin_sqrt, "stone": _bin_stone,
+               "sturges": _bin_sturges}
+
+
+def _estimated_bins(func: str, a: Array, name: str, rng: Any, weighted: bool) -> int:
+    """The number of equal bins the estimator `name` picks for a (NumPy's
+    rule: the range over the width, rounded up; 1 when the width is 0)."""
+    if name not in _ESTIMATORS:
+        raise value_error(func, "bins as a string must name an estimator ("
+                          + ", ".join(repr(k) for k in _ESTIMATORS) + ")", repr(name))
+    if weighted:
+        raise type_error(func, "a bins estimator does not take weights", repr(name))
+    first, last = _outer_edges(func, a, rng)
+    x = reshape(a, (-1,))
+    if rng is not None and x.size:
+        keep = logical_and(greater_equal(x, first), less_equal(x, last))
+        if not bool(all(keep)):
+            x = x[keep]
+    if x.size == 0:
+        return 1
+    width = _ESTIMATORS[name](x, (first, last))
+    if not width:
+        return 1
+    if x.dtype.kind in "biu" and width < 1:
+        width = 1
+    return int(math.ceil((last - first) / width))
+
+
+def _bin_edges(func: str, a: Array, bins: Any, rng: Any, weighted: bool) -> Tuple[Array, bool]:
+    """The bin edges histogram uses, and whether they are equal-width."""
+    if isinstance(bins, str):
+        bins = _estimated_bins(func, a, bins, rng, weighted)
+    if isinstance(bins, int) and not isinstance(bins, type(True)):
+        if bins < 1:
+            raise value_error(func, "bins must be a positive int", bins)
+        return _equal_edges(func, a, rng, bins), True
+    edges = check_array(func, bins if isinstance(bins, Array) else asarray(bins), "bins")
+    if edges.ndim != 1 or edges.shape[0] < 2:
+        raise value_error(func, "bins must be an int, an estimator's name or a 1-D array of "
+                          "at least 2 edges", f"shape {edges.shape}")
+    if edges.dtype.kind not in "iuf":
+        raise type_error(func, "bin edges must be real", f"dtype {edges.dtype}")
+    if not bool(all(less_equal(edges[:-1], edges[1:]))):
+        raise value_error(func, "bins must increase monotonically", None)
+    return edges, False
+
+
+def histogram_bin_edges(a: Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] = None,
+                        weights: Optional[Array] = None) -> Array:
+    """The bin edges histogram would use.
+
+    Not in the standard: NumPy's histogram_bin_edges.
 
     Parameters
     ----------
     a : Array
         Input data of a real dtype, flattened. NumPy arrays are accepted too.
-    bins : int or Array, optional
-        Number of equal-width bins (default 10), or the increasing bin edges,
-        the last bin including its right edge.
+    bins : int, str or Array, optional
+        Number of equal-width bins (default 10); the name of a bin-width
+        estimator ('auto', 'fd', 'doane', 'scott', 'stone', 'rice', 'sturges',
+        'sqrt', with NumPy's formulas); or the increasing bin edges, returned
+        as they are.
+    range : tuple of float, optional
+        (min, max) of the equal-width bins; default a's minimum and maximum.
+        An estimator sees only the values inside it.
+    weights : Array, optional
+        Array of a's shape; refused with an estimator (as NumPy does), unused
+        otherwise.
+
+    Returns
+    -------
+    Array
+        The bin edges (float64, or a's float dtype).
+
+    Examples
+    --------
+    >>> import arrstride as xp
+    >>> xp.histogram_bin_edges(xp.asarray([0.0, 1.0, 2.0, 3.0]), bins=3)
+    Array([0., 1., 2., 3.])
+    >>> xp.histogram_bin_edges(xp.asarray([0.0, 1.0, 2.0, 3.0]), bins="sturges")
+    Array([0., 1., 2., 3.])
+    """
+    func = "histogram_bin_edges"
+    a = check_array(func, a, "a")
+    if a.dtype.kind == "c":
+        raise type_error(func, "a must be real", f"dtype {a.dtype}")
+    if weights is not None:
+        wa = check_array(func, weights, "weights")
+        if wa.shape != a.shape:
+            raise value_error(func, "weights must have a's shape", f"{wa.shape} and {a.shape}")
+    return _bin_edges(func, a, bins, range, weights is not None)[0]
+
+
+def histogram(a: Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] = None,
+              density: Optional[bool] = None, weights: Optional[Array] = None) -> Tuple[Array, Array]:
+    """Histogram of the values of an array.
+
+    Not in the standard: NumPy's histogram. Equal-width bins (an int bins, or
+    an estimator's name) are counted in one pass in C; given edges are found by
+    sorting.
+
+    Parameters
+    ----------
+    a : Array
+        Input data of a real dtype, flattened. NumPy arrays are accepted too.
+    bins : int, str or Array, optional
+        Number of equal-width bins (default 10); the name of a bin-width
+        estimator ('auto', 'fd', 'doane', 'scott', 'stone', 'rice', 'sturges',
+        'sqrt': NumPy's formulas, see histogram_bin_edges); or the increasing
+        bin edges, the last bin including its right edge.
     range : tuple of float, optional
         (min, max) of the equal-width bins; default a's minimum and maximum.
         Values outside are not counted.
@@ -185,25 +367,12 @@ def histogram(a: Array, /, bins: Any = 10, range: Optional[Tuple[float, float]] 
         if wa.shape != a.shape:
             raise value_error(func, "weights must have a's shape", f"{wa.shape} and {a.shape}")
         w = _float_lane(func, wa)
-    if isinstance(bins, str):
-        raise type_error(func, "bins must be an int or the bin edges; estimator names are not "
-                         "supported", repr(bins))
-    if isinstance(bins, int) and not isinstance(bins, type(True)):
-        if bins < 1:
-            raise value_error(func, "bins must be a positive int", bins)
-        edges = _equal_edges(func, a, range, bins)
+    edges, equal = _bin_edges(func, a, bins, range, w is not None)
+    if equal:
         e64 = edges if edges.dtype == dt.float64 else astype(edges, dt.float64)
-        hist = empty((bins,), dtype=dt.int64 if w is None else dt.float64)
+        hist = empty((edges.shape[0] - 1,), dtype=dt.int64 if w is None else dt.float64)
         K.histogram(x, w, e64, hist)
     else:
-        edges = check_array(func, bins if isinstance(bins, Array) else asarray(bins), "bins")
-        if edges.ndim != 1 or edges.shape[0] < 2:
-            raise value_error(func, "bins must be an int or a 1-D array of at least 2 edges",
-                              f"shape {edges.shape}")
-        if edges.dtype.kind not in "iuf":
-            raise type_error(func, "bin edges must be real", f"dtype {edges.dtype}")
-        if not bool(all(less_equal(edges[:-1], edges[1:]))):
-            raise value_error(func, "bins must increase monotonically", None)
         hist = _counts_by_edges(x, w, astype(edges, dt.float64))
     if density:
         widths = diff(astype(edges, dt.float64))

@@ -333,8 +333,7 @@ def test_unique(dtype):
     v = np.array([np.nan, 1.0, np.nan, 0.0, 1.0])
     same_outcome(xp.unique, np.unique, xp.asarray(v), True, True, True)
     same_outcome(xp.unique, np.unique, xp.asarray(v), equal_nan=False)
-    with pytest.raises(ValueError, match="unique"):
-        xp.unique(xp.asarray([[1, 2]]), axis=0)
+    same_outcome(xp.unique, np.unique, xp.asarray([[1, 2], [1, 2]]), axis=0)  # tests/test_unique_axis.py
 
 
 @pytest.mark.parametrize("layout", params())
@@ -445,8 +444,8 @@ def test_histogram(layout):
     same_outcome(xp.histogram, np.histogram, xp.asarray([1.0]), bins=0)
     same_outcome(xp.histogram, np.histogram, xp.asarray([1.0]), bins=[2.0, 1.0])
     same_outcome(xp.histogram, np.histogram, xp.asarray([1.0]), range=(2.0, 1.0))
-    with pytest.raises(TypeError, match="histogram"):
-        xp.histogram(xp.asarray([1.0]), bins="auto")
+    with pytest.raises(ValueError, match="histogram.*estimator"):
+        xp.histogram(xp.asarray([1.0]), bins="nope")
 
 
 def test_histogramdd():

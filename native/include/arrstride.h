@@ -253,6 +253,19 @@ int ars_sort(int ndim, const int64_t *shape,
              char *out, const int64_t *out_strides, int64_t out_step,
              int argsort, int descending, int stable);
 
+/* Partition every lane (n elements along byte step in_step) of a real array:
+ * the element that sorted order puts at each of the nkth positions kth
+ * (strictly increasing, in [0, n); else ARS_ERR_ARG) is moved there, those
+ * before it are <= and those after >= (NaNs largest, -0.0 == 0.0), as values
+ * into out (same dtype) or, with ARS_SELECT_ARG, their int64 indices.
+ * ARS_SELECT_PORTABLE keeps to the portable introselect (no vector code, no
+ * counting of 1- and 2-byte values). */
+enum { ARS_SELECT_ARG = 1, ARS_SELECT_PORTABLE = 2 };
+int ars_select(int ndim, const int64_t *shape,
+               const char *in, const int64_t *in_strides, int dtype, int64_t n, int64_t in_step,
+               char *out, const int64_t *out_strides, int64_t out_step,
+               const int64_t *kth, int64_t nkth, int flags);
+
 /* Unique elements of n elements of x (byte stride), sorted, each NaN distinct.
  * values (n slots, x's dtype) receives the k unique values; index, inverse,
  * counts (int64, n slots each) may be NULL. *k receives the count. */
