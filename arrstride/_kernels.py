@@ -7,6 +7,7 @@ pass validated arguments; a nonzero status from C is a bug or out-of-memory.
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Optional, Sequence
 
 from . import _blas
@@ -14,7 +15,7 @@ from . import _cpus
 from . import _dtypes as _dt
 from ._errors import alloc_error, too_large_error
 from ._layout import Layout, extent
-from ._core import copy_dense as _copy_dense
+from ._core import check_signals as _check_signals, copy_dense as _copy_dense
 from ._native import ffi, lib
 from ._storage import MAX_ALLOC, MAX_BYTES, MAX_ELEMENTS, Storage, new_storage  # noqa: F401  (re-exported)
 
@@ -29,6 +30,39 @@ def _check(rc: int, what: str) -> None:
                          "of size > 1")
     if rc != 0:
         raise RuntimeError(f"arrstride: internal error {rc} in {what}")
+
+
+# Work (elements sorted, multiply-adds) from which a call lets Ctrl-C stop it:
+# about 10 ms and more. Shorter calls skip the few microseconds that costs.
+INTERRUPTIBLE_WORK = 10**8
+INTERRUPTIBLE_SORT = 1 << 20
+
+
+def interruptible(call, *args):
+    """call(*args), a kernel call that Ctrl-C may stop early.
+
+    On the main thread (the one Python runs signal handlers on) the call runs
+    armed (native/src/interrupt.c): a SIGINT makes the kernel return early with
+    its output unspecified, and Python's SIGINT handler then runs here, so that
+    KeyboardInterrupt reaches the caller, who never sees that output. Should the
+    handler not raise (a handler of the user's that only logs), the call runs
+    again from the start. Elsewhere, or when SIGINT is ignored or left to its
+    default action, the call simply runs."""
+    if threading.current_thread() is not threading.main_thread():
+        return call(*args)
+    while True:
+        lib.ars_interrupt_begin()
+        try:
+            rc = call(*args)
+        finally:
+            hit = lib.ars_interrupt_end()
+        if not hit:
+            return rc
+        _check_signals()
+
+
+def _plain(call, *args):
+    return call(*args)
 
 
 def i64(values: Sequence[int]):
@@ -619,8 +653,9 @@ def lane(op: int, x, out, axis: int, out_axis: Optional[int], flag: bool = False
 def sort(x, out, axis: int, argsort: bool, descending: bool, stable: bool = True) -> None:
     shape, xs, n, step = _batch(x, axis)
     _, ostr, _, ostep = _batch(out, axis)
-    _check(lib.ars_sort(len(shape), shape64(shape), data_ptr(x), xs, x._dtype.code, n, step,
-                        data_ptr(out), ostr, ostep, int(argsort), int(descending), int(stable)),
+    call = interruptible if x._layout.size >= INTERRUPTIBLE_SORT else _plain
+    _check(call(lib.ars_sort, len(shape), shape64(shape), data_ptr(x), xs, x._dtype.code, n, step,
+                data_ptr(out), ostr, ostep, int(argsort), int(descending), int(stable)),
            "sort")
 
 
@@ -740,9 +775,10 @@ def matmul(out, a, b) -> None:
     shape = out.shape
     nbatch = len(shape) - 2
     k = a.shape[-1]
-    rc = lib.ars_matmul(out._dtype.code, nbatch, shape64(shape[:-2]), shape[-2], shape[-1], k,
-                        data_ptr(a), byte_strides(a.strides, isz),
-                        data_ptr(b), byte_strides(b.strides, isz), data_ptr(out))
+    call = interruptible if out._layout.size * k >= INTERRUPTIBLE_WORK else _plain
+    rc = call(lib.ars_matmul, out._dtype.code, nbatch, shape64(shape[:-2]), shape[-2], shape[-1], k,
+              data_ptr(a), byte_strides(a.strides, isz),
+              data_ptr(b), byte_strides(b.strides, isz), data_ptr(out))
     _check(rc, "matmul")
 
 
@@ -779,13 +815,15 @@ def lapack(routine: str, a, *args) -> list:
     ctypes_ = ctypes_[-1 - len(args):-1]
     conv = [ffi.cast(ct, _ptr_or_null(x)) if x is None or hasattr(x, "_layout") else x
             for x, ct in zip(args, ctypes_)]
+    # a batch of long factorizations stops between matrices on Ctrl-C
+    call = interruptible if a._layout.size * a.shape[-1] >= INTERRUPTIBLE_WORK else _plain
     if routine in ("svd", "pinv", "qr"):
         m, n = a.shape[-1], a.shape[-2]     # column-major: the stored shape is (n, m)
-        rc = fn(_f(a._dtype), nb, m, n, data_ptr(a), *conv, info)
+        rc = call(fn, _f(a._dtype), nb, m, n, data_ptr(a), *conv, info)
     elif routine == "solve":
-        rc = fn(_f(a._dtype), nb, a.shape[-1], conv[0], data_ptr(a), *conv[1:], info)
+        rc = call(fn, _f(a._dtype), nb, a.shape[-1], conv[0], data_ptr(a), *conv[1:], info)
     else:
-        rc = fn(_f(a._dtype), nb, a.shape[-1], data_ptr(a), *conv, info)
+        rc = call(fn, _f(a._dtype), nb, a.shape[-1], data_ptr(a), *conv, info)
     _check(rc, routine)
     status = list(info[0:nb])  # a copy: a cdata slice is a view that does not keep `info` alive
     for i in status:

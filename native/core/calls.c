@@ -423,6 +423,9 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if (__builtin_mul_overflow(m, n, &obytes) || __builtin_mul_overflow(obytes, isz, &obytes)
         || obytes > ((int64_t)1 << 62))
         Py_RETURN_NONE;
+    /* long products go the Python path, which lets Ctrl-C stop them */
+    if ((double)m * (double)n * (double)k >= INTERRUPTIBLE_WORK)
+        Py_RETURN_NONE;
     if (!blas_ready && (DINFO[a.code].kind == K_FLOAT || DINFO[a.code].kind == K_COMPLEX)) {
         PyObject *r = PyObject_CallNoArgs(ensure_blas);
         if (r == NULL)

@@ -122,6 +122,9 @@ extern matmul_fn k_matmul;
 extern PyObject *ensure_blas;            /* _blas.ensure: loads BLAS on first use */
 extern int blas_ready;
 
+/* Multiply-adds from which a matmul takes the Python path (about 10 ms of
+ * work), where Ctrl-C can stop it (arrstride/_kernels.py, interruptible). */
+#define INTERRUPTIBLE_WORK 1e8
 enum { GIL_FREE_ELEMENTS = 1 << 15 };   /* kernels on more elements run without the GIL */
 /* rc = call, a kernel call on n elements: without the GIL from GIL_FREE_ELEMENTS on */
 #define KERNEL(rc, n, call)                  \

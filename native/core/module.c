@@ -221,7 +221,18 @@ static int read_fast_paths_env(void) {
     return -1;
 }
 
+/* Run Python's signal handlers now (after a kernel a Ctrl-C stopped early:
+ * the SIGINT handler raises KeyboardInterrupt). */
+static PyObject *core_check_signals(PyObject *mod, PyObject *unused) {
+    (void)mod, (void)unused;
+    if (PyErr_CheckSignals() < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef core_methods[] = {
+    {"check_signals", core_check_signals, METH_NOARGS,
+     "check_signals() -> None, or the exception a signal handler raised"},
     {"fast_paths", core_fast_paths, METH_NOARGS,
      "fast_paths() -> whether the fast paths run (ARRSTRIDE_FAST_PATHS at import)"},
     {"set_fast_paths", core_set_fast_paths, METH_O,

@@ -83,6 +83,11 @@ int ars_set_default_threads(int n);
 /* The worker threads arrstride's own pool has running. */
 int ars_parallel_own_workers(void);
 int ars_get_num_threads(void);
+/* Ctrl-C: Python's main thread arms itself around a long kernel (begin
+ * returns 1 when a SIGINT would stop the kernel early) and disarms after it
+ * (end returns 1 when one did: the output is then unspecified). */
+int ars_interrupt_begin(void);
+int ars_interrupt_end(void);
 
 /* ---- the shared strided iterator, exposed for tests: prepares `nop` operands
  * (strides given row-major, op by op: strides[op * ndim + d]) and writes the

@@ -415,4 +415,17 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx);
 /* Elements below which work stays on one thread, for a given bytes/element. */
 int64_t ars_parallel_grain(int64_t work_per_elem);
 
+/* Ctrl-C (interrupt.c): SIGINTs counted while a caller is armed, and the count
+ * at this thread's arming (-1: not armed). */
+extern uint64_t ars_sigint_count;
+extern _Thread_local int64_t ars_intr_base;
+/* True on an armed thread once a SIGINT has arrived since it was armed: a
+ * long kernel tests it between blocks of work (a few ms apart) and returns
+ * early, its output unspecified; Python then drops the output. */
+static inline int ars_interrupted(void)
+{
+    int64_t b = ars_intr_base;
+    return b >= 0 && (int64_t)__atomic_load_n(&ars_sigint_count, __ATOMIC_RELAXED) != b;
+}
+
 #endif

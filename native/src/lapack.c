@@ -125,7 +125,10 @@ static int run_job(la_job j, int64_t nb, ars_range_fn fn)
         return ARS_ERR_ARG;
     int64_t n = j.m > j.n ? j.m : j.n;
     if (nb == 1 || (nb > 1 && n > 96)) {
-        fn(0, nb, &j);
+        /* one at a time: after a Ctrl-C, no further matrix starts (a LAPACK
+         * call itself runs to its end) */
+        for (int64_t bi = 0; bi < nb && !ars_interrupted(); bi++)
+            fn(bi, bi + 1, &j);
     } else if (nb > 1) {
         int64_t grain = ((int64_t)1 << 17) / (n * n * n + 64);
         ars_parallel_for(nb, grain < 1 ? 1 : grain, fn, &j);

@@ -252,32 +252,79 @@ static void fill_lower(char *c, int64_t m, int64_t isz)
  * NumPy asks for it: OpenBLAS's lower-triangle form ran 15% slower), then
  * mirrored (a plain transpose: symmetric, also for complex). */
 static void blas_syrk(int dtype, int trans, int64_t m, int64_t k, const char *a, int64_t lda,
-                      char *c, int64_t isz)
+                      int add, char *c)
 {
     int op = trans ? CBLAS_T : CBLAS_N;
     switch (dtype) {
     case ARS_FLOAT32:
-        BLAS(cblas_ssyrk, 0, ssyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, 1.0f, a, lda, 0.0f,
-                                      c, m);
+        BLAS(cblas_ssyrk, 0, ssyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, 1.0f, a, lda,
+                                      add ? 1.0f : 0.0f, c, m);
         break;
     case ARS_FLOAT64:
-        BLAS(cblas_ssyrk, 1, dsyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, 1.0, a, lda, 0.0,
-                                      c, m);
+        BLAS(cblas_ssyrk, 1, dsyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, 1.0, a, lda,
+                                      add ? 1.0 : 0.0, c, m);
         break;
     case ARS_COMPLEX64: {
-        float one[2] = {1.0f, 0.0f}, zero[2] = {0.0f, 0.0f};
-        BLAS(cblas_ssyrk, 2, csyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, one, a, lda, zero,
+        float one[2] = {1.0f, 0.0f}, beta[2] = {add ? 1.0f : 0.0f, 0.0f};
+        BLAS(cblas_ssyrk, 2, csyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, one, a, lda, beta,
                                       c, m);
         break;
     }
     default: {
-        double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
-        BLAS(cblas_ssyrk, 3, csyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, one, a, lda, zero,
+        double one[2] = {1.0, 0.0}, beta[2] = {add ? 1.0 : 0.0, 0.0};
+        BLAS(cblas_ssyrk, 3, csyrk_t)(CBLAS_ROW, CBLAS_UPPER, op, m, k, one, a, lda, beta,
                                       c, m);
         break;
     }
     }
-    fill_lower(c, m, isz);
+}
+
+/* c (m x n, row-major) = A B, plus c when add. */
+static void blas_gemm(int dtype, int opa, int opb, int64_t m, int64_t n, int64_t k,
+                      const char *a, int64_t lda, const char *b, int64_t ldb, int add, char *c)
+{
+    switch (dtype) {
+    case ARS_FLOAT32:
+        BLAS(cblas_sgemm, 0, sgemm_t)(CBLAS_ROW, opa, opb, m, n, k, 1.0f, a, lda, b, ldb,
+                                      add ? 1.0f : 0.0f, c, n);
+        break;
+    case ARS_FLOAT64:
+        BLAS(cblas_sgemm, 1, dgemm_t)(CBLAS_ROW, opa, opb, m, n, k, 1.0, a, lda, b, ldb,
+                                      add ? 1.0 : 0.0, c, n);
+        break;
+    case ARS_COMPLEX64: {
+        float one[2] = {1.0f, 0.0f}, beta[2] = {add ? 1.0f : 0.0f, 0.0f};
+        BLAS(cblas_sgemm, 2, cgemm_t)(CBLAS_ROW, opa, opb, m, n, k, one, a, lda, b, ldb,
+                                      beta, c, n);
+        break;
+    }
+    default: {
+        double one[2] = {1.0, 0.0}, beta[2] = {add ? 1.0 : 0.0, 0.0};
+        BLAS(cblas_sgemm, 3, cgemm_t)(CBLAS_ROW, opa, opb, m, n, k, one, a, lda, b, ldb,
+                                      beta, c, n);
+        break;
+    }
+    }
+}
+
+/* Ctrl-C: a gemm or syrk of more than PANEL_WORK multiply-adds (complex ones
+ * count 4) runs as a sum over panels of the reduction dim, c = A[:, p] B[p, :]
+ * summed over p, and stops between panels once ars_interrupted(). A panel
+ * spans a multiple of KP_ALIGN (a multiple of the k-blocks OpenBLAS's x86
+ * gemm kernels use, 256 or 384), so that BLAS packs little more and sweeps c
+ * little more often than in one call. A panel holds at most PANEL_WORK
+ * multiply-adds (about 0.1 s on one current core) or KP_ALIGN of k, whichever
+ * is more: 4000 x 4000 float64 runs in 6 panels. */
+static const int64_t PANEL_WORK = (int64_t)1 << 31;
+enum { KP_ALIGN = 768 };
+
+static int64_t k_panel(int dtype, int64_t m, int64_t n, int64_t k)
+{
+    int64_t mn = m * n * (dtype >= ARS_COMPLEX64 ? 4 : 1);
+    if (k <= KP_ALIGN || k <= PANEL_WORK / mn)
+        return k;
+    int64_t kp = PANEL_WORK / mn / KP_ALIGN * KP_ALIGN;
+    return kp < KP_ALIGN ? KP_ALIGN : kp;
 }
 
 static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, tiles *t)
@@ -290,8 +337,8 @@ static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, ti
         memset(c, 0, (size_t)(m * n * isz));
         return ARS_OK;
     }
-    int ta, tb;
-    int64_t lda, ldb, incx, incy;
+    int ta = 0, tb = 0;
+    int64_t lda = 0, ldb = 0, incx, incy;
     if (m == 1 && n == 1) {  /* a row times a column: dot */
         if (!blas_vector(k, &a, as[1], isz, &t->ta, &t->na, &incx) ||
             !blas_vector(k, &b, bs[0], isz, &t->tb, &t->nb, &incy))
@@ -316,41 +363,29 @@ static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, ti
         blas_gemv(job->dtype, 1, k, n, b, ldb, a, incx, c);
         return ARS_OK;
     }
-    if (m == n && a == b && as[0] == bs[1] && as[1] == bs[0]) {
-        /* b is a's transpose (same address, swapped strides): A A^T by syrk,
-         * exactly symmetric as NumPy's (gemm is faster when k << m, 500 x 10:
-         * 108 us against 337, but its two triangles can differ in the last bit) */
-        if (!blas_operand(m, k, &a, as, isz, &t->ta, &t->na, &ta, &lda))
-            return ARS_ERR_NOMEM;
-        blas_syrk(job->dtype, ta, m, k, a, lda, c, isz);
-        return ARS_OK;
-    }
+    int syrk = m == n && a == b && as[0] == bs[1] && as[1] == bs[0];
+    /* b is a's transpose (same address, swapped strides): A A^T by syrk,
+     * exactly symmetric as NumPy's (gemm is faster when k << m, 500 x 10:
+     * 108 us against 337, but its two triangles can differ in the last bit) */
     if (!blas_operand(m, k, &a, as, isz, &t->ta, &t->na, &ta, &lda) ||
-        !blas_operand(k, n, &b, bs, isz, &t->tb, &t->nb, &tb, &ldb))
+        (!syrk && !blas_operand(k, n, &b, bs, isz, &t->tb, &t->nb, &tb, &ldb)))
         return ARS_ERR_NOMEM;
     int opa = ta ? CBLAS_T : CBLAS_N, opb = tb ? CBLAS_T : CBLAS_N;
-    switch (job->dtype) {
-    case ARS_FLOAT32:
-        BLAS(cblas_sgemm, 0, sgemm_t)(CBLAS_ROW, opa, opb, m, n, k, 1.0f, a, lda, b, ldb,
-                                      0.0f, c, n);
-        break;
-    case ARS_FLOAT64:
-        BLAS(cblas_sgemm, 1, dgemm_t)(CBLAS_ROW, opa, opb, m, n, k, 1.0, a, lda, b, ldb,
-                                      0.0, c, n);
-        break;
-    case ARS_COMPLEX64: {
-        float one[2] = {1.0f, 0.0f}, zero[2] = {0.0f, 0.0f};
-        BLAS(cblas_sgemm, 2, cgemm_t)(CBLAS_ROW, opa, opb, m, n, k, one, a, lda, b, ldb,
-                                      zero, c, n);
-        break;
+    int64_t kp = k_panel(job->dtype, m, n, k);
+    for (int64_t p0 = 0; p0 < k; p0 += kp) {
+        if (p0 > 0 && ars_interrupted())
+            return ARS_OK;  /* c is dropped */
+        int64_t kn = k - p0 < kp ? k - p0 : kp;
+        /* column p0 of A and row p0 of B, as stored */
+        const char *ap = a + p0 * (ta ? lda : 1) * isz;
+        if (syrk)
+            blas_syrk(job->dtype, ta, m, kn, ap, lda, p0 > 0, c);
+        else
+            blas_gemm(job->dtype, opa, opb, m, n, kn, ap, lda, b + p0 * (tb ? 1 : ldb) * isz,
+                      ldb, p0 > 0, c);
     }
-    default: {
-        double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
-        BLAS(cblas_sgemm, 3, cgemm_t)(CBLAS_ROW, opa, opb, m, n, k, one, a, lda, b, ldb,
-                                      zero, c, n);
-        break;
-    }
-    }
+    if (syrk)
+        fill_lower(c, m, isz);
     return ARS_OK;
 }
 
@@ -363,7 +398,7 @@ static void gemm_worker(int64_t begin, int64_t end, void *ctx)
     tiles t = {NULL, NULL, 0, 0};
     for (;;) {
         int64_t i = atomic_fetch_add(&job->next, 1);
-        if (i >= job->nbatch_total)
+        if (i >= job->nbatch_total || ars_interrupted())
             break;
         const char *a, *b;
         char *c;
@@ -379,7 +414,7 @@ static void gemm_range(int64_t begin, int64_t end, void *ctx)
 {
     mm_job *job = ctx;
     tiles t = {NULL, NULL, 0, 0};
-    for (int64_t i = begin; i < end; i++) {
+    for (int64_t i = begin; i < end && !ars_interrupted(); i++) {
         const char *a, *b;
         char *c;
         batch_ptrs(job, i, &a, &b, &c);
@@ -460,7 +495,7 @@ static void imatmul_range(int64_t begin, int64_t end, void *ctx)
         return;
     }
     int64_t packed = -1;
-    for (int64_t u = begin; u < end; u++) {
+    for (int64_t u = begin; u < end && !ars_interrupted(); u++) {
         int64_t batch = u / job->units_per_batch, blk = u % job->units_per_batch;
         int64_t r0 = blk * job->rows_per_unit;
         int64_t r1 = r0 + job->rows_per_unit < job->m ? r0 + job->rows_per_unit : job->m;

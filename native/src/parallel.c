@@ -132,6 +132,7 @@ static struct {
     ars_range_fn fn;
     void *ctx;
     int64_t n, nchunks;
+    int64_t intr_base;             /* the caller's Ctrl-C arming (interrupt.c) */
     uint32_t gen;                  /* the last generation published */
 } job;
 
@@ -195,7 +196,11 @@ static void run_chunks(uint32_t gen)
         if (!__atomic_compare_exchange_n(&job.ticket, &t, t + 1, 0, __ATOMIC_ACQ_REL,
                                          __ATOMIC_ACQUIRE))
             continue;  /* t now holds the current ticket */
-        job.fn(ars_split(job.n, c, nchunks), ars_split(job.n, c + 1, nchunks), job.ctx);
+        /* A chunk runs armed as its caller is; after a Ctrl-C the rest of an
+         * armed region's chunks are skipped (its output is dropped). */
+        ars_intr_base = job.intr_base;
+        if (!ars_interrupted())
+            job.fn(ars_split(job.n, c, nchunks), ars_split(job.n, c + 1, nchunks), job.ctx);
         if (__atomic_add_fetch(&job.done, 1, __ATOMIC_SEQ_CST) == nchunks &&
             __atomic_load_n(&caller_waiting, __ATOMIC_SEQ_CST)) {
             pthread_mutex_lock(&done_mu);
@@ -385,6 +390,7 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
     job.ctx = ctx;
     job.n = n;
     job.nchunks = nchunks;
+    job.intr_base = ars_intr_base;
     __atomic_store_n(&job.done, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&job.ticket, ticket_of(gen, nchunks), __ATOMIC_SEQ_CST);
     for (int k = 1; k < nt; k++) {

@@ -33,6 +33,13 @@ static void insertion_sort(uint64_t *k, int64_t *idx, int64_t n)
  * way with a digit sized to it, and short buckets by insertion. The first
  * level streams through memory once; deeper levels run in cache. Stable. */
 enum { MSD_MAX_BITS = 11 };
+/* Ctrl-C: a sort stops early once ars_interrupted(), tested on entering a
+ * bucket of at least POLL_MIN keys and every POLL_BLOCK keys of a scatter (a
+ * millisecond or so of work apart). It stops before writing a: `a` (and
+ * `ai`) is written only by whole copies of a scattered bucket back from t, so
+ * a stopped sort leaves a permutation of its input in a (with each key beside
+ * its index), never an index out of range. */
+enum { POLL_MIN = 1 << 14, POLL_BLOCK = 1 << 20 };
 
 static int msd_bits(int64_t n)
 {
@@ -51,6 +58,8 @@ static void msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t
         insertion_sort(a, ai, n);
         return;
     }
+    if (n >= POLL_MIN && ars_interrupted())
+        return;
     uint64_t orv = 0, andv = UINT64_MAX;
     for (int64_t i = 0; i < n; i++) {
         orv |= a[i];
@@ -76,15 +85,20 @@ static void msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t
         h[b] = sum;
         sum += c;
     }
-    if (ai) {
-        for (int64_t i = 0; i < n; i++) {
-            int64_t pos = h[(a[i] >> shift) & mask]++;
-            t[pos] = a[i];
-            ti[pos] = ai[i];
+    for (int64_t i0 = 0; i0 < n; i0 += POLL_BLOCK) {
+        int64_t i1 = n - i0 > POLL_BLOCK ? i0 + POLL_BLOCK : n;
+        if (i0 > 0 && ars_interrupted())
+            return;
+        if (ai) {
+            for (int64_t i = i0; i < i1; i++) {
+                int64_t pos = h[(a[i] >> shift) & mask]++;
+                t[pos] = a[i];
+                ti[pos] = ai[i];
+            }
+        } else {
+            for (int64_t i = i0; i < i1; i++)
+                t[h[(a[i] >> shift) & mask]++] = a[i];
         }
-    } else {
-        for (int64_t i = 0; i < n; i++)
-            t[h[(a[i] >> shift) & mask]++] = a[i];
     }
     /* h[b] is now the end of bucket b: sort each bucket back into a */
     int64_t start = 0;
@@ -199,11 +213,18 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
         __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
-    for (int64_t b = 0; b < nl; b++) {
+    for (int64_t b = 0; b < nl && !ars_interrupted(); b++) {
         const char *in = data[0] + b * s[0];
         char *out = data[1] + b * s[1];
-        int negzero;
-        encode_table[c->dtype](in, n, c->in_step, keys, &negzero);
+        int negzero = 0;
+        for (int64_t i0 = 0; i0 < n && !ars_interrupted(); i0 += POLL_BLOCK) {
+            int nz;
+            encode_table[c->dtype](in + i0 * c->in_step, n - i0 < POLL_BLOCK ? n - i0 : POLL_BLOCK,
+                                   c->in_step, keys + i0, &nz);
+            negzero |= nz;
+        }
+        if (ars_interrupted())
+            break;
         if (c->descending)
             for (int64_t i = 0; i < n; i++)
                 keys[i] = ~keys[i];
@@ -211,6 +232,8 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
             for (int64_t i = 0; i < n; i++)
                 idx[i] = i;
         ars_radix_sort(keys, idx, keys + n, idx ? idx + n : NULL, n);
+        if (ars_interrupted())
+            break;  /* keys and idx may be partly unset: nothing is written */
         if (idx) {
             for (int64_t i = 0; i < n; i++)
                 st_INT64(out + i * c->out_step, idx[i]);
@@ -305,7 +328,7 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
         __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
-    for (int64_t b = 0; b < nl; b++) {
+    for (int64_t b = 0; b < nl && !ars_interrupted(); b++) {
         char *out = data[1] + b * s[1];
         qlane q = {c, data[0] + b * s[0], out, keys_in_out ? (void *)out : kbuf,
                    c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL, 0, k32, 0};
@@ -313,6 +336,8 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
             qencode_part(0, n, &q);
         else
             ars_parallel_for(n, QPAR_GRAIN, qencode_part, &q);
+        if (ars_interrupted())
+            break;
         if (q.last)
             q.m = k32 ? qencode32_table[c->dtype](q.in, n, c->in_step, q.k, NULL, 0)
                       : qencode64_table[c->dtype](q.in, n, c->in_step, q.k, q.ix, 0);
@@ -324,6 +349,8 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
             sort_k64(q.k, NULL, q.m);
         else
             sort_a64(q.k, q.ix, q.m);
+        if (ars_interrupted())
+            break;
         if (c->argsort && idx_in_out)
             continue;
         if (n < 2 * QPAR_GRAIN)

@@ -402,7 +402,15 @@ static int64_t SS(partition)(SS_KT *a, int64_t *ix, int64_t n, SS_KT pivot)
     /* unread [l, rr); written [0, ls) and [rs, m); room is (l - ls) + (rs - rr) */
     int64_t l = u * SS_L, rr = m - u * SS_L, ls = 0, rs = m;
     if (u == SS(U)) {
-        while (rr - l >= SS(U) * SS_L) {
+        for (int64_t polled = l; rr - l >= SS(U) * SS_L;) {
+            /* Ctrl-C: stop every 2^16 keys or so, leaving a with some keys
+             * lost and others twice (no key or index is ever an address,
+             * and the stopped sort's output is dropped) */
+            if ((l + m - rr) - polled >= (1 << 16)) {
+                polled = l + m - rr;
+                if (ars_interrupted())
+                    return 0;
+            }
             SS_KT *p;
             int64_t *pi;
             if (rs - rr < l - ls) {
@@ -545,6 +553,9 @@ static SS_KT SS(pivot_wide)(const SS_KT *a, int64_t n)
 static void SS(qsort)(SS_KT *a, int64_t *ix, int64_t n, int depth, int has_lo, SS_KT lo)
 {
     while (n > SS_BASE) {
+        /* Ctrl-C: stop between partitions */
+        if (n >= (1 << 14) && ars_interrupted())
+            return;
         if (depth-- <= 0) {
             SS(heapsort)(a, ix, n);
             return;
@@ -629,6 +640,8 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
     int np = 1;
     p[0] = (SS(piece)){0, n, 0, 0};
     while (np < want) {
+        if (ars_interrupted())
+            return;
         int big = 0;
         for (int i = 1; i < np; i++)
             if (p[i].n > p[big].n)
