@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 from typing import List, Optional, Sequence
@@ -27,7 +28,13 @@ def load(suites: Sequence[str]) -> None:
 
 
 def torch_or_none():
-    """PyTorch when it is installed (the torch extra), else None."""
+    """PyTorch when it is installed (the torch extra), else None.
+
+    PyTorch is timed in the same rounds as arrstride and NumPy. Its OpenMP
+    threads would spin for a while after each of its calls and hold the
+    cores the next arrstride call needs (1e6-element rows ran up to 40%
+    slower), so unless the caller chose otherwise they wait passively."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
         import torch
     except ImportError:
