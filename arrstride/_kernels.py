@@ -6,6 +6,7 @@ pass validated arguments; a nonzero status from C is a bug or out-of-memory.
 """
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from typing import Optional, Sequence
@@ -41,24 +42,26 @@ INTERRUPTIBLE_SORT = 1 << 20
 def interruptible(call, *args):
     """call(*args), a kernel call that Ctrl-C may stop early.
 
-    On the main thread (the one Python runs signal handlers on) the call runs
-    armed (native/src/interrupt.c): a SIGINT makes the kernel return early with
-    its output unspecified, and Python's SIGINT handler then runs here, so that
-    KeyboardInterrupt reaches the caller, who never sees that output. Should the
-    handler not raise (a handler of the user's that only logs), the call runs
-    again from the start. Elsewhere, or when SIGINT is ignored or left to its
-    default action, the call simply runs."""
-    if threading.current_thread() is not threading.main_thread():
+    On the main thread (the one Python runs signal handlers on), while SIGINT
+    has Python's own handler (the one that raises KeyboardInterrupt), the call
+    runs armed (native/src/interrupt.c): a SIGINT makes the kernel return early
+    with its output unspecified, and KeyboardInterrupt then reaches the caller,
+    who never sees that output. A handler of the user's may not raise, and some
+    kernels work in place (a LAPACK batch), so a stopped call could neither
+    return nor run again: under any other handler, on other threads, or when
+    SIGINT is ignored, the call simply runs to its end."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
         return call(*args)
-    while True:
-        lib.ars_interrupt_begin()
-        try:
-            rc = call(*args)
-        finally:
-            hit = lib.ars_interrupt_end()
-        if not hit:
-            return rc
-        _check_signals()
+    lib.ars_interrupt_begin()
+    try:
+        rc = call(*args)
+    finally:
+        hit = lib.ars_interrupt_end()
+    if hit:
+        _check_signals()  # Python's handler: raises KeyboardInterrupt
+        raise KeyboardInterrupt  # (the handler was replaced meanwhile: still no partial output)
+    return rc
 
 
 def _plain(call, *args):

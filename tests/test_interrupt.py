@@ -48,10 +48,10 @@ CHILD = textwrap.dedent(r"""
         a = xp.asarray(rng.standard_normal((6000, 6000)), dtype=xp.float32)
         call = lambda: a @ a.T
         oracle = None
-    elif case == "svd_batch":
+    elif case in ("svd_batch", "svd_batch_handler"):
         a = xp.asarray(rng.standard_normal((60, 300, 300)))
         call = lambda: xp.linalg.svd(a)
-        oracle = None
+        oracle = lambda r: np.allclose(np.asarray(r.S), np.linalg.svd(np.asarray(a), compute_uv=False))
     elif case == "svd_single":
         a = xp.asarray(rng.standard_normal((800, 800)))
         call = lambda: xp.linalg.svd(a, full_matrices=False)
@@ -67,7 +67,7 @@ CHILD = textwrap.dedent(r"""
         os.kill(os.getpid(), signal.SIGINT)
     timer = threading.Timer(0.05 if case == "svd_single" else 0.3, interrupt)
     hits = []
-    if case == "sort_handler":  # a handler that does not raise: the call completes
+    if case in ("sort_handler", "svd_batch_handler"):  # a handler that does not raise: the call completes
         signal.signal(signal.SIGINT, lambda *args: hits.append(1))
 
     out = {"case": case}
@@ -158,6 +158,16 @@ def test_ctrl_c_during_one_lapack_call_is_raised_when_it_returns():
 
 def test_a_handler_that_does_not_raise_lets_the_call_complete():
     out = _run("sort_handler")
+    assert not out["interrupted"], out
+    assert out["handler_calls"] == 1
+    assert out["result_ok"]
+    _check_after(out)
+
+
+def test_a_handler_that_does_not_raise_leaves_an_in_place_batch_whole():
+    # A LAPACK batch works in place: under a handler of the user's it is never
+    # stopped, so it neither returns a half-factored stack nor runs again on one.
+    out = _run("svd_batch_handler")
     assert not out["interrupted"], out
     assert out["handler_calls"] == 1
     assert out["result_ok"]
