@@ -69,6 +69,9 @@ def resizer(stop):
 
 
 def main():
+    # Python's own SIGINT handler, whatever was inherited (a shell starts
+    # background jobs with SIGINT ignored): the armed sorts below need it
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     stop = threading.Event()
     threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
     rt = threading.Thread(target=resizer, args=(stop,))

@@ -25,6 +25,10 @@ CHILD = textwrap.dedent(r"""
     import numpy as np
     import arrstride as xp
 
+    # Python's own SIGINT handler, whatever this process inherited (a shell
+    # starts background jobs with SIGINT ignored, and so their children)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
     case = sys.argv[1]
     rng = np.random.default_rng(0)
     if case in ("sort", "sort_handler", "sort_thread"):
