@@ -60,6 +60,13 @@ static int storage_may_cycle(PyObject *storage) {
     return 1;
 }
 
+/* The collector tracks a (untracked so far, or tracked) once its storage may
+ * be part of a cycle. */
+void track_if_cyclic(ArrayObject *a) {
+    if (!PyObject_GC_IsTracked((PyObject *)a) && storage_may_cycle(a->storage))
+        PyObject_GC_Track(a);
+}
+
 /* A new Array of storage and dtype (stolen; released if it cannot be made;
  * storage NULL: the data is inline, inline_bytes of it), with room for
  * `room` dims and no layout yet. */
@@ -75,8 +82,7 @@ static ArrayObject *alloc_array(PyObject *storage, PyObject *dtype, int room, Py
     a->storage = storage;
     a->dtype = dtype;
     a->dims_room = (unsigned char)room;
-    if (storage_may_cycle(storage))
-        PyObject_GC_Track(a);
+    track_if_cyclic(a);
     return a;
 }
 
@@ -168,8 +174,7 @@ PyObject *array_storage(ArrayObject *a) {
         }
         memcpy(to, array_inline(a), (size_t)nbytes);
         a->storage = st;
-        if (storage_may_cycle(st) && !PyObject_GC_IsTracked((PyObject *)a))
-            PyObject_GC_Track(a);
+        track_if_cyclic(a);
     }
     return Py_NewRef(a->storage);
 }

@@ -269,12 +269,17 @@ static inline char *storage_address(PyObject *storage) {
     return *(char **)((char *)ptr + off_cdata);
 }
 
+/* Whether a's data is inline (it has no Storage yet). */
+static inline int array_has_inline(ArrayObject *a) {
+    return a->storage == NULL && a->cfields && array_inline_bytes(a) > 0;
+}
+
 /* The address of a's storage's first byte: its inline data while it has no
  * Storage; NULL when it has neither (an array Python has not finished). */
 static inline char *array_base(ArrayObject *a) {
     if (a->storage != NULL)
         return storage_address(a->storage);
-    return a->cfields && array_inline_bytes(a) > 0 ? array_inline(a) : NULL;
+    return array_has_inline(a) ? array_inline(a) : NULL;
 }
 
 /* The code of an arrstride DType object (found by identity: any other object,
@@ -326,6 +331,7 @@ PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int6
                           const int64_t *strides, int64_t offset, int64_t size, int dense);
 PyObject *array_layout(ArrayObject *a);
 PyObject *array_storage(ArrayObject *a);
+void track_if_cyclic(ArrayObject *a);
 PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
                         int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,
                         int64_t size);

@@ -207,15 +207,14 @@ static int array_set_storage(PyObject *self, PyObject *value, void *c) {
         return -1;
     }
     ArrayObject *a = (ArrayObject *)self;
-    if (a->storage == NULL && a->cfields && array_inline_bytes(a) > 0) {
+    if (array_has_inline(a)) {
         PyObject *st = array_storage(a);
         if (st == NULL)
             return -1;
         Py_DECREF(st);
     }
     REPLACE(a->storage, value);
-    if (PyObject_IS_GC(value) && PyObject_GC_IsTracked(value) && !PyObject_GC_IsTracked(self))
-        PyObject_GC_Track(self);
+    track_if_cyclic(a);
     return 0;
 }
 

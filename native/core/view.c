@@ -56,7 +56,7 @@ int read_view_shared(PyObject *self, view_t *v) {
     if (!ready || !PyObject_TypeCheck(self, ArrayType))
         return 0;
     ArrayObject *a = (ArrayObject *)self;
-    if (a->storage == NULL && a->cfields && array_inline_bytes(a) > 0) {
+    if (array_has_inline(a)) {
         PyObject *st = array_storage(a);
         if (st == NULL) {
             PyErr_Clear();  /* not a fast case: the Python path raises it again */
