@@ -143,7 +143,7 @@ def export(x, stream: Any, max_version: Optional[Tuple[int, int]], dl_device: An
         _check_device_tuple(func, dl_device)
     if copy is None and any(s < 0 and d > 1 for s, d in zip(x._layout.strides, x._layout.shape)) \
             and x._layout.size:
-        # Note to the lead (peers, issue 19): negative strides are exported as a
+        # Negative strides are exported as a
         # copy unless copy=False asks for the view. torch.from_dlpack aborts the
         # process on a negative stride (c10::Error "Storage size calculation
         # overflowed", uncaught), and torch.asarray(x) comes here now that

@@ -589,7 +589,7 @@ def _cache_limit_from_env() -> None:
 
 
 _cache_limit_from_env()
-# ---- statistics, searching, sorting, sets, take (issue 4) ------------------------------
+# ---- statistics, searching, sorting, sets, take ------------------------------
 
 def _ptr64(a):
     return ffi.cast("int64_t *", data_ptr(a))

@@ -1,5 +1,5 @@
 """micro suite: elementwise kernels on large arrays, strided layouts, copies,
-and the rows of issue 10 (powers, matrix-vector products, mid-size arrays)."""
+powers, matrix-vector products and mid-size arrays."""
 from __future__ import annotations
 
 from .registry import register, summary
@@ -40,7 +40,7 @@ def _binary(make, f_xp, f_np):
     return setup
 
 
-# ---- large elementwise (issue 3): target 0.5 each, geomean 0.45 (issue 10) ----------------
+# ---- large elementwise target 0.5 each, geomean 0.45 ----------------
 
 for _dt in ("float64", "float32"):
     register(f"add {_dt} 1e7", _binary(_pair(_dt), lambda xp, a, b: a + b, lambda np, a, b: a + b),
@@ -92,7 +92,7 @@ for _dt in ("float64", "float32"):
              suite="micro", group="libm", target=1.0)
 
 
-# ---- strided layouts and copies (issue 3) -------------------------------------------------
+# ---- strided layouts and copies -------------------------------------------------
 
 def _arrays(*shapes, seed: int):
     def make(np, xp):
@@ -126,7 +126,7 @@ register("contiguous copy, permuted 64^4",
          suite="micro", group="copy", target=0.3)
 
 
-# ---- issue 10: powers, matrix-vector products, mid-size arrays ----------------------------
+# ---- powers, matrix-vector products, mid-size arrays ----------------------------
 
 for _n, _label in ((20000, "2e4"), (N, "1e7")):
     register(f"x ** 2 float64 {_label}",

@@ -1,4 +1,4 @@
-"""micro suite: fft (issue 6)."""
+"""micro suite: fft."""
 from __future__ import annotations
 
 from .registry import workload

@@ -1,4 +1,4 @@
-"""micro suite: linear algebra (issue 5). Targets: matmul 1024^2 and
+"""micro suite: linear algebra. Targets: matmul 1024^2 and
 svd/eigh/solve 500^2 at most 1.1; a batch of small matmuls at most 0.7."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""micro suite: statistics, sorting, sets, take and masks (issue 4)."""
+"""micro suite: statistics, sorting, sets, take and masks."""
 from __future__ import annotations
 
 from .registry import register

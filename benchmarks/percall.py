@@ -1,4 +1,4 @@
-"""percall suite (issue 11): the fixed cost of one call on 8-element float64
+"""percall suite: the fixed cost of one call on 8-element float64
 arrays, timed as timeit statements (no wrapper call in the loop). Targets: no
 operation above 5x NumPy, geomean at most 2x."""
 from __future__ import annotations
@@ -67,7 +67,7 @@ _OPS = [
     ("sum(x)", "xp.sum(x)", "np.sum(x)", "torch.sum(x)"),
     ("mean(x)", "xp.mean(x)", "np.mean(x)", "torch.mean(x)"),
     ("a @ b, (2,4) @ (4,2)", "a @ b", "a @ b", "a @ b"),
-    # the 1000 rows of r (1000, 8), one view each (issue 19: was 10x NumPy)
+    # the 1000 rows of r (1000, 8), one view each
     ("for row in r (1000 rows)", "for row in r: pass", "for row in r: pass", "for row in r: pass"),
     ("list(r) (1000 rows)", "list(r)", "list(r)", "list(r)"),
 ]

@@ -1,4 +1,4 @@
-"""bfloat16 (issue 20): the top 16 bits of an IEEE float32, stored narrow and
+"""bfloat16: the top 16 bits of an IEEE float32, stored narrow and
 computed in float32, rounded once to nearest even (PyTorch's model).
 
 Two oracles. Without PyTorch (the main suite): a bit-level reference of the

@@ -1,4 +1,4 @@
-"""__version__, show_config() and the messages of a wrong start (issue 22)."""
+"""__version__, show_config() and the messages of a wrong start."""
 import os
 import re
 import shutil

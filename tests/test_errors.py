@@ -549,7 +549,7 @@ ROWS = {
                         ["zeros: cannot allocate 36893488147419103232 bytes for an array of shape "
                          "(2147483648, 2147483648) and dtype arrstride.float64"], "alloc_error"),
 
-    # -- untrusted input (issue 18): a shape no array may have, a pickle that lies
+    # -- untrusted input: a shape no array may have, a pickle that lies
     "zeros-dim-past-int64": (lambda: xp.zeros((2**64, 0)), ValueError,
                              ["zeros: maximum allowed dimension exceeded", "got shape (18446744073709551616, 0)"],
                              "dimension_error"),

@@ -1,4 +1,4 @@
-"""float16 (issue 20): IEEE half storage, computed in float32 and rounded once,
+"""float16: IEEE half storage, computed in float32 and rounded once,
 as NumPy does. NumPy is the oracle: casts and arithmetic bit for bit, over
 every float16 bit pattern; the functions NumPy computes with float32
 transcendentals within one float16 ulp (both round a float32 result whose

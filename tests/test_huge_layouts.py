@@ -1,5 +1,5 @@
-"""Layouts whose sizes, strides or steps do not fit C's int64 (issue 9, items
-3-5): never a crash, never a silently wrong answer.
+"""Layouts whose sizes, strides or steps do not fit C's int64:
+never a crash, never a silently wrong answer.
 
 Nothing here allocates much memory: huge arrays are broadcast views (stride
 0) over a one-element storage, and every call either computes a small result
@@ -59,7 +59,7 @@ def test_reductions_refuse_every_dtype(dtype):
 
 
 def assert_dim_refused(func, call):
-    # issue 18: no shape holds a dim past 2**63 - 1, empty or not (NumPy's wording)
+    # no shape holds a dim past 2**63 - 1, empty or not (NumPy's wording)
     with pytest.raises(ValueError, match="maximum allowed dimension exceeded") as info:
         call()
     assert str(info.value).startswith(func + ":"), str(info.value)

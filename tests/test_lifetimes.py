@@ -1,4 +1,4 @@
-"""Object lifetimes under the garbage collector (issue 9).
+"""Object lifetimes under the garbage collector.
 
 Every source of memory arrstride wraps or owns is crossed with what a program
 holds (the array, a view of it, its storage) and the reference cycle it sits

@@ -1,4 +1,4 @@
-"""Broadcast views are read-only, as NumPy's are (issue 9, item 6); the
+"""Broadcast views are read-only, as NumPy's are; the
 PyTorch-style `expand` keeps write-through."""
 import numpy as np
 import pytest

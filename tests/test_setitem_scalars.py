@@ -1,5 +1,5 @@
-"""x[key] = python_scalar writes the scalar directly (the per-call fast path of
-issue 11); it must agree with the general path (the value as an array) on
+"""x[key] = python_scalar writes the scalar directly (the per-call fast
+path); it must agree with the general path (the value as an array) on
 every dtype, key and layout, errors included."""
 import math
 

@@ -1,4 +1,4 @@
-"""Bytes from outside never corrupt memory (issue 18).
+"""Bytes from outside never corrupt memory.
 
 Every way in from outside (pickles, DLPack capsules, __array_interface__,
 the buffer protocol, _core's C entry points, shapes and indices) crossed with

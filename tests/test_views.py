@@ -1,5 +1,5 @@
 """View semantics: each case checks values, strides, offset and shared storage
-(a write through the view is read back from the base), as issue 2 lists them,
+(a write through the view is read back from the base), case by case,
 then every view function over every layout against NumPy."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def check(view, base, values, strides, offset):
     assert_view(view, base)
 
 
-# ---- the cases of issue 2 ------------------------------------------------------
+# ---- the cases of views ------------------------------------------------------
 
 def test_as_strided_windows():
     base = xp.arange(20.)

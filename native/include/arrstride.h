@@ -210,7 +210,7 @@ int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
  * and is sorted in place. dims: shape, out strides, x strides. */
 int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
              char *set, int64_t m, int invert);
-/* ==== statistics, searching, sorting, sets, take (issue 4) ==================== */
+/* ==== statistics, searching, sorting, sets, take ==================== */
 
 /* Reductions. `acc` is a contiguous buffer of acc_size elements of acc_dtype;
  * acc_strides give its byte strides over the full iteration `shape`, 0 on the
