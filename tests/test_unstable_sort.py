@@ -1,5 +1,5 @@
-"""sort and argsort with stable=False (a vector quicksort where the CPU has
-AVX-512, the radix sort elsewhere) against NumPy: values must equal NumPy's
+"""sort and argsort with stable=False (a vector quicksort on short lanes where
+the CPU has AVX-512, the radix sort elsewhere) against NumPy: values must equal NumPy's
 sorted values (NaNs last, first when descending; -0.0 == 0.0), and argsort
 must return a permutation that sorts the values (ties in any order)."""
 import numpy as np
