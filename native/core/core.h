@@ -108,6 +108,9 @@ typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
+typedef int (*count_true_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *);
+typedef int (*compress_fn)(int, const int64_t *, const char *, const int64_t *, const char *,
+                           const int64_t *, char *, int64_t, int64_t);
 extern binary_nd_fn k_binary;
 extern unary_nd_fn k_unary;
 extern unary_fn k_unary_flat;
@@ -118,6 +121,8 @@ extern cast_fn k_cast;
 extern where_fn k_where;
 extern clip_fn k_clip;
 extern isin_fn k_isin;
+extern count_true_fn k_count_true;  /* ars_count_true: the true elements of a mask */
+extern compress_fn k_compress;      /* ars_compress: x[mask] in C order */
 extern matmul_fn k_matmul;
 extern PyObject *ensure_blas;            /* _blas.ensure: loads BLAS on first use */
 extern int blas_ready;

@@ -514,34 +514,53 @@ static PyObject *gather_rows(const view_t *v, const view_t *w) {
     return out;
 }
 
+/* x[mask] for a bool mask w of v's leading dims (all of them, or the first
+ * few: each true element then selects a block of the trailing dims), both in
+ * any layout: the mask's count, then one gather in C order (the mask read
+ * with stride 0 along the block's dims), each on the pool when large. NULL
+ * without an exception when it is not a fast case, or when the mask changed
+ * between the count and the gather (another thread writing it): the Python
+ * path then reads it again. */
+static PyObject *mask_gather(const view_t *v, const view_t *w) {
+    if (w->code != ARS_BOOL || w->ndim == 0 || w->ndim > v->ndim
+        || memcmp(w->shape, v->shape, sizeof(int64_t) * w->ndim) != 0)
+        return NULL;
+    int64_t count = 0, block = 1, vst[FAST_DIMS], mst[FAST_DIMS], dims[FAST_DIMS];
+    for (int k = 0; k < v->ndim; k++) {
+        vst[k] = v->strides[k] * v->itemsize;
+        mst[k] = k < w->ndim ? w->strides[k] : 0;  /* bool: strides in bytes */
+        if (k >= w->ndim)
+            block *= v->shape[k];  /* at most v's size */
+    }
+    int rc;
+    KERNEL(rc, w->size, k_count_true(w->ndim, w->shape, w->data, mst, &count));
+    if (rc != 0)
+        return NULL;
+    int nd = 1 + v->ndim - w->ndim;
+    dims[0] = count;
+    memcpy(dims + 1, v->shape + w->ndim, sizeof(int64_t) * (nd - 1));
+    PyObject *out = empty_dims(dims, nd, v->code, count * block);
+    if (out == NULL || count == 0 || block == 0)
+        return out;
+    char *dst = array_base((ArrayObject *)out);
+    KERNEL(rc, v->size, k_compress(v->ndim, v->shape, v->data, vst, w->data, mst, dst,
+                                   v->itemsize, count * block));
+    if (rc != 0)
+        Py_CLEAR(out);
+    return out;
+}
+
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
     view_t v, w;
-    int64_t count, block;
     if (fast_paths && read_view(self, &v)) {
         if (index_basic(&v, key, &w))
             return view_of(self, w.shape, w.strides, w.ndim, w.offset, w.size);
         /* x[mask]: the elements (or blocks) where a mask of x's leading dims
          * is true, in C order */
-        const char *mb;
-        char *tmp;
-        if (read_view(key, &w) && read_mask(&v, &w, &mb, &tmp, &count, &block)) {
-            int64_t dims[FAST_DIMS];
-            int nd = 1 + v.ndim - w.ndim;
-            dims[0] = count;
-            memcpy(dims + 1, v.shape + w.ndim, sizeof(int64_t) * (nd - 1));
-            PyObject *out = empty_dims(dims, nd, v.code, count * block);
-            view_t o;
-            int64_t bb = block * v.itemsize;
-            if (out != NULL && count > 0 && bb > 0 && read_view(out, &o)) {
-                char *dst = o.data;
-                for (int64_t i = 0; i < w.size; i++)
-                    if (mb[i]) {
-                        memcpy(dst, v.data + i * bb, (size_t)bb);
-                        dst += bb;
-                    }
-            }
-            free(tmp);
-            return out;
+        if (read_view(key, &w)) {
+            PyObject *out = mask_gather(&v, &w);
+            if (out != NULL || PyErr_Occurred())
+                return out;
         }
         /* x[idx]: the rows x[i] for each integer i of idx */
         if (read_view(key, &w)) {

@@ -25,7 +25,8 @@ static const struct { const char *name; void **fn; } KERNELS[] = {
     {"ars_where", (void **)&k_where},           {"ars_clip", (void **)&k_clip},
     {"ars_isin", (void **)&k_isin},             {"ars_cast", (void **)&k_cast},
     {"ars_matmul", (void **)&k_matmul},         {"ars_reduce", (void **)&k_reduce},
-    {"ars_reduce_finish", (void **)&k_finish},
+    {"ars_reduce_finish", (void **)&k_finish},  {"ars_count_true", (void **)&k_count_true},
+    {"ars_compress", (void **)&k_compress},
 };
 enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -31,6 +31,8 @@ cast_fn k_cast;
 where_fn k_where;
 clip_fn k_clip;
 isin_fn k_isin;
+count_true_fn k_count_true;
+compress_fn k_compress;
 matmul_fn k_matmul;
 PyObject *ensure_blas;
 int blas_ready;

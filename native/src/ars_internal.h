@@ -387,6 +387,21 @@ void ars_iter_run_range(const ars_iter *it, ars_loop_fn loop, void *ctx,
  * `work_per_elem` is a rough cost in bytes touched per element. */
 void ars_iter_run(const ars_iter *it, ars_loop_fn loop, void *ctx, int64_t work_per_elem);
 
+/* Run the loop over elements [begin, end) of shape in C order (the last dim
+ * fastest; dims neither reordered nor merged): one call per run along the
+ * last dim, or one call with n = 1 for 0 dims. For kernels whose output
+ * position follows the C order (a boolean mask's gather, nonzero), which
+ * split [0, size) into parts for the pool. */
+void ars_corder_run_range(int ndim, const int64_t *shape, int nop, char *const *data,
+                          const int64_t *const *strides, int64_t begin, int64_t end,
+                          ars_loop_fn loop, void *ctx);
+
+/* The number of C-order parts for n elements of a kernel that makes two
+ * passes over them (count, then write): at most ARS_CORDER_PARTS, each at
+ * least a parallel grain; a function of n alone, never of the thread count. */
+enum { ARS_CORDER_PARTS = 64 };
+int64_t ars_corder_parts(int64_t n, int64_t work_per_elem);
+
 /* work_per_elem for ars_iter_go: run on the calling thread alone, in the
  * prepared order (loops that accumulate into their ctx). */
 enum { ARS_ITER_SERIAL = -1 };

@@ -1,4 +1,4 @@
-/* take / take_along_axis (one gather kernel), repeat indices, boolean compress. */
+/* take / take_along_axis (one gather kernel), repeat indices. */
 #include <stdlib.h>
 #include <string.h>
 #include "stats_internal.h"
@@ -119,86 +119,4 @@ int ars_repeat_index(const int64_t *repeats, int64_t n, int64_t *out)
         for (int64_t r = 0; r < repeats[i]; r++)
             out[j++] = i;
     return ARS_OK;
-}
-
-/* ---- compress: the elements under a boolean mask, in C order ----------------------- */
-
-#define DEF_COMPRESS(T)                                                            \
-    static int64_t compress_run_##T(const char *src, int64_t ss, const char *m,    \
-                                      int64_t ms, int64_t n, char *dst, int64_t j)  \
-    {                                                                              \
-        if (ss == (int64_t)sizeof(T) && ms == 1) {                                 \
-            for (int64_t i = 0; i < n; i++) {                                      \
-                memcpy(dst + j * (int64_t)sizeof(T), src + i * (int64_t)sizeof(T), sizeof(T)); \
-                j += m[i] != 0;                                                    \
-            }                                                                      \
-            return j;                                                              \
-        }                                                                          \
-        for (int64_t i = 0; i < n; i++) {                                          \
-            memcpy(dst + j * (int64_t)sizeof(T), src + i * ss, sizeof(T));         \
-            j += m[i * ms] != 0;                                                   \
-        }                                                                          \
-        return j;                                                                  \
-    }
-ARS_ITEM_TYPES(DEF_COMPRESS)
-
-typedef int64_t (*compress_fn)(const char *, int64_t, const char *, int64_t, int64_t, char *, int64_t);
-
-int ars_compress(int ndim, const int64_t *shape,
-                 const char *src, const int64_t *src_strides,
-                 const char *mask, const int64_t *mask_strides,
-                 char *dst, int64_t itemsize, int64_t count)
-{
-    static const compress_fn runs[] = ARS_SIZE_TABLE(compress_run_);
-    int sc = ars_size_class(itemsize);
-    if (sc < 0)
-        return ARS_ERR_ARG;
-    compress_fn fn = runs[sc];
-    if (ndim < 0 || ndim > ARS_MAX_DIMS)
-        return ARS_ERR_NDIM;
-    int64_t size = 1;
-    for (int d = 0; d < ndim; d++)
-        size *= shape[d];
-    if (size == 0 || count == 0)
-        return ARS_OK;
-    if (ndim == 0) {
-        if (*mask)
-            memcpy(dst, src, (size_t)itemsize);
-        return ARS_OK;
-    }
-    /* The branch-free loop writes a slot for every element it reads (the
-     * kept ones are not overwritten): blocks that could write beyond count go
-     * through a scratch block. */
-    enum { BLOCK = 512 };
-    char scratch[BLOCK * 16];
-    int64_t inner = shape[ndim - 1], ss = src_strides[ndim - 1], ms = mask_strides[ndim - 1];
-    int64_t nrows = size / inner;
-    int64_t idx[ARS_MAX_DIMS] = {0};
-    const char *ps = src, *pm = mask;
-    int64_t j = 0;
-    for (int64_t r = 0; r < nrows; r++) {
-        for (int64_t b = 0; b < inner; b += BLOCK) {
-            int64_t len = inner - b < BLOCK ? inner - b : BLOCK;
-            if (j + len <= count) {
-                j = fn(ps + b * ss, ss, pm + b * ms, ms, len, dst, j);
-                continue;
-            }
-            int64_t got = fn(ps + b * ss, ss, pm + b * ms, ms, len, scratch, 0);
-            if (j + got > count)
-                return ARS_ERR_ARG;
-            memcpy(dst + j * itemsize, scratch, (size_t)(got * itemsize));
-            j += got;
-        }
-        for (int d = ndim - 2; d >= 0; d--) {
-            if (++idx[d] < shape[d]) {
-                ps += src_strides[d];
-                pm += mask_strides[d];
-                break;
-            }
-            ps -= (shape[d] - 1) * src_strides[d];
-            pm -= (shape[d] - 1) * mask_strides[d];
-            idx[d] = 0;
-        }
-    }
-    return j == count ? ARS_OK : ARS_ERR_ARG;
 }
