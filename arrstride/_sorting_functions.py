@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import _dtypes as dt
 from . import _kernels as K
+from ._core import sort as _core_sort
 from ._args import normalize_axis
 from ._array import Array, check_array
 from ._errors import dtype_error, type_error
@@ -59,6 +60,9 @@ def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool 
     >>> xp.sort(xp.asarray([3, 1, 2]), descending=True)
     Array([3, 2, 1])
     """
+    out = _core_sort(x, axis, descending, stable, False)  # along the last axis, in C
+    if out is not None:
+        return out
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
         return x._copy_contiguous()
@@ -103,6 +107,9 @@ def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bo
     >>> xp.argsort(xp.asarray([3, 1, 2]))
     Array([1, 2, 0])
     """
+    out = _core_sort(x, axis, descending, stable, True)  # along the last axis, in C
+    if out is not None:
+        return out
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:
         return Array._empty((), dt.int64, zero=True)

@@ -1135,6 +1135,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.where(xp.ones((2, 3), dtype=xp.bool), a, a) is None
         assert _core.concat0([a, a]) is None
         assert _core.matmul(a, a.T) is None
+        assert _core.sort(a, -1, False, True, False) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1148,6 +1149,33 @@ def test_the_environment_variable():
     bad = subprocess.run([sys.executable, "-c", code], env={**os.environ, "ARRSTRIDE_FAST_PATHS": "2"},
                          capture_output=True, text=True)
     assert bad.returncode != 0 and "ARRSTRIDE_FAST_PATHS: 0" in bad.stderr
+
+
+SORT_DTYPES = ["bool", "int8", "uint16", "int64", "float16", "bfloat16", "float32", "float64", "complex64"]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", SORT_DTYPES)
+def test_switch_sort(layout, dtype):
+    # sort and argsort: the last axis in C (_core.sort), any other axis, a
+    # narrow or complex dtype (an error) and bad flags on the Python path
+    x = _fresh(layout, dtype, seed=5)
+    axes = [-1, 0, 1, -2, 2, 1.0, True] if layout != "zerod" else [-1, 0]
+    for axis in axes:
+        for descending in (False, True):
+            for stable in (True, False):
+                _paths_agree(lambda: xp.sort(x(), axis=axis, descending=descending, stable=stable))
+                got = _paths_agree(lambda: xp.argsort(x(), axis=axis, descending=descending, stable=stable))
+                if not stable and isinstance(got, xp.Array) and got.ndim:
+                    # any order of equal elements: a permutation that sorts x
+                    n = to_numpy(xp.take_along_axis(x(), got, axis=axis))
+                    want = np.sort(to_numpy(x()), axis=axis)
+                    np.testing.assert_array_equal(np.flip(want, axis=axis) if descending else want, n)
+    _paths_agree(lambda: xp.sort(x(), descending=1))
+    _paths_agree(lambda: xp.argsort(x(), stable=None))
+    taken = _core.sort(x(), -1, False, True, False)
+    fast = dtype not in ("float16", "bfloat16", "complex64") and layout != "zerod"
+    assert (taken is not None) == fast, (layout, dtype)
 
 
 GET_KEYS = [0, -1, 5, slice(1, 3), slice(None, None, -1), (0, 1), (slice(None), 2), (None, 0), (Ellipsis, 1),

@@ -457,3 +457,47 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         Py_CLEAR(out);
     return out;
 }
+
+/* Arrays from this size on are sorted by the Python path, which calls the
+ * kernel where Ctrl-C can stop it (arrstride/_kernels.py, INTERRUPTIBLE_SORT). */
+enum { SORT_FAST_MAX = 1 << 20 };
+
+/* sort(x, axis, descending, stable, argsort) -> x sorted (argsort: the int64
+ * indices that sort it) along its last axis, for axis -1 or ndim - 1 and
+ * exact bools, in a new contiguous array; None for anything else (other
+ * axes, 0-d, narrow and complex dtypes, large arrays, every error: the Python
+ * path). */
+PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    if (!fast_paths || nargs != 5 || !read_view(args[0], &v) || v.ndim < 1 || v.size >= SORT_FAST_MAX
+        || !PyLong_CheckExact(args[1]) || v.kind == K_COMPLEX || (v.kind == K_FLOAT && v.itemsize == 2))
+        Py_RETURN_NONE;
+    for (int k = 2; k < 5; k++)
+        if (args[k] != Py_True && args[k] != Py_False)
+            Py_RETURN_NONE;
+    int ok = 1;
+    int64_t axis = as_i64(args[1], &ok);
+    if (!ok || (axis != -1 && axis != v.ndim - 1))
+        Py_RETURN_NONE;
+    int arg = args[4] == Py_True, out_code = arg ? ARS_INT64 : v.code, nb = v.ndim - 1;
+    PyObject *out = empty_dims(v.shape, v.ndim, out_code, v.size);
+    if (out == NULL || v.size == 0)
+        return out;
+    int64_t n = v.shape[nb], osz = DINFO[out_code].itemsize, acc = osz * n;
+    int64_t ist[FAST_DIMS], ost[FAST_DIMS];
+    for (int k = nb - 1; k >= 0; k--) {
+        ist[k] = v.strides[k] * v.itemsize;
+        ost[k] = acc;
+        acc *= v.shape[k];
+    }
+    int rc;
+    KERNEL(rc, v.size, k_sort(nb, v.shape, v.data, ist, v.code, n, v.strides[nb] * v.itemsize,
+                              array_base((ArrayObject *)out), ost, osz, arg,
+                              args[2] == Py_True, args[3] == Py_True));
+    if (rc != 0) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;  /* the Python path words the error */
+    }
+    return out;
+}

@@ -108,6 +108,8 @@ typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
+typedef int (*sort_fn)(int, const int64_t *, const char *, const int64_t *, int, int64_t, int64_t,
+                       char *, const int64_t *, int64_t, int, int, int);
 typedef int (*count_true_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *);
 typedef int (*compress_fn)(int, const int64_t *, const char *, const int64_t *, const char *,
                            const int64_t *, char *, int64_t, int64_t);
@@ -121,6 +123,7 @@ extern cast_fn k_cast;
 extern where_fn k_where;
 extern clip_fn k_clip;
 extern isin_fn k_isin;
+extern sort_fn k_sort;            /* ars_sort: sort and argsort along a lane */
 extern count_true_fn k_count_true;  /* ars_count_true: the true elements of a mask */
 extern compress_fn k_compress;      /* ars_compress: x[mask] in C order */
 extern matmul_fn k_matmul;
@@ -369,6 +372,7 @@ PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
 PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
 /* index.c: the key parser (the [] slots are array_as_mapping) */
 PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
