@@ -20,6 +20,7 @@ from ._array import FOREIGN, Array, check_array
 from ._core import Elementwise
 from ._core import EW_BINARY, EW_CLIP, EW_ISIN, EW_UNARY, EW_WHERE
 from ._core import ewise as _ewise
+from ._core import nonzero as _core_nonzero
 from ._core import where as _core_where
 from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_array_error,
                       overlap_error, read_only_error, type_error, value_error)
@@ -643,6 +644,9 @@ def true_coordinates(func: str, x: Array) -> tuple:
     """The coordinates of the nonzero elements of x (of any dtype, at least
     1-d): one new int64 array per axis, in C order. nonzero, where(condition)
     and boolean-mask indexing (_indexing) share it."""
+    out = _core_nonzero(x)  # in C, any layout and dtype
+    if out is not None:
+        return out
     if x.ndim == 0:
         raise value_error(func, "x must have at least one dimension (use nonzero(atleast_1d))")
     mask = x if x._dtype is dt.bool else x._copy_contiguous(dt.bool)

@@ -1136,6 +1136,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.concat0([a, a]) is None
         assert _core.matmul(a, a.T) is None
         assert _core.sort(a, -1, False, True, False) is None
+        assert _core.nonzero(a) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1176,6 +1177,29 @@ def test_switch_sort(layout, dtype):
     taken = _core.sort(x(), -1, False, True, False)
     fast = dtype not in ("float16", "bfloat16", "complex64") and layout != "zerod"
     assert (taken is not None) == fast, (layout, dtype)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float16", "bfloat16", "float32", "float64",
+                                   "complex128"])
+def test_switch_nonzero(layout, dtype):
+    # nonzero (and where(condition)): in C for every layout and dtype
+    # (_core.nonzero), 0-d on the Python path (its error)
+    def fresh():
+        a, _, base, _ = make_with_base(layout, (3, 4), getattr(xp, dtype), seed=6)
+        if a.size and layout != "broadcast":
+            a[(slice(None, None, 2),) * a.ndim] = 0  # some zeros in every case
+        return a
+    _paths_agree(lambda: xp.nonzero(fresh()))
+    _paths_agree(lambda: xp.where(fresh()))
+    want = np.nonzero(to_numpy(fresh())) if layout != "zerod" else None
+    if want is not None:
+        got = _core.nonzero(fresh())
+        assert got is not None and len(got) == len(want)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(to_numpy(g), w)
+    else:
+        assert _core.nonzero(fresh()) is None
 
 
 GET_KEYS = [0, -1, 5, slice(1, 3), slice(None, None, -1), (0, 1), (slice(None), 2), (None, 0), (Ellipsis, 1),

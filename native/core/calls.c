@@ -501,3 +501,67 @@ PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     }
     return out;
 }
+
+/* Masks up to this size are made on the stack by nonzero's fast path. */
+enum { NONZERO_STACK = 256 };
+
+/* nonzero(x) -> the coordinates of the nonzero elements of x (at least one
+ * dim, any layout and dtype), one int64 array per dim in C order: rows of one
+ * (ndim, count) block, as the Python path makes them; None for 0-d x and
+ * every error (the Python path). A mask of another dtype is its cast to bool
+ * (nonzero: NaN true, -0.0 false), made first. */
+PyObject *core_nonzero(PyObject *mod, PyObject *x) {
+    (void)mod;
+    view_t v;
+    if (!fast_paths || !read_view(x, &v) || v.ndim < 1)
+        Py_RETURN_NONE;
+    int64_t mst[FAST_DIMS], count = 0;
+    const char *mask = v.data;
+    char stack[NONZERO_STACK], *heap = NULL;
+    int rc;
+    if (v.code == ARS_BOOL) {
+        for (int k = 0; k < v.ndim; k++)
+            mst[k] = v.strides[k];
+    } else {
+        char *m = v.size <= NONZERO_STACK ? stack : (heap = malloc((size_t)v.size));
+        if (m == NULL)
+            Py_RETURN_NONE;
+        int64_t acc = 1, sst[FAST_DIMS];
+        for (int k = v.ndim - 1; k >= 0; k--) {
+            mst[k] = acc;
+            sst[k] = v.strides[k] * v.itemsize;
+            acc *= v.shape[k];
+        }
+        KERNEL(rc, v.size, k_cast(v.ndim, v.shape, m, mst, ARS_BOOL, v.data, sst, v.code));
+        if (rc != 0) {
+            free(heap);
+            Py_RETURN_NONE;
+        }
+        mask = m;
+    }
+    KERNEL(rc, v.size, k_count_true(v.ndim, v.shape, mask, mst, &count));
+    int64_t dims[2] = {v.ndim, count}, one = 1;
+    PyObject *out = rc == 0 ? empty_dims(dims, 2, ARS_INT64, v.ndim * count) : NULL;
+    if (out != NULL && count > 0) {
+        KERNEL(rc, v.size, k_nonzero(v.ndim, v.shape, mask, mst, (int64_t *)(void *)array_base((ArrayObject *)out),
+                                     count));
+        if (rc != 0)
+            Py_CLEAR(out);  /* the mask changed under another thread: the Python path reads it again */
+    }
+    free(heap);
+    if (out == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *t = PyTuple_New(v.ndim);
+    for (int d = 0; t != NULL && d < v.ndim; d++) {
+        PyObject *row = view_of(out, &count, &one, 1, d * count, count);
+        if (row == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, d, row);
+    }
+    Py_DECREF(out);
+    return t;
+}

@@ -111,6 +111,7 @@ typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, 
 typedef int (*sort_fn)(int, const int64_t *, const char *, const int64_t *, int, int64_t, int64_t,
                        char *, const int64_t *, int64_t, int, int, int);
 typedef int (*count_true_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *);
+typedef int (*nonzero_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *, int64_t);
 typedef int (*compress_fn)(int, const int64_t *, const char *, const int64_t *, const char *,
                            const int64_t *, char *, int64_t, int64_t);
 extern binary_nd_fn k_binary;
@@ -125,7 +126,8 @@ extern clip_fn k_clip;
 extern isin_fn k_isin;
 extern sort_fn k_sort;            /* ars_sort: sort and argsort along a lane */
 extern count_true_fn k_count_true;  /* ars_count_true: the true elements of a mask */
-extern compress_fn k_compress;      /* ars_compress: x[mask] in C order */
+extern compress_fn k_compress;
+extern nonzero_fn k_nonzero;         /* ars_nonzero_bool: the coordinates of a mask's true elements */      /* ars_compress: x[mask] in C order */
 extern matmul_fn k_matmul;
 extern PyObject *ensure_blas;            /* _blas.ensure: loads BLAS on first use */
 extern int blas_ready;
@@ -373,6 +375,7 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_nonzero(PyObject *mod, PyObject *x);
 
 /* index.c: the key parser (the [] slots are array_as_mapping) */
 PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);

@@ -27,6 +27,7 @@ static const struct { const char *name; void **fn; } KERNELS[] = {
     {"ars_matmul", (void **)&k_matmul},         {"ars_reduce", (void **)&k_reduce},
     {"ars_reduce_finish", (void **)&k_finish},  {"ars_count_true", (void **)&k_count_true},
     {"ars_compress", (void **)&k_compress},      {"ars_sort", (void **)&k_sort},
+    {"ars_nonzero_bool", (void **)&k_nonzero},
 };
 enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
 
@@ -275,6 +276,8 @@ static PyMethodDef core_methods[] = {
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"sort", (PyCFunction)(void (*)(void))core_sort, METH_FASTCALL,
      "sort(x, axis, descending, stable, argsort) -> sort or argsort along x's last axis, or None"},
+    {"nonzero", core_nonzero, METH_O,
+     "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
      "matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype, or None"},
     {"setup_exchange", core_setup_exchange, METH_VARARGS,

@@ -34,6 +34,7 @@ isin_fn k_isin;
 sort_fn k_sort;
 count_true_fn k_count_true;
 compress_fn k_compress;
+nonzero_fn k_nonzero;
 matmul_fn k_matmul;
 PyObject *ensure_blas;
 int blas_ready;
