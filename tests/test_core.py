@@ -1137,6 +1137,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.matmul(a, a.T) is None
         assert _core.sort(a, -1, False, True, False) is None
         assert _core.nonzero(a) is None
+        assert _core.permute(a, (1, 0)) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1200,6 +1201,23 @@ def test_switch_nonzero(layout, dtype):
             np.testing.assert_array_equal(to_numpy(g), w)
     else:
         assert _core.nonzero(fresh()) is None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_switch_permute_dims(layout):
+    x = _fresh(layout, "float32", shape=(2, 3, 4), seed=7)
+    nd = x().ndim
+    good = [tuple(range(nd))[::-1], tuple(range(nd)), tuple(k - nd for k in range(nd))]
+    bad = [(0,) * nd, tuple(range(nd + 1)), (nd,) + tuple(range(1, nd)), [0] * nd, (1.0,) * nd, None, "ab",
+           tuple(range(nd))[:-1]]
+    for axes in good + bad:
+        _paths_agree(lambda: xp.permute_dims(x(), axes))
+    for axes in good:
+        assert (_core.permute(x(), axes) is not None)
+    if nd:
+        base = x()
+        view = xp.permute_dims(base, good[0])
+        assert view.shape == tuple(base.shape[::-1])
 
 
 GET_KEYS = [0, -1, 5, slice(1, 3), slice(None, None, -1), (0, 1), (slice(None), 2), (None, 0), (Ellipsis, 1),

@@ -565,3 +565,32 @@ PyObject *core_nonzero(PyObject *mod, PyObject *x) {
     Py_DECREF(out);
     return t;
 }
+
+/* permute(x, axes) -> the view of x whose dim k is x's dim axes[k], for a
+ * tuple of ints naming each dim once (negative ones from the end); None for
+ * anything else (the Python path words the error). */
+PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    if (!fast_paths || nargs != 2 || !PyTuple_CheckExact(args[1]) || !read_view(args[0], &v)
+        || PyTuple_GET_SIZE(args[1]) != v.ndim)
+        Py_RETURN_NONE;
+    int64_t shape[FAST_DIMS], strides[FAST_DIMS];
+    int seen[FAST_DIMS] = {0};
+    for (int k = 0; k < v.ndim; k++) {
+        PyObject *a = PyTuple_GET_ITEM(args[1], k);
+        int ok = 1;
+        if (!PyLong_CheckExact(a))
+            Py_RETURN_NONE;
+        int64_t d = as_i64(a, &ok);
+        if (!ok || d < -v.ndim || d >= v.ndim)
+            Py_RETURN_NONE;
+        if (d < 0)
+            d += v.ndim;
+        if (seen[d]++)
+            Py_RETURN_NONE;
+        shape[k] = v.shape[d];
+        strides[k] = v.strides[d];
+    }
+    return view_of(args[0], shape, strides, v.ndim, v.offset, v.size);
+}

@@ -376,6 +376,7 @@ PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_nonzero(PyObject *mod, PyObject *x);
+PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
 /* index.c: the key parser (the [] slots are array_as_mapping) */
 PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);

@@ -276,6 +276,8 @@ static PyMethodDef core_methods[] = {
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"sort", (PyCFunction)(void (*)(void))core_sort, METH_FASTCALL,
      "sort(x, axis, descending, stable, argsort) -> sort or argsort along x's last axis, or None"},
+    {"permute", (PyCFunction)(void (*)(void))core_permute, METH_FASTCALL,
+     "permute(x, axes) -> the view of x with its dims in the order of axes (a tuple of ints), or None"},
     {"nonzero", core_nonzero, METH_O,
      "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
