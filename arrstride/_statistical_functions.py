@@ -28,6 +28,7 @@ from ._elementwise_functions import (
     where,
 )
 from ._errors import dtype_error, type_error, value_error
+from ._core import cumulative as _core_cumulative
 from ._core import reduce_all as _core_reduce_all
 from ._core import reduce_into as _core_reduce_into
 from ._native import lib
@@ -506,6 +507,10 @@ def std(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
 
 def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Optional[dt.DType],
                 include_initial: bool) -> Array:
+    if dtype is None:
+        out = _core_cumulative(op, x, axis, include_initial)  # dtype=None's rule, in C
+        if out is not None:
+            return out
     x = check_array(func, x)
     if not isinstance(include_initial, dt.builtins_bool):
         raise type_error(func, "include_initial must be a bool", repr(include_initial))

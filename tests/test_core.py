@@ -1138,6 +1138,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.sort(a, -1, False, True, False) is None
         assert _core.nonzero(a) is None
         assert _core.permute(a, (1, 0)) is None
+        assert _core.cumulative(2, a, 0, False) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1201,6 +1202,22 @@ def test_switch_nonzero(layout, dtype):
             np.testing.assert_array_equal(to_numpy(g), w)
     else:
         assert _core.nonzero(fresh()) is None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float16", "float32", "complex128"])
+def test_switch_cumulative(layout, dtype):
+    # cumulative_sum/prod with dtype=None in C (_core.cumulative); a dtype,
+    # bad axes and flags on the Python path
+    x = _fresh(layout, dtype, seed=8)
+    for f in (xp.cumulative_sum, xp.cumulative_prod):
+        for axis in (None, 0, 1, -1, -2, 2, 1.0):
+            for initial in (False, True, 1):
+                _paths_agree(lambda: f(x(), axis=axis, include_initial=initial))
+        _paths_agree(lambda: f(x(), axis=0 if x().ndim else None, dtype=xp.float64))
+    one_d = x().ndim <= 1
+    taken = _core.cumulative(2, x(), None if one_d else 0, False)
+    assert (taken is not None) == (dtype != "float16")
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

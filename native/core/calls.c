@@ -594,3 +594,72 @@ PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     }
     return view_of(args[0], shape, strides, v.ndim, v.offset, v.size);
 }
+
+/* cumulative(op, x, axis, include_initial) -> the cumulative sum (op
+ * ARS_LANE_CUMSUM) or product (ARS_LANE_CUMPROD) of x along axis (an int, or
+ * None for a 0-d or 1-D x) in a new contiguous array, with dtype=None's rule:
+ * bool and signed integers accumulate in and return int64, unsigned ones
+ * uint64, the rest their own dtype; None for narrow floats, other ops and
+ * anything the Python path words an error for. */
+PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    int ok = 1;
+    if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v)
+        || (args[3] != Py_True && args[3] != Py_False) || (v.kind == K_FLOAT && v.itemsize == 2))
+        Py_RETURN_NONE;
+    int64_t op = as_i64(args[0], &ok), axis;
+    if (!ok || (op != ARS_LANE_CUMSUM && op != ARS_LANE_CUMPROD))
+        Py_RETURN_NONE;
+    if (args[2] == Py_None) {
+        if (v.ndim > 1)
+            Py_RETURN_NONE;
+        if (v.ndim == 0)  /* one element: a lane of one */
+            v.ndim = 1, v.shape[0] = 1, v.strides[0] = 0;
+        axis = 0;
+    } else {
+        if (!PyLong_CheckExact(args[2]) || v.ndim == 0)
+            Py_RETURN_NONE;
+        axis = as_i64(args[2], &ok);
+        if (!ok || axis < -v.ndim || axis >= v.ndim)
+            Py_RETURN_NONE;
+        if (axis < 0)
+            axis += v.ndim;
+    }
+    int flag = args[3] == Py_True;
+    int code = v.kind == K_BOOL || v.kind == K_INT ? ARS_INT64 : v.kind == K_UINT ? ARS_UINT64 : v.code;
+    int64_t shape[FAST_DIMS], size = 1;
+    for (int k = 0; k < v.ndim; k++) {
+        shape[k] = v.shape[k] + (k == axis ? flag : 0);
+        if (__builtin_mul_overflow(size, shape[k], &size))
+            Py_RETURN_NONE;
+    }
+    PyObject *out = empty_dims(shape, v.ndim, code, size);
+    if (out == NULL || size == 0)
+        return out;
+    int64_t bshape[FAST_DIMS], xs[FAST_DIMS], os[FAST_DIMS], osz = DINFO[code].itemsize, acc = osz, ostep = 0;
+    int nb = 0;
+    for (int k = v.ndim - 1; k >= 0; k--) {  /* out's C-order byte strides, the lane's apart */
+        if (k == axis) {
+            ostep = acc;
+        } else {
+            bshape[nb] = v.shape[k];
+            xs[nb] = v.strides[k] * v.itemsize;
+            os[nb++] = acc;
+        }
+        acc *= shape[k];
+    }
+    for (int i = 0, j = nb - 1; i < j; i++, j--) {  /* collected innermost first: back to C order */
+        int64_t t = bshape[i]; bshape[i] = bshape[j]; bshape[j] = t;
+        t = xs[i]; xs[i] = xs[j]; xs[j] = t;
+        t = os[i]; os[i] = os[j]; os[j] = t;
+    }
+    int rc;
+    KERNEL(rc, size, k_lane((int)op, nb, bshape, v.data, xs, v.code, v.shape[axis], v.strides[axis] * v.itemsize,
+                            array_base((ArrayObject *)out), os, code, ostep, flag));
+    if (rc != 0) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;  /* the Python path words the error */
+    }
+    return out;
+}

@@ -110,6 +110,8 @@ typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const ch
 typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
 typedef int (*sort_fn)(int, const int64_t *, const char *, const int64_t *, int, int64_t, int64_t,
                        char *, const int64_t *, int64_t, int, int, int);
+typedef int (*lane_fn)(int, int, const int64_t *, const char *, const int64_t *, int, int64_t, int64_t,
+                       char *, const int64_t *, int, int64_t, int);
 typedef int (*count_true_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *);
 typedef int (*nonzero_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *, int64_t);
 typedef int (*compress_fn)(int, const int64_t *, const char *, const int64_t *, const char *,
@@ -124,6 +126,7 @@ extern cast_fn k_cast;
 extern where_fn k_where;
 extern clip_fn k_clip;
 extern isin_fn k_isin;
+extern lane_fn k_lane;            /* ars_lane: a kernel along one axis (cumulative sums, ...) */
 extern sort_fn k_sort;            /* ars_sort: sort and argsort along a lane */
 extern count_true_fn k_count_true;  /* ars_count_true: the true elements of a mask */
 extern compress_fn k_compress;
@@ -376,6 +379,7 @@ PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_nonzero(PyObject *mod, PyObject *x);
+PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
 /* index.c: the key parser (the [] slots are array_as_mapping) */

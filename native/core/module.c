@@ -27,7 +27,7 @@ static const struct { const char *name; void **fn; } KERNELS[] = {
     {"ars_matmul", (void **)&k_matmul},         {"ars_reduce", (void **)&k_reduce},
     {"ars_reduce_finish", (void **)&k_finish},  {"ars_count_true", (void **)&k_count_true},
     {"ars_compress", (void **)&k_compress},      {"ars_sort", (void **)&k_sort},
-    {"ars_nonzero_bool", (void **)&k_nonzero},
+    {"ars_nonzero_bool", (void **)&k_nonzero},   {"ars_lane", (void **)&k_lane},
 };
 enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
 
@@ -278,6 +278,8 @@ static PyMethodDef core_methods[] = {
      "sort(x, axis, descending, stable, argsort) -> sort or argsort along x's last axis, or None"},
     {"permute", (PyCFunction)(void (*)(void))core_permute, METH_FASTCALL,
      "permute(x, axes) -> the view of x with its dims in the order of axes (a tuple of ints), or None"},
+    {"cumulative", (PyCFunction)(void (*)(void))core_cumulative, METH_FASTCALL,
+     "cumulative(op, x, axis, include_initial) -> cumulative_sum/prod with dtype=None, or None"},
     {"nonzero", core_nonzero, METH_O,
      "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,

@@ -31,6 +31,7 @@ cast_fn k_cast;
 where_fn k_where;
 clip_fn k_clip;
 isin_fn k_isin;
+lane_fn k_lane;
 sort_fn k_sort;
 count_true_fn k_count_true;
 compress_fn k_compress;
