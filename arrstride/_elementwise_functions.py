@@ -67,6 +67,23 @@ def _out_codes(table: dict) -> list:
     return [-1 if d is None else d.code for d in _by_code(table)]
 
 
+def _mixed_codes(table: dict, given_allowed, ints_to_float: Any) -> dict:
+    """{(code, code): code} for Elementwise: two arrays of different allowed
+    dtypes whose promoted dtype is one of theirs, has a kernel of its own (not
+    through a compute dtype) and is not replaced by a float: the other array is
+    cast to it in C, exactly as func does it in Python."""
+    mixed = {}
+    for a in given_allowed:
+        for b in given_allowed:
+            d = _PROMOTION[a, b]
+            if a is b or d not in (a, b) or d.compute is not d or table.get(d) is None:
+                continue
+            if ints_to_float and d.kind in "iub":
+                continue
+            mixed[a.code, b.code] = d.code
+    return mixed
+
+
 def _kernel_table(op: int, allowed, unary: bool) -> dict:
     """dtype -> output dtype, for the dtypes of `allowed` that have a kernel."""
     table = {}
@@ -316,7 +333,8 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
     func._ars_allowed = given_allowed
     func._ars_category = category
     func._ars_bool_op = bool_code
-    return Elementwise(name, op, 2, _out_codes(table), func)
+    return Elementwise(name, op, 2, _out_codes(table), func,
+                       None if truthy else _mixed_codes(table, given_allowed, ints_to_float))
 
 
 # ---- unary functions ------------------------------------------------------------

@@ -1220,6 +1220,40 @@ def test_switch_cumulative(layout, dtype):
     assert (taken is not None) == (dtype != "float16")
 
 
+MIXED_FUNCS = ["add", "subtract", "multiply", "divide", "pow", "maximum", "atan2", "bitwise_and", "equal",
+               "less", "logaddexp", "floor_divide", "remainder", "copysign", "logical_and", "hypot"]
+
+
+@pytest.mark.parametrize("name", MIXED_FUNCS)
+def test_switch_mixed_dtypes(name):
+    # two arrays of different dtypes: cast in C where the promoted dtype is one
+    # of theirs (Elementwise's mixed table), else the Python path; the same
+    # values, dtype and errors either way, broadcasting and layouts included
+    f = getattr(xp, name)
+    for a in DTYPE_NAMES:
+        for b in DTYPE_NAMES:
+            if a == b:
+                continue
+            x = lambda: make("transposed", (3, 4), getattr(xp, a), seed=9)[0]  # noqa: E731
+            y = lambda: make("negative", (4,), getattr(xp, b), seed=10)[0]  # noqa: E731
+            _paths_agree(lambda: f(x(), y()))
+            _paths_agree(lambda: f(y(), x()))
+
+
+
+def test_mixed_dtypes_take_the_c_path(monkeypatch, fast_paths_on):
+    # float32 with float64 is cast in C: the Python path's cast copy is never made
+    calls = []
+    real = xp.Array._copy_contiguous
+    monkeypatch.setattr(xp.Array, "_copy_contiguous", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    x, y = xp.ones(3, dtype=xp.float32), xp.full(3, 2.0)
+    for got in (x + y, xp.add(x, y), xp.multiply(y, x), xp.add(xp.ones(3, dtype=xp.int32), y)):
+        assert got.dtype == xp.float64
+    assert calls == []
+    assert (xp.add(xp.ones(3, dtype=xp.int32), xp.ones(3, dtype=xp.float32))).dtype == xp.float64
+    assert calls  # int32 with float32 promotes to float64, neither's dtype: the Python path
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_switch_permute_dims(layout):
     x = _fresh(layout, "float32", shape=(2, 3, 4), seed=7)

@@ -223,6 +223,7 @@ typedef struct {
     PyObject *impl;          /* the Python implementation: every rule and message */
     int op, nargs;           /* kernel op code; 1 or 2 operands */
     signed char out[NCODES]; /* output dtype code per input dtype code, -1: no kernel */
+    signed char mixed[NCODES][NCODES]; /* two arrays of these codes: the code both compute in, -1: Python */
     vectorcallfunc vectorcall;
 } ElementwiseObject;
 
@@ -329,6 +330,7 @@ static inline char *first_element(char *base, int64_t offset, int64_t size, int 
 }
 int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb);
 int nests(const view_t *w);
+int cast_operand(operand_t *o, int code, int64_t *cstr, PyObject **keep);  /* engine.c */
 int operands_disjoint(const operand_t *a, const operand_t *b);
 int operand_nests(const operand_t *w);
 

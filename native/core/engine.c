@@ -148,28 +148,33 @@ static int same_view(const operand_t *a, const operand_t *b) {
     return 1;
 }
 
-/* o's elements copied into a new C-ordered block (kept alive by *keep);
- * o then reads the copy, with strides written to cstr. -1 on error. */
-static int copy_operand(operand_t *o, int64_t *cstr, PyObject **keep) {
-    int64_t ds[ARS_MAX_DIMS], ss[ARS_MAX_DIMS], acc = o->itemsize;
-    PyObject *st = new_storage((Py_ssize_t)(o->size * o->itemsize));  /* inside o's storage: fits */
+/* o's elements copied (cast to dtype code `code`) into a new C-ordered block
+ * (kept alive by *keep); o then reads the copy, with strides written to cstr.
+ * -1 on error. */
+int cast_operand(operand_t *o, int code, int64_t *cstr, PyObject **keep) {
+    int64_t ds[ARS_MAX_DIMS], ss[ARS_MAX_DIMS], isz = DINFO[code].itemsize, acc = isz, nbytes;
+    if (__builtin_mul_overflow(o->size, isz, &nbytes)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyObject *st = new_storage((Py_ssize_t)nbytes);
     if (st == NULL)
         return -1;
     char *dst = storage_address(st);
     for (int k = o->nd - 1; k >= 0; k--) {
         ss[k] = o->shape[k] > 1 ? o->strides[k] * o->itemsize : 0;  /* inside the storage */
         ds[k] = acc;
-        cstr[k] = acc / o->itemsize;
+        cstr[k] = acc / isz;
         acc *= o->shape[k];
     }
     int rc;
-    KERNEL(rc, o->size, k_cast(o->nd, o->shape, dst, ds, o->code, o->data, ss, o->code));
+    KERNEL(rc, o->size, k_cast(o->nd, o->shape, dst, ds, code, o->data, ss, o->code));
     if (run_status(rc) < 0) {
         Py_DECREF(st);
         return -1;
     }
     *keep = st;
-    o->data = dst, o->strides = cstr, o->dense = 1;
+    o->data = dst, o->strides = cstr, o->dense = 1, o->code = code, o->itemsize = (int)isz;
     return 0;
 }
 
@@ -322,7 +327,7 @@ static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject
                 memcpy(own, ins, sizeof(operand_t) * nin);
                 ins = own;
             }
-            if (copy_operand(&own[i], cstr[i], &keep[i]) < 0)
+            if (cast_operand(&own[i], own[i].code, cstr[i], &keep[i]) < 0)
                 goto fail;
         }
         memcpy(ostr, vout->strides, sizeof(int64_t) * n);

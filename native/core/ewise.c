@@ -3,6 +3,25 @@
 
 /* ---- Elementwise: the object behind each elementwise function ------------------------ */
 
+/* Two arrays of different dtypes, where e's table (made by Python from its
+ * rules) names the dtype of one of them as the one both compute in: the other
+ * cast into a C-ordered copy, then the engine. NULL without an exception
+ * when the call is not a fast case. */
+static PyObject *ew_mixed(ElementwiseObject *e, operand_t *ins) {
+    int code = e->mixed[ins[0].code][ins[1].code];
+    if (code < 0 || e->out[code] < 0)
+        return NULL;
+    int i = ins[0].code == code ? 1 : 0;  /* the operand to cast */
+    int64_t cstr[ARS_MAX_DIMS];
+    PyObject *keep = NULL;
+    if (cast_operand(&ins[i], code, cstr, &keep) < 0)
+        return NULL;
+    ew_call c = {EW_BINARY, e->op, code, e->out[code], NULL, 0, 0};
+    PyObject *r = engine_run(&c, ins, NULL, NULL, OVERLAP_DECLINE);
+    Py_DECREF(keep);
+    return r;
+}
+
 /* The fast path of e on (a) or (a, b): arrays of one dtype in any layout C
  * holds, or one array and a Python scalar of its kind (unless the dtype holds
  * scalars in its compute dtype, as bfloat16 does), run by the engine;
@@ -19,9 +38,9 @@ PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b) {
     } else {
         int fa = read_view(a, &va), fb = read_view(b, &vb);
         if (fa && fb) {
-            if (va.code != vb.code)
-                return NULL;
             code = va.code, ins[0] = operand_of(&va), ins[1] = operand_of(&vb);
+            if (va.code != vb.code)
+                return ew_mixed(e, ins);
         } else if (fa) {
             if (!packed_operand(b, va.code, item, &ins[1]))
                 return NULL;
@@ -52,11 +71,11 @@ static PyObject *ew_vectorcall(PyObject *self, PyObject *const *args, size_t nar
 }
 
 static PyObject *ew_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"name", "op", "nargs", "table", "impl", NULL};
-    PyObject *name, *table, *impl;
+    static char *kwlist[] = {"name", "op", "nargs", "table", "impl", "mixed", NULL};
+    PyObject *name, *table, *impl, *mixed = NULL;
     int op, nargs;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiiOO:Elementwise", kwlist, &name, &op, &nargs,
-                                     &table, &impl))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiiOO|O:Elementwise", kwlist, &name, &op, &nargs,
+                                     &table, &impl, &mixed))
         return NULL;
     if (nargs != 1 && nargs != 2) {
         PyErr_SetString(PyExc_ValueError, "Elementwise: nargs is 1 or 2");
@@ -83,6 +102,29 @@ static PyObject *ew_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         e->out[k] = (signed char)(c >= 0 && c < NCODES ? c : -1);
     }
     Py_DECREF(seq);
+    memset(e->mixed, -1, sizeof e->mixed);
+    if (mixed != NULL && mixed != Py_None) {  /* a dict {(code, code): code} */
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        if (!PyDict_Check(mixed)) {
+            Py_DECREF(e);
+            PyErr_SetString(PyExc_TypeError, "Elementwise: mixed is a dict {(code, code): code}");
+            return NULL;
+        }
+        while (PyDict_Next(mixed, &pos, &key, &value)) {
+            long i, j, c = PyLong_AsLong(value);
+            if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2
+                || (i = PyLong_AsLong(PyTuple_GET_ITEM(key, 0))) < 0 || i >= NCODES
+                || (j = PyLong_AsLong(PyTuple_GET_ITEM(key, 1))) < 0 || j >= NCODES
+                || c < 0 || c >= NCODES || (c != i && c != j)) {
+                Py_DECREF(e);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "Elementwise: mixed maps two codes to one of them");
+                return NULL;
+            }
+            e->mixed[i][j] = (signed char)c;
+        }
+    }
     Py_INCREF(name);
     Py_INCREF(impl);
     e->name = name;
