@@ -9,6 +9,7 @@ from . import _dtypes as dt
 from . import _kernels as K
 from ._args import normalize_axis
 from ._array import Array, check_array
+from ._core import take as _core_take
 from ._creation_functions import asarray, number_arg
 from ._statistical_functions import max as _max
 from ._statistical_functions import min as _min
@@ -87,6 +88,9 @@ def take(x: Array, indices: Array, /, *, axis: Optional[int] = None) -> Array:
     >>> xp.take(xp.asarray([10, 20, 30]), xp.asarray([2, 0]))
     Array([30, 10])
     """
+    out = _core_take(x, indices, axis)  # along axis 0, dense operands, indices in range: in C
+    if out is not None:
+        return out
     func = "take"
     x = check_array(func, x)
     if not isinstance(indices, Array):  # an int drops the axis, as in NumPy (Cubed relies on it)

@@ -1139,6 +1139,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.nonzero(a) is None
         assert _core.permute(a, (1, 0)) is None
         assert _core.cumulative(2, a, 0, False) is None
+        assert _core.take(a, xp.asarray([0]), 0) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1252,6 +1253,24 @@ def test_mixed_dtypes_take_the_c_path(monkeypatch, fast_paths_on):
     assert calls == []
     assert (xp.add(xp.ones(3, dtype=xp.int32), xp.ones(3, dtype=xp.float32))).dtype == xp.float64
     assert calls  # int32 with float32 promotes to float64, neither's dtype: the Python path
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("idx_dtype", ["int8", "int64", "uint16", "uint64", "bool", "float64"])
+def test_switch_take(layout, idx_dtype):
+    # take along axis 0 of a dense x by dense integer indices in C (_core.take);
+    # other axes and layouts, out-of-range indices and bad dtypes on the Python path
+    x = _fresh(layout, "float32", seed=11)
+    nd = x().ndim
+    rows = x().shape[0] if nd else 1
+    good = [[0], [rows - 1, 0, -1], [[0, 1], [1, 0]]] if rows > 1 else [[0], [-1, 0]]
+    bad = [[rows], [-rows - 1], [2**40]]
+    for values in good + bad:
+        idx = lambda: xp.asarray(values).astype(getattr(xp, idx_dtype))  # noqa: E731 (wrapped, for some)
+        for axis in ((None, 0, -nd, 1, -1) if nd else (None, 0)):
+            _paths_agree(lambda: xp.take(x(), idx(), axis=axis))
+    if layout == "contiguous" and idx_dtype in ("int8", "int64", "uint16"):
+        assert _core.take(x(), xp.asarray([0, 1]).astype(getattr(xp, idx_dtype)), 0) is not None
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

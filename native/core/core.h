@@ -386,6 +386,7 @@ PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
 /* index.c: the key parser (the [] slots are array_as_mapping) */
 PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_take(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);  /* index.c */
 
 /* engine.c: the one elementwise engine (broadcast, output order, overlap, flat or N-D) */
 enum { EW_UNARY, EW_BINARY, EW_WHERE, EW_CLIP, EW_ISIN, EW_KINDS };

@@ -550,6 +550,29 @@ static PyObject *mask_gather(const view_t *v, const view_t *w) {
     return out;
 }
 
+/* take(x, indices, axis) -> take along axis 0 (axis None for a 1-D x, or 0,
+ * or -ndim) of a dense x by a dense integer array of indices, in range: the
+ * rows in C (gather_rows); None for anything else (the Python path). */
+PyObject *core_take(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v, w;
+    int ok = 1;
+    if (!fast_paths || nargs != 3 || !read_view(args[0], &v) || !read_view(args[1], &w) || v.ndim < 1)
+        Py_RETURN_NONE;
+    if (args[2] == Py_None) {
+        if (v.ndim != 1)
+            Py_RETURN_NONE;
+    } else {
+        int64_t axis = PyLong_CheckExact(args[2]) ? as_i64(args[2], &ok) : -1;
+        if (!PyLong_CheckExact(args[2]) || !ok || (axis != 0 && axis != -v.ndim))
+            Py_RETURN_NONE;
+    }
+    PyObject *out = gather_rows(&v, &w);
+    if (out == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return out;
+}
+
 static PyObject *array_subscript(PyObject *self, PyObject *key) {
     view_t v, w;
     if (fast_paths && read_view(self, &v)) {
