@@ -20,6 +20,7 @@ from ._array import FOREIGN, Array, check_array
 from ._core import Elementwise
 from ._core import EW_BINARY, EW_CLIP, EW_ISIN, EW_UNARY, EW_WHERE
 from ._core import ewise as _ewise
+from ._core import clip as _core_clip
 from ._core import nonzero as _core_nonzero
 from ._core import where as _core_where
 from ._errors import (broadcast_error, broadcast_into_error, dtype_error, not_array_error,
@@ -104,7 +105,7 @@ def _kernel_table(op: int, allowed, unary: bool) -> dict:
 def _narrow_result(r: Array, d: dt.DType) -> Array:
     """A result computed in d.compute for operands of the narrow dtype d,
     rounded to d (bool and integer results stay as they are)."""
-    return r._copy_contiguous(d) if r._dtype is d.compute else r
+    return r._copy_contiguous(d) if d.compute is not d and r._dtype is d.compute else r
 
 
 def _narrow_table(table: dict) -> dict:
@@ -823,6 +824,9 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     >>> xp.clip(xp.asarray([1, 5, 9]), max=6)
     Array([1, 5, 6])
     """
+    out = _core_clip(x, min, max)  # scalar or same-dtype bounds, in C
+    if out is not None:
+        return out
     func = "clip"
     x = check_array(func, x)
     d = x._dtype

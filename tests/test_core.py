@@ -1140,6 +1140,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.permute(a, (1, 0)) is None
         assert _core.cumulative(2, a, 0, False) is None
         assert _core.take(a, xp.asarray([0]), 0) is None
+        assert _core.clip(a, 0.0, 1.0) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1271,6 +1272,24 @@ def test_switch_take(layout, idx_dtype):
             _paths_agree(lambda: xp.take(x(), idx(), axis=axis))
     if layout == "contiguous" and idx_dtype in ("int8", "int64", "uint16"):
         assert _core.take(x(), xp.asarray([0, 1]).astype(getattr(xp, idx_dtype)), 0) is not None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float16", "float32", "float64", "bool", "complex64"])
+def test_switch_clip(layout, dtype):
+    # clip with scalar or same-dtype bounds in C (_core.clip); bounds beyond an
+    # integer dtype's range, other dtypes and errors on the Python path
+    x = _fresh(layout, dtype, seed=12)
+    arr = lambda d=dtype: make("negative", (4,), getattr(xp, d), seed=13)[0]  # noqa: E731
+    bounds = [(-1.0, 1.0), (0, 5), (None, 2), (-3, None), (None, None), (1.5, -1.5), (float("nan"), 1.0),
+              (-1000, 1000), (-2**70, 2**70), (True, 3), ("a", 1), (0.0, float("inf"))]
+    for lo, hi in bounds:
+        _paths_agree(lambda: xp.clip(x(), lo, hi))
+    if x().ndim and x().shape[-1] == 4:
+        _paths_agree(lambda: xp.clip(x(), arr(), None))
+        _paths_agree(lambda: xp.clip(x(), arr(), arr("float64")))
+    if dtype in ("float32", "float64"):
+        assert _core.clip(x(), -1.0, 1.0) is not None
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -354,6 +354,47 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     return r;
 }
 
+/* clip(x, min, max) -> x clamped to [min, max] by the engine, for x of a
+ * real, not narrow dtype and each bound None (floats only: no bound), a
+ * Python scalar of x's kind that x's dtype holds, or an array of x's dtype;
+ * None otherwise (the Python path: bounds beyond an integer dtype's range,
+ * other dtypes, errors). */
+PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t x, b[2];
+    char item[2][16];
+    operand_t ins[3];
+    if (!fast_paths || nargs != 3 || !read_view(args[0], &x) || x.kind == K_COMPLEX || x.kind == K_BOOL
+        || (x.kind == K_FLOAT && x.itemsize == 2))
+        Py_RETURN_NONE;
+    ins[0] = operand_of(&x);
+    for (int i = 0; i < 2; i++) {
+        PyObject *bound = args[1 + i];
+        if (bound == Py_None) {
+            if (x.kind != K_FLOAT)
+                Py_RETURN_NONE;
+            double inf = i == 0 ? -INFINITY : INFINITY;
+            float inff = (float)inf;
+            if (x.itemsize == 4)
+                memcpy(item[i], &inff, 4);
+            else
+                memcpy(item[i], &inf, 8);
+            ins[1 + i] = scalar_operand(x.code, item[i]);
+        } else if (read_view(bound, &b[i])) {
+            if (b[i].code != x.code)
+                Py_RETURN_NONE;
+            ins[1 + i] = operand_of(&b[i]);
+        } else if (PyBool_Check(bound) || !packed_operand(bound, x.code, item[i], &ins[1 + i])) {
+            Py_RETURN_NONE;
+        }
+    }
+    ew_call call = {EW_CLIP, 0, x.code, x.code, NULL, 0, 0};
+    PyObject *r = engine_run(&call, ins, NULL, NULL, OVERLAP_DECLINE);
+    if (r == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return r;
+}
+
 /* concat0(arrays) -> the arrays joined along axis 0, for a list or tuple of
  * dense arrays of one dtype and ndim >= 1 whose other dims match; None
  * otherwise (the Python path: promotion, other layouts, errors). */

@@ -377,6 +377,7 @@ PyObject *core_from_list(PyObject *mod, PyObject *list);
 PyObject *core_read_sequence(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);  /* seq.c */
 PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);

@@ -282,6 +282,8 @@ static PyMethodDef core_methods[] = {
      "cumulative(op, x, axis, include_initial) -> cumulative_sum/prod with dtype=None, or None"},
     {"take", (PyCFunction)(void (*)(void))core_take, METH_FASTCALL,
      "take(x, indices, axis) -> take along axis 0 of a dense x by dense integer indices, or None"},
+    {"clip", (PyCFunction)(void (*)(void))core_clip, METH_FASTCALL,
+     "clip(x, min, max) -> x clamped by scalar or same-dtype bounds, or None"},
     {"nonzero", core_nonzero, METH_O,
      "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
