@@ -3,7 +3,11 @@
  * Where the innermost dim is reduced, a run is folded pairwise (as NumPy
  * does, eight lanes of up to 128 elements, then halving); where it is kept,
  * the run is accumulated elementwise into the accumulator row. Large
- * reductions are split across threads, each with a private accumulator. */
+ * reductions are split into parts, each with a private accumulator, that the
+ * pool's threads share; the parts combine in a fixed tree. How many parts,
+ * and where they split, depend on the problem alone (sizes, layout, dtypes),
+ * never on the thread count, so that a result has the same bits on any
+ * number of threads. */
 #include <stdlib.h>
 #include <string.h>
 #include "platform.h"
@@ -101,9 +105,18 @@ enum { PW_BLOCK = 128 };
 #define PW_K_KC 1
 
 /* Columns of a block: at least ROW_CHUNK, at most ROW_CHUNK_MAX (so that a
- * part's partial rows stay in L2), else an equal share per thread, so that
- * each thread streams long contiguous row segments. */
-enum { ROW_CHUNK = 256, ROW_CHUNK_MAX = 2048, ROW_LEAF = 64 };
+ * part's partial rows stay in L2), else a BLOCK_SHARES-th of the columns, so
+ * that threads share the chunks while each streams long contiguous row
+ * segments. (A column's result does not depend on the chunk it falls in.) */
+enum { ROW_CHUNK = 256, ROW_CHUNK_MAX = 2048, ROW_LEAF = 64, BLOCK_SHARES = 4 };
+
+/* Parts of a reduction with private accumulators: at least a thread's grain
+ * of elements each, at most RED_MAX_PARTS (ROWS_MAX_PARTS when each part
+ * reduces whole rows into a private row), a power of two, and private
+ * accumulators of at most 1/PRIV_RATIO of the input's elements in all. Enough
+ * parts for the threads of a common machine to share, few enough that
+ * combining them costs little. */
+enum { RED_MAX_PARTS = 64, ROWS_MAX_PARTS = 16, PRIV_RATIO = 128 };
 
 /* Contiguous float min/max: MM_LANES lanes of plain compares (vector max
  * instructions, AVX2 where the CPU has it) while v - v sums to NaN if any
@@ -392,31 +405,122 @@ static const red_kernel red_table[ARS_RED_NOPS][ARS_NDTYPES][ARS_NDTYPES] = {
     ARS_DTYPES(ENT_OTHER)
 };
 
+/* How many parts of at least a thread's grain `size` elements of `isz`
+ * bytes make: the largest power of two not above that nor `most` (and at
+ * least 1). A function of the problem only. */
+static int64_t red_parts(int64_t size, int64_t isz, int64_t most)
+{
+    int64_t n = size / ars_parallel_grain(isz), p = 1;
+    if (n > most)
+        n = most;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+/* The starts of nparts (a power of two) parts of [lo, lo + n) that halve the
+ * way a fold halves its run (the first half n / 2 rounded down to a multiple
+ * of `align`), into bounds[0..nparts - 1]. The parts are then the subtrees of
+ * the whole run's pairwise tree, log2(nparts) levels down, and red_combine
+ * folds their results as the rest of that tree would: the bits of the fold
+ * of the whole run, with the leaves the whole run has. */
+static void tree_bounds(int64_t lo, int64_t n, int64_t nparts, int64_t align, int64_t *bounds)
+{
+    if (nparts == 1) {
+        bounds[0] = lo;
+        return;
+    }
+    int64_t h = n / 2;
+    h -= h % align;
+    tree_bounds(lo, h, nparts / 2, align, bounds);
+    tree_bounds(lo + h, n - h, nparts / 2, align, bounds + nparts / 2);
+}
+
+/* Fold the nparts accumulators of n values (the first at acc, the others in
+ * priv, `bytes` apart) into acc, pairwise in a fixed tree: 0 += 1, 2 += 3, ...,
+ * then 0 += 2, 4 += 6, ... */
+static void red_combine(red_comb_fn comb, char *acc, char *priv, int64_t nparts, int64_t bytes,
+                        int64_t n)
+{
+    for (int64_t step = 1; step < nparts; step *= 2)
+        for (int64_t p = 0; p + step < nparts; p += 2 * step)
+            comb(p == 0 ? acc : priv + (p - 1) * bytes, priv + (p + step - 1) * bytes, n);
+}
+
 typedef struct {
     const ars_iter *it;
     ars_loop_fn loop;
-    int64_t nparts;
     char *acc;
     char *priv;        /* nparts - 1 private accumulators, acc_bytes apart */
     int64_t acc_bytes;
+    int64_t bounds[RED_MAX_PARTS + 1];  /* part p: elements [bounds[p], bounds[p + 1]) */
 } red_job;
 
 static void red_part(int64_t begin, int64_t end, void *p)
 {
     const red_job *job = p;
-    int64_t size = job->it->size;
+    ars_iter it = *job->it;
     for (int64_t part = begin; part < end; part++) {
-        ars_iter it = *job->it;
-        if (part > 0)
-            it.data[1] += (job->priv + (part - 1) * job->acc_bytes) - job->acc;
-        ars_iter_run_range(&it, job->loop, NULL, ars_split(size, part, job->nparts),
-                           ars_split(size, part + 1, job->nparts));
+        it.data[1] = part == 0 ? job->acc : job->priv + (part - 1) * job->acc_bytes;
+        ars_iter_run_range(&it, job->loop, NULL, job->bounds[part], job->bounds[part + 1]);
     }
+}
+
+/* The reduced dims all inside the kept ones (a sum over the last axis of a
+ * C-ordered matrix): each range of kept elements, `inner` input elements
+ * apiece, reduces its whole runs into its own accumulator elements. Every
+ * element's fold is then the same however the ranges fall. */
+typedef struct {
+    const ars_iter *it;
+    ars_loop_fn loop;
+    int64_t inner;
+} runs_job;
+
+static void runs_part(int64_t begin, int64_t end, void *p)
+{
+    const runs_job *job = p;
+    ars_iter_run_range(job->it, job->loop, NULL, begin * job->inner, end * job->inner);
+}
+
+/* The innermost dim kept (squared deviations over axis 0 of a C-ordered
+ * matrix): each chunk of `width` columns of it runs the whole iteration of
+ * its columns, into its own accumulator elements. */
+typedef struct {
+    const ars_iter *it;
+    ars_loop_fn loop;
+    int64_t width;
+} cols_job;
+
+static void cols_part(int64_t begin, int64_t end, void *p)
+{
+    const cols_job *job = p;
+    ars_iter it = *job->it;
+    int64_t n0 = job->it->shape[0], j0 = begin * job->width, j1 = end * job->width;
+    if (j1 > n0)
+        j1 = n0;
+    it.shape[0] = j1 - j0;
+    it.size = job->it->size / n0 * (j1 - j0);
+    for (int op = 0; op < it.nop; op++)
+        it.data[op] += j0 * it.strides[op][0];
+    ars_iter_run_range(&it, job->loop, NULL, 0, it.size);
+}
+
+/* Columns per chunk of a kept innermost dim of n0: at least ROW_CHUNK, at
+ * most ROW_CHUNK_MAX, else a BLOCK_SHARES-th of them, a multiple of 64. */
+static int64_t chunk_width(int64_t n0)
+{
+    int64_t width = (n0 + BLOCK_SHARES - 1) / BLOCK_SHARES;
+    width = (width + 63) / 64 * 64;
+    if (width > ROW_CHUNK_MAX)
+        width = ROW_CHUNK_MAX;
+    if (width < ROW_CHUNK)
+        width = ROW_CHUNK;
+    return width;
 }
 
 /* The innermost dim is kept and the next one reduced (a sum over axis 0 of a
  * C-ordered matrix): fold blocks of rows pairwise into chunks of columns,
- * splitting the columns across threads. */
+ * the threads sharing the chunks. */
 typedef struct {
     const ars_iter *outer;
     red_block_fn block;
@@ -462,17 +566,18 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
     free(scratch);
 }
 
-/* A 2-D block with a contiguous accumulator row: the rows are split across
- * threads instead (each streams whole rows, in column chunks that keep its
+/* A 2-D block with a contiguous accumulator row: the rows are split into
+ * parts instead (each streams whole rows, in column chunks that keep its
  * partial rows in cache), the parts' results folded into the accumulator
  * at the end. */
-enum { ROWS_MAX_PARTS = 64, ROWS_WIDTH = 4096 };
+enum { ROWS_WIDTH = 4096 };
 typedef struct {
     const ars_iter *it;
     const red_kernel *k;
-    int64_t nparts, asz;
+    int64_t asz;
     char *priv;        /* nparts - 1 private result rows */
     int *failed;
+    int64_t bounds[ROWS_MAX_PARTS + 1];  /* part p: rows [bounds[p], bounds[p + 1]) */
 } rows_job;
 
 static void rows_part(int64_t begin, int64_t end, void *p)
@@ -490,7 +595,7 @@ static void rows_part(int64_t begin, int64_t end, void *p)
         return;
     }
     for (int64_t part = begin; part < end; part++) {
-        int64_t r0 = ars_split(n1, part, job->nparts), r1 = ars_split(n1, part + 1, job->nparts);
+        int64_t r0 = job->bounds[part], r1 = job->bounds[part + 1];
         char *acc = part == 0 ? it->data[1] : job->priv + (part - 1) * n0 * job->asz;
         block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], job->asz};
         const char *in = it->data[0] + r0 * it->strides[0][1];
@@ -503,16 +608,9 @@ static void rows_part(int64_t begin, int64_t end, void *p)
 static int reduce_rows(const ars_iter *it, const red_kernel *k, int64_t isz, int64_t asz)
 {
     int64_t n0 = it->shape[0], n1 = it->shape[1];
-    int64_t nparts = ars_get_num_threads();
-    int64_t most = it->size / ars_parallel_grain(isz);
-    if (nparts > most)
-        nparts = most;
-    if (nparts > n1 / ROW_LEAF)
-        nparts = n1 / ROW_LEAF;
-    if (nparts > ROWS_MAX_PARTS)
-        nparts = ROWS_MAX_PARTS;
-    if (nparts < 1)
-        nparts = 1;
+    /* parts of at least two leaves of rows */
+    int64_t most = n1 / (2 * ROW_LEAF);
+    int64_t nparts = red_parts(it->size, isz, most < ROWS_MAX_PARTS ? most : ROWS_MAX_PARTS);
     int failed = 0;
     char *priv = NULL;
     if (nparts > 1) {
@@ -522,10 +620,12 @@ static int reduce_rows(const ars_iter *it, const red_kernel *k, int64_t isz, int
         for (int64_t p = 0; p < nparts - 1; p++)
             k->init(priv + p * n0 * asz, n0);
     }
-    rows_job job = {it, k, nparts, asz, priv, &failed};
+    /* the parts halve the rows as the pairwise fold over rows does */
+    rows_job job = {it, k, asz, priv, &failed, {0}};
+    tree_bounds(0, n1, nparts, 1, job.bounds);
+    job.bounds[nparts] = n1;
     ars_parallel_for(nparts, 1, rows_part, &job);
-    for (int64_t p = 0; p < nparts - 1; p++)
-        k->comb(it->data[1], priv + p * n0 * asz, n0);
+    red_combine(k->comb, it->data[1], priv, nparts, n0 * asz, n0);
     ars_free(priv);
     return failed ? ARS_ERR_NOMEM : ARS_OK;
 }
@@ -542,13 +642,7 @@ static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
             outer.strides[op][d] = it->strides[op][d + 2];
     }
     int failed = 0;
-    int64_t n0 = it->shape[0], nt = ars_get_num_threads();
-    int64_t width = (n0 + nt - 1) / nt;
-    width = (width + 63) / 64 * 64;
-    if (width > ROW_CHUNK_MAX)
-        width = ROW_CHUNK_MAX;
-    if (width < ROW_CHUNK)
-        width = ROW_CHUNK;
+    int64_t n0 = it->shape[0], width = chunk_width(n0);
     blocks_job job = {&outer, block,
                       {n0, it->shape[1], it->strides[0][0], it->strides[0][1],
                        it->strides[1][0]}, width, &failed};
@@ -598,13 +692,33 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
             return reduce_rows(&it, k, isz, asz);
         return reduce_blocks(&it, k->block, isz);
     }
-    int64_t nparts = ars_get_num_threads();
-    int64_t most = it.size / ars_parallel_grain(isz);
-    if (nparts > most)
-        nparts = most;
+    /* dims [0, r) reduced, [r, ndim) kept: split the kept ones */
+    int r = 0;
+    int64_t inner = 1;
+    while (r < it.ndim && it.strides[1][r] == 0)
+        inner *= it.shape[r++];
+    int kept_outside = r > 0 && r < it.ndim;
+    for (int d = r; d < it.ndim; d++)
+        kept_outside &= it.strides[1][d] != 0;
+    if (kept_outside) {
+        int64_t grain = ars_parallel_grain(isz) / inner;
+        runs_job job = {&it, k->loop, inner};
+        ars_parallel_for(it.size / inner, grain < 1 ? 1 : grain, runs_part, &job);
+        return ARS_OK;
+    }
+    /* the innermost dim kept and wide: split its columns */
+    if (it.ndim >= 2 && it.strides[1][0] != 0 && it.shape[0] >= 2 * ROW_CHUNK) {
+        int64_t width = chunk_width(it.shape[0]);
+        int64_t per_chunk = it.size / it.shape[0] * width;
+        int64_t grain = ars_parallel_grain(isz) / per_chunk;
+        cols_job job = {&it, k->loop, width};
+        ars_parallel_for((it.shape[0] + width - 1) / width, grain < 1 ? 1 : grain, cols_part, &job);
+        return ARS_OK;
+    }
+    int64_t nparts = red_parts(it.size, isz, RED_MAX_PARTS);
     /* private accumulators must stay small next to the input */
-    while (nparts > 1 && (nparts - 1) * acc_size * 2 > it.size)
-        nparts--;
+    while (nparts > 1 && (nparts - 1) * acc_size > it.size / PRIV_RATIO)
+        nparts /= 2;
     if (nparts <= 1) {
         ars_iter_run_range(&it, k->loop, NULL, 0, it.size);
         return ARS_OK;
@@ -615,10 +729,13 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
         return ARS_ERR_NOMEM;
     for (int64_t p = 0; p < nparts - 1; p++)
         k->init(priv + p * acc_bytes, acc_size);
-    red_job job = {&it, k->loop, nparts, acc, priv, acc_bytes};
+    /* a single run (it.ndim 1) splits as its pairwise fold does; the same
+     * halving serves any other shape as a fixed split */
+    red_job job = {&it, k->loop, acc, priv, acc_bytes, {0}};
+    tree_bounds(0, it.size, nparts, 8, job.bounds);
+    job.bounds[nparts] = it.size;
     ars_parallel_for(nparts, 1, red_part, &job);
-    for (int64_t p = 0; p < nparts - 1; p++)
-        k->comb(acc, priv + p * acc_bytes, acc_size);
+    red_combine(k->comb, acc, priv, nparts, acc_bytes, acc_size);
     ars_free(priv);
     return ARS_OK;
 }
