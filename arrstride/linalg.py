@@ -21,6 +21,7 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import int_arg, normalize_axes, normalize_axis
 from ._array import Array, check_array
+from ._core import vector_norm as _core_vector_norm
 from ._elementwise_functions import isnan as _isnan
 from ._errors import (axis_error, broadcast_error, broadcast_into_error, dtype_error, msg,
                       not_square_error,
@@ -1201,6 +1202,9 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     >>> xp.linalg.vector_norm(xp.asarray([3.0, 4.0]))
     Array(5.)
     """
+    out = _core_vector_norm(x, axis, keepdims, ord)  # one axis or all, a real ord: in C
+    if out is not None:
+        return out
     func = "vector_norm"
     x = check_array(func, x)
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):

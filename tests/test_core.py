@@ -1141,6 +1141,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.cumulative(2, a, 0, False) is None
         assert _core.take(a, xp.asarray([0]), 0) is None
         assert _core.clip(a, 0.0, 1.0) is None
+        assert _core.vector_norm(a, None, False, 2) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1290,6 +1291,21 @@ def test_switch_clip(layout, dtype):
         _paths_agree(lambda: xp.clip(x(), arr(), arr("float64")))
     if dtype in ("float32", "float64"):
         assert _core.clip(x(), -1.0, 1.0) is not None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int32"])
+def test_switch_vector_norm(layout, dtype):
+    # linalg.vector_norm over one axis or all in C (_core.vector_norm); axis
+    # tuples, integer and narrow dtypes and errors on the Python path
+    x = _fresh(layout, dtype, seed=14)
+    nd = x().ndim
+    for ord in (2, 1, 0, float("inf"), -float("inf"), 3, 0.5, -1, 2.0, True, "fro", float("nan")):
+        for axis in (None, 0, -1, 1, 2, (0,), (0, 1)):
+            for keepdims in (False, True):
+                _paths_agree(lambda: xp.linalg.vector_norm(x(), axis=axis, keepdims=keepdims, ord=ord))
+    taken = _core.vector_norm(x(), 0 if nd else None, False, 2)
+    assert (taken is not None) == (dtype not in ("float16", "int32"))
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -704,3 +704,73 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     }
     return out;
 }
+
+/* vector_norm(x, axis, keepdims, ord) -> linalg.vector_norm of x (a float32,
+ * float64 or complex dtype, any layout) over one axis (an int), or over all
+ * of a 0-d or 1-D x or a dense one (None), for a real ord and a bool
+ * keepdims, in a new contiguous array of x's real dtype; None otherwise
+ * (axis tuples, integer and narrow dtypes, errors: the Python path). */
+PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    if (!fast_paths || nargs != 4 || !read_view(args[0], &v) || (v.kind != K_FLOAT && v.kind != K_COMPLEX)
+        || (v.kind == K_FLOAT && v.itemsize == 2) || (args[2] != Py_True && args[2] != Py_False)
+        || !(PyLong_CheckExact(args[3]) || PyFloat_CheckExact(args[3])))
+        Py_RETURN_NONE;
+    double p = PyFloat_AsDouble(args[3]);
+    if (p == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    int kind = p == 2 ? ARS_NORM_2 : p == 1 ? ARS_NORM_1 : p == INFINITY ? ARS_NORM_MAX
+             : p == -INFINITY ? ARS_NORM_MIN : p == 0 ? ARS_NORM_0 : ARS_NORM_P;
+    int keep = args[2] == Py_True, out_code = v.code == ARS_COMPLEX64 ? ARS_FLOAT32
+                                            : v.code == ARS_COMPLEX128 ? ARS_FLOAT64 : v.code;
+    int64_t oshape[FAST_DIMS], bshape[FAST_DIMS], xs[FAST_DIMS], os[FAST_DIMS], n, step;
+    int ond = 0, nb = 0;
+    if (args[1] == Py_None) {
+        if (v.ndim <= 1)
+            n = v.ndim ? v.shape[0] : 1, step = v.ndim ? v.strides[0] * v.itemsize : 0;
+        else if (v.dense)
+            n = v.size, step = v.itemsize;
+        else
+            Py_RETURN_NONE;
+        for (int k = 0; keep && k < v.ndim; k++)
+            oshape[ond++] = 1;
+    } else {
+        int ok = 1;
+        int64_t axis = PyLong_CheckExact(args[1]) ? as_i64(args[1], &ok) : INT64_MAX;
+        if (!ok || axis < -v.ndim || axis >= v.ndim || v.ndim == 0)
+            Py_RETURN_NONE;
+        if (axis < 0)
+            axis += v.ndim;
+        n = v.shape[axis], step = v.strides[axis] * v.itemsize;
+        for (int k = 0; k < v.ndim; k++) {
+            if (k == axis) {
+                if (keep)
+                    oshape[ond++] = 1;
+                continue;
+            }
+            oshape[ond++] = v.shape[k];
+            bshape[nb] = v.shape[k];
+            xs[nb++] = v.strides[k] * v.itemsize;
+        }
+    }
+    int64_t size = 1, acc = DINFO[out_code].itemsize;
+    for (int k = 0; k < nb; k++)
+        size *= bshape[k];  /* at most x's size */
+    for (int k = nb - 1; k >= 0; k--) {
+        os[k] = acc;
+        acc *= bshape[k];
+    }
+    PyObject *out = empty_dims(oshape, ond, out_code, size);
+    if (out == NULL || size == 0)
+        return out;
+    int rc;
+    KERNEL(rc, v.size, k_norm(v.code, kind, p, nb, bshape, array_base((ArrayObject *)out), os, v.data, xs, n, step));
+    if (rc != 0) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;  /* the Python path words the error */
+    }
+    return out;
+}

@@ -28,6 +28,7 @@ static const struct { const char *name; void **fn; } KERNELS[] = {
     {"ars_reduce_finish", (void **)&k_finish},  {"ars_count_true", (void **)&k_count_true},
     {"ars_compress", (void **)&k_compress},      {"ars_sort", (void **)&k_sort},
     {"ars_nonzero_bool", (void **)&k_nonzero},   {"ars_lane", (void **)&k_lane},
+    {"ars_vector_norm", (void **)&k_norm},
 };
 enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
 
@@ -284,6 +285,8 @@ static PyMethodDef core_methods[] = {
      "take(x, indices, axis) -> take along axis 0 of a dense x by dense integer indices, or None"},
     {"clip", (PyCFunction)(void (*)(void))core_clip, METH_FASTCALL,
      "clip(x, min, max) -> x clamped by scalar or same-dtype bounds, or None"},
+    {"vector_norm", (PyCFunction)(void (*)(void))core_vector_norm, METH_FASTCALL,
+     "vector_norm(x, axis, keepdims, ord) -> linalg.vector_norm over one axis or all, or None"},
     {"nonzero", core_nonzero, METH_O,
      "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,

@@ -32,6 +32,7 @@ where_fn k_where;
 clip_fn k_clip;
 isin_fn k_isin;
 lane_fn k_lane;
+norm_fn k_norm;
 sort_fn k_sort;
 count_true_fn k_count_true;
 compress_fn k_compress;
