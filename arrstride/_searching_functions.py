@@ -10,6 +10,7 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
 from ._array import FOREIGN, Array, check_array
+from ._core import searchsorted as _core_searchsorted
 from ._creation_functions import arange, asarray, number_arg
 from ._elementwise_functions import isnan, remainder, true_coordinates, where
 from ._errors import dtype_error, not_array_error, value_error
@@ -234,6 +235,9 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
     >>> xp.searchsorted(x1, xp.asarray([0, 3, 6]), side="right")
     Array([0, 2, 3])
     """
+    out = _core_searchsorted(x1, x2, side, sorter)  # one dtype, no sorter: in C
+    if out is not None:
+        return out
     func = "searchsorted"
     x1 = check_array(func, x1, "x1")
     if x1.ndim != 1:

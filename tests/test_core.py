@@ -1142,6 +1142,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.take(a, xp.asarray([0]), 0) is None
         assert _core.clip(a, 0.0, 1.0) is None
         assert _core.vector_norm(a, None, False, 2) is None
+        assert _core.searchsorted(a[0], a, "left", None) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1306,6 +1307,23 @@ def test_switch_vector_norm(layout, dtype):
                 _paths_agree(lambda: xp.linalg.vector_norm(x(), axis=axis, keepdims=keepdims, ord=ord))
     taken = _core.vector_norm(x(), 0 if nd else None, False, 2)
     assert (taken is not None) == (dtype not in ("float16", "int32"))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "float16", "float32", "float64", "bool"])
+def test_switch_searchsorted(layout, dtype):
+    # searchsorted with one dtype and no sorter in C (_core.searchsorted);
+    # promotion, scalars, sorters and errors on the Python path
+    x2 = _fresh(layout, dtype, seed=15)
+    x1 = lambda: xp.sort(make("negative", (7,), getattr(xp, dtype), seed=16)[0])  # noqa: E731
+    for side in ("left", "right", "middle", 1):
+        _paths_agree(lambda: xp.searchsorted(x1(), x2(), side=side))
+        _paths_agree(lambda: xp.searchsorted(x1(), x2(), side=side, sorter=xp.arange(7)))
+        _paths_agree(lambda: xp.searchsorted(x1(), x2().astype(xp.float64), side=side))
+        _paths_agree(lambda: xp.searchsorted(x1(), 1, side=side))
+        _paths_agree(lambda: xp.searchsorted(xp.reshape(x1()[:6], (2, 3)), x2(), side=side))
+    taken = _core.searchsorted(x1(), x2(), "left", None)
+    assert (taken is not None) == (dtype != "float16")
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -774,3 +774,41 @@ PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     }
     return out;
 }
+
+/* searchsorted(x1, x2, side, sorter) -> the int64 insertion indices of x2's
+ * elements into the sorted 1-D x1, both arrays of one real, not narrow dtype
+ * in any layout, side "left" or "right" and no sorter, in a new contiguous
+ * array of x2's shape; None otherwise (promotion, scalars, sorters, errors:
+ * the Python path). */
+PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t a, b;
+    if (!fast_paths || nargs != 4 || args[3] != Py_None || !PyUnicode_CheckExact(args[2])
+        || !read_view(args[0], &a) || !read_view(args[1], &b) || a.ndim != 1 || a.code != b.code
+        || a.kind == K_COMPLEX || (a.kind == K_FLOAT && a.itemsize == 2))
+        Py_RETURN_NONE;
+    int right;
+    if (PyUnicode_CompareWithASCIIString(args[2], "left") == 0)
+        right = 0;
+    else if (PyUnicode_CompareWithASCIIString(args[2], "right") == 0)
+        right = 1;
+    else
+        Py_RETURN_NONE;
+    int64_t bs[FAST_DIMS], os[FAST_DIMS], acc = 8;
+    for (int k = b.ndim - 1; k >= 0; k--) {
+        bs[k] = b.strides[k] * b.itemsize;
+        os[k] = acc;
+        acc *= b.shape[k];
+    }
+    PyObject *out = empty_dims(b.shape, b.ndim, ARS_INT64, b.size);
+    if (out == NULL || b.size == 0)
+        return out;
+    int rc;
+    KERNEL(rc, b.size, k_search(a.data, a.shape[0], a.strides[0] * a.itemsize, a.code, right, b.ndim, b.shape,
+                                b.data, bs, array_base((ArrayObject *)out), os));
+    if (rc != 0) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;  /* the Python path words the error */
+    }
+    return out;
+}

@@ -114,6 +114,8 @@ typedef int (*lane_fn)(int, int, const int64_t *, const char *, const int64_t *,
                        char *, const int64_t *, int, int64_t, int);
 typedef int (*norm_fn)(int, int, double, int, const int64_t *, char *, const int64_t *, const char *,
                        const int64_t *, int64_t, int64_t);
+typedef int (*search_fn)(const char *, int64_t, int64_t, int, int, int, const int64_t *, const char *,
+                         const int64_t *, char *, const int64_t *);
 typedef int (*count_true_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *);
 typedef int (*nonzero_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *, int64_t);
 typedef int (*compress_fn)(int, const int64_t *, const char *, const int64_t *, const char *,
@@ -130,6 +132,7 @@ extern clip_fn k_clip;
 extern isin_fn k_isin;
 extern lane_fn k_lane;            /* ars_lane: a kernel along one axis (cumulative sums, ...) */
 extern norm_fn k_norm;            /* ars_vector_norm: norms along a lane */
+extern search_fn k_search;        /* ars_searchsorted */
 extern sort_fn k_sort;            /* ars_sort: sort and argsort along a lane */
 extern count_true_fn k_count_true;  /* ars_count_true: the true elements of a mask */
 extern compress_fn k_compress;
@@ -382,6 +385,7 @@ PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
 PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);

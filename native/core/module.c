@@ -28,7 +28,7 @@ static const struct { const char *name; void **fn; } KERNELS[] = {
     {"ars_reduce_finish", (void **)&k_finish},  {"ars_count_true", (void **)&k_count_true},
     {"ars_compress", (void **)&k_compress},      {"ars_sort", (void **)&k_sort},
     {"ars_nonzero_bool", (void **)&k_nonzero},   {"ars_lane", (void **)&k_lane},
-    {"ars_vector_norm", (void **)&k_norm},
+    {"ars_vector_norm", (void **)&k_norm},       {"ars_searchsorted", (void **)&k_search},
 };
 enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
 
@@ -287,6 +287,8 @@ static PyMethodDef core_methods[] = {
      "clip(x, min, max) -> x clamped by scalar or same-dtype bounds, or None"},
     {"vector_norm", (PyCFunction)(void (*)(void))core_vector_norm, METH_FASTCALL,
      "vector_norm(x, axis, keepdims, ord) -> linalg.vector_norm over one axis or all, or None"},
+    {"searchsorted", (PyCFunction)(void (*)(void))core_searchsorted, METH_FASTCALL,
+     "searchsorted(x1, x2, side, sorter) -> the insertion indices for one dtype and no sorter, or None"},
     {"nonzero", core_nonzero, METH_O,
      "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,

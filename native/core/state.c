@@ -33,6 +33,7 @@ clip_fn k_clip;
 isin_fn k_isin;
 lane_fn k_lane;
 norm_fn k_norm;
+search_fn k_search;
 sort_fn k_sort;
 count_true_fn k_count_true;
 compress_fn k_compress;
