@@ -16,6 +16,7 @@ from ._array import Array, check_array
 from ._core import concat0 as _core_concat0
 from ._core import permute as _core_permute
 from ._core import reshape as _core_reshape
+from ._core import stack0 as _core_stack0
 from ._errors import (
     alloc_error,
     broadcast_error,
@@ -605,6 +606,10 @@ def stack(arrays: Any, /, axis: int = 0) -> Array:
     Array([[1, 3],
            [2, 4]])
     """
+    if axis == 0 and type(axis) is int:
+        out = _core_stack0(arrays)  # dense arrays of one dtype and shape: in C
+        if out is not None:
+            return out
     func = "stack"
     arrays = _array_list(func, arrays)
     dtype = _result_dtype(func, arrays)

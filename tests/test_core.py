@@ -1143,6 +1143,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.clip(a, 0.0, 1.0) is None
         assert _core.vector_norm(a, None, False, 2) is None
         assert _core.searchsorted(a[0], a, "left", None) is None
+        assert _core.stack0([a, a]) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1324,6 +1325,23 @@ def test_switch_searchsorted(layout, dtype):
         _paths_agree(lambda: xp.searchsorted(xp.reshape(x1()[:6], (2, 3)), x2(), side=side))
     taken = _core.searchsorted(x1(), x2(), "left", None)
     assert (taken is not None) == (dtype != "float16")
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["bool", "int16", "float64", "complex64"])
+def test_switch_stack(layout, dtype):
+    # stack along axis 0 of dense arrays of one dtype and shape in C (_core.stack0)
+    x = _fresh(layout, dtype, seed=17)
+    other = lambda d=dtype: make("contiguous", x().shape, getattr(xp, d), seed=18)[0]  # noqa: E731
+    for axis in (0, -1, 1, True, 0.0):
+        _paths_agree(lambda: xp.stack([x(), other()], axis=axis))
+        _paths_agree(lambda: xp.stack((other(), other(), x()), axis=axis))
+        _paths_agree(lambda: xp.stack([x(), other("float32")], axis=axis))
+        _paths_agree(lambda: xp.stack([x()], axis=axis))
+        _paths_agree(lambda: xp.stack([], axis=axis))
+        _paths_agree(lambda: xp.stack([other(), xp.ones((5,), dtype=getattr(xp, dtype))], axis=axis))
+    taken = _core.stack0([other(), other()])
+    assert taken is not None and taken.shape == (2,) + x().shape
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

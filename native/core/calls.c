@@ -395,11 +395,11 @@ PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     return r;
 }
 
-/* concat0(arrays) -> the arrays joined along axis 0, for a list or tuple of
- * dense arrays of one dtype and ndim >= 1 whose other dims match; None
- * otherwise (the Python path: promotion, other layouts, errors). */
-PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
-    (void)mod;
+/* The arrays (a list or tuple of dense arrays of one dtype) joined along
+ * axis 0: concatenated (ndim >= 1, the other dims matching) or, with
+ * stack, stacked along a new axis 0 (all of one shape); None otherwise (the
+ * Python path: promotion, other layouts, errors). */
+static PyObject *join0(PyObject *arrays, int stack) {
     if (!fast_paths)
         Py_RETURN_NONE;  /* switched off: the general path */
     if (!PyList_CheckExact(arrays) && !PyTuple_CheckExact(arrays))
@@ -412,18 +412,21 @@ PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
         Py_RETURN_NONE;
     int64_t total = 0, bytes = 0, nb;
     for (Py_ssize_t i = 0; i < count; i++) {
-        if (!read_view(items[i], &v[i]) || !v[i].dense || v[i].ndim < 1 || v[i].code != v[0].code
-            || v[i].ndim != v[0].ndim
-            || memcmp(v[i].shape + 1, v[0].shape + 1, sizeof(int64_t) * (v[0].ndim - 1)) != 0
-            || __builtin_add_overflow(total, v[i].shape[0], &total)
+        if (!read_view(items[i], &v[i]) || !v[i].dense || v[i].code != v[0].code || v[i].ndim != v[0].ndim
+            || (stack ? v[0].ndim + 1 > FAST_DIMS
+                            || memcmp(v[i].shape, v[0].shape, sizeof(int64_t) * v[0].ndim) != 0
+                      : v[i].ndim < 1
+                            || memcmp(v[i].shape + 1, v[0].shape + 1, sizeof(int64_t) * (v[0].ndim - 1)) != 0
+                            || __builtin_add_overflow(total, v[i].shape[0], &total))
             || __builtin_mul_overflow(v[i].size, (int64_t)v[i].itemsize, &nb)
             || __builtin_add_overflow(bytes, nb, &bytes) || bytes > ((int64_t)1 << 62))
             Py_RETURN_NONE;
     }
     int64_t shape[FAST_DIMS];
-    memcpy(shape, v[0].shape, sizeof(int64_t) * v[0].ndim);
-    shape[0] = total;
-    PyObject *out = empty_dims(shape, v[0].ndim, v[0].code, bytes / v[0].itemsize);
+    int nd = v[0].ndim + stack;
+    memcpy(shape + stack, v[0].shape, sizeof(int64_t) * v[0].ndim);
+    shape[0] = stack ? count : total;
+    PyObject *out = empty_dims(shape, nd, v[0].code, bytes / v[0].itemsize);
     if (out == NULL)
         return NULL;
     char *o = array_base((ArrayObject *)out);
@@ -434,6 +437,21 @@ PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
         o += n;
     }
     return out;
+}
+
+/* concat0(arrays) -> the arrays joined along axis 0, for a list or tuple of
+ * dense arrays of one dtype and ndim >= 1 whose other dims match; None
+ * otherwise. */
+PyObject *core_concat0(PyObject *mod, PyObject *arrays) {
+    (void)mod;
+    return join0(arrays, 0);
+}
+
+/* stack0(arrays) -> the arrays stacked along a new axis 0, for a list or
+ * tuple of dense arrays of one dtype and shape; None otherwise. */
+PyObject *core_stack0(PyObject *mod, PyObject *arrays) {
+    (void)mod;
+    return join0(arrays, 1);
 }
 
 /* matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype with matching

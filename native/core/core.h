@@ -387,6 +387,7 @@ PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_concat0(PyObject *mod, PyObject *arrays);
+PyObject *core_stack0(PyObject *mod, PyObject *arrays);
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_nonzero(PyObject *mod, PyObject *x);

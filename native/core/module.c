@@ -273,6 +273,8 @@ static PyMethodDef core_methods[] = {
     {"setup_blocks", core_setup_blocks, METH_VARARGS, "Bind the block allocator (once)."},
     {"index_key", (PyCFunction)(void (*)(void))core_index_key, METH_FASTCALL,
      "index_key(x, key, convert) -> (shape, axes, steps, starts, adv), or a mistake (what, got, axis)"},
+    {"stack0", core_stack0, METH_O,
+     "stack0(arrays) -> dense arrays of one dtype and shape stacked along a new axis 0, or None"},
     {"concat0", core_concat0, METH_O,
      "concat0(arrays) -> dense arrays of one dtype joined along axis 0, or None"},
     {"sort", (PyCFunction)(void (*)(void))core_sort, METH_FASTCALL,
