@@ -1164,7 +1164,7 @@ SORT_DTYPES = ["bool", "int8", "uint16", "int64", "float16", "bfloat16", "float3
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", SORT_DTYPES)
-def test_switch_sort(layout, dtype):
+def test_switch_sort(layout, dtype, fast_paths_on):
     # sort and argsort: the last axis in C (_core.sort), any other axis, a
     # narrow or complex dtype (an error) and bad flags on the Python path
     x = _fresh(layout, dtype, seed=5)
@@ -1189,7 +1189,7 @@ def test_switch_sort(layout, dtype):
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float16", "bfloat16", "float32", "float64",
                                    "complex128"])
-def test_switch_nonzero(layout, dtype):
+def test_switch_nonzero(layout, dtype, fast_paths_on):
     # nonzero (and where(condition)): in C for every layout and dtype
     # (_core.nonzero), 0-d on the Python path (its error)
     def fresh():
@@ -1211,7 +1211,7 @@ def test_switch_nonzero(layout, dtype):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float16", "float32", "complex128"])
-def test_switch_cumulative(layout, dtype):
+def test_switch_cumulative(layout, dtype, fast_paths_on):
     # cumulative_sum/prod with dtype=None in C (_core.cumulative); a dtype,
     # bad axes and flags on the Python path
     x = _fresh(layout, dtype, seed=8)
@@ -1261,7 +1261,7 @@ def test_mixed_dtypes_take_the_c_path(monkeypatch, fast_paths_on):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("idx_dtype", ["int8", "int64", "uint16", "uint64", "bool", "float64"])
-def test_switch_take(layout, idx_dtype):
+def test_switch_take(layout, idx_dtype, fast_paths_on):
     # take along axis 0 of a dense x by dense integer indices in C (_core.take);
     # other axes and layouts, out-of-range indices and bad dtypes on the Python path
     x = _fresh(layout, "float32", seed=11)
@@ -1279,7 +1279,7 @@ def test_switch_take(layout, idx_dtype):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float16", "float32", "float64", "bool", "complex64"])
-def test_switch_clip(layout, dtype):
+def test_switch_clip(layout, dtype, fast_paths_on):
     # clip with scalar or same-dtype bounds in C (_core.clip); bounds beyond an
     # integer dtype's range, other dtypes and errors on the Python path
     x = _fresh(layout, dtype, seed=12)
@@ -1297,7 +1297,7 @@ def test_switch_clip(layout, dtype):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int32"])
-def test_switch_vector_norm(layout, dtype):
+def test_switch_vector_norm(layout, dtype, fast_paths_on):
     # linalg.vector_norm over one axis or all in C (_core.vector_norm); axis
     # tuples, integer and narrow dtypes and errors on the Python path
     x = _fresh(layout, dtype, seed=14)
@@ -1312,7 +1312,7 @@ def test_switch_vector_norm(layout, dtype):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "float16", "float32", "float64", "bool"])
-def test_switch_searchsorted(layout, dtype):
+def test_switch_searchsorted(layout, dtype, fast_paths_on):
     # searchsorted with one dtype and no sorter in C (_core.searchsorted);
     # promotion, scalars, sorters and errors on the Python path
     x2 = _fresh(layout, dtype, seed=15)
@@ -1329,7 +1329,7 @@ def test_switch_searchsorted(layout, dtype):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", ["bool", "int16", "float64", "complex64"])
-def test_switch_stack(layout, dtype):
+def test_switch_stack(layout, dtype, fast_paths_on):
     # stack along axis 0 of dense arrays of one dtype and shape in C (_core.stack0)
     x = _fresh(layout, dtype, seed=17)
     other = lambda d=dtype: make("contiguous", x().shape, getattr(xp, d), seed=18)[0]  # noqa: E731
@@ -1345,7 +1345,7 @@ def test_switch_stack(layout, dtype):
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_switch_permute_dims(layout):
+def test_switch_permute_dims(layout, fast_paths_on):
     x = _fresh(layout, "float32", shape=(2, 3, 4), seed=7)
     nd = x().ndim
     good = [tuple(range(nd))[::-1], tuple(range(nd)), tuple(k - nd for k in range(nd))]
