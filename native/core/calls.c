@@ -354,6 +354,33 @@ PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     return r;
 }
 
+/* float16 and bfloat16: the Python path computes them in float32. */
+static inline int narrow_float(const view_t *v) {
+    return v->kind == K_FLOAT && v->itemsize == 2;
+}
+
+/* 1 with *axis in [0, ndim) for a Python int (not a bool) naming one of
+ * ndim >= 1 dims, from the end when negative; else 0 (the Python path). */
+static int axis_of(PyObject *a, int ndim, int64_t *axis) {
+    int ok = 1;
+    if (!PyLong_CheckExact(a) || ndim < 1)
+        return 0;
+    int64_t d = as_i64(a, &ok);
+    if (!ok || d < -ndim || d >= ndim)
+        return 0;
+    *axis = d < 0 ? d + ndim : d;
+    return 1;
+}
+
+/* out when the kernel's status rc is 0; else None (out dropped): the Python
+ * path runs the call again and words the error. */
+static PyObject *result_or_none(PyObject *out, int rc) {
+    if (rc == 0)
+        return out;
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+}
+
 /* clip(x, min, max) -> x clamped to [min, max] by the engine, for x of a
  * real, not narrow dtype and each bound None (floats only: no bound), a
  * Python scalar of x's kind that x's dtype holds, or an array of x's dtype;
@@ -365,7 +392,7 @@ PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     char item[2][16];
     operand_t ins[3];
     if (!fast_paths || nargs != 3 || !read_view(args[0], &x) || x.kind == K_COMPLEX || x.kind == K_BOOL
-        || (x.kind == K_FLOAT && x.itemsize == 2))
+        || narrow_float(&x))
         Py_RETURN_NONE;
     ins[0] = operand_of(&x);
     for (int i = 0; i < 2; i++) {
@@ -529,16 +556,13 @@ enum { SORT_FAST_MAX = 1 << 20 };
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
-    if (!fast_paths || nargs != 5 || !read_view(args[0], &v) || v.ndim < 1 || v.size >= SORT_FAST_MAX
-        || !PyLong_CheckExact(args[1]) || v.kind == K_COMPLEX || (v.kind == K_FLOAT && v.itemsize == 2))
+    int64_t axis;
+    if (!fast_paths || nargs != 5 || !read_view(args[0], &v) || v.size >= SORT_FAST_MAX
+        || !axis_of(args[1], v.ndim, &axis) || axis != v.ndim - 1 || v.kind == K_COMPLEX || narrow_float(&v))
         Py_RETURN_NONE;
     for (int k = 2; k < 5; k++)
         if (args[k] != Py_True && args[k] != Py_False)
             Py_RETURN_NONE;
-    int ok = 1;
-    int64_t axis = as_i64(args[1], &ok);
-    if (!ok || (axis != -1 && axis != v.ndim - 1))
-        Py_RETURN_NONE;
     int arg = args[4] == Py_True, out_code = arg ? ARS_INT64 : v.code, nb = v.ndim - 1;
     PyObject *out = empty_dims(v.shape, v.ndim, out_code, v.size);
     if (out == NULL || v.size == 0)
@@ -554,11 +578,7 @@ PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     KERNEL(rc, v.size, k_sort(nb, v.shape, v.data, ist, v.code, n, v.strides[nb] * v.itemsize,
                               array_base((ArrayObject *)out), ost, osz, arg,
                               args[2] == Py_True, args[3] == Py_True));
-    if (rc != 0) {
-        Py_DECREF(out);
-        Py_RETURN_NONE;  /* the Python path words the error */
-    }
-    return out;
+    return result_or_none(out, rc);
 }
 
 /* Masks up to this size are made on the stack by nonzero's fast path. */
@@ -665,7 +685,7 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     view_t v;
     int ok = 1;
     if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v)
-        || (args[3] != Py_True && args[3] != Py_False) || (v.kind == K_FLOAT && v.itemsize == 2))
+        || (args[3] != Py_True && args[3] != Py_False) || narrow_float(&v))
         Py_RETURN_NONE;
     int64_t op = as_i64(args[0], &ok), axis;
     if (!ok || (op != ARS_LANE_CUMSUM && op != ARS_LANE_CUMPROD))
@@ -676,14 +696,8 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
         if (v.ndim == 0)  /* one element: a lane of one */
             v.ndim = 1, v.shape[0] = 1, v.strides[0] = 0;
         axis = 0;
-    } else {
-        if (!PyLong_CheckExact(args[2]) || v.ndim == 0)
-            Py_RETURN_NONE;
-        axis = as_i64(args[2], &ok);
-        if (!ok || axis < -v.ndim || axis >= v.ndim)
-            Py_RETURN_NONE;
-        if (axis < 0)
-            axis += v.ndim;
+    } else if (!axis_of(args[2], v.ndim, &axis)) {
+        Py_RETURN_NONE;
     }
     int flag = args[3] == Py_True;
     int code = v.kind == K_BOOL || v.kind == K_INT ? ARS_INT64 : v.kind == K_UINT ? ARS_UINT64 : v.code;
@@ -716,11 +730,7 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     int rc;
     KERNEL(rc, size, k_lane((int)op, nb, bshape, v.data, xs, v.code, v.shape[axis], v.strides[axis] * v.itemsize,
                             array_base((ArrayObject *)out), os, code, ostep, flag));
-    if (rc != 0) {
-        Py_DECREF(out);
-        Py_RETURN_NONE;  /* the Python path words the error */
-    }
-    return out;
+    return result_or_none(out, rc);
 }
 
 /* vector_norm(x, axis, keepdims, ord) -> linalg.vector_norm of x (a float32,
@@ -732,7 +742,7 @@ PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t narg
     (void)mod;
     view_t v;
     if (!fast_paths || nargs != 4 || !read_view(args[0], &v) || (v.kind != K_FLOAT && v.kind != K_COMPLEX)
-        || (v.kind == K_FLOAT && v.itemsize == 2) || (args[2] != Py_True && args[2] != Py_False)
+        || narrow_float(&v) || (args[2] != Py_True && args[2] != Py_False)
         || !(PyLong_CheckExact(args[3]) || PyFloat_CheckExact(args[3])))
         Py_RETURN_NONE;
     double p = PyFloat_AsDouble(args[3]);
@@ -756,12 +766,9 @@ PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t narg
         for (int k = 0; keep && k < v.ndim; k++)
             oshape[ond++] = 1;
     } else {
-        int ok = 1;
-        int64_t axis = PyLong_CheckExact(args[1]) ? as_i64(args[1], &ok) : INT64_MAX;
-        if (!ok || axis < -v.ndim || axis >= v.ndim || v.ndim == 0)
+        int64_t axis;
+        if (!axis_of(args[1], v.ndim, &axis))
             Py_RETURN_NONE;
-        if (axis < 0)
-            axis += v.ndim;
         n = v.shape[axis], step = v.strides[axis] * v.itemsize;
         for (int k = 0; k < v.ndim; k++) {
             if (k == axis) {
@@ -786,11 +793,7 @@ PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t narg
         return out;
     int rc;
     KERNEL(rc, v.size, k_norm(v.code, kind, p, nb, bshape, array_base((ArrayObject *)out), os, v.data, xs, n, step));
-    if (rc != 0) {
-        Py_DECREF(out);
-        Py_RETURN_NONE;  /* the Python path words the error */
-    }
-    return out;
+    return result_or_none(out, rc);
 }
 
 /* searchsorted(x1, x2, side, sorter) -> the int64 insertion indices of x2's
@@ -803,7 +806,7 @@ PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     view_t a, b;
     if (!fast_paths || nargs != 4 || args[3] != Py_None || !PyUnicode_CheckExact(args[2])
         || !read_view(args[0], &a) || !read_view(args[1], &b) || a.ndim != 1 || a.code != b.code
-        || a.kind == K_COMPLEX || (a.kind == K_FLOAT && a.itemsize == 2))
+        || a.kind == K_COMPLEX || narrow_float(&a))
         Py_RETURN_NONE;
     int right;
     if (PyUnicode_CompareWithASCIIString(args[2], "left") == 0)
@@ -824,9 +827,5 @@ PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     int rc;
     KERNEL(rc, b.size, k_search(a.data, a.shape[0], a.strides[0] * a.itemsize, a.code, right, b.ndim, b.shape,
                                 b.data, bs, array_base((ArrayObject *)out), os));
-    if (rc != 0) {
-        Py_DECREF(out);
-        Py_RETURN_NONE;  /* the Python path words the error */
-    }
-    return out;
+    return result_or_none(out, rc);
 }

@@ -161,50 +161,19 @@ void ars_corder_run_range(int ndim, const int64_t *shape, int nop, char *const *
                           const int64_t *const *strides, int64_t begin, int64_t end,
                           ars_loop_fn loop, void *ctx)
 {
-    char *ptr[ARS_MAX_OPS];
-    int64_t inner[ARS_MAX_OPS] = {0};
+    /* the dims as they are, innermost first: the iteration order is C order */
+    ars_iter it;
+    it.nop = nop;
+    it.ndim = ndim;
+    it.size = 0;  /* (unused by a run over a range) */
     for (int op = 0; op < nop; op++)
-        ptr[op] = data[op];
-    if (begin >= end)
-        return;
-    if (ndim == 0) {
-        loop(ptr, 1, inner, ctx);
-        return;
-    }
-    int last = ndim - 1;
-    int64_t idx[ARS_MAX_DIMS];
-    int64_t rem = begin;
-    for (int d = last; d >= 0; d--) {
-        idx[d] = rem % shape[d];
-        rem /= shape[d];
+        it.data[op] = data[op];
+    for (int d = 0; d < ndim; d++) {
+        it.shape[d] = shape[ndim - 1 - d];
         for (int op = 0; op < nop; op++)
-            ptr[op] += idx[d] * strides[op][d];
+            it.strides[op][d] = strides[op][ndim - 1 - d];
     }
-    for (int op = 0; op < nop; op++)
-        inner[op] = strides[op][last];
-    int64_t pos = begin;
-    while (pos < end) {
-        int64_t count = shape[last] - idx[last];
-        if (count > end - pos)
-            count = end - pos;
-        loop(ptr, count, inner, ctx);
-        pos += count;
-        if (pos >= end)
-            break;
-        for (int op = 0; op < nop; op++)
-            ptr[op] -= idx[last] * strides[op][last];
-        idx[last] = 0;
-        for (int d = last - 1; d >= 0; d--) {
-            if (++idx[d] < shape[d]) {
-                for (int op = 0; op < nop; op++)
-                    ptr[op] += strides[op][d];
-                break;
-            }
-            for (int op = 0; op < nop; op++)
-                ptr[op] -= (shape[d] - 1) * strides[op][d];
-            idx[d] = 0;
-        }
-    }
+    ars_iter_run_range(&it, loop, ctx, begin, end);
 }
 
 int64_t ars_corder_parts(int64_t n, int64_t work_per_elem)
