@@ -10,6 +10,7 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
 from ._array import FOREIGN, Array, check_array
+from ._core import arg as _core_arg
 from ._core import searchsorted as _core_searchsorted
 from ._creation_functions import arange, asarray, number_arg
 from ._elementwise_functions import isnan, remainder, true_coordinates, where
@@ -33,6 +34,9 @@ def flat_view(x: Array) -> Array:
 
 
 def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> Array:
+    out = _core_arg(op, x, axis, keepdims)  # over all or one axis, nonempty lanes: in C
+    if out is not None:
+        return out
     x = check_array(func, x)
     check_keepdims(func, keepdims)
     if x.dtype.kind == "c":

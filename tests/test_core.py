@@ -1144,6 +1144,7 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.vector_norm(a, None, False, 2) is None
         assert _core.searchsorted(a[0], a, "left", None) is None
         assert _core.stack0([a, a]) is None
+        assert _core.arg(0, a, None, False) is None
     finally:
         _core.set_fast_paths(was)
 
@@ -1342,6 +1343,26 @@ def test_switch_stack(layout, dtype, fast_paths_on):
         _paths_agree(lambda: xp.stack([other(), xp.ones((5,), dtype=getattr(xp, dtype))], axis=axis))
     taken = _core.stack0([other(), other()])
     assert taken is not None and taken.shape == (2,) + x().shape
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float16", "float32", "float64", "complex64"])
+def test_switch_argmax_argmin(layout, dtype, fast_paths_on):
+    # argmax/argmin over all or one axis in C (_core.arg); empty lanes,
+    # narrow and complex dtypes and bad arguments on the Python path
+    x = _fresh(layout, dtype, seed=19)
+    for f in (xp.argmax, xp.argmin):
+        for axis in (None, 0, 1, -1, -2, 2, 1.0, True):
+            for keepdims in (False, True, 1):
+                _paths_agree(lambda: f(x(), axis=axis, keepdims=keepdims))
+    a = x()
+    want, dense = 1, True  # C order, size-1 dims aside: axis=None is one lane
+    for d, st in reversed(list(zip(a.shape, a.strides))):
+        dense &= d == 1 or st == want
+        want *= d
+    taken = _core.arg(0, a, None, False)
+    fast = dtype not in ("float16", "complex64") and a.size > 0 and (a.ndim <= 1 or dense)
+    assert (taken is not None) == fast, (layout, dtype)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -829,3 +829,59 @@ PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nar
                                 b.data, bs, array_base((ArrayObject *)out), os));
     return result_or_none(out, rc);
 }
+
+/* arg(op, x, axis, keepdims) -> argmax (op ARS_LANE_ARGMAX) or argmin of x, a
+ * real, not narrow dtype in any layout: over all of a 0-d, 1-D or dense x
+ * (axis None) or along one axis (an int), with a bool keepdims, in a new
+ * int64 array; None otherwise (empty lanes, other layouts, errors: the
+ * Python path). */
+PyObject *core_arg(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    view_t v;
+    int ok = 1;
+    if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v)
+        || (args[3] != Py_True && args[3] != Py_False) || v.kind == K_COMPLEX || narrow_float(&v) || v.size == 0)
+        Py_RETURN_NONE;
+    int64_t op = as_i64(args[0], &ok), axis = -1, n, step;
+    if (!ok || (op != ARS_LANE_ARGMAX && op != ARS_LANE_ARGMIN))
+        Py_RETURN_NONE;
+    int keep = args[3] == Py_True, nb = 0, ond = 0;
+    int64_t oshape[FAST_DIMS], bshape[FAST_DIMS], xs[FAST_DIMS], os[FAST_DIMS];
+    if (args[2] == Py_None) {
+        if (v.ndim <= 1)
+            n = v.ndim ? v.shape[0] : 1, step = v.ndim ? v.strides[0] * v.itemsize : 0;
+        else if (v.dense)
+            n = v.size, step = v.itemsize;
+        else
+            Py_RETURN_NONE;
+        for (int k = 0; keep && k < v.ndim; k++)
+            oshape[ond++] = 1;
+    } else {
+        if (!axis_of(args[2], v.ndim, &axis))
+            Py_RETURN_NONE;
+        n = v.shape[axis], step = v.strides[axis] * v.itemsize;
+        for (int k = 0; k < v.ndim; k++) {
+            if (k == axis) {
+                if (keep)
+                    oshape[ond++] = 1;
+                continue;
+            }
+            oshape[ond++] = v.shape[k];
+            bshape[nb] = v.shape[k];
+            xs[nb++] = v.strides[k] * v.itemsize;
+        }
+    }
+    int64_t size = 1, acc = 8;
+    for (int k = nb - 1; k >= 0; k--) {
+        os[k] = acc;
+        acc *= bshape[k];
+        size *= bshape[k];  /* at most x's size */
+    }
+    PyObject *out = empty_dims(oshape, ond, ARS_INT64, size);
+    if (out == NULL)
+        return NULL;
+    int rc;
+    KERNEL(rc, v.size, k_lane((int)op, nb, bshape, v.data, xs, v.code, n, step, array_base((ArrayObject *)out), os,
+                              ARS_INT64, 0, 0));
+    return result_or_none(out, rc);
+}

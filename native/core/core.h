@@ -392,6 +392,7 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_nonzero(PyObject *mod, PyObject *x);
 PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_arg(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
 /* index.c: the key parser (the [] slots are array_as_mapping) */

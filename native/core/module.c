@@ -291,6 +291,8 @@ static PyMethodDef core_methods[] = {
      "vector_norm(x, axis, keepdims, ord) -> linalg.vector_norm over one axis or all, or None"},
     {"searchsorted", (PyCFunction)(void (*)(void))core_searchsorted, METH_FASTCALL,
      "searchsorted(x1, x2, side, sorter) -> the insertion indices for one dtype and no sorter, or None"},
+    {"arg", (PyCFunction)(void (*)(void))core_arg, METH_FASTCALL,
+     "arg(op, x, axis, keepdims) -> argmax or argmin over all or one axis, or None"},
     {"nonzero", core_nonzero, METH_O,
      "nonzero(x) -> the coordinates of x's nonzero elements (a tuple of int64 arrays), or None"},
     {"matmul", (PyCFunction)(void (*)(void))core_matmul, METH_FASTCALL,
