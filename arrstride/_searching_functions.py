@@ -18,7 +18,7 @@ from ._errors import dtype_error, not_array_error, value_error
 from ._indexing_functions import take, take_along_axis
 from ._native import lib
 from ._sorting_functions import argsort
-from ._statistical_functions import finish, reduce_into
+from ._statistical_functions import reduce_axes
 from ._utility_functions import all as all_
 from ._utility_functions import any as any_
 
@@ -171,7 +171,7 @@ def count_nonzero(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> 
     x = check_array(func, x)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
-    return finish(reduce_into(x, axes, lib.ARS_RED_COUNT, dt.int64, func=func), axes, keepdims, dt.int64)
+    return reduce_axes(x, axes, lib.ARS_RED_COUNT, dt.int64, keepdims, dt.int64, func)
 
 
 def nonzero(x: Array, /) -> Tuple[Array, ...]:

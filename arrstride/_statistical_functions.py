@@ -58,6 +58,22 @@ def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
     return acc
 
 
+def reduce_axes(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType, keepdims: bool,
+                out_dtype: dt.DType, func: str = "reduce", fin: int = -1) -> Array:
+    """finish(reduce_into(...)): the reduction over axes (then the reduce_finish
+    `fin` over their element count, when given), cast to out_dtype, the axes
+    dropped unless keepdims; one C call for a dtype that is not narrow."""
+    if x._dtype.compute is x._dtype:
+        acc = _core_reduce_into(op, x, axes, acc_dtype, not keepdims) if fin < 0 else \
+            _core_reduce_into(op, x, axes, acc_dtype, not keepdims, fin, reduced_count(x, axes))
+        if acc is not None:
+            return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
+    acc = reduce_into(x, axes, op, acc_dtype, func=func)
+    if fin >= 0:
+        K.reduce_finish(fin, acc, reduced_count(x, axes))
+    return finish(acc, axes, keepdims, out_dtype)
+
+
 def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str, finish: int = -1) -> Array:
     """A new 0-d array: the reduction of every element (axis=None without
     keepdims, the per-call path), then the reduce_finish `finish` over x's
@@ -126,7 +142,7 @@ def _sum_like(func: str, op: int, x: Array, axis: Axis, dtype: Optional[dt.DType
         return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
-    return finish(reduce_into(x, axes, op, acc_dtype, func=func), axes, keepdims, out_dtype)
+    return reduce_axes(x, axes, op, acc_dtype, keepdims, out_dtype, func)
 
 
 def sum(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
@@ -226,7 +242,7 @@ def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     if reduced_count(x, axes) == 0 and x.size == 0 and \
             all(d for k, d in enumerate(x.shape) if k not in axes):
         raise value_error(func, "zero-size reduction has no identity", f"shape {x.shape}, axis {axis!r}")
-    return finish(reduce_into(x, axes, op, x.dtype, func=func), axes, keepdims, x.dtype)
+    return reduce_axes(x, axes, op, x.dtype, keepdims, x.dtype, func)
 
 
 def min(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
@@ -382,9 +398,7 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
         return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
-    acc = reduce_into(x, axes, lib.ARS_RED_SUM, acc_dtype, func=func)
-    K.reduce_finish(lib.ARS_FIN_MEAN, acc, reduced_count(x, axes))
-    return finish(acc, axes, keepdims, out_dtype)
+    return reduce_axes(x, axes, lib.ARS_RED_SUM, acc_dtype, keepdims, out_dtype, func, lib.ARS_FIN_MEAN)
 
 
 def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, float],

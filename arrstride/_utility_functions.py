@@ -10,7 +10,7 @@ from ._array import Array, check_array
 from ._errors import value_error
 from ._manipulation_functions import concat
 from ._native import lib
-from ._statistical_functions import finish, reduce_all, reduce_into
+from ._statistical_functions import reduce_all, reduce_axes
 
 Axis = Optional[Union[int, Tuple[int, ...]]]
 
@@ -21,7 +21,7 @@ def _truth(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
         return reduce_all(x, op, dt.bool, func)  # the per-call path: one C call for a dense x
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
-    return finish(reduce_into(x, axes, op, dt.bool, func=func), axes, keepdims, dt.bool)
+    return reduce_axes(x, axes, op, dt.bool, keepdims, dt.bool, func)
 
 
 def all(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:

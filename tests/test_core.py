@@ -1614,7 +1614,7 @@ def test_switch_views_reductions_and_copies(layout, dtype):
     a = _fresh(layout, dtype)
     for shape in ((12,), (-1,), (4, -1), (2, 2, 3), (5,), (-1, -1), (4, 3.0)):
         _paths_agree(lambda: xp.reshape(a(), shape))
-    for f in (xp.sum, xp.prod, xp.max, xp.min, xp.any, xp.all, xp.mean):
+    for f in (xp.sum, xp.prod, xp.max, xp.min, xp.any, xp.all, xp.mean, xp.count_nonzero):
         for axis in (None, 0, -1, (0, 1), 2):
             _paths_agree(lambda: f(a(), axis=axis))
             _paths_agree(lambda: f(a(), axis=axis, keepdims=True))

@@ -208,20 +208,32 @@ PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     return view_of(args[0], dims, strides, (int)nd, v.offset, v.size);
 }
 
-/* reduce_into(op, x, axes, acc_dtype) -> a new contiguous array of x's
- * shape with 1 on `axes` (a tuple of distinct normalized ints): the `op`
- * reduction of x over them, any layout of x; None when not a fast case. */
+/* reduce_into(op, x, axes, acc_dtype[, drop[, finish, count]]) -> a new
+ * contiguous array of x's shape with 1 on `axes` (a tuple of distinct
+ * normalized ints), or without those dims when drop is True: the `op`
+ * reduction of x over them, any layout of x, then (given) ars_reduce_finish's
+ * `finish` over count in place (ARS_FIN_MEAN: the mean of the sum); None when
+ * not a fast case. */
 PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     if (!fast_paths)
         Py_RETURN_NONE;  /* switched off: the general path */
     view_t v;
     int ok = 1;
-    if (nargs != 4 || !read_view(args[1], &v) || !PyTuple_CheckExact(args[2]) || v.ndim == 0)
+    if ((nargs != 4 && nargs != 5 && nargs != 7) || !read_view(args[1], &v) || !PyTuple_CheckExact(args[2])
+        || v.ndim == 0 || (nargs > 4 && args[4] != Py_True && args[4] != Py_False))
         Py_RETURN_NONE;
-    int64_t op = as_i64(args[0], &ok);
-    int acc = dtype_code(args[3]);
-    if (!ok || acc < 0 || op < 0 || op > INT32_MAX)
+    int64_t op = as_i64(args[0], &ok), fin = nargs == 7 ? as_i64(args[5], &ok) : -1;
+    int acc = dtype_code(args[3]), drop = nargs > 4 && args[4] == Py_True;
+    double count = 0;
+    if (nargs == 7) {
+        count = PyFloat_AsDouble(args[6]);
+        if (count == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+    }
+    if (!ok || acc < 0 || op < 0 || op > INT32_MAX || (nargs == 7 && (fin < 0 || fin > INT32_MAX)))
         Py_RETURN_NONE;
     int reduced[FAST_DIMS] = {0};
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(args[2]); i++) {
@@ -242,12 +254,19 @@ PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t narg
         as[k] = reduced[k] ? 0 : stride;
         stride *= kshape[k];
     }
-    PyObject *out = empty_dims(kshape, v.ndim, acc, ksize);
+    int64_t kept[FAST_DIMS];  /* the shape without the reduced dims */
+    int nkept = 0;
+    for (int k = 0; k < v.ndim; k++)
+        if (!reduced[k])
+            kept[nkept++] = v.shape[k];
+    PyObject *out = drop ? empty_dims(kept, nkept, acc, ksize) : empty_dims(kshape, v.ndim, acc, ksize);
     if (out == NULL)
         return NULL;
     char *o = array_base((ArrayObject *)out);
     int rc;
     KERNEL(rc, v.size, k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL));
+    if (rc == 0 && fin >= 0)
+        rc = k_finish((int)fin, o, ksize, acc, count, 0.0);  /* the mean of the sum, in place */
     if (run_status(rc) < 0)
         Py_CLEAR(out);
     return out;

@@ -258,7 +258,7 @@ static PyMethodDef core_methods[] = {
     {"reshape", (PyCFunction)(void (*)(void))core_reshape, METH_FASTCALL,
      "reshape(x, shape) -> a view of a dense x under shape, or None"},
     {"reduce_into", (PyCFunction)(void (*)(void))core_reduce_into, METH_FASTCALL,
-     "reduce_into(op, x, axes, acc_dtype) -> the reduction over axes with 1 there, or None"},
+     "reduce_into(op, x, axes, acc_dtype[, drop[, finish, count]]) -> the reduction over axes, or None"},
     {"from_list", core_from_list, METH_O,
      "from_list(list) -> 1-D float64/int64 array of a flat list of floats or ints, or None"},
     {"read_sequence", (PyCFunction)(void (*)(void))core_read_sequence, METH_FASTCALL,
