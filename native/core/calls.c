@@ -576,7 +576,7 @@ PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
     int64_t axis;
-    if (!fast_paths || nargs != 5 || !read_view(args[0], &v) || v.size >= SORT_FAST_MAX
+    if (!fast_paths || nargs != 5 || !read_view(args[0], &v) || !strides_fit(&v) || v.size >= SORT_FAST_MAX
         || !axis_of(args[1], v.ndim, &axis) || axis != v.ndim - 1 || v.kind == K_COMPLEX || narrow_float(&v))
         Py_RETURN_NONE;
     for (int k = 2; k < 5; k++)
@@ -611,7 +611,7 @@ enum { NONZERO_STACK = 256 };
 PyObject *core_nonzero(PyObject *mod, PyObject *x) {
     (void)mod;
     view_t v;
-    if (!fast_paths || !read_view(x, &v) || v.ndim < 1)
+    if (!fast_paths || !read_view(x, &v) || v.ndim < 1 || !strides_fit(&v))
         Py_RETURN_NONE;
     int64_t mst[FAST_DIMS], count = 0;
     const char *mask = v.data;
@@ -703,7 +703,7 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     (void)mod;
     view_t v;
     int ok = 1;
-    if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v)
+    if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v) || !strides_fit(&v)
         || (args[3] != Py_True && args[3] != Py_False) || narrow_float(&v))
         Py_RETURN_NONE;
     int64_t op = as_i64(args[0], &ok), axis;
@@ -760,7 +760,8 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
 PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
-    if (!fast_paths || nargs != 4 || !read_view(args[0], &v) || (v.kind != K_FLOAT && v.kind != K_COMPLEX)
+    if (!fast_paths || nargs != 4 || !read_view(args[0], &v) || !strides_fit(&v)
+        || (v.kind != K_FLOAT && v.kind != K_COMPLEX)
         || narrow_float(&v) || (args[2] != Py_True && args[2] != Py_False)
         || !(PyLong_CheckExact(args[3]) || PyFloat_CheckExact(args[3])))
         Py_RETURN_NONE;
@@ -824,7 +825,8 @@ PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     (void)mod;
     view_t a, b;
     if (!fast_paths || nargs != 4 || args[3] != Py_None || !PyUnicode_CheckExact(args[2])
-        || !read_view(args[0], &a) || !read_view(args[1], &b) || a.ndim != 1 || a.code != b.code
+        || !read_view(args[0], &a) || !read_view(args[1], &b) || !strides_fit(&a) || !strides_fit(&b)
+        || a.ndim != 1 || a.code != b.code
         || a.kind == K_COMPLEX || narrow_float(&a))
         Py_RETURN_NONE;
     int right;
@@ -858,7 +860,7 @@ PyObject *core_arg(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
     int ok = 1;
-    if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v)
+    if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v) || !strides_fit(&v)
         || (args[3] != Py_True && args[3] != Py_False) || v.kind == K_COMPLEX || narrow_float(&v) || v.size == 0)
         Py_RETURN_NONE;
     int64_t op = as_i64(args[0], &ok), axis = -1, n, step;

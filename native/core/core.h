@@ -246,6 +246,17 @@ typedef struct {
     int64_t shape[FAST_DIMS], strides[FAST_DIMS];
 } view_t;
 
+/* 1 when every stride of v times its item size fits int64 (a dim of one
+ * element may carry any stride: x[::2**62]), so that the fast paths can pass
+ * byte strides; 0: take the Python path. */
+static inline int strides_fit(const view_t *v) {
+    int64_t b;
+    for (int k = 0; k < v->ndim; k++)
+        if (__builtin_mul_overflow(v->strides[k], (int64_t)v->itemsize, &b))
+            return 0;
+    return 1;
+}
+
 /* An operand of the elementwise engine (engine.c): an array's view in any
  * layout of at most ARS_MAX_DIMS dims, or a packed scalar (nd = 0). shape
  * and strides point into the view_t, Array fields or buffer it was read

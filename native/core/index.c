@@ -522,7 +522,7 @@ static PyObject *gather_rows(const view_t *v, const view_t *w) {
  * between the count and the gather (another thread writing it): the Python
  * path then reads it again. */
 static PyObject *mask_gather(const view_t *v, const view_t *w) {
-    if (w->code != ARS_BOOL || w->ndim == 0 || w->ndim > v->ndim
+    if (w->code != ARS_BOOL || w->ndim == 0 || w->ndim > v->ndim || !strides_fit(v)
         || memcmp(w->shape, v->shape, sizeof(int64_t) * w->ndim) != 0)
         return NULL;
     int64_t count = 0, block = 1, vst[FAST_DIMS], mst[FAST_DIMS], dims[FAST_DIMS];
