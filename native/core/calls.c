@@ -752,6 +752,56 @@ PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     return result_or_none(out, rc);
 }
 
+/* How a kernel along lanes reaches x for a reduction to one value per lane:
+ * over all of a 0-d, 1-D or dense x (axis None) or along one axis (an int),
+ * the lane's length n and byte step, the other dims (nb, their shape and
+ * byte strides in x), the result's shape with keepdims (ond, oshape), its
+ * byte strides over the other dims for items of osz bytes, and its size. */
+typedef struct {
+    int64_t n, step, size;
+    int nb, ond;
+    int64_t bshape[FAST_DIMS], xs[FAST_DIMS], os[FAST_DIMS], oshape[FAST_DIMS];
+} lanes_t;
+
+/* 1 with *p filled; 0 when it is not a fast case (an x of several dims and
+ * another layout for axis None, an axis that is not an int naming a dim). */
+static int plan_lanes(const view_t *v, PyObject *axis_arg, int keep, int64_t osz, lanes_t *p) {
+    p->nb = p->ond = 0;
+    if (axis_arg == Py_None) {
+        if (v->ndim <= 1)
+            p->n = v->ndim ? v->shape[0] : 1, p->step = v->ndim ? v->strides[0] * v->itemsize : 0;
+        else if (v->dense)
+            p->n = v->size, p->step = v->itemsize;
+        else
+            return 0;
+        for (int k = 0; keep && k < v->ndim; k++)
+            p->oshape[p->ond++] = 1;
+    } else {
+        int64_t axis;
+        if (!axis_of(axis_arg, v->ndim, &axis))
+            return 0;
+        p->n = v->shape[axis], p->step = v->strides[axis] * v->itemsize;
+        for (int k = 0; k < v->ndim; k++) {
+            if (k == axis) {
+                if (keep)
+                    p->oshape[p->ond++] = 1;
+                continue;
+            }
+            p->oshape[p->ond++] = v->shape[k];
+            p->bshape[p->nb] = v->shape[k];
+            p->xs[p->nb++] = v->strides[k] * v->itemsize;
+        }
+    }
+    int64_t acc = osz;
+    p->size = 1;
+    for (int k = p->nb - 1; k >= 0; k--) {
+        p->os[k] = acc;
+        acc *= p->bshape[k];
+        p->size *= p->bshape[k];  /* at most x's size */
+    }
+    return 1;
+}
+
 /* vector_norm(x, axis, keepdims, ord) -> linalg.vector_norm of x (a float32,
  * float64 or complex dtype, any layout) over one axis (an int), or over all
  * of a 0-d or 1-D x or a dense one (None), for a real ord and a bool
@@ -774,45 +824,15 @@ PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t narg
              : p == -INFINITY ? ARS_NORM_MIN : p == 0 ? ARS_NORM_0 : ARS_NORM_P;
     int keep = args[2] == Py_True, out_code = v.code == ARS_COMPLEX64 ? ARS_FLOAT32
                                             : v.code == ARS_COMPLEX128 ? ARS_FLOAT64 : v.code;
-    int64_t oshape[FAST_DIMS], bshape[FAST_DIMS], xs[FAST_DIMS], os[FAST_DIMS], n, step;
-    int ond = 0, nb = 0;
-    if (args[1] == Py_None) {
-        if (v.ndim <= 1)
-            n = v.ndim ? v.shape[0] : 1, step = v.ndim ? v.strides[0] * v.itemsize : 0;
-        else if (v.dense)
-            n = v.size, step = v.itemsize;
-        else
-            Py_RETURN_NONE;
-        for (int k = 0; keep && k < v.ndim; k++)
-            oshape[ond++] = 1;
-    } else {
-        int64_t axis;
-        if (!axis_of(args[1], v.ndim, &axis))
-            Py_RETURN_NONE;
-        n = v.shape[axis], step = v.strides[axis] * v.itemsize;
-        for (int k = 0; k < v.ndim; k++) {
-            if (k == axis) {
-                if (keep)
-                    oshape[ond++] = 1;
-                continue;
-            }
-            oshape[ond++] = v.shape[k];
-            bshape[nb] = v.shape[k];
-            xs[nb++] = v.strides[k] * v.itemsize;
-        }
-    }
-    int64_t size = 1, acc = DINFO[out_code].itemsize;
-    for (int k = 0; k < nb; k++)
-        size *= bshape[k];  /* at most x's size */
-    for (int k = nb - 1; k >= 0; k--) {
-        os[k] = acc;
-        acc *= bshape[k];
-    }
-    PyObject *out = empty_dims(oshape, ond, out_code, size);
-    if (out == NULL || size == 0)
+    lanes_t l;
+    if (!plan_lanes(&v, args[1], keep, DINFO[out_code].itemsize, &l))
+        Py_RETURN_NONE;
+    PyObject *out = empty_dims(l.oshape, l.ond, out_code, l.size);
+    if (out == NULL || l.size == 0)
         return out;
     int rc;
-    KERNEL(rc, v.size, k_norm(v.code, kind, p, nb, bshape, array_base((ArrayObject *)out), os, v.data, xs, n, step));
+    KERNEL(rc, v.size, k_norm(v.code, kind, p, l.nb, l.bshape, array_base((ArrayObject *)out), l.os, v.data, l.xs,
+                              l.n, l.step));
     return result_or_none(out, rc);
 }
 
@@ -863,46 +883,17 @@ PyObject *core_arg(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v) || !strides_fit(&v)
         || (args[3] != Py_True && args[3] != Py_False) || v.kind == K_COMPLEX || narrow_float(&v) || v.size == 0)
         Py_RETURN_NONE;
-    int64_t op = as_i64(args[0], &ok), axis = -1, n, step;
+    int64_t op = as_i64(args[0], &ok);
     if (!ok || (op != ARS_LANE_ARGMAX && op != ARS_LANE_ARGMIN))
         Py_RETURN_NONE;
-    int keep = args[3] == Py_True, nb = 0, ond = 0;
-    int64_t oshape[FAST_DIMS], bshape[FAST_DIMS], xs[FAST_DIMS], os[FAST_DIMS];
-    if (args[2] == Py_None) {
-        if (v.ndim <= 1)
-            n = v.ndim ? v.shape[0] : 1, step = v.ndim ? v.strides[0] * v.itemsize : 0;
-        else if (v.dense)
-            n = v.size, step = v.itemsize;
-        else
-            Py_RETURN_NONE;
-        for (int k = 0; keep && k < v.ndim; k++)
-            oshape[ond++] = 1;
-    } else {
-        if (!axis_of(args[2], v.ndim, &axis))
-            Py_RETURN_NONE;
-        n = v.shape[axis], step = v.strides[axis] * v.itemsize;
-        for (int k = 0; k < v.ndim; k++) {
-            if (k == axis) {
-                if (keep)
-                    oshape[ond++] = 1;
-                continue;
-            }
-            oshape[ond++] = v.shape[k];
-            bshape[nb] = v.shape[k];
-            xs[nb++] = v.strides[k] * v.itemsize;
-        }
-    }
-    int64_t size = 1, acc = 8;
-    for (int k = nb - 1; k >= 0; k--) {
-        os[k] = acc;
-        acc *= bshape[k];
-        size *= bshape[k];  /* at most x's size */
-    }
-    PyObject *out = empty_dims(oshape, ond, ARS_INT64, size);
+    lanes_t l;
+    if (!plan_lanes(&v, args[2], args[3] == Py_True, 8, &l))
+        Py_RETURN_NONE;
+    PyObject *out = empty_dims(l.oshape, l.ond, ARS_INT64, l.size);
     if (out == NULL)
         return NULL;
     int rc;
-    KERNEL(rc, v.size, k_lane((int)op, nb, bshape, v.data, xs, v.code, n, step, array_base((ArrayObject *)out), os,
-                              ARS_INT64, 0, 0));
+    KERNEL(rc, v.size, k_lane((int)op, l.nb, l.bshape, v.data, l.xs, v.code, l.n, l.step,
+                              array_base((ArrayObject *)out), l.os, ARS_INT64, 0, 0));
     return result_or_none(out, rc);
 }
