@@ -11,6 +11,7 @@ never written or read.
 from __future__ import annotations
 
 import ast
+import warnings
 import io
 import os
 import struct
@@ -261,7 +262,9 @@ def read_header(func: str, f) -> tuple:
         raise value_error(func, "the .npy header is truncated", f"{len(header)} of {hlen} bytes")
     try:
         text = header.decode("utf8" if major == 3 else "latin1")
-        d = ast.literal_eval(text)
+        with warnings.catch_warnings():  # a mangled literal's SyntaxWarning: the ValueError below says it
+            warnings.simplefilter("ignore", SyntaxWarning)
+            d = ast.literal_eval(text)
     except (UnicodeDecodeError, ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
         raise value_error(func, "the .npy header is not a Python dict literal", repr(header[:60])) from None
     if not isinstance(d, dict) or set(d) != {"descr", "fortran_order", "shape"}:

@@ -748,6 +748,15 @@ def target_sequences(data: bytes) -> None:
 
 # ---- npy: the .npy reader ------------------------------------------------------------------
 
+def _numpy_can_hold(shape, itemsize) -> bool:
+    """NumPy's rule for a new array: itemsize times the product of the nonzero
+    dims fits int64."""
+    n = itemsize
+    for d in shape:
+        n *= d or 1
+    return n <= MAX_I64
+
+
 def target_npy(data: bytes) -> None:
     try:
         got = xp.load(io.BytesIO(data))
@@ -761,6 +770,14 @@ def target_npy(data: bytes) -> None:
                 except (CLEAN + (KeyError,)):
                     pass
         return
+    if got.size == 0 and not _numpy_can_hold(got.shape, got.dtype.itemsize):
+        # An empty shape whose other dims overflow int64 bytes: arrstride takes
+        # it lazily, NumPy refuses it ("array is too big"), so its loader must too.
+        try:
+            np.load(io.BytesIO(data), allow_pickle=False)
+        except ValueError:
+            return
+        raise AssertionError("NumPy loaded an array it cannot hold")
     n = np.asarray(got)
     assert n.nbytes == got.size * got.dtype.itemsize
     if got.dtype == xp.bfloat16:
