@@ -127,7 +127,9 @@ def test_many_small_arrays_die_with_their_views_under_the_collector():
         a = xp.full(3, float(i))
         if i % 3 == 0:
             keep.append(a[1:])   # the view keeps the moved data alive
-        if i % 7 == 0:
+        if i % 7 == 0:  # the young generation, where these arrays and views sit
+            gc.collect(0)
+        if i % 500 == 0:
             gc.collect()
     del a
     gc.collect()
