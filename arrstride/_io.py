@@ -289,8 +289,11 @@ def _swap(data: bytes, d) -> bytes:
     return bytes(b)
 
 
-def _read_array(func: str, f, size: Optional[int]) -> Array:
-    """An array from an open .npy file; size: the bytes left in the file when known."""
+def _read_array(func: str, f, size: Optional[int], exact: bool) -> Array:
+    """An array from an open .npy file. size: the file's end offset when known;
+    exact: the data must end there (a path, a zip member), else an open file may
+    hold more after it. The size is checked before the array is allocated, and
+    the data is read straight into it."""
     dtype, swap, fortran, shape = read_header(func, f)
     count = 1
     for s in shape:
@@ -300,23 +303,45 @@ def _read_array(func: str, f, size: Optional[int]) -> Array:
         raise value_error(func, "the header's shape is too large", shape)
     if size is not None:
         left = size - f.tell()
-        if left != nbytes:
+        if exact and left != nbytes:
             raise value_error(func, "the file's size does not match its header",
                               f"{left} data bytes for shape {shape} of {dtype} ({nbytes} bytes)")
+        if left < nbytes:
+            raise value_error(func, "the file is shorter than its header says", f"{left} of {nbytes} data bytes")
     disk = tuple(reversed(shape)) if fortran else shape
     out = Array._empty(disk, dtype)
     if nbytes:
-        data = _read_exact(f, nbytes)
-        if len(data) != nbytes:
+        got = _read_into(f, K.ffi.buffer(K.data_ptr(out), nbytes))
+        if got != nbytes:
             raise value_error(func, "the file is shorter than its header says",
-                              f"{len(data)} of {nbytes} data bytes")
+                              f"{got} of {nbytes} data bytes")
         if swap:
-            data = _swap(data, dtype)
-        K.ffi.memmove(K.data_ptr(out), data, nbytes)
+            K.ffi.memmove(K.data_ptr(out), _swap(bytes(K.ffi.buffer(K.data_ptr(out), nbytes)), dtype), nbytes)
     if fortran and len(shape) > 1:
         from ._manipulation_functions import permute_dims
         out = permute_dims(out, tuple(range(len(shape) - 1, -1, -1)))
     return out
+
+
+_CHUNK = 1 << 24  # the most one read() call asks for when the stream has no readinto
+
+
+def _read_into(f, buf) -> int:
+    """Fill buf (a writable buffer) from f; the number of bytes read (short at the end of f)."""
+    mv = memoryview(buf).cast("B")
+    done, n = 0, len(mv)
+    readinto = getattr(f, "readinto", None)
+    while done < n:
+        if readinto is not None:
+            k = readinto(mv[done:])
+        else:
+            chunk = f.read(min(n - done, _CHUNK))
+            k = len(chunk)
+            mv[done:done + k] = chunk
+        if not isinstance(k, int) or k <= 0 or k > n - done:  # the end, or a stream that lies
+            break
+        done += k
+    return done
 
 
 def _remaining(f) -> Optional[int]:
@@ -372,7 +397,7 @@ class NpzFile:
         info = self._zip.getinfo(member)
         try:
             with self._zip.open(member) as f:
-                return _read_array("load", _Counted(f, info.file_size), info.file_size)
+                return _read_array("load", _Counted(f), info.file_size, exact=True)
         except (zipfile.BadZipFile, EOFError, OSError) as e:
             raise value_error("load", "the .npz member is damaged", f"{key}: {e}") from None
 
@@ -400,7 +425,7 @@ class NpzFile:
 class _Counted:
     """A zip member stream with tell(), for the size check."""
 
-    def __init__(self, f, size: int) -> None:
+    def __init__(self, f) -> None:
         self._f, self._pos = f, 0
 
     def read(self, n: int) -> bytes:
@@ -467,7 +492,7 @@ def load(file: Any, mmap_mode: Any = None, allow_pickle: bool = False):
         if head != MAGIC:
             raise value_error(func, "not a .npy or .npz file", repr(head))
         # a path: the data must fill the file exactly; an open file may hold more after it
-        return _read_array(func, f, _remaining(f) if own else None)
+        return _read_array(func, f, _remaining(f), exact=own)
     finally:
         if own:
             f.close()

@@ -2,6 +2,8 @@
 untrusted files (truncated, forged, wrong size) refused with a ValueError."""
 import io
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -169,6 +171,47 @@ def test_wrong_size_file_refused(tmp_path):
     (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04garbage")
     with pytest.raises(ValueError, match="load: not a valid .npz"):
         xp.load(tmp_path / "bad.npz")
+
+
+def test_a_short_open_file_is_refused_before_its_array_is_allocated(tmp_path):
+    # a header that claims 10 GB over 6 data bytes: refused from the stream's size,
+    # under an address-space limit that a 10 GB allocation would hit
+    blob = _forge("{'descr': '>u8', 'fortran_order': True, 'shape': (3, 466666, 3, 74, 4), }", b"\0" * 6)
+    (tmp_path / "short.npy").write_bytes(blob)
+    code = f"""
+import io, resource, arrstride as xp
+_, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, hard))
+with open({str(tmp_path / "short.npy")!r}, "rb") as f:
+    try:
+        xp.load(f)
+    except ValueError as e:
+        print(e)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "load: the file is shorter than its header says; got 6 of 9945585792 data bytes" in out.stdout
+
+
+def test_load_reads_through_read_alone_and_leaves_what_follows():
+    class ReadOnly:  # read, seek and tell: no readinto, no seekable
+        def __init__(self, b):
+            self.f = io.BytesIO(b)
+
+        def read(self, n=-1):
+            return self.f.read(min(n, 5) if n >= 0 else n)  # short reads
+
+        def seek(self, *args):
+            return self.f.seek(*args)
+
+        def tell(self):
+            return self.f.tell()
+
+    a, b = np.arange(12, dtype=">i4").reshape(3, 4), np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    s = ReadOnly(npy_bytes(a) + npy_bytes(b) + b"tail")
+    assert np.array_equal(np.asarray(xp.load(s)), a)
+    assert np.array_equal(np.asarray(xp.load(s)), b)
+    assert s.read(10) == b"tail"
 
 
 def test_pickle_never():
