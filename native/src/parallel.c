@@ -31,12 +31,11 @@
  * new ones when it first needs them. */
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "ars_internal.h"
+#include "platform.h"
 
 enum { MAX_THREADS = 256 };
 /* Bytes of memory traffic one thread should get before another is worth waking:
@@ -64,7 +63,7 @@ static int num_threads = 0;  /* 0: not yet set, use the default */
 
 /* The default thread count: set by Python at import from the CPU affinity
  * mask and the cgroup quota (arrstride/_cpus.py); without that, the online
- * cores, read once (sysconf reads /sys and costs tens of microseconds, far
+ * cores, read once (the count reads /sys and costs tens of microseconds, far
  * more than a small kernel). */
 static int default_count = 0;
 
@@ -72,8 +71,8 @@ static int default_threads(void)
 {
     int n = __atomic_load_n(&default_count, __ATOMIC_RELAXED);
     if (n == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n = c < 1 ? 1 : (c > MAX_THREADS ? MAX_THREADS : (int)c);
+        long c = ars_online_cpus();
+        n = c > MAX_THREADS ? MAX_THREADS : (int)c;
         __atomic_store_n(&default_count, n, __ATOMIC_RELAXED);
     }
     return n;
@@ -291,7 +290,7 @@ static void after_fork_child(void)
 
 static void register_atfork(void)
 {
-    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+    ars_atfork(before_fork, after_fork_parent, after_fork_child);
 }
 
 /* Start workers up to workers[want]; submit_mu held. Stops at the first
@@ -302,9 +301,8 @@ static void grow(int want)
         return;
     pthread_once(&atfork_once, register_atfork);
     /* Workers take no signals: Python handles them on its own threads. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
+    ars_sigmask old;
+    ars_block_signals(&old);
     while (nworkers < want) {
         worker *w = &workers[nworkers + 1];
         w->post = job.gen;
@@ -323,7 +321,7 @@ static void grow(int want)
         }
         nworkers++;
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    ars_restore_signals(&old);
 }
 
 int ars_set_num_threads(int n)

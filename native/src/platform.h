@@ -85,4 +85,14 @@ void *ars_aligned_alloc(size_t align, size_t size);
 void ars_aligned_free(void *p);
 void ars_advise_huge(void *p, size_t size);
 
+/* The online CPU count (at least 1). */
+long ars_online_cpus(void);
+
+/* Block every signal on the calling thread, saving the old mask in *saved
+ * (threads started meanwhile inherit the blocked mask); ars_restore_signals
+ * puts it back. No-ops where threads have no signal masks (Windows). */
+typedef struct { unsigned char bytes[256]; } ars_sigmask;
+void ars_block_signals(ars_sigmask *saved);
+void ars_restore_signals(const ars_sigmask *saved);
+
 #endif
