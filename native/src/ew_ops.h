@@ -173,6 +173,10 @@ static inline uint64_t u64_pow(uint64_t base, uint64_t e)
     {                                                                        \
         return sqrt(x == -(T)INFINITY ? (T)INFINITY : x) + (T)0;             \
     }                                                                        \
+    /* sin and cos within [-1, 1]: glibc's vector sinf gives 1.0000001 for   \
+     * 1.5706810, and its cosf below -1 for 4 inputs. Selects, so that NaN   \
+     * stays NaN and the loop still vectorizes. */                           \
+    static inline T f_unit_##T(T v) { return v > (T)1 ? (T)1 : v < (T)-1 ? (T)-1 : v; } \
     /* cos, atanh and tanh of tiny x, where the true value rounds to 1 and   \
      * to x: glibc's vector cosf and atanh and its scalar tanh are 1 ulp off  \
      * there (cosf(1e-5) = 1 - 2^-24), and code checks cos(x) == 1 and        \
@@ -180,9 +184,10 @@ static inline uint64_t u64_pow(uint64_t base, uint64_t e)
      * A select after the call, so that the loop still vectorizes. */        \
     static inline T f_cos_##T(T x)                                           \
     {                                                                        \
-        T c = cos(x);                                                        \
+        T c = f_unit_##T(cos(x));                                            \
         return fabs(x) < TINY_OF(T) ? (T)1 : c;                              \
     }                                                                        \
+    static inline T f_sin_##T(T x) { return f_unit_##T(sin(x)); }            \
     static inline T f_atanh_##T(T x)                                         \
     {                                                                        \
         T t = atanh(x);                                                      \
@@ -371,6 +376,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_SIGN_C(T, WT, RT, x) c_sign_##T(x)
 #define S_SIGNBIT(T, WT, RT, x) ((uint8_t)(signbit(x) != 0))
 #define S_SIN(T, WT, RT, x) sin(x)
+#define S_SIN_F(T, WT, RT, x) f_sin_##T(x)
 #define S_SINH(T, WT, RT, x) sinh(x)
 #define S_SQRT(T, WT, RT, x) sqrt(x)
 #define S_SQUARE_I(T, WT, RT, x) ((T)((WT)(x) * (WT)(x)))
@@ -456,7 +462,7 @@ ARS_DTYPES(EW_HELPERS_)
     X(SIGN, G_F, SAME, S_SIGN_F, 1)                        \
     X(SIGN, G_C, SAME, S_SIGN_C, 8)                        \
     X(SIGNBIT, G_F, BOOL, S_SIGNBIT, 1)                    \
-    X(SIN, G_F, SAME, S_SIN, 8)                            \
+    X(SIN, G_F, SAME, S_SIN_F, 8)                          \
     X(SIN, G_C, SAME, S_SIN, 16)                           \
     X(SINH, G_F, SAME, S_SINH, 8)                          \
     X(SINH, G_C, SAME, S_SINH, 16)                         \
