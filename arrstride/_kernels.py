@@ -611,6 +611,18 @@ def reduce(op: int, x, acc, axes: Sequence[int], mean=None, func: str = "reduce"
 _ZERO_STRIDES = ffi.new("int64_t[]", lib.ARS_MAX_DIMS + 1)  # read-only: every stride 0
 
 
+def var_m2(x, acc, axes: Sequence[int], func: str = "var") -> None:
+    """acc (float64, contiguous, x's shape with 1 on `axes`) = the sum of
+    |x - mean|^2 over `axes`, in one pass over x of any dtype."""
+    check_size(func, x)
+    lay = x._layout
+    acc_strides = [0 if k in axes else s for k, s in enumerate(acc._layout.strides)]
+    _check(lib.ars_var(lay.ndim, shape64(lay.shape), data_ptr(x),
+                       byte_strides(lay.strides, x._dtype.itemsize), x._dtype.code,
+                       ffi.cast("double *", data_ptr(acc)), byte_strides(acc_strides, 8),
+                       acc._layout.size), func)
+
+
 def reduce_all(op: int, x, acc) -> None:
     """acc (0-d) = the `op` reduction of every element of x (the per-call path
     of sum(x), max(x), ...: no per-dim accumulator layout to build)."""

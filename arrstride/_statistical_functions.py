@@ -416,9 +416,10 @@ def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, 
         raise type_error(func, "correction must be an int or a float", repr(correction))
     axes = normalize_axes(func, axis, x.ndim)
     n = reduced_count(x, axes)
-    m = reduce_into(x, axes, lib.ARS_RED_SUM, acc_dtype, func=func)
-    K.reduce_finish(lib.ARS_FIN_MEAN, m, n)
-    acc = reduce_into(x, axes, lib.ARS_RED_SQDEV, dt.float64, mean=m, func=func)
+    K.check_size(func, x)
+    kshape = tuple(1 if k in axes else d for k, d in enumerate(x.shape))
+    acc = Array._empty(kshape, dt.float64, func=func)
+    K.var_m2(x, acc, axes, func=func)
     K.reduce_finish(kind, acc, n, correction)
     return finish(acc, axes, keepdims, out_dtype)
 

@@ -235,6 +235,12 @@ enum { ARS_FIN_MEAN = 0, ARS_FIN_VAR, ARS_FIN_STD };
 int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,
                       double count, double correction);
 
+/* The sum of |x - mean|^2 over the reduced dims (m2_strides 0 there), into
+ * m2, a contiguous float64 buffer of m2_size elements: one pass over the
+ * input, of any dtype, in float64. */
+int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_strides,
+            int in_dtype, double *m2, const int64_t *m2_strides, int64_t m2_size);
+
 /* Lane kernels: one lane of `in` (in_len elements, byte step in_step) per
  * element of the batch iteration (ndim, shape; strides per operand), writing
  * one lane of `out` (out_step).
