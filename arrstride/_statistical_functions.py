@@ -4,8 +4,8 @@ reductions (nansum, nanmean, ...). median and quantile are in _quantile.
 
 Reductions run in C on the shared iterator with the reduced axes given
 stride 0 in a contiguous accumulator (pairwise float sums, private
-accumulators per thread). var and std make two passes (mean, then squared
-deviations) in float64 without temporaries. Results are new arrays.
+accumulators per thread). var and std read x once, in float64 without
+temporaries (blocked moments merged pairwise, in C). Results are new arrays.
 """
 from __future__ import annotations
 
@@ -43,18 +43,17 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
 
 
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
-                mean: Optional[Array] = None, func: str = "reduce") -> Array:
+                func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
     if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
         x = x._copy_contiguous(x._dtype.compute)
-    if mean is None:
-        acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
-        if acc is not None:
-            return acc
+    acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
+    if acc is not None:
+        return acc
     K.check_size(func, x)  # before allocating a result that could not be computed
     kshape = tuple(1 if k in axes else d for k, d in enumerate(x.shape))
     acc = Array._empty(kshape, acc_dtype, func=func)
-    K.reduce(op, x, acc, axes, mean, func=func)
+    K.reduce(op, x, acc, axes, func=func)
     return acc
 
 
@@ -429,8 +428,9 @@ def var(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
         ddof: Optional[Union[int, float]] = None) -> Array:
     """Variance of x over the given axes.
 
-    Computed in two passes in float64 (the mean, then the squared deviations);
-    NaN when the correction is at least the number of elements.
+    Computed in float64 in one pass over x (blocks of it, each's mean and
+    squared deviations while in cache, merged pairwise); NaN when the
+    correction is at least the number of elements.
 
     Parameters
     ----------
@@ -476,8 +476,9 @@ def std(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
         ddof: Optional[Union[int, float]] = None) -> Array:
     """Standard deviation of x over the given axes.
 
-    Computed in two passes in float64 (the mean, then the squared deviations);
-    NaN when the correction is at least the number of elements.
+    Computed in float64 in one pass over x (blocks of it, each's mean and
+    squared deviations while in cache, merged pairwise); NaN when the
+    correction is at least the number of elements.
 
     Parameters
     ----------

@@ -16,33 +16,30 @@
 enum { PW_BLOCK = 128 };
 
 /* ---- one row per reduction ----------------------------------------------------
- * RED_<OP>: (map, combine, identity, elementwise, mean, pairwise, whole run), where
+ * RED_<OP>: (map, combine, identity, elementwise, pairwise, whole run), where
  *   map         how an input value enters the accumulator type     (MAPK_*)
  *   combine     how two accumulated values fold                    (COMBK_*)
  *   identity    the value of an empty reduction                    (IDENTK_*)
  *   elementwise 1: a kept inner dim folds elementwise into the accumulator row
- *   mean        YES: each element's mean comes in operand 2 (squared deviations)
  *   pairwise    1: fold pairwise where rounding makes order matter (float kinds)
  *   whole run   the contiguous shortcut for a whole reduced run    (MMK_*)
  * The op codes are ARS_RED_<OP> (arrstride.h); which accumulator and input
  * dtypes each op has is said where the kernels are stamped, below. */
-#define RED_SUM   (CONV,  ADD,     ZERO, 1, NO,  1, NONE)
-#define RED_PROD  (CONV,  MUL,     ONE,  1, NO,  1, NONE)
-#define RED_MIN   (SELF,  LESSER,  HI,   1, NO,  0, LESSER)
-#define RED_MAX   (SELF,  GREATER, LO,   1, NO,  0, GREATER)
-#define RED_ALL   (TRUTH, AND,     ONE,  1, NO,  0, ALL)
-#define RED_ANY   (TRUTH, OR,      ZERO, 1, NO,  0, ANY)
-#define RED_COUNT (TRUTH, PLUS,    ZERO, 1, NO,  0, NONE)
-#define RED_SQDEV (SQDEV, PLUS,    ZERO, 0, YES, 1, NONE)
+#define RED_SUM   (CONV,  ADD,     ZERO, 1, 1, NONE)
+#define RED_PROD  (CONV,  MUL,     ONE,  1, 1, NONE)
+#define RED_MIN   (SELF,  LESSER,  HI,   1, 0, LESSER)
+#define RED_MAX   (SELF,  GREATER, LO,   1, 0, GREATER)
+#define RED_ALL   (TRUTH, AND,     ONE,  1, 0, ALL)
+#define RED_ANY   (TRUTH, OR,      ZERO, 1, 0, ANY)
+#define RED_COUNT (TRUTH, PLUS,    ZERO, 1, 0, NONE)
 
 /* The fields of row RED_<OP>. */
-#define RF_MAP(m, c, i, e, h, p, w) m
-#define RF_COMB(m, c, i, e, h, p, w) c
-#define RF_IDENT(m, c, i, e, h, p, w) i
-#define RF_ELEMENTWISE(m, c, i, e, h, p, w) e
-#define RF_MEAN(m, c, i, e, h, p, w) h
-#define RF_PAIRWISE(m, c, i, e, h, p, w) p
-#define RF_RUN(m, c, i, e, h, p, w) w
+#define RF_MAP(m, c, i, e, p, w) m
+#define RF_COMB(m, c, i, e, p, w) c
+#define RF_IDENT(m, c, i, e, p, w) i
+#define RF_ELEMENTWISE(m, c, i, e, p, w) e
+#define RF_PAIRWISE(m, c, i, e, p, w) p
+#define RF_RUN(m, c, i, e, p, w) w
 #define RED_FIELD(F, OP) RED_FIELD_(F, RED_##OP)
 #define RED_FIELD_(F, ROW) F ROW
 #define RED_CAT(a, b) RED_CAT_(a, b)
@@ -51,22 +48,13 @@ enum { PW_BLOCK = 128 };
 #define RED_COMB(OP) RED_CAT(COMBK_, RED_FIELD(RF_COMB, OP))
 #define RED_IDENT(OP) RED_CAT(IDENTK_, RED_FIELD(RF_IDENT, OP))
 #define RED_ELEMENTWISE(OP) RED_FIELD(RF_ELEMENTWISE, OP)
-#define RED_MEAN(OP) RED_FIELD(RF_MEAN, OP)
 #define RED_PAIRWISE(OP) RED_FIELD(RF_PAIRWISE, OP)
 #define RED_RUN(OP) RED_CAT(MMK_, RED_FIELD(RF_RUN, OP))
 
-/* map: MAPK_<m>(AT, AK, IK, v, mre, mim) */
-#define MAPK_CONV(AT, AK, IK, v, mre, mim) ACONV_##AK##_##IK(AT, v)
-#define MAPK_SELF(AT, AK, IK, v, mre, mim) (v)
-#define MAPK_TRUTH(AT, AK, IK, v, mre, mim) ((AT)((v) != 0))
-#define MAPK_SQDEV(AT, AK, IK, v, mre, mim) SQDEV_##IK(v, mre, mim)
-#define SQDEV_KB(v, mre, mim) (((double)(v) - (mre)) * ((double)(v) - (mre)))
-#define SQDEV_KI SQDEV_KB
-#define SQDEV_KU SQDEV_KB
-#define SQDEV_KF SQDEV_KB
-#define SQDEV_KC(v, mre, mim) \
-    (((double)creal(v) - (mre)) * ((double)creal(v) - (mre)) + \
-     ((double)cimag(v) - (mim)) * ((double)cimag(v) - (mim)))
+/* map: MAPK_<m>(AT, AK, IK, v) */
+#define MAPK_CONV(AT, AK, IK, v) ACONV_##AK##_##IK(AT, v)
+#define MAPK_SELF(AT, AK, IK, v) (v)
+#define MAPK_TRUTH(AT, AK, IK, v) ((AT)((v) != 0))
 
 /* combine: COMBK_<c>(AT, AK, a, b) */
 #define COMBK_ADD(AT, AK, a, b) ADD_##AK(AT, a, b)
@@ -84,18 +72,6 @@ enum { PW_BLOCK = 128 };
 #define IDENTK_ONE(AT, AK) ((AT)1)
 #define IDENTK_HI(AT, AK) HI_##AK(AT)
 #define IDENTK_LO(AT, AK) LO_##AK(AT)
-
-/* The mean of the element at p (mean YES only). */
-#define LDMEAN_NO(IK, p, mre, mim) ((void)0)
-#define LDMEAN_YES(IK, p, mre, mim) LDMEAN_##IK(p, mre, mim)
-#define LDMEAN_KB(p, mre, mim) ((mre) = ld_FLOAT64(p))
-#define LDMEAN_KI LDMEAN_KB
-#define LDMEAN_KU LDMEAN_KB
-#define LDMEAN_KF LDMEAN_KB
-#define LDMEAN_KC(p, mre, mim) \
-    do { ars_c128 m_ = ld_COMPLEX128(p); (mre) = creal(m_); (mim) = cimag(m_); } while (0)
-#define LDMEAN_(H, IK, p, mre, mim) LDMEAN_##H(IK, p, mre, mim)
-#define LDMEAN(H, IK, p, mre, mim) LDMEAN_(H, IK, p, mre, mim)
 
 /* Pairwise folding where rounding makes order matter: by the accumulator's kind. */
 #define PW_K_KB 0
@@ -234,106 +210,100 @@ typedef struct {
 #define PWB_ATTR_KF
 #define PWB_ATTR_KC
 
-#define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                             \
-    PWB_ATTR_##IK static inline AT pwb_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,          \
-                                            double mre, double mim)                       \
+#define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                               \
+    PWB_ATTR_##IK static inline AT pwb_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s) \
     {                                                                                     \
         AT r[8];                                                                          \
         int64_t i;                                                                        \
-        (void)mre; (void)mim;                                                             \
         for (int k = 0; k < 8; k++)                                                       \
-            r[k] = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + k * s), mre, mim);                    \
+            r[k] = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + k * s));                           \
         for (i = 8; i + 8 <= n; i += 8)                                                   \
             for (int k = 0; k < 8; k++) {                                                 \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim);          \
-                r[k] = RED_COMB(OP)(AT, AK, r[k], v);                                        \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + (i + k) * s));                 \
+                r[k] = RED_COMB(OP)(AT, AK, r[k], v);                                     \
             }                                                                             \
-        AT t = RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[0], r[1]),         \
-                                                   RED_COMB(OP)(AT, AK, r[2], r[3])),        \
-                         RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[4], r[5]),                 \
-                                   RED_COMB(OP)(AT, AK, r[6], r[7])));                       \
+        AT t = RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[0], r[1]), \
+                                                   RED_COMB(OP)(AT, AK, r[2], r[3])),     \
+                         RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[4], r[5]),           \
+                                   RED_COMB(OP)(AT, AK, r[6], r[7])));                    \
         for (; i < n; i++) {                                                              \
-            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                    \
-            t = RED_COMB(OP)(AT, AK, t, v);                                                  \
+            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s));                           \
+            t = RED_COMB(OP)(AT, AK, t, v);                                               \
         }                                                                                 \
         return t;                                                                         \
     }                                                                                     \
-    static AT pw_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,                  \
-                                    double mre, double mim)                               \
+    static AT pw_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s)                  \
     {                                                                                     \
         if (n < 8) {                                                                      \
-            AT t = RED_MAP(OP)(AT, AK, IK, ld_##IN(p), mre, mim);                            \
+            AT t = RED_MAP(OP)(AT, AK, IK, ld_##IN(p));                                   \
             for (int64_t i = 1; i < n; i++) {                                             \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                \
-                t = RED_COMB(OP)(AT, AK, t, v);                                              \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s));                       \
+                t = RED_COMB(OP)(AT, AK, t, v);                                           \
             }                                                                             \
             return t;                                                                     \
         }                                                                                 \
-        if (n <= PW_BLOCK || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                                \
+        if (n <= PW_BLOCK || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                          \
             if (s == (int64_t)sizeof(IT))                                                 \
-                return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT), mre, mim);       \
-            return pwb_##OP##_##AN##_##IN(p, n, s, mre, mim);                             \
+                return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT));                 \
+            return pwb_##OP##_##AN##_##IN(p, n, s);                                       \
         }                                                                                 \
         int64_t h = n / 2;                                                                \
         h -= h % 8;                                                                       \
-        AT a = pw_##OP##_##AN##_##IN(p, h, s, mre, mim);                                  \
-        AT b = pw_##OP##_##AN##_##IN(p + h * s, n - h, s, mre, mim);                      \
-        return RED_COMB(OP)(AT, AK, a, b);                                                   \
+        AT a = pw_##OP##_##AN##_##IN(p, h, s);                                            \
+        AT b = pw_##OP##_##AN##_##IN(p + h * s, n - h, s);                                \
+        return RED_COMB(OP)(AT, AK, a, b);                                                \
     }                                                                                     \
     static void loop_##OP##_##AN##_##IN(char **data, int64_t n, const int64_t *s, void *ctx) \
     {                                                                                     \
         (void)ctx;                                                                        \
         const char *in = data[0];                                                         \
         char *acc = data[1];                                                              \
-        double mre = 0, mim = 0;                                                          \
         if (s[1] == 0) {                                                                  \
             char r_[sizeof(AT)];                                                          \
             if (sizeof(AT) == sizeof(IT) && s[0] == (int64_t)sizeof(IT) &&                \
                 RED_RUN(OP)(AT)(in, n, r_)) {                                             \
-                st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), ld_##AN(r_)));               \
+                st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), ld_##AN(r_)));            \
                 return;                                                                   \
             }                                                                             \
-            LDMEAN(RED_MEAN(OP), IK, data[2], mre, mim);                                  \
-            AT r = pw_##OP##_##AN##_##IN(in, n, s[0], mre, mim);                          \
-            st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), r));                             \
+            AT r = pw_##OP##_##AN##_##IN(in, n, s[0]);                                    \
+            st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), r));                          \
             return;                                                                       \
         }                                                                                 \
         if (s[0] == (int64_t)sizeof(IT) && s[1] == (int64_t)sizeof(AT) &&                 \
             RED_ELEMENTWISE(OP)) {                                                        \
             for (int64_t i = 0; i < n; i++) {                                             \
                 AT a = ld_##AN(acc + i * (int64_t)sizeof(AT));                            \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)), mre, mim); \
-                st_##AN(acc + i * (int64_t)sizeof(AT), RED_COMB(OP)(AT, AK, a, v));          \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)));    \
+                st_##AN(acc + i * (int64_t)sizeof(AT), RED_COMB(OP)(AT, AK, a, v));       \
             }                                                                             \
             return;                                                                       \
         }                                                                                 \
         for (int64_t i = 0; i < n; i++) {                                                 \
-            LDMEAN(RED_MEAN(OP), IK, data[2] + i * s[2], mre, mim);                       \
             AT a = ld_##AN(acc + i * s[1]);                                               \
-            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * s[0]), mre, mim);                \
-            st_##AN(acc + i * s[1], RED_COMB(OP)(AT, AK, a, v));                             \
+            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * s[0]));                       \
+            st_##AN(acc + i * s[1], RED_COMB(OP)(AT, AK, a, v));                          \
         }                                                                                 \
     }                                                                                     \
-    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):  \
-     * sequential within leaves of ROW_LEAF rows, pairwise above them */              \
+    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):          \
+     * sequential within leaves of ROW_LEAF rows, pairwise above them */                  \
     static inline void leaf_##OP##_##AN##_##IN(const char *restrict in, int64_t nr,       \
                                                int64_t rs, int64_t nc, int64_t cs,        \
                                                AT *restrict out)                          \
     {                                                                                     \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
+            out[j] = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + j * cs));                       \
         for (int64_t r = 1; r < nr; r++) {                                                \
             const char *row = in + r * rs;                                                \
             for (int64_t j = 0; j < nc; j++) {                                            \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(row + j * cs), 0, 0);                 \
-                out[j] = RED_COMB(OP)(AT, AK, out[j], v);                                    \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(row + j * cs));                    \
+                out[j] = RED_COMB(OP)(AT, AK, out[j], v);                                 \
             }                                                                             \
         }                                                                                 \
     }                                                                                     \
     static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
                                         int64_t nc, int64_t cs, AT *out, AT *scratch)     \
     {                                                                                     \
-        if (nr <= ROW_LEAF || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                               \
+        if (nr <= ROW_LEAF || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                         \
             if (cs == (int64_t)sizeof(IT))                                                \
                 leaf_##OP##_##AN##_##IN(in, nr, rs, nc, (int64_t)sizeof(IT), out);        \
             else                                                                          \
@@ -344,7 +314,7 @@ typedef struct {
         rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out, scratch);                         \
         rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, scratch, scratch + nc);  \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = RED_COMB(OP)(AT, AK, out[j], scratch[j]);                               \
+            out[j] = RED_COMB(OP)(AT, AK, out[j], scratch[j]);                            \
     }                                                                                     \
     static void block_##OP##_##AN##_##IN(const char *in, char *acc, const block_geom *g,  \
                                          int64_t j0, int64_t j1, void *scratch)           \
@@ -355,12 +325,12 @@ typedef struct {
                                 part + nc);                                               \
         for (int64_t c = 0; c < nc; c++) {                                                \
             char *a = acc + (j0 + c) * g->acc_s0;                                         \
-            st_##AN(a, RED_COMB(OP)(AT, AK, ld_##AN(a), part[c]));                           \
+            st_##AN(a, RED_COMB(OP)(AT, AK, ld_##AN(a), part[c]));                        \
         }                                                                                 \
     }                                                                                     \
     static void init_##OP##_##AN##_##IN(char *acc, int64_t n)                             \
     {                                                                                     \
-        AT v = RED_IDENT(OP)(AT, AK);                                                        \
+        AT v = RED_IDENT(OP)(AT, AK);                                                     \
         for (int64_t i = 0; i < n; i++)                                                   \
             st_##AN(acc + i * (int64_t)sizeof(AT), v);                                    \
     }                                                                                     \
@@ -389,15 +359,14 @@ ARS_ACC_DTYPES(DEF_SUMPROD_ROW)
 ARS_REAL_DTYPES(DEF_MINMAX)
 #define ENT_MINMAX(N, T, K) ENT_RED(MIN, N, N) ENT_RED(MAX, N, N)
 
-/* truth tests, counts and squared deviations from every input */
+/* truth tests and counts from every input */
 #define DEF_OTHER(N, T, K)                          \
     DEF_RED(ALL, BOOL, uint8_t, KB, N, T, K)        \
     DEF_RED(ANY, BOOL, uint8_t, KB, N, T, K)        \
-    DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)     \
-    DEF_RED(SQDEV, FLOAT64, double, KF, N, T, K)
+    DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)
 ARS_DTYPES(DEF_OTHER)
 #define ENT_OTHER(N, T, K) \
-    ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N) ENT_RED(SQDEV, FLOAT64, N)
+    ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N)
 
 static const red_kernel red_table[ARS_RED_NOPS][ARS_NDTYPES][ARS_NDTYPES] = {
     ARS_ACC_DTYPES(ENT_SUMPROD_ROW)
@@ -482,9 +451,10 @@ static void runs_part(int64_t begin, int64_t end, void *p)
     ars_iter_run_range(job->it, job->loop, NULL, begin * job->inner, end * job->inner);
 }
 
-/* The innermost dim kept (squared deviations over axis 0 of a C-ordered
- * matrix): each chunk of `width` columns of it runs the whole iteration of
- * its columns, into its own accumulator elements. */
+/* The innermost dim kept and the next one too (a sum over axis 0 of a
+ * 3-D array stepped on its last axis): each chunk of `width` columns of
+ * it runs the whole iteration of its columns, into its own accumulator
+ * elements. */
 typedef struct {
     const ars_iter *it;
     ars_loop_fn loop;
@@ -658,8 +628,7 @@ static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
 
 int ars_reduce(int op, int ndim, const int64_t *shape,
                const char *in, const int64_t *in_strides, int in_dtype,
-               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
-               const char *mean)
+               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype)
 {
     if (op < 0 || op >= ARS_RED_NOPS || in_dtype < 0 || in_dtype >= ARS_NDTYPES ||
         acc_dtype < 0 || acc_dtype >= ARS_NDTYPES)
@@ -667,27 +636,19 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
     const red_kernel *k = &red_table[op][acc_dtype][in_dtype];
     if (!k->loop)
         return ARS_ERR_DTYPE;
-    if (op == ARS_RED_SQDEV && !mean)
-        return ARS_ERR_ARG;
     k->init(acc, acc_size);
-    int nop = op == ARS_RED_SQDEV ? 3 : 2;
-    /* the mean is complex128 for complex input: twice the accumulator's strides */
-    int64_t mean_strides[ARS_MAX_DIMS];
-    int64_t scale = ars_is_complex(in_dtype) ? 2 : 1;
     if (ndim < 0 || ndim > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;
-    for (int d = 0; d < ndim; d++)
-        mean_strides[d] = acc_strides[d] * scale;
     ars_iter it;
-    char *data[3] = {(char *)in, acc, (char *)mean};
-    const int64_t *st[3] = {in_strides, acc_strides, mean_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, st);
+    char *data[2] = {(char *)in, acc};
+    const int64_t *st[2] = {in_strides, acc_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
     if (rc)
         return rc;
     if (it.size == 0)
         return ARS_OK;
     int64_t isz = ars_itemsize[in_dtype], asz = ars_itemsize[acc_dtype];
-    if (op != ARS_RED_SQDEV && it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
+    if (it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
         if (it.ndim == 2 && it.strides[1][0] == asz)
             return reduce_rows(&it, k, isz, asz);
         return reduce_blocks(&it, k->block, isz);
