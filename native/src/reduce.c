@@ -900,7 +900,8 @@ static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, si
     } while (0)
 
 #define DEF_MOM(N, T, K)                                                            \
-    static moments mom_block_##N(const char *p, int64_t n, int64_t s, double kr, double ki) \
+    RED_CLONES static moments mom_block_##N(const char *p, int64_t n, int64_t s, double kr, \
+                                            double ki)                                      \
     {                                                                               \
         moments r;                                                                  \
         if (s == (int64_t)sizeof(T))                                                \
@@ -934,7 +935,8 @@ static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, si
         mom_merge(&a, &r);                                                          \
         mom_store(data[1], off, &a);                                                \
     }                                                                               \
-    static void mom_loop_kept_##N(char **data, int64_t n, const int64_t *strides, void *ctx) \
+    RED_CLONES static void mom_loop_kept_##N(char **data, int64_t n, const int64_t *strides, \
+                                             void *ctx)                                      \
     {                                                                               \
         int64_t off = *(const int64_t *)ctx, s = strides[0], as = strides[1];       \
         const char *p = data[0];                                                    \
