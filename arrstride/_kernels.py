@@ -595,9 +595,9 @@ def _ptr64(a):
     return ffi.cast("int64_t *", data_ptr(a))
 
 
-def reduce(op: int, x, acc, axes: Sequence[int], mean=None, func: str = "reduce") -> None:
+def reduce(op: int, x, acc, axes: Sequence[int], func: str = "reduce") -> None:
     """acc (contiguous, x's shape with 1 on `axes`) = the `op` reduction of x
-    over `axes`; `mean` (SQDEV) is laid out as acc."""
+    over `axes`."""
     check_size(func, x)
     lay = x._layout
     asz = acc._dtype.itemsize
@@ -605,10 +605,22 @@ def reduce(op: int, x, acc, axes: Sequence[int], mean=None, func: str = "reduce"
     _check(lib.ars_reduce(op, lay.ndim, shape64(lay.shape), data_ptr(x),
                           byte_strides(lay.strides, x._dtype.itemsize), x._dtype.code,
                           data_ptr(acc), byte_strides(acc_strides, asz), acc._layout.size,
-                          acc._dtype.code, ffi.NULL if mean is None else data_ptr(mean)), "reduce")
+                          acc._dtype.code), "reduce")
 
 
 _ZERO_STRIDES = ffi.new("int64_t[]", lib.ARS_MAX_DIMS + 1)  # read-only: every stride 0
+
+
+def var_m2(x, acc, axes: Sequence[int], func: str = "var") -> None:
+    """acc (float64, contiguous, x's shape with 1 on `axes`) = the sum of
+    |x - mean|^2 over `axes`, in one pass over x of any dtype."""
+    check_size(func, x)
+    lay = x._layout
+    acc_strides = [0 if k in axes else s for k, s in enumerate(acc._layout.strides)]
+    _check(lib.ars_var(lay.ndim, shape64(lay.shape), data_ptr(x),
+                       byte_strides(lay.strides, x._dtype.itemsize), x._dtype.code,
+                       ffi.cast("double *", data_ptr(acc)), byte_strides(acc_strides, 8),
+                       acc._layout.size), func)
 
 
 def reduce_all(op: int, x, acc) -> None:
@@ -620,7 +632,7 @@ def reduce_all(op: int, x, acc) -> None:
                       range(lay.ndim))
     _check(lib.ars_reduce(op, lay.ndim, shape64(lay.shape), data_ptr(x),
                           byte_strides(lay.strides, x._dtype.itemsize), x._dtype.code,
-                          data_ptr(acc), _ZERO_STRIDES, 1, acc._dtype.code, ffi.NULL), "reduce")
+                          data_ptr(acc), _ZERO_STRIDES, 1, acc._dtype.code), "reduce")
 
 
 def reduce_finish(kind: int, acc, count: float, correction: float = 0.0) -> None:

@@ -4,8 +4,8 @@ reductions (nansum, nanmean, ...). median and quantile are in _quantile.
 
 Reductions run in C on the shared iterator with the reduced axes given
 stride 0 in a contiguous accumulator (pairwise float sums, private
-accumulators per thread). var and std make two passes (mean, then squared
-deviations) in float64 without temporaries. Results are new arrays.
+accumulators per thread). var and std read x once, in float64 without
+temporaries (blocked moments merged pairwise, in C). Results are new arrays.
 """
 from __future__ import annotations
 
@@ -43,18 +43,17 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
 
 
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
-                mean: Optional[Array] = None, func: str = "reduce") -> Array:
+                func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
     if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
         x = x._copy_contiguous(x._dtype.compute)
-    if mean is None:
-        acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
-        if acc is not None:
-            return acc
+    acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
+    if acc is not None:
+        return acc
     K.check_size(func, x)  # before allocating a result that could not be computed
     kshape = tuple(1 if k in axes else d for k, d in enumerate(x.shape))
     acc = Array._empty(kshape, acc_dtype, func=func)
-    K.reduce(op, x, acc, axes, mean, func=func)
+    K.reduce(op, x, acc, axes, func=func)
     return acc
 
 
@@ -427,9 +426,10 @@ def _var_std(func: str, kind: int, x: Array, axis: Axis, correction: Union[int, 
         raise type_error(func, "correction must be an int or a float", repr(correction))
     axes = normalize_axes(func, axis, x.ndim)
     n = reduced_count(x, axes)
-    m = reduce_into(x, axes, lib.ARS_RED_SUM, acc_dtype, func=func)
-    K.reduce_finish(lib.ARS_FIN_MEAN, m, n)
-    acc = reduce_into(x, axes, lib.ARS_RED_SQDEV, dt.float64, mean=m, func=func)
+    K.check_size(func, x)
+    kshape = tuple(1 if k in axes else d for k, d in enumerate(x.shape))
+    acc = Array._empty(kshape, dt.float64, func=func)
+    K.var_m2(x, acc, axes, func=func)
     K.reduce_finish(kind, acc, n, correction)
     return finish(acc, axes, keepdims, out_dtype)
 
@@ -439,8 +439,9 @@ def var(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
         ddof: Optional[Union[int, float]] = None) -> Array:
     """Variance of x over the given axes.
 
-    Computed in two passes in float64 (the mean, then the squared deviations);
-    NaN when the correction is at least the number of elements.
+    Computed in float64 in one pass over x (blocks of it, each's mean and
+    squared deviations while in cache, merged pairwise); NaN when the
+    correction is at least the number of elements.
 
     Parameters
     ----------
@@ -486,8 +487,9 @@ def std(x: Array, /, axis: Axis = None, *, correction: Union[int, float] = 0.0,
         ddof: Optional[Union[int, float]] = None) -> Array:
     """Standard deviation of x over the given axes.
 
-    Computed in two passes in float64 (the mean, then the squared deviations);
-    NaN when the correction is at least the number of elements.
+    Computed in float64 in one pass over x (blocks of it, each's mean and
+    squared deviations while in cache, merged pairwise); NaN when the
+    correction is at least the number of elements.
 
     Parameters
     ----------

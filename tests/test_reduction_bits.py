@@ -141,3 +141,37 @@ def test_reductions_of_three_dims(threads, dtype):
             "var01": a.var(axis=(0, 1)), "sum_stepped": a[:, ::2, ::-1].sum(),
             "var_stepped": a[::-1, :, ::3].var(axis=(0, 1))}
     _check_numpy(got, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "complex64"])
+def test_var_std_one_pass(threads, dtype):
+    """var and std read each block once and merge blocks' moments: the merges
+    follow fixed parts, whatever the thread count; values with a large mean,
+    in a C-ordered matrix, its transpose, a stepped view and a full run."""
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((1201, 1103)) + 1e4
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.standard_normal(a.shape)
+    a = a.astype(dtype)
+    flat = (rng.standard_normal(3_000_017) + 1e4).astype(dtype)
+    x, f = xp.asarray(a), xp.asarray(flat)
+
+    def compute():
+        r = {"var_full": xp.var(f), "std_full": xp.std(f, correction=1),
+             "var_T_None": xp.var(x.T), "var_step": xp.var(x[::-3, ::2], axis=0)}
+        for axis in (0, 1):
+            r[f"var{axis}"] = xp.var(x, axis=axis)
+            r[f"std_T{axis}"] = xp.std(x.T, axis=axis)
+        return r
+
+    got = _same_bits_for_any_thread_count(compute)
+    wide = "complex128" if dtype.startswith("complex") else "float64"
+    aw, fw = a.astype(wide), flat.astype(wide)
+    want = {"var_full": fw.var(), "std_full": fw.std(ddof=1), "var_T_None": aw.T.var(),
+            "var_step": aw[::-3, ::2].var(axis=0)}
+    for axis in (0, 1):
+        want[f"var{axis}"] = aw.var(axis=axis)
+        want[f"std_T{axis}"] = aw.T.std(axis=axis)
+    rtol = {"float64": 1e-12, "float32": 1e-6, "float16": 2e-3, "complex64": 1e-6}[dtype]
+    for name, w in want.items():
+        np.testing.assert_allclose(np.asarray(got[name]).astype("float64"), w, rtol=rtol, err_msg=name)

@@ -1,4 +1,5 @@
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -6,7 +7,7 @@ import pytest
 import arrstride as xp
 from conftest import to_numpy as to_np
 from layouts import DTYPE_NAMES as DTYPES, REAL_NAMES as REAL
-from layouts import EXTRA, SHAPED, params, random_values as values, view_of
+from layouts import ALL as ALL_LAYOUTS, EXTRA, SHAPED, make, params, random_values as values, view_of
 
 AXES = [None, 0, 1, -1, (0, 2), ()]
 
@@ -91,6 +92,71 @@ def test_mean_var_std(dtype, layout):
         got = xp.mean(xa, axis=axis, keepdims=True)
         assert got.dtype.name == (want.dtype.name if dtype != "int32" else "float64")
         close(got, want, dtype if dtype != "int32" else "float64")
+
+
+def _large_mean(shape, dtype, seed):
+    """1e6 + noise (1e3 + noise for float32): the naive sum-of-squares formula
+    loses every digit of the variance on such values."""
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        v = v + 1j * rng.standard_normal(shape)
+    return (v + (1e3 if dtype in ("float32", "complex64") else 1e6)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+@pytest.mark.parametrize("layout", params(ALL_LAYOUTS))
+def test_var_std_every_layout(dtype, layout):
+    """Runs longer than a block (so that blocks merge) along either axis, in
+    every layout, the shape-changing ones too (empty: NaN; 0-d: 0)."""
+    for shape in ((5, 1100), (1100, 5)):
+        a, n = make(layout, shape, dtype, values=_large_mean)
+        wide = n.astype("complex128" if dtype.startswith("complex") else "float64")
+        for axis in (None, 0, -1, (0, 1))[: 1 if n.ndim == 0 else 4]:
+            for corr in (0, 1):
+                with warnings.catch_warnings():  # NumPy warns of ddof >= n
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    want_v = np.var(wide, axis=axis, ddof=corr)
+                got_v = to_np(xp.var(a, axis=axis, correction=corr))
+                got_s = to_np(xp.std(a, axis=axis, correction=corr, keepdims=True))
+                real = "float32" if dtype == "float32" else "float64"
+                assert got_v.dtype == real and got_s.dtype == real
+                rtol = 1e-5 if dtype == "float32" else 1e-12
+                # (atol: repeated values, whose variance is 0, give NumPy rounding noise)
+                np.testing.assert_allclose(got_v, want_v, rtol=rtol, atol=rtol, err_msg=f"{layout} {axis}")
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    want_s = np.std(wide, axis=axis, ddof=corr, keepdims=True)
+                np.testing.assert_allclose(got_s, want_s, rtol=rtol, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_var_std_narrow_floats(dtype):
+    """Narrow floats are read as they are and accumulate in float64: the
+    results equal those of the float32 values, rounded to the dtype."""
+    rng = np.random.default_rng(6)
+    v = (rng.standard_normal((700, 9)) * 3 + 10).astype("float32")
+    x = xp.astype(xp.asarray(v), getattr(xp, dtype))
+    v32 = to_np(xp.astype(x, xp.float32))
+    for axis in (None, 0, 1):
+        for f in ("var", "std"):
+            got = getattr(xp, f)(x, axis=axis)
+            assert got.dtype == getattr(xp, dtype)
+            want = getattr(xp, f)(xp.asarray(v32), axis=axis)
+            np.testing.assert_array_equal(to_np(xp.astype(got, xp.float32)),
+                                          to_np(xp.astype(xp.astype(want, getattr(xp, dtype)), xp.float32)))
+            np.testing.assert_allclose(to_np(xp.astype(got, xp.float32)),
+                                       getattr(np, f)(v32.astype("float64"), axis=axis),
+                                       rtol=1e-2 if dtype == "bfloat16" else 2e-3)
+
+
+def test_var_of_large_mean_matches_numpy_tightly():
+    rng = np.random.default_rng(7)
+    a = 1e8 + rng.standard_normal((1201, 1103))
+    x = xp.asarray(a)
+    for axis in (None, 0, 1):
+        np.testing.assert_allclose(to_np(xp.var(x, axis=axis)), np.var(a, axis=axis), rtol=1e-12)
+        np.testing.assert_allclose(to_np(xp.std(x.T, axis=axis)), np.std(a.T, axis=axis), rtol=1e-12)
 
 
 def test_var_correction_at_least_n_is_nan():

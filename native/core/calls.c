@@ -158,7 +158,7 @@ PyObject *core_reduce_all(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
     char *o = array_base((ArrayObject *)out);
     int64_t n = v.size, s = v.itemsize, zero = 0;
     int rc;
-    KERNEL(rc, n, k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc, NULL));
+    KERNEL(rc, n, k_reduce((int)op, 1, &n, v.data, &s, v.code, o, &zero, 1, acc));
     if (rc == 0 && nargs == 5)
         rc = k_finish((int)fin, o, 1, acc, count, 0.0);  /* the mean of the sum, in place */
     if (run_status(rc) < 0)
@@ -264,7 +264,7 @@ PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t narg
         return NULL;
     char *o = array_base((ArrayObject *)out);
     int rc;
-    KERNEL(rc, v.size, k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc, NULL));
+    KERNEL(rc, v.size, k_reduce((int)op, v.ndim, v.shape, v.data, xs, v.code, o, as, ksize, acc));
     if (rc == 0 && fin >= 0)
         rc = k_finish((int)fin, o, ksize, acc, count, 0.0);  /* the mean of the sum, in place */
     if (run_status(rc) < 0)

@@ -103,7 +103,7 @@ typedef int (*matmul_fn)(int, int, const int64_t *, int64_t, int64_t, int64_t, c
 typedef int (*binary_nd_fn)(int, int, int, const int64_t *, char *, const char *, const char *);
 typedef int (*unary_nd_fn)(int, int, int, const int64_t *, char *, const char *);
 typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
-                         const int64_t *, int64_t, int, const char *);
+                         const int64_t *, int64_t, int);
 typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);

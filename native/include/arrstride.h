@@ -217,23 +217,26 @@ int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
  * reduced dims. The call initializes acc. Accumulator dtypes:
  *   SUM, PROD: int64, uint64, float32, float64, complex64, complex128
  *              (from bool, int, uint, and from floats into floats/complex);
- *   MIN, MAX: the input's own (real) dtype;  ALL, ANY: bool;  COUNT: int64;
- *   SQDEV: float64, sum of |x - mean|^2 with `mean` laid out as acc
- *          (float64, or complex128 for complex input). */
+ *   MIN, MAX: the input's own (real) dtype;  ALL, ANY: bool;  COUNT: int64. */
 enum {
     ARS_RED_SUM = 0, ARS_RED_PROD, ARS_RED_MIN, ARS_RED_MAX,
-    ARS_RED_ALL, ARS_RED_ANY, ARS_RED_COUNT, ARS_RED_SQDEV, ARS_RED_NOPS
+    ARS_RED_ALL, ARS_RED_ANY, ARS_RED_COUNT, ARS_RED_NOPS
 };
 int ars_reduce(int op, int ndim, const int64_t *shape,
                const char *in, const int64_t *in_strides, int in_dtype,
-               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
-               const char *mean);
+               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype);
 
 /* In place over n contiguous elements of acc: MEAN divides by count; VAR
  * divides by count - correction (NaN when that is <= 0); STD is VAR's root. */
 enum { ARS_FIN_MEAN = 0, ARS_FIN_VAR, ARS_FIN_STD };
 int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,
                       double count, double correction);
+
+/* The sum of |x - mean|^2 over the reduced dims (m2_strides 0 there), into
+ * m2, a contiguous float64 buffer of m2_size elements: one pass over the
+ * input, of any dtype, in float64. */
+int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_strides,
+            int in_dtype, double *m2, const int64_t *m2_strides, int64_t m2_size);
 
 /* Lane kernels: one lane of `in` (in_len elements, byte step in_step) per
  * element of the batch iteration (ndim, shape; strides per operand), writing

@@ -16,33 +16,30 @@
 enum { PW_BLOCK = 128 };
 
 /* ---- one row per reduction ----------------------------------------------------
- * RED_<OP>: (map, combine, identity, elementwise, mean, pairwise, whole run), where
+ * RED_<OP>: (map, combine, identity, elementwise, pairwise, whole run), where
  *   map         how an input value enters the accumulator type     (MAPK_*)
  *   combine     how two accumulated values fold                    (COMBK_*)
  *   identity    the value of an empty reduction                    (IDENTK_*)
  *   elementwise 1: a kept inner dim folds elementwise into the accumulator row
- *   mean        YES: each element's mean comes in operand 2 (squared deviations)
  *   pairwise    1: fold pairwise where rounding makes order matter (float kinds)
  *   whole run   the contiguous shortcut for a whole reduced run    (MMK_*)
  * The op codes are ARS_RED_<OP> (arrstride.h); which accumulator and input
  * dtypes each op has is said where the kernels are stamped, below. */
-#define RED_SUM   (CONV,  ADD,     ZERO, 1, NO,  1, NONE)
-#define RED_PROD  (CONV,  MUL,     ONE,  1, NO,  1, NONE)
-#define RED_MIN   (SELF,  LESSER,  HI,   1, NO,  0, LESSER)
-#define RED_MAX   (SELF,  GREATER, LO,   1, NO,  0, GREATER)
-#define RED_ALL   (TRUTH, AND,     ONE,  1, NO,  0, ALL)
-#define RED_ANY   (TRUTH, OR,      ZERO, 1, NO,  0, ANY)
-#define RED_COUNT (TRUTH, PLUS,    ZERO, 1, NO,  0, NONE)
-#define RED_SQDEV (SQDEV, PLUS,    ZERO, 0, YES, 1, NONE)
+#define RED_SUM   (CONV,  ADD,     ZERO, 1, 1, NONE)
+#define RED_PROD  (CONV,  MUL,     ONE,  1, 1, NONE)
+#define RED_MIN   (SELF,  LESSER,  HI,   1, 0, LESSER)
+#define RED_MAX   (SELF,  GREATER, LO,   1, 0, GREATER)
+#define RED_ALL   (TRUTH, AND,     ONE,  1, 0, ALL)
+#define RED_ANY   (TRUTH, OR,      ZERO, 1, 0, ANY)
+#define RED_COUNT (TRUTH, PLUS,    ZERO, 1, 0, NONE)
 
 /* The fields of row RED_<OP>. */
-#define RF_MAP(m, c, i, e, h, p, w) m
-#define RF_COMB(m, c, i, e, h, p, w) c
-#define RF_IDENT(m, c, i, e, h, p, w) i
-#define RF_ELEMENTWISE(m, c, i, e, h, p, w) e
-#define RF_MEAN(m, c, i, e, h, p, w) h
-#define RF_PAIRWISE(m, c, i, e, h, p, w) p
-#define RF_RUN(m, c, i, e, h, p, w) w
+#define RF_MAP(m, c, i, e, p, w) m
+#define RF_COMB(m, c, i, e, p, w) c
+#define RF_IDENT(m, c, i, e, p, w) i
+#define RF_ELEMENTWISE(m, c, i, e, p, w) e
+#define RF_PAIRWISE(m, c, i, e, p, w) p
+#define RF_RUN(m, c, i, e, p, w) w
 #define RED_FIELD(F, OP) RED_FIELD_(F, RED_##OP)
 #define RED_FIELD_(F, ROW) F ROW
 #define RED_CAT(a, b) RED_CAT_(a, b)
@@ -51,22 +48,13 @@ enum { PW_BLOCK = 128 };
 #define RED_COMB(OP) RED_CAT(COMBK_, RED_FIELD(RF_COMB, OP))
 #define RED_IDENT(OP) RED_CAT(IDENTK_, RED_FIELD(RF_IDENT, OP))
 #define RED_ELEMENTWISE(OP) RED_FIELD(RF_ELEMENTWISE, OP)
-#define RED_MEAN(OP) RED_FIELD(RF_MEAN, OP)
 #define RED_PAIRWISE(OP) RED_FIELD(RF_PAIRWISE, OP)
 #define RED_RUN(OP) RED_CAT(MMK_, RED_FIELD(RF_RUN, OP))
 
-/* map: MAPK_<m>(AT, AK, IK, v, mre, mim) */
-#define MAPK_CONV(AT, AK, IK, v, mre, mim) ACONV_##AK##_##IK(AT, v)
-#define MAPK_SELF(AT, AK, IK, v, mre, mim) (v)
-#define MAPK_TRUTH(AT, AK, IK, v, mre, mim) ((AT)((v) != 0))
-#define MAPK_SQDEV(AT, AK, IK, v, mre, mim) SQDEV_##IK(v, mre, mim)
-#define SQDEV_KB(v, mre, mim) (((double)(v) - (mre)) * ((double)(v) - (mre)))
-#define SQDEV_KI SQDEV_KB
-#define SQDEV_KU SQDEV_KB
-#define SQDEV_KF SQDEV_KB
-#define SQDEV_KC(v, mre, mim) \
-    (((double)creal(v) - (mre)) * ((double)creal(v) - (mre)) + \
-     ((double)cimag(v) - (mim)) * ((double)cimag(v) - (mim)))
+/* map: MAPK_<m>(AT, AK, IK, v) */
+#define MAPK_CONV(AT, AK, IK, v) ACONV_##AK##_##IK(AT, v)
+#define MAPK_SELF(AT, AK, IK, v) (v)
+#define MAPK_TRUTH(AT, AK, IK, v) ((AT)((v) != 0))
 
 /* combine: COMBK_<c>(AT, AK, a, b) */
 #define COMBK_ADD(AT, AK, a, b) ADD_##AK(AT, a, b)
@@ -84,18 +72,6 @@ enum { PW_BLOCK = 128 };
 #define IDENTK_ONE(AT, AK) ((AT)1)
 #define IDENTK_HI(AT, AK) HI_##AK(AT)
 #define IDENTK_LO(AT, AK) LO_##AK(AT)
-
-/* The mean of the element at p (mean YES only). */
-#define LDMEAN_NO(IK, p, mre, mim) ((void)0)
-#define LDMEAN_YES(IK, p, mre, mim) LDMEAN_##IK(p, mre, mim)
-#define LDMEAN_KB(p, mre, mim) ((mre) = ld_FLOAT64(p))
-#define LDMEAN_KI LDMEAN_KB
-#define LDMEAN_KU LDMEAN_KB
-#define LDMEAN_KF LDMEAN_KB
-#define LDMEAN_KC(p, mre, mim) \
-    do { ars_c128 m_ = ld_COMPLEX128(p); (mre) = creal(m_); (mim) = cimag(m_); } while (0)
-#define LDMEAN_(H, IK, p, mre, mim) LDMEAN_##H(IK, p, mre, mim)
-#define LDMEAN(H, IK, p, mre, mim) LDMEAN_(H, IK, p, mre, mim)
 
 /* Pairwise folding where rounding makes order matter: by the accumulator's kind. */
 #define PW_K_KB 0
@@ -234,106 +210,100 @@ typedef struct {
 #define PWB_ATTR_KF
 #define PWB_ATTR_KC
 
-#define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                             \
-    PWB_ATTR_##IK static inline AT pwb_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,          \
-                                            double mre, double mim)                       \
+#define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                               \
+    PWB_ATTR_##IK static inline AT pwb_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s) \
     {                                                                                     \
         AT r[8];                                                                          \
         int64_t i;                                                                        \
-        (void)mre; (void)mim;                                                             \
         for (int k = 0; k < 8; k++)                                                       \
-            r[k] = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + k * s), mre, mim);                    \
+            r[k] = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + k * s));                           \
         for (i = 8; i + 8 <= n; i += 8)                                                   \
             for (int k = 0; k < 8; k++) {                                                 \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + (i + k) * s), mre, mim);          \
-                r[k] = RED_COMB(OP)(AT, AK, r[k], v);                                        \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + (i + k) * s));                 \
+                r[k] = RED_COMB(OP)(AT, AK, r[k], v);                                     \
             }                                                                             \
-        AT t = RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[0], r[1]),         \
-                                                   RED_COMB(OP)(AT, AK, r[2], r[3])),        \
-                         RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[4], r[5]),                 \
-                                   RED_COMB(OP)(AT, AK, r[6], r[7])));                       \
+        AT t = RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[0], r[1]), \
+                                                   RED_COMB(OP)(AT, AK, r[2], r[3])),     \
+                         RED_COMB(OP)(AT, AK, RED_COMB(OP)(AT, AK, r[4], r[5]),           \
+                                   RED_COMB(OP)(AT, AK, r[6], r[7])));                    \
         for (; i < n; i++) {                                                              \
-            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                    \
-            t = RED_COMB(OP)(AT, AK, t, v);                                                  \
+            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s));                           \
+            t = RED_COMB(OP)(AT, AK, t, v);                                               \
         }                                                                                 \
         return t;                                                                         \
     }                                                                                     \
-    static AT pw_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s,                  \
-                                    double mre, double mim)                               \
+    static AT pw_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s)                  \
     {                                                                                     \
         if (n < 8) {                                                                      \
-            AT t = RED_MAP(OP)(AT, AK, IK, ld_##IN(p), mre, mim);                            \
+            AT t = RED_MAP(OP)(AT, AK, IK, ld_##IN(p));                                   \
             for (int64_t i = 1; i < n; i++) {                                             \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s), mre, mim);                \
-                t = RED_COMB(OP)(AT, AK, t, v);                                              \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(p + i * s));                       \
+                t = RED_COMB(OP)(AT, AK, t, v);                                           \
             }                                                                             \
             return t;                                                                     \
         }                                                                                 \
-        if (n <= PW_BLOCK || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                                \
+        if (n <= PW_BLOCK || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                          \
             if (s == (int64_t)sizeof(IT))                                                 \
-                return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT), mre, mim);       \
-            return pwb_##OP##_##AN##_##IN(p, n, s, mre, mim);                             \
+                return pwb_##OP##_##AN##_##IN(p, n, (int64_t)sizeof(IT));                 \
+            return pwb_##OP##_##AN##_##IN(p, n, s);                                       \
         }                                                                                 \
         int64_t h = n / 2;                                                                \
         h -= h % 8;                                                                       \
-        AT a = pw_##OP##_##AN##_##IN(p, h, s, mre, mim);                                  \
-        AT b = pw_##OP##_##AN##_##IN(p + h * s, n - h, s, mre, mim);                      \
-        return RED_COMB(OP)(AT, AK, a, b);                                                   \
+        AT a = pw_##OP##_##AN##_##IN(p, h, s);                                            \
+        AT b = pw_##OP##_##AN##_##IN(p + h * s, n - h, s);                                \
+        return RED_COMB(OP)(AT, AK, a, b);                                                \
     }                                                                                     \
     static void loop_##OP##_##AN##_##IN(char **data, int64_t n, const int64_t *s, void *ctx) \
     {                                                                                     \
         (void)ctx;                                                                        \
         const char *in = data[0];                                                         \
         char *acc = data[1];                                                              \
-        double mre = 0, mim = 0;                                                          \
         if (s[1] == 0) {                                                                  \
             char r_[sizeof(AT)];                                                          \
             if (sizeof(AT) == sizeof(IT) && s[0] == (int64_t)sizeof(IT) &&                \
                 RED_RUN(OP)(AT)(in, n, r_)) {                                             \
-                st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), ld_##AN(r_)));               \
+                st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), ld_##AN(r_)));            \
                 return;                                                                   \
             }                                                                             \
-            LDMEAN(RED_MEAN(OP), IK, data[2], mre, mim);                                  \
-            AT r = pw_##OP##_##AN##_##IN(in, n, s[0], mre, mim);                          \
-            st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), r));                             \
+            AT r = pw_##OP##_##AN##_##IN(in, n, s[0]);                                    \
+            st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), r));                          \
             return;                                                                       \
         }                                                                                 \
         if (s[0] == (int64_t)sizeof(IT) && s[1] == (int64_t)sizeof(AT) &&                 \
             RED_ELEMENTWISE(OP)) {                                                        \
             for (int64_t i = 0; i < n; i++) {                                             \
                 AT a = ld_##AN(acc + i * (int64_t)sizeof(AT));                            \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)), mre, mim); \
-                st_##AN(acc + i * (int64_t)sizeof(AT), RED_COMB(OP)(AT, AK, a, v));          \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * (int64_t)sizeof(IT)));    \
+                st_##AN(acc + i * (int64_t)sizeof(AT), RED_COMB(OP)(AT, AK, a, v));       \
             }                                                                             \
             return;                                                                       \
         }                                                                                 \
         for (int64_t i = 0; i < n; i++) {                                                 \
-            LDMEAN(RED_MEAN(OP), IK, data[2] + i * s[2], mre, mim);                       \
             AT a = ld_##AN(acc + i * s[1]);                                               \
-            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * s[0]), mre, mim);                \
-            st_##AN(acc + i * s[1], RED_COMB(OP)(AT, AK, a, v));                             \
+            AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + i * s[0]));                       \
+            st_##AN(acc + i * s[1], RED_COMB(OP)(AT, AK, a, v));                          \
         }                                                                                 \
     }                                                                                     \
-    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):  \
-     * sequential within leaves of ROW_LEAF rows, pairwise above them */              \
+    /* out[j] = fold over the nr rows (byte step rs) of column j < nc (step cs):          \
+     * sequential within leaves of ROW_LEAF rows, pairwise above them */                  \
     static inline void leaf_##OP##_##AN##_##IN(const char *restrict in, int64_t nr,       \
                                                int64_t rs, int64_t nc, int64_t cs,        \
                                                AT *restrict out)                          \
     {                                                                                     \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + j * cs), 0, 0);                    \
+            out[j] = RED_MAP(OP)(AT, AK, IK, ld_##IN(in + j * cs));                       \
         for (int64_t r = 1; r < nr; r++) {                                                \
             const char *row = in + r * rs;                                                \
             for (int64_t j = 0; j < nc; j++) {                                            \
-                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(row + j * cs), 0, 0);                 \
-                out[j] = RED_COMB(OP)(AT, AK, out[j], v);                                    \
+                AT v = RED_MAP(OP)(AT, AK, IK, ld_##IN(row + j * cs));                    \
+                out[j] = RED_COMB(OP)(AT, AK, out[j], v);                                 \
             }                                                                             \
         }                                                                                 \
     }                                                                                     \
     static void rows_##OP##_##AN##_##IN(const char *in, int64_t nr, int64_t rs,           \
                                         int64_t nc, int64_t cs, AT *out, AT *scratch)     \
     {                                                                                     \
-        if (nr <= ROW_LEAF || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                               \
+        if (nr <= ROW_LEAF || !(RED_PAIRWISE(OP) && PW_K_##AK)) {                         \
             if (cs == (int64_t)sizeof(IT))                                                \
                 leaf_##OP##_##AN##_##IN(in, nr, rs, nc, (int64_t)sizeof(IT), out);        \
             else                                                                          \
@@ -344,7 +314,7 @@ typedef struct {
         rows_##OP##_##AN##_##IN(in, h, rs, nc, cs, out, scratch);                         \
         rows_##OP##_##AN##_##IN(in + h * rs, nr - h, rs, nc, cs, scratch, scratch + nc);  \
         for (int64_t j = 0; j < nc; j++)                                                  \
-            out[j] = RED_COMB(OP)(AT, AK, out[j], scratch[j]);                               \
+            out[j] = RED_COMB(OP)(AT, AK, out[j], scratch[j]);                            \
     }                                                                                     \
     static void block_##OP##_##AN##_##IN(const char *in, char *acc, const block_geom *g,  \
                                          int64_t j0, int64_t j1, void *scratch)           \
@@ -355,12 +325,12 @@ typedef struct {
                                 part + nc);                                               \
         for (int64_t c = 0; c < nc; c++) {                                                \
             char *a = acc + (j0 + c) * g->acc_s0;                                         \
-            st_##AN(a, RED_COMB(OP)(AT, AK, ld_##AN(a), part[c]));                           \
+            st_##AN(a, RED_COMB(OP)(AT, AK, ld_##AN(a), part[c]));                        \
         }                                                                                 \
     }                                                                                     \
     static void init_##OP##_##AN##_##IN(char *acc, int64_t n)                             \
     {                                                                                     \
-        AT v = RED_IDENT(OP)(AT, AK);                                                        \
+        AT v = RED_IDENT(OP)(AT, AK);                                                     \
         for (int64_t i = 0; i < n; i++)                                                   \
             st_##AN(acc + i * (int64_t)sizeof(AT), v);                                    \
     }                                                                                     \
@@ -389,15 +359,14 @@ ARS_ACC_DTYPES(DEF_SUMPROD_ROW)
 ARS_REAL_DTYPES(DEF_MINMAX)
 #define ENT_MINMAX(N, T, K) ENT_RED(MIN, N, N) ENT_RED(MAX, N, N)
 
-/* truth tests, counts and squared deviations from every input */
+/* truth tests and counts from every input */
 #define DEF_OTHER(N, T, K)                          \
     DEF_RED(ALL, BOOL, uint8_t, KB, N, T, K)        \
     DEF_RED(ANY, BOOL, uint8_t, KB, N, T, K)        \
-    DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)     \
-    DEF_RED(SQDEV, FLOAT64, double, KF, N, T, K)
+    DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)
 ARS_DTYPES(DEF_OTHER)
 #define ENT_OTHER(N, T, K) \
-    ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N) ENT_RED(SQDEV, FLOAT64, N)
+    ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N)
 
 static const red_kernel red_table[ARS_RED_NOPS][ARS_NDTYPES][ARS_NDTYPES] = {
     ARS_ACC_DTYPES(ENT_SUMPROD_ROW)
@@ -482,9 +451,10 @@ static void runs_part(int64_t begin, int64_t end, void *p)
     ars_iter_run_range(job->it, job->loop, NULL, begin * job->inner, end * job->inner);
 }
 
-/* The innermost dim kept (squared deviations over axis 0 of a C-ordered
- * matrix): each chunk of `width` columns of it runs the whole iteration of
- * its columns, into its own accumulator elements. */
+/* The innermost dim kept and the next one too (a sum over axis 0 of a
+ * 3-D array stepped on its last axis): each chunk of `width` columns of
+ * it runs the whole iteration of its columns, into its own accumulator
+ * elements. */
 typedef struct {
     const ars_iter *it;
     ars_loop_fn loop;
@@ -658,8 +628,7 @@ static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
 
 int ars_reduce(int op, int ndim, const int64_t *shape,
                const char *in, const int64_t *in_strides, int in_dtype,
-               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype,
-               const char *mean)
+               char *acc, const int64_t *acc_strides, int64_t acc_size, int acc_dtype)
 {
     if (op < 0 || op >= ARS_RED_NOPS || in_dtype < 0 || in_dtype >= ARS_NDTYPES ||
         acc_dtype < 0 || acc_dtype >= ARS_NDTYPES)
@@ -667,27 +636,19 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
     const red_kernel *k = &red_table[op][acc_dtype][in_dtype];
     if (!k->loop)
         return ARS_ERR_DTYPE;
-    if (op == ARS_RED_SQDEV && !mean)
-        return ARS_ERR_ARG;
     k->init(acc, acc_size);
-    int nop = op == ARS_RED_SQDEV ? 3 : 2;
-    /* the mean is complex128 for complex input: twice the accumulator's strides */
-    int64_t mean_strides[ARS_MAX_DIMS];
-    int64_t scale = ars_is_complex(in_dtype) ? 2 : 1;
     if (ndim < 0 || ndim > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;
-    for (int d = 0; d < ndim; d++)
-        mean_strides[d] = acc_strides[d] * scale;
     ars_iter it;
-    char *data[3] = {(char *)in, acc, (char *)mean};
-    const int64_t *st[3] = {in_strides, acc_strides, mean_strides};
-    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, st);
+    char *data[2] = {(char *)in, acc};
+    const int64_t *st[2] = {in_strides, acc_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
     if (rc)
         return rc;
     if (it.size == 0)
         return ARS_OK;
     int64_t isz = ars_itemsize[in_dtype], asz = ars_itemsize[acc_dtype];
-    if (op != ARS_RED_SQDEV && it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
+    if (it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
         if (it.ndim == 2 && it.strides[1][0] == asz)
             return reduce_rows(&it, k, isz, asz);
         return reduce_blocks(&it, k->block, isz);
@@ -778,4 +739,354 @@ int ars_reduce_finish(int kind, char *acc, int64_t n, int acc_dtype,
     default:
         return ARS_ERR_DTYPE;
     }
+}
+
+/* ---- variance in one pass ------------------------------------------------------
+ * The moments of the reduced elements of each result element: count, mean
+ * and M2, the sum of |x - mean|^2, in float64, the mean taken of x - k for a
+ * shift k, the first element the moments met (so that a large mean costs no
+ * accuracy: the means that merge are of the size of the deviations). A
+ * reduced run is read once from memory in blocks of MOM_BLOCK elements: each
+ * block's mean and M2 come from two passes over it while it sits in L1, and
+ * the blocks merge pairwise (halving the run, as the sums fold) by Chan et
+ * al.'s formula
+ *   n = na + nb, d = mb - ma, m = ma + d nb / n, M2 = M2a + M2b + |d|^2 na nb / n.
+ * A kept innermost dim updates a row of moments per reduced step instead
+ * (Welford's update: Chan's with nb = 1). The moments of the results lie in
+ * MOM_FIELDS float64 arrays laid out as the result, `off` bytes apart (the
+ * order of the struct below). How the work splits depends on the problem
+ * alone, as ars_reduce's. */
+enum { MOM_BLOCK = 512, MOM_FIELDS = 6 };
+
+typedef struct {
+    double re, im, m2, n, kre, kim;
+} moments;
+
+static inline moments mom_load(const char *m, int64_t off)
+{
+    moments a = {ld_FLOAT64(m), ld_FLOAT64(m + off), ld_FLOAT64(m + 2 * off),
+                 ld_FLOAT64(m + 3 * off), ld_FLOAT64(m + 4 * off), ld_FLOAT64(m + 5 * off)};
+    return a;
+}
+
+static inline void mom_store(char *m, int64_t off, const moments *a)
+{
+    st_FLOAT64(m, a->re);
+    st_FLOAT64(m + off, a->im);
+    st_FLOAT64(m + 2 * off, a->m2);
+    st_FLOAT64(m + 3 * off, a->n);
+    st_FLOAT64(m + 4 * off, a->kre);
+    st_FLOAT64(m + 5 * off, a->kim);
+}
+
+/* a = the moments of a's elements and b's (a keeps its shift) */
+static inline void mom_merge(moments *a, const moments *b)
+{
+    if (b->n == 0)
+        return;
+    if (a->n == 0) {
+        *a = *b;
+        return;
+    }
+    double n = a->n + b->n, f = b->n / n;
+    double dr = (b->kre - a->kre) + (b->re - a->re), di = (b->kim - a->kim) + (b->im - a->im);
+    a->m2 = a->m2 + b->m2 + (dr * dr + di * di) * a->n * f;
+    a->re += dr * f;
+    a->im += di * f;
+    a->n = n;
+}
+
+/* The real and imaginary parts of an element, as double. */
+#define MRE_KB(N, T, p) ((double)ld_##N(p))
+#define MRE_KI MRE_KB
+#define MRE_KU MRE_KB
+#define MRE_KF MRE_KB
+#define MRE_KC(N, T, p) ((double)creal(ld_##N(p)))
+#define MRE_KN(N, T, p) T##_to_double(ld_##N(p))
+#define MIM_KB(N, T, p) 0.0
+#define MIM_KI MIM_KB
+#define MIM_KU MIM_KB
+#define MIM_KF MIM_KB
+#define MIM_KN MIM_KB
+#define MIM_KC(N, T, p) ((double)cimag(ld_##N(p)))
+#define MCPLX_KB 0
+#define MCPLX_KI 0
+#define MCPLX_KU 0
+#define MCPLX_KF 0
+#define MCPLX_KN 0
+#define MCPLX_KC 1
+
+static inline ars_f16 ld_FLOAT16(const char *p) { ars_f16 v; memcpy(&v, p, sizeof v); return v; }
+static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, sizeof v); return v; }
+
+/* The moments (shift kr, ki) of a block of n <= MOM_BLOCK elements `S` bytes
+ * apart: eight lanes of sums of the values, then of the squared deviations. */
+#define MOM_BLOCK_BODY(N, T, K, S)                                                  \
+    do {                                                                            \
+        double sr[8] = {0}, si[8] = {0};                                            \
+        int64_t i;                                                                  \
+        for (i = 0; i + 8 <= n; i += 8)                                             \
+            for (int k = 0; k < 8; k++) {                                           \
+                sr[k] += MRE_##K(N, T, p + (i + k) * (S)) - kr;                     \
+                if (MCPLX_##K)                                                      \
+                    si[k] += MIM_##K(N, T, p + (i + k) * (S)) - ki;                 \
+            }                                                                       \
+        for (; i < n; i++) {                                                        \
+            sr[0] += MRE_##K(N, T, p + i * (S)) - kr;                               \
+            if (MCPLX_##K)                                                          \
+                si[0] += MIM_##K(N, T, p + i * (S)) - ki;                           \
+        }                                                                           \
+        double mr = (((sr[0] + sr[1]) + (sr[2] + sr[3])) + ((sr[4] + sr[5]) + (sr[6] + sr[7]))) / (double)n; \
+        double mi = (((si[0] + si[1]) + (si[2] + si[3])) + ((si[4] + si[5]) + (si[6] + si[7]))) / (double)n; \
+        double q[8] = {0};                                                          \
+        for (i = 0; i + 8 <= n; i += 8)                                             \
+            for (int k = 0; k < 8; k++) {                                           \
+                double dr = (MRE_##K(N, T, p + (i + k) * (S)) - kr) - mr;           \
+                q[k] += dr * dr;                                                    \
+                if (MCPLX_##K) {                                                    \
+                    double di = (MIM_##K(N, T, p + (i + k) * (S)) - ki) - mi;       \
+                    q[k] += di * di;                                                \
+                }                                                                   \
+            }                                                                       \
+        for (; i < n; i++) {                                                        \
+            double dr = (MRE_##K(N, T, p + i * (S)) - kr) - mr;                     \
+            q[0] += dr * dr;                                                        \
+            if (MCPLX_##K) {                                                        \
+                double di = (MIM_##K(N, T, p + i * (S)) - ki) - mi;                 \
+                q[0] += di * di;                                                    \
+            }                                                                       \
+        }                                                                           \
+        r.re = mr;                                                                  \
+        r.im = mi;                                                                  \
+        r.m2 = ((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7]));  \
+        r.n = (double)n;                                                            \
+        r.kre = kr;                                                                 \
+        r.kim = ki;                                                                 \
+    } while (0)
+
+/* One more element for each of a row of n results (`AS` bytes apart), which
+ * have all seen the same count: Welford's update of the shifted values; the
+ * first element is the shift. */
+#define MOM_KEPT_BODY(N, T, K, S, AS)                                               \
+    do {                                                                            \
+        if (cnt == 1) {                                                             \
+            for (int64_t i = 0; i < n; i++) {                                       \
+                char *q = m + i * (AS);                                             \
+                st_FLOAT64(q + 3 * off, 1);                                         \
+                st_FLOAT64(q + 4 * off, MRE_##K(N, T, p + i * (S)));                \
+                st_FLOAT64(q + 5 * off, MIM_##K(N, T, p + i * (S)));                \
+            }                                                                       \
+            break;                                                                  \
+        }                                                                           \
+        for (int64_t i = 0; i < n; i++) {                                           \
+            char *q = m + i * (AS);                                                 \
+            double x = MRE_##K(N, T, p + i * (S)) - ld_FLOAT64(q + 4 * off);        \
+            double mr = ld_FLOAT64(q), v = ld_FLOAT64(q + 2 * off);                 \
+            double dr = x - mr;                                                     \
+            mr += dr * rc;                                                          \
+            v += dr * (x - mr);                                                     \
+            if (MCPLX_##K) {                                                        \
+                double y = MIM_##K(N, T, p + i * (S)) - ld_FLOAT64(q + 5 * off);    \
+                double mi = ld_FLOAT64(q + off);                                    \
+                double di = y - mi;                                                 \
+                mi += di * rc;                                                      \
+                v += di * (y - mi);                                                 \
+                st_FLOAT64(q + off, mi);                                            \
+            }                                                                       \
+            st_FLOAT64(q, mr);                                                      \
+            st_FLOAT64(q + 2 * off, v);                                             \
+            st_FLOAT64(q + 3 * off, cnt);                                           \
+        }                                                                           \
+    } while (0)
+
+#define DEF_MOM(N, T, K)                                                            \
+    RED_CLONES static moments mom_block_##N(const char *p, int64_t n, int64_t s, double kr, \
+                                            double ki)                                      \
+    {                                                                               \
+        moments r;                                                                  \
+        if (s == (int64_t)sizeof(T))                                                \
+            MOM_BLOCK_BODY(N, T, K, (int64_t)sizeof(T));                            \
+        else                                                                        \
+            MOM_BLOCK_BODY(N, T, K, s);                                             \
+        return r;                                                                   \
+    }                                                                               \
+    static moments mom_run_##N(const char *p, int64_t n, int64_t s, double kr, double ki) \
+    {                                                                               \
+        if (n <= MOM_BLOCK)                                                         \
+            return mom_block_##N(p, n, s, kr, ki);                                  \
+        int64_t h = n / 2 / MOM_BLOCK * MOM_BLOCK;                                  \
+        if (h == 0)                                                                 \
+            h = MOM_BLOCK;                                                          \
+        moments a = mom_run_##N(p, h, s, kr, ki);                                   \
+        moments b = mom_run_##N(p + h * s, n - h, s, kr, ki);                       \
+        mom_merge(&a, &b);                                                          \
+        return a;                                                                   \
+    }                                                                               \
+    /* a reduced innermost dim: the run's moments merge into its result's */        \
+    static void mom_loop_red_##N(char **data, int64_t n, const int64_t *strides, void *ctx) \
+    {                                                                               \
+        int64_t off = *(const int64_t *)ctx;                                        \
+        moments a = mom_load(data[1], off);                                         \
+        if (a.n == 0) {                                                             \
+            a.kre = MRE_##K(N, T, data[0]);                                         \
+            a.kim = MIM_##K(N, T, data[0]);                                         \
+        }                                                                           \
+        moments r = mom_run_##N(data[0], n, strides[0], a.kre, a.kim);              \
+        mom_merge(&a, &r);                                                          \
+        mom_store(data[1], off, &a);                                                \
+    }                                                                               \
+    RED_CLONES static void mom_loop_kept_##N(char **data, int64_t n, const int64_t *strides, \
+                                             void *ctx)                                      \
+    {                                                                               \
+        int64_t off = *(const int64_t *)ctx, s = strides[0], as = strides[1];       \
+        const char *p = data[0];                                                    \
+        char *m = data[1];                                                          \
+        double cnt = ld_FLOAT64(m + 3 * off) + 1, rc = 1 / cnt;                     \
+        if (s == (int64_t)sizeof(T) && as == (int64_t)sizeof(double))              \
+            MOM_KEPT_BODY(N, T, K, (int64_t)sizeof(T), (int64_t)sizeof(double));    \
+        else                                                                        \
+            MOM_KEPT_BODY(N, T, K, s, as);                                          \
+    }
+ARS_STORAGE_DTYPES(DEF_MOM)
+
+typedef struct {
+    ars_loop_fn red, kept;
+} mom_kernel;
+static const mom_kernel mom_table[ARS_NDTYPES] = {
+#define ENT_MOM(N, T, K) [ARS_##N] = {mom_loop_red_##N, mom_loop_kept_##N},
+    ARS_STORAGE_DTYPES(ENT_MOM)
+#undef ENT_MOM
+};
+
+enum { MOM_BYTES = MOM_FIELDS * (int)sizeof(double) };
+
+/* One result: parts of the iteration with private moments (part 0 the
+ * result's own), merged in a fixed tree. */
+typedef struct {
+    const ars_iter *it;
+    ars_loop_fn loop;
+    int64_t off;
+    char *priv;        /* nparts - 1 private moments, MOM_BYTES apart */
+    int64_t bounds[RED_MAX_PARTS + 1];
+} mom_job;
+
+static void mom_part(int64_t begin, int64_t end, void *p)
+{
+    const mom_job *job = p;
+    ars_iter it = *job->it;
+    for (int64_t part = begin; part < end; part++) {
+        int64_t off = job->off;
+        if (part > 0) {
+            it.data[1] = job->priv + (part - 1) * MOM_BYTES;
+            off = sizeof(double);
+        }
+        ars_iter_run_range(&it, job->loop, &off, job->bounds[part], job->bounds[part + 1]);
+    }
+}
+
+/* Results split among threads: whole reduced runs (`inner` elements) of a
+ * range of results, or chunks of `width` columns of a kept innermost dim. */
+typedef struct {
+    const ars_iter *it;
+    ars_loop_fn loop;
+    int64_t off, inner, width;
+} mom_split_job;
+
+static void mom_runs_part(int64_t begin, int64_t end, void *p)
+{
+    const mom_split_job *job = p;
+    int64_t off = job->off;
+    ars_iter_run_range(job->it, job->loop, &off, begin * job->inner, end * job->inner);
+}
+
+static void mom_cols_part(int64_t begin, int64_t end, void *p)
+{
+    const mom_split_job *job = p;
+    ars_iter it = *job->it;
+    int64_t n0 = job->it->shape[0], j0 = begin * job->width, j1 = end * job->width, off = job->off;
+    if (j1 > n0)
+        j1 = n0;
+    it.shape[0] = j1 - j0;
+    it.size = job->it->size / n0 * (j1 - j0);
+    for (int op = 0; op < it.nop; op++)
+        it.data[op] += j0 * it.strides[op][0];
+    ars_iter_run_range(&it, job->loop, &off, 0, it.size);
+}
+
+static int mom_one_result(const ars_iter *it, ars_loop_fn loop, char *mom, int64_t nparts)
+{
+    char *priv = ars_alloc_zeroed((nparts - 1) * MOM_BYTES);
+    if (!priv)
+        return ARS_ERR_NOMEM;
+    mom_job job = {it, loop, sizeof(double), priv, {0}};
+    tree_bounds(0, it->size, nparts, MOM_BLOCK, job.bounds);
+    job.bounds[nparts] = it->size;
+    ars_parallel_for(nparts, 1, mom_part, &job);
+    for (int64_t step = 1; step < nparts; step *= 2)
+        for (int64_t p = 0; p + step < nparts; p += 2 * step) {
+            char *a = p == 0 ? mom : priv + (p - 1) * MOM_BYTES;
+            moments ma = mom_load(a, sizeof(double));
+            moments mb = mom_load(priv + (p + step - 1) * MOM_BYTES, sizeof(double));
+            mom_merge(&ma, &mb);
+            mom_store(a, sizeof(double), &ma);
+        }
+    ars_free(priv);
+    return ARS_OK;
+}
+
+int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_strides,
+            int in_dtype, double *m2, const int64_t *m2_strides, int64_t m2_size)
+{
+    if (in_dtype < 0 || in_dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    if (ndim < 0 || ndim > ARS_MAX_DIMS)
+        return ARS_ERR_NDIM;
+    const mom_kernel *k = &mom_table[in_dtype];
+    if (!k->red)
+        return ARS_ERR_DTYPE;
+    int64_t off = m2_size * (int64_t)sizeof(double);
+    char *mom = ars_alloc_zeroed(off > 0 ? MOM_FIELDS * off : MOM_BYTES);
+    if (!mom)
+        return ARS_ERR_NOMEM;
+    ars_iter it;
+    char *data[2] = {(char *)in, mom};
+    const int64_t *st[2] = {in_strides, m2_strides};
+    int rc = ars_iter_prepare(&it, ndim, shape, 2, data, st);
+    int64_t isz = ars_itemsize[in_dtype];
+    if (rc || it.size == 0) {
+        /* an error, or nothing to reduce */
+    } else if (it.strides[1][0] != 0) {
+        /* a kept innermost dim: chunks of its columns when it is wide */
+        if (it.ndim >= 2 && it.shape[0] >= 2 * ROW_CHUNK) {
+            int64_t width = chunk_width(it.shape[0]);
+            int64_t grain = ars_parallel_grain(isz) / (it.size / it.shape[0] * width);
+            mom_split_job job = {&it, k->kept, off, 1, width};
+            ars_parallel_for((it.shape[0] + width - 1) / width, grain < 1 ? 1 : grain,
+                             mom_cols_part, &job);
+        } else {
+            ars_iter_run_range(&it, k->kept, &off, 0, it.size);
+        }
+    } else {
+        int r = 0;
+        int64_t inner = 1;
+        while (r < it.ndim && it.strides[1][r] == 0)
+            inner *= it.shape[r++];
+        int kept_outside = r < it.ndim;
+        for (int d = r; d < it.ndim; d++)
+            kept_outside &= it.strides[1][d] != 0;
+        int64_t nparts = m2_size == 1 ? red_parts(it.size, isz, RED_MAX_PARTS) : 1;
+        if (kept_outside) {
+            int64_t grain = ars_parallel_grain(isz) / inner;
+            mom_split_job job = {&it, k->red, off, inner, 0};
+            ars_parallel_for(it.size / inner, grain < 1 ? 1 : grain, mom_runs_part, &job);
+        } else if (nparts > 1) {
+            rc = mom_one_result(&it, k->red, mom, nparts);
+        } else {
+            ars_iter_run_range(&it, k->red, &off, 0, it.size);
+        }
+    }
+    if (!rc)
+        memcpy(m2, mom + 2 * off, (size_t)off);
+    ars_free(mom);
+    return rc;
 }
