@@ -159,6 +159,25 @@ def test_var_of_large_mean_matches_numpy_tightly():
         np.testing.assert_allclose(to_np(xp.std(x.T, axis=axis)), np.std(a.T, axis=axis), rtol=1e-12)
 
 
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_var_and_std_of_a_nan_or_inf_are_nan(bad):
+    # the first element a result sees is its shift: alone, or first of many,
+    # a NaN or infinity must still make the result NaN (as NumPy)
+    cases = [np.array(bad), np.array([bad]), np.array([bad, 1.0, 2.0]), np.array([1.0, bad]),
+             np.array([[bad, 1.0], [2.0, 3.0]]), np.array([[1.0, 2.0], [3.0, bad]]),
+             np.full(1000, 1.5), np.array([complex(bad, 0.0)]), np.array([complex(1.0, bad), 2.0])]
+    cases[6][777] = bad
+    for a in cases:
+        for axis in [None] + list(range(a.ndim)):
+            with np.errstate(invalid="ignore"):
+                want = np.var(a, axis=axis)
+            for f in (xp.var, xp.std):
+                got = to_np(f(xp.asarray(a), axis=axis))
+                assert np.array_equal(np.isnan(got), np.isnan(want)), (f, a, axis, got, want)
+    assert math.isnan(xp.var(xp.asarray([bad], dtype=xp.float32))._item())
+    assert math.isnan(xp.std(xp.asarray([bad], dtype=xp.float16))._item())
+
+
 def test_var_correction_at_least_n_is_nan():
     x = xp.asarray([1.0, 2.0, 3.0])
     assert math.isnan(xp.var(x, correction=3)._item())

@@ -869,12 +869,14 @@ static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, si
  * first element is the shift. */
 #define MOM_KEPT_BODY(N, T, K, S, AS)                                               \
     do {                                                                            \
-        if (cnt == 1) {                                                             \
+        if (cnt == 1) { /* M2 is x - x: 0, or NaN for an infinite or NaN first x */ \
             for (int64_t i = 0; i < n; i++) {                                       \
                 char *q = m + i * (AS);                                             \
+                double x = MRE_##K(N, T, p + i * (S)), y = MIM_##K(N, T, p + i * (S)); \
+                st_FLOAT64(q + 2 * off, (x - x) + (y - y));                         \
                 st_FLOAT64(q + 3 * off, 1);                                         \
-                st_FLOAT64(q + 4 * off, MRE_##K(N, T, p + i * (S)));                \
-                st_FLOAT64(q + 5 * off, MIM_##K(N, T, p + i * (S)));                \
+                st_FLOAT64(q + 4 * off, x);                                         \
+                st_FLOAT64(q + 5 * off, y);                                         \
             }                                                                       \
             break;                                                                  \
         }                                                                           \
