@@ -443,12 +443,13 @@ typedef struct {
     const ars_iter *it;
     ars_loop_fn loop;
     int64_t inner;
+    void *ctx;         /* the loop's context */
 } runs_job;
 
 static void runs_part(int64_t begin, int64_t end, void *p)
 {
     const runs_job *job = p;
-    ars_iter_run_range(job->it, job->loop, NULL, begin * job->inner, end * job->inner);
+    ars_iter_run_range(job->it, job->loop, job->ctx, begin * job->inner, end * job->inner);
 }
 
 /* The innermost dim kept and the next one too (a sum over axis 0 of a
@@ -459,6 +460,7 @@ typedef struct {
     const ars_iter *it;
     ars_loop_fn loop;
     int64_t width;
+    void *ctx;         /* the loop's context */
 } cols_job;
 
 static void cols_part(int64_t begin, int64_t end, void *p)
@@ -472,7 +474,7 @@ static void cols_part(int64_t begin, int64_t end, void *p)
     it.size = job->it->size / n0 * (j1 - j0);
     for (int op = 0; op < it.nop; op++)
         it.data[op] += j0 * it.strides[op][0];
-    ars_iter_run_range(&it, job->loop, NULL, 0, it.size);
+    ars_iter_run_range(&it, job->loop, job->ctx, 0, it.size);
 }
 
 /* Columns per chunk of a kept innermost dim of n0: at least ROW_CHUNK, at
@@ -663,7 +665,7 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
         kept_outside &= it.strides[1][d] != 0;
     if (kept_outside) {
         int64_t grain = ars_parallel_grain(isz) / inner;
-        runs_job job = {&it, k->loop, inner};
+        runs_job job = {&it, k->loop, inner, NULL};
         ars_parallel_for(it.size / inner, grain < 1 ? 1 : grain, runs_part, &job);
         return ARS_OK;
     }
@@ -672,7 +674,7 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
         int64_t width = chunk_width(it.shape[0]);
         int64_t per_chunk = it.size / it.shape[0] * width;
         int64_t grain = ars_parallel_grain(isz) / per_chunk;
-        cols_job job = {&it, k->loop, width};
+        cols_job job = {&it, k->loop, width, NULL};
         ars_parallel_for((it.shape[0] + width - 1) / width, grain < 1 ? 1 : grain, cols_part, &job);
         return ARS_OK;
     }
@@ -986,33 +988,14 @@ static void mom_part(int64_t begin, int64_t end, void *p)
     }
 }
 
-/* Results split among threads: whole reduced runs (`inner` elements) of a
- * range of results, or chunks of `width` columns of a kept innermost dim. */
-typedef struct {
-    const ars_iter *it;
-    ars_loop_fn loop;
-    int64_t off, inner, width;
-} mom_split_job;
-
-static void mom_runs_part(int64_t begin, int64_t end, void *p)
+/* a's one set of moments (fields a double apart) merged with b's: the
+ * combine step of red_combine's tree */
+static void mom_comb(char *a, const char *b, int64_t n)
 {
-    const mom_split_job *job = p;
-    int64_t off = job->off;
-    ars_iter_run_range(job->it, job->loop, &off, begin * job->inner, end * job->inner);
-}
-
-static void mom_cols_part(int64_t begin, int64_t end, void *p)
-{
-    const mom_split_job *job = p;
-    ars_iter it = *job->it;
-    int64_t n0 = job->it->shape[0], j0 = begin * job->width, j1 = end * job->width, off = job->off;
-    if (j1 > n0)
-        j1 = n0;
-    it.shape[0] = j1 - j0;
-    it.size = job->it->size / n0 * (j1 - j0);
-    for (int op = 0; op < it.nop; op++)
-        it.data[op] += j0 * it.strides[op][0];
-    ars_iter_run_range(&it, job->loop, &off, 0, it.size);
+    (void)n;
+    moments ma = mom_load(a, sizeof(double)), mb = mom_load(b, sizeof(double));
+    mom_merge(&ma, &mb);
+    mom_store(a, sizeof(double), &ma);
 }
 
 static int mom_one_result(const ars_iter *it, ars_loop_fn loop, char *mom, int64_t nparts)
@@ -1024,14 +1007,7 @@ static int mom_one_result(const ars_iter *it, ars_loop_fn loop, char *mom, int64
     tree_bounds(0, it->size, nparts, MOM_BLOCK, job.bounds);
     job.bounds[nparts] = it->size;
     ars_parallel_for(nparts, 1, mom_part, &job);
-    for (int64_t step = 1; step < nparts; step *= 2)
-        for (int64_t p = 0; p + step < nparts; p += 2 * step) {
-            char *a = p == 0 ? mom : priv + (p - 1) * MOM_BYTES;
-            moments ma = mom_load(a, sizeof(double));
-            moments mb = mom_load(priv + (p + step - 1) * MOM_BYTES, sizeof(double));
-            mom_merge(&ma, &mb);
-            mom_store(a, sizeof(double), &ma);
-        }
+    red_combine(mom_comb, mom, priv, nparts, MOM_BYTES, 1);
     ars_free(priv);
     return ARS_OK;
 }
@@ -1062,9 +1038,9 @@ int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_st
         if (it.ndim >= 2 && it.shape[0] >= 2 * ROW_CHUNK) {
             int64_t width = chunk_width(it.shape[0]);
             int64_t grain = ars_parallel_grain(isz) / (it.size / it.shape[0] * width);
-            mom_split_job job = {&it, k->kept, off, 1, width};
+            cols_job job = {&it, k->kept, width, &off};
             ars_parallel_for((it.shape[0] + width - 1) / width, grain < 1 ? 1 : grain,
-                             mom_cols_part, &job);
+                             cols_part, &job);
         } else {
             ars_iter_run_range(&it, k->kept, &off, 0, it.size);
         }
@@ -1079,8 +1055,8 @@ int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_st
         int64_t nparts = m2_size == 1 ? red_parts(it.size, isz, RED_MAX_PARTS) : 1;
         if (kept_outside) {
             int64_t grain = ars_parallel_grain(isz) / inner;
-            mom_split_job job = {&it, k->red, off, inner, 0};
-            ars_parallel_for(it.size / inner, grain < 1 ? 1 : grain, mom_runs_part, &job);
+            runs_job job = {&it, k->red, inner, &off};
+            ars_parallel_for(it.size / inner, grain < 1 ? 1 : grain, runs_part, &job);
         } else if (nparts > 1) {
             rc = mom_one_result(&it, k->red, mom, nparts);
         } else {
