@@ -281,12 +281,13 @@ def read_header(func: str, f) -> tuple:
     return dtype, swap, fortran, shape
 
 
-def _swap(data: bytes, d) -> bytes:
+def _swap_in_place(buf, d) -> None:
+    """Reverse the bytes of every item (each part of a complex) in buf, a writable buffer."""
     n = d.itemsize // 2 if d.kind == "c" else d.itemsize
-    b = bytearray(len(data))
+    mv = memoryview(buf).cast("B")
+    src = bytes(mv)
     for k in range(n):
-        b[k::n] = data[n - 1 - k::n]
-    return bytes(b)
+        mv[k::n] = src[n - 1 - k::n]
 
 
 def _read_array(func: str, f, size: Optional[int], exact: bool) -> Array:
@@ -311,12 +312,13 @@ def _read_array(func: str, f, size: Optional[int], exact: bool) -> Array:
     disk = tuple(reversed(shape)) if fortran else shape
     out = Array._empty(disk, dtype)
     if nbytes:
-        got = _read_into(f, K.ffi.buffer(K.data_ptr(out), nbytes))
+        buf = K.ffi.buffer(K.data_ptr(out), nbytes)
+        got = _read_into(f, buf)
         if got != nbytes:
             raise value_error(func, "the file is shorter than its header says",
                               f"{got} of {nbytes} data bytes")
         if swap:
-            K.ffi.memmove(K.data_ptr(out), _swap(bytes(K.ffi.buffer(K.data_ptr(out), nbytes)), dtype), nbytes)
+            _swap_in_place(buf, dtype)
     if fortran and len(shape) > 1:
         from ._manipulation_functions import permute_dims
         out = permute_dims(out, tuple(range(len(shape) - 1, -1, -1)))
