@@ -370,7 +370,18 @@ typedef struct {
     int64_t shape[ARS_MAX_DIMS];
     int64_t strides[ARS_MAX_OPS][ARS_MAX_DIMS];
     char *data[ARS_MAX_OPS];
+    /* item[op] > 0: the loop reads operand op >= 1 (an input) as items of
+     * that many bytes and nothing else, or writes operand 0 (its output) so,
+     * and a tiled run may hand the loop a dense buffer in its place: a tile of
+     * an input copied in, transposed; the output's tile written out from it
+     * with non-temporal stores. 0 (what ars_iter_prepare sets): the loop gets
+     * the operand itself. */
+    int64_t item[ARS_MAX_OPS];
 } ars_iter;
+
+/* Outputs of at least this many bytes are written with non-temporal stores
+ * where that is possible (ew_loops.h says why and when). */
+enum { ARS_STREAM_TOTAL_BYTES = 1 << 24 };
 
 /* Prepare: drop size-1 dims, flip dims whose leading operand runs backwards
  * (for every operand together), order dims by operand 0's stride (then the
@@ -409,6 +420,13 @@ enum { ARS_ITER_SERIAL = -1 };
 /* Prepare and run in one call: ars_iter_prepare's status, else ARS_OK (iter.c). */
 int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
                 const int64_t *const *strides, ars_loop_fn loop, void *ctx, int64_t work_per_elem);
+
+/* ars_iter_go for an elementwise loop: it writes operand 0 and reads operand
+ * op >= 1 as items of items[op] bytes and nothing else (ars_iter's item), so
+ * that transposed operands go through dense tiles. */
+int ars_iter_go_items(int ndim, const int64_t *shape, int nop, char *const *data,
+                      const int64_t *const *strides, const int64_t *items, ars_loop_fn loop,
+                      void *ctx, int64_t work_per_elem);
 
 /* ---- threads ------------------------------------------------------------- */
 

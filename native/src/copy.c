@@ -33,13 +33,15 @@ static ars_loop_fn copy_loop_for(int64_t itemsize)
     return sc < 0 ? NULL : loops[sc];
 }
 
+/* A copy or cast loop over (dst, src): items of dst_item and src_item bytes. */
 static int run2(int ndim, const int64_t *shape, char *dst, const int64_t *dst_strides,
-                const char *src, const int64_t *src_strides, ars_loop_fn loop,
-                void *ctx, int64_t work)
+                int64_t dst_item, const char *src, const int64_t *src_strides, int64_t src_item,
+                ars_loop_fn loop, int64_t work)
 {
     char *data[2] = {dst, (char *)src};
     const int64_t *st[2] = {dst_strides, src_strides};
-    return ars_iter_go(ndim, shape, 2, data, st, loop, ctx, work);
+    const int64_t items[2] = {dst_item, src_item};
+    return ars_iter_go_items(ndim, shape, 2, data, st, items, loop, NULL, work);
 }
 
 int ars_copy(int ndim, const int64_t *shape,
@@ -49,7 +51,8 @@ int ars_copy(int ndim, const int64_t *shape,
     ars_loop_fn loop = copy_loop_for(itemsize);
     if (!loop)
         return ARS_ERR_ARG;
-    return run2(ndim, shape, dst, dst_strides, src, src_strides, loop, NULL, 2 * itemsize);
+    return run2(ndim, shape, dst, dst_strides, itemsize, src, src_strides, itemsize, loop,
+                2 * itemsize);
 }
 
 /* ---- casts: defined results for every value (float to int: NumPy x86's) ---- */
@@ -141,8 +144,8 @@ int ars_cast(int ndim, const int64_t *shape,
     if (dst_dtype == src_dtype)
         return ars_copy(ndim, shape, dst, dst_strides, src, src_strides, ars_itemsize[dst_dtype]);
     int64_t work = ars_itemsize[dst_dtype] + ars_itemsize[src_dtype];
-    return run2(ndim, shape, dst, dst_strides, src, src_strides,
-                cast_table[dst_dtype][src_dtype], NULL, work);
+    return run2(ndim, shape, dst, dst_strides, ars_itemsize[dst_dtype], src, src_strides,
+                ars_itemsize[src_dtype], cast_table[dst_dtype][src_dtype], work);
 }
 
 /* ---- fill ---------------------------------------------------------------- */

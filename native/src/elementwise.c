@@ -4,7 +4,6 @@
 #include "ew_loops.h"
 
 /* ---- streaming stores for large contiguous outputs (see ew_loops.h) ------------- */
-static const int64_t STREAM_TOTAL_BYTES = (int64_t)1 << 24;
 static const int stream_on = 1;
 
 /* The ctx of a unary or binary loop: non-NULL when the output streams. */
@@ -14,11 +13,11 @@ static void *stream_ctx(int ndim, const int64_t *shape, int64_t out_itemsize)
     for (int d = 0; d < ndim; d++) {
         if (shape[d] <= 0)
             return NULL;
-        if (shape[d] >= STREAM_TOTAL_BYTES / bytes + 1)
+        if (shape[d] >= ARS_STREAM_TOTAL_BYTES / bytes + 1)
             big = 1;  /* and the product would only grow */
         else
             bytes *= shape[d];
-        if (bytes >= STREAM_TOTAL_BYTES)
+        if (bytes >= ARS_STREAM_TOTAL_BYTES)
             big = 1;
     }
     return big ? (void *)&stream_on : NULL;
@@ -99,20 +98,15 @@ int ars_binary_out(int op, int dtype)
 
 /* ---- running over packed dims ---------------------------------------------------- */
 
-static int run(int nop, int ndim, const int64_t *dims, char *const *data, ars_loop_fn loop,
-               void *ctx, int64_t work)
+static int run(int nop, int ndim, const int64_t *dims, char *const *data, const int64_t *items,
+               ars_loop_fn loop, void *ctx, int64_t work)
 {
     if (ndim < 0 || ndim > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;
     const int64_t *st[ARS_MAX_OPS];
     for (int k = 0; k < nop; k++)
         st[k] = dims + (int64_t)(k + 1) * ndim;
-    ars_iter it;
-    int rc = ars_iter_prepare(&it, ndim, dims, nop, data, st);
-    if (rc)
-        return rc;
-    ars_iter_run(&it, loop, ctx, work);
-    return ARS_OK;
+    return ars_iter_go_items(ndim, dims, nop, data, st, items, loop, ctx, work);
 }
 
 int ars_unary(int op, int dtype, int ndim, const int64_t *dims, char *out, const char *x)
@@ -121,8 +115,9 @@ int ars_unary(int op, int dtype, int ndim, const int64_t *dims, char *out, const
     if (!k)
         return ARS_ERR_DTYPE;
     char *data[2] = {out, (char *)x};
+    const int64_t items[2] = {ars_itemsize[k->out], ars_itemsize[dtype]};
     int64_t work = (ars_itemsize[dtype] + ars_itemsize[k->out]) * k->cost;
-    return run(2, ndim, dims, data, k->loop, stream_ctx(ndim, dims, ars_itemsize[k->out]), work);
+    return run(2, ndim, dims, data, items, k->loop, stream_ctx(ndim, dims, ars_itemsize[k->out]), work);
 }
 
 int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
@@ -142,12 +137,14 @@ int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
         const kernel *f = size > 0 && !moves ? pow_fast(dtype, x2) : NULL;
         if (f) {
             char *data[2] = {out, (char *)x1};
-            return run(2, ndim, dims, data, f->loop, NULL, 2 * ars_itemsize[dtype] * f->cost);
+            const int64_t items[2] = {ars_itemsize[f->out], ars_itemsize[dtype]};
+            return run(2, ndim, dims, data, items, f->loop, NULL, 2 * ars_itemsize[dtype] * f->cost);
         }
     }
     char *data[3] = {out, (char *)x1, (char *)x2};
+    const int64_t items[3] = {ars_itemsize[k->out], ars_itemsize[dtype], ars_itemsize[dtype]};
     int64_t work = (2 * ars_itemsize[dtype] + ars_itemsize[k->out]) * k->cost;
-    return run(3, ndim, dims, data, k->loop, stream_ctx(ndim, dims, ars_itemsize[k->out]), work);
+    return run(3, ndim, dims, data, items, k->loop, stream_ctx(ndim, dims, ars_itemsize[k->out]), work);
 }
 
 int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs)
@@ -162,7 +159,8 @@ int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64
         k->loop(data, n, dims + 1, NULL);
         return ARS_OK;
     }
-    return run(2, 1, dims, data, k->loop, stream_ctx(1, &n, dims[1]),
+    const int64_t items[2] = {dims[1], ars_itemsize[dtype]};
+    return run(2, 1, dims, data, items, k->loop, stream_ctx(1, &n, dims[1]),
                (ars_itemsize[dtype] + dims[1]) * k->cost);
 }
 
@@ -183,7 +181,8 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
                 f->loop(data, n, dims + 1, NULL);
                 return ARS_OK;
             }
-            return run(2, 1, dims, data, f->loop, NULL, w);
+            const int64_t items[2] = {ars_itemsize[f->out], ars_itemsize[dtype]};
+            return run(2, 1, dims, data, items, f->loop, NULL, w);
         }
     }
     char *data[3] = {out, (char *)x1, (char *)x2};
@@ -192,7 +191,8 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
         k->loop(data, n, dims + 1, NULL);
         return ARS_OK;
     }
-    return run(3, 1, dims, data, k->loop, stream_ctx(1, &n, dims[1]), work);
+    const int64_t items[3] = {dims[1], ars_itemsize[dtype], ars_itemsize[dtype]};
+    return run(3, 1, dims, data, items, k->loop, stream_ctx(1, &n, dims[1]), work);
 }
 
 /* ---- where, by item size ---------------------------------------------------------- */
@@ -263,7 +263,8 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
         return ARS_ERR_ARG;
     ars_loop_fn loop = loops[sc];
     char *data[4] = {out, (char *)cond, (char *)x1, (char *)x2};
-    return run(4, ndim, dims, data, loop, NULL, 3 * itemsize + 1);
+    const int64_t items[4] = {itemsize, 1, itemsize, itemsize};
+    return run(4, ndim, dims, data, items, loop, NULL, 3 * itemsize + 1);
 }
 
 /* ---- clip ------------------------------------------------------------------------ */
@@ -298,7 +299,9 @@ int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
     if (dtype < 0 || dtype >= ARS_NDTYPES || !clip_table[dtype])
         return ARS_ERR_DTYPE;
     char *data[4] = {out, (char *)x, (char *)lo, (char *)hi};
-    return run(4, ndim, dims, data, clip_table[dtype], NULL, 4 * ars_itemsize[dtype]);
+    const int64_t items[4] = {ars_itemsize[dtype], ars_itemsize[dtype], ars_itemsize[dtype],
+                              ars_itemsize[dtype]};
+    return run(4, ndim, dims, data, items, clip_table[dtype], NULL, 4 * ars_itemsize[dtype]);
 }
 
 /* ---- isin: sort the set, then binary-search each element --------------------------- */
@@ -370,5 +373,6 @@ int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
         return ARS_ERR_DTYPE;
     isin_ctx c = {set, prep_table[dtype](set, m), invert != 0};
     char *data[2] = {out, (char *)x};
-    return run(2, ndim, dims, data, isin_table[dtype], &c, 4 * ars_itemsize[dtype]);
+    const int64_t items[2] = {1, ars_itemsize[dtype]};
+    return run(2, ndim, dims, data, items, isin_table[dtype], &c, 4 * ars_itemsize[dtype]);
 }

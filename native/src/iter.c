@@ -1,6 +1,7 @@
 /* The one strided iterator every kernel runs on. */
 #include <string.h>
 #include "ars_internal.h"
+#include "platform.h"
 
 static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -25,8 +26,10 @@ int ars_iter_prepare(ars_iter *it, int ndim, const int64_t *shape, int nop,
     it->nop = nop;
     it->size = 1;
     it->ndim = 0;
-    for (int op = 0; op < nop; op++)
+    for (int op = 0; op < nop; op++) {
         it->data[op] = data[op];
+        it->item[op] = 0;
+    }
     int empty = 0;
     for (int d = 0; d < ndim; d++) {
         if (shape[d] < 0)
@@ -230,7 +233,41 @@ typedef struct {
     ars_loop_fn loop;
     void *ctx;
     int64_t tiles0, tiles1;
+    int dense;       /* bit op: operand op goes through a dense tile buffer */
 } tiled_job;
+
+/* Buffered outputs: the non-temporal copy of one tile row, where dst allows. */
+static void tile_row_out(char *dst, const char *src, int64_t bytes)
+{
+    if ((uintptr_t)dst % 16 == 0)
+        ars_stream_copy(dst, src, bytes);
+    else
+        memcpy(dst, src, (size_t)bytes);
+}
+
+/* Operand op's elements of one tile (n0 along dim 0, n1 along dim 1, starting
+ * at src) into buf, dim 0 fastest: the loop then reads them with step `item`.
+ * Eight rows of dim 0 at a time, each read along dim 1 (the operand's fastest
+ * dim), so that the reads are eight sequential streams and every write of the
+ * inner loop fills consecutive bytes of buf. */
+#define TILE_COPY(T)                                                                   \
+    static void tile_copy_##T(char *buf, const char *src, int64_t n0, int64_t n1,      \
+                              int64_t s0, int64_t s1)                                  \
+    {                                                                                  \
+        T *b = (T *)buf;                                                               \
+        int64_t i = 0;                                                                 \
+        for (; i + 8 <= n0; i += 8)                                                    \
+            for (int64_t j = 0; j < n1; j++)                                           \
+                for (int k = 0; k < 8; k++)                                            \
+                    memcpy(&b[j * n0 + i + k], src + (i + k) * s0 + j * s1, sizeof(T)); \
+        for (; i < n0; i++)                                                            \
+            for (int64_t j = 0; j < n1; j++)                                           \
+                memcpy(&b[j * n0 + i], src + i * s0 + j * s1, sizeof(T));              \
+    }
+ARS_ITEM_TYPES(TILE_COPY)
+#undef TILE_COPY
+
+typedef void (*tile_copy_fn)(char *, const char *, int64_t, int64_t, int64_t, int64_t);
 
 static void tiled_part(int64_t begin, int64_t end, void *p)
 {
@@ -239,8 +276,25 @@ static void tiled_part(int64_t begin, int64_t end, void *p)
     int nop = it->nop;
     char *base[ARS_MAX_OPS], *ptr[ARS_MAX_OPS];
     int64_t inner[ARS_MAX_OPS];
+    static const tile_copy_fn copies[] = ARS_SIZE_TABLE(tile_copy_);
+    /* one tile of each buffered operand; without the memory, no buffers */
+    int dense = job->dense;
+    char *buf[ARS_MAX_OPS] = {NULL}, *mem = NULL;
+    if (dense) {
+        int64_t bytes = 0;
+        for (int op = 0; op < nop; op++)
+            bytes += dense >> op & 1 ? TILE * TILE * it->item[op] : 0;
+        mem = ars_aligned_alloc(64, (size_t)bytes);
+        if (!mem)
+            dense = 0;
+        for (int op = 0, off = 0; mem && op < nop; op++)
+            if (dense >> op & 1) {
+                buf[op] = mem + off;
+                off += TILE * TILE * (int)it->item[op];
+            }
+    }
     for (int op = 0; op < nop; op++)
-        inner[op] = it->strides[op][0];
+        inner[op] = dense >> op & 1 ? it->item[op] : it->strides[op][0];
     for (int64_t u = begin; u < end; u++) {
         int64_t t0 = u % job->tiles0;
         int64_t t1 = (u / job->tiles0) % job->tiles1;
@@ -259,12 +313,26 @@ static void tiled_part(int64_t begin, int64_t end, void *p)
             n0 = TILE;
         if (e1 > it->shape[1])
             e1 = it->shape[1];
+        for (int op = 1; op < nop; op++)
+            if (dense >> op & 1)
+                copies[ars_size_class(it->item[op])](
+                    buf[op], base[op] + i0 * it->strides[op][0] + j1 * it->strides[op][1],
+                    n0, e1 - j1, it->strides[op][0], it->strides[op][1]);
         for (int64_t j = j1; j < e1; j++) {
             for (int op = 0; op < nop; op++)
-                ptr[op] = base[op] + i0 * it->strides[op][0] + j * it->strides[op][1];
+                ptr[op] = dense >> op & 1
+                              ? buf[op] + (j - j1) * n0 * it->item[op]
+                              : base[op] + i0 * it->strides[op][0] + j * it->strides[op][1];
             job->loop(ptr, n0, inner, job->ctx);
         }
+        if (dense & 1)
+            for (int64_t j = j1; j < e1; j++)
+                tile_row_out(base[0] + i0 * it->strides[0][0] + j * it->strides[0][1],
+                             buf[0] + (j - j1) * n0 * it->item[0], n0 * it->item[0]);
     }
+    if (dense & 1)
+        ars_stream_fence();
+    ars_aligned_free(mem);
 }
 
 static void run_tiled(const ars_iter *it, int k, ars_loop_fn loop, void *ctx,
@@ -284,6 +352,21 @@ static void run_tiled(const ars_iter *it, int k, ars_loop_fn loop, void *ctx,
             job.t.strides[op][d] = job.t.strides[op][d - 1];
             job.t.strides[op][d - 1] = t;
         }
+    }
+    /* An input read along dim 1 (its fastest) goes through a dense buffer:
+     * the loop then runs on contiguous items, as on untransposed operands. A
+     * large output dense along dim 0 does too, and is written out with
+     * non-temporal stores, as the untiled loops write theirs. */
+    job.dense = 0;
+    int64_t out_item = it->item[0];
+    if (out_item > 0 && out_item <= 16 && ars_size_class(out_item) >= 0 &&
+        job.t.strides[0][0] == out_item && it->size >= ARS_STREAM_TOTAL_BYTES / out_item)
+        job.dense = 1;
+    for (int op = 1; op < it->nop; op++) {
+        int64_t item = it->item[op], s0 = abs64(job.t.strides[op][0]);
+        if (item > 0 && item <= 16 && ars_size_class(item) >= 0 && s0 != item && s0 != 0 &&
+            abs64(job.t.strides[op][1]) < s0)
+            job.dense |= 1 << op;
     }
     job.tiles0 = (job.t.shape[0] + TILE - 1) / TILE;
     job.tiles1 = (job.t.shape[1] + TILE - 1) / TILE;
@@ -345,5 +428,19 @@ int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
         ars_iter_run_range(&it, loop, ctx, 0, it.size);
     else
         ars_iter_run(&it, loop, ctx, work_per_elem);
+    return ARS_OK;
+}
+
+int ars_iter_go_items(int ndim, const int64_t *shape, int nop, char *const *data,
+                      const int64_t *const *strides, const int64_t *items, ars_loop_fn loop,
+                      void *ctx, int64_t work_per_elem)
+{
+    ars_iter it;
+    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, strides);
+    if (rc)
+        return rc;
+    for (int op = 1; op < nop; op++)
+        it.item[op] = items[op];
+    ars_iter_run(&it, loop, ctx, work_per_elem);
     return ARS_OK;
 }
