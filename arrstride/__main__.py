@@ -1,6 +1,6 @@
 """python -m arrstride          a short tour of the view model, with storage diagrams
-python -m arrstride bench    the benchmarks against NumPy (see bench --help; needs a
-                             source checkout, where they live in benchmarks/);
+python -m arrstride bench    the benchmarks against NumPy (see bench --help; they
+                             live in arrstride/bench/ and need NumPy);
                              bench ... --plot FILE.png also draws the time ratios
                              (needs matplotlib: the bench extra)"""
 from __future__ import annotations
@@ -90,27 +90,23 @@ def tour() -> None:
     _step("overlapping writes are exact", "x = xp.arange(10); x[1:] = x[:-1]; x", ns)
 
 
-def _bench(argv: list, root: Optional[Path] = None) -> int:
-    """Runs benchmarks/runner.py from the checkout holding this package (root)."""
-    root = Path(__file__).resolve().parent.parent if root is None else root
-    if not (root / "benchmarks" / "runner.py").is_file():
-        print("python -m arrstride bench: the benchmarks live in the source checkout "
-              "(benchmarks/ next to the arrstride/ package), and "
-              f"{root} holds none.\nRun it from a clone: "
-              "cd into it, `pip install -e .` and `python -m arrstride bench`.", file=sys.stderr)
+def _bench(argv: list) -> int:
+    """Runs the benchmark suites of arrstride.bench (they need NumPy)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("python -m arrstride bench: the benchmarks compare arrstride with NumPy, "
+              "which is not installed here (pip install numpy).", file=sys.stderr)
         return 2
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
+    from arrstride.bench import runner
     argv, plot = _plot_option(argv)
     if plot is None:
-        from benchmarks import runner
         return runner.main(argv)
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         json_path = _json_option(argv) or str(Path(tmp) / "bench.json")
         if _json_option(argv) is None:
             argv = argv + ["--json", json_path]
-        from benchmarks import runner
         status = runner.main(argv)
         if status == 0 and "--list" not in argv:
             plot_json(json_path, plot)

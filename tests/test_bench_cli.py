@@ -1,5 +1,5 @@
 """`python -m arrstride bench`: the command line and the registry of
-benchmarks/ (kept fast: listing, refusals and one tiny workload)."""
+arrstride/bench/ (kept fast: listing, refusals and one tiny workload)."""
 import json
 import subprocess
 import sys
@@ -81,19 +81,20 @@ def test_e2e_row_runs_in_a_worker(tmp_path):
     assert row["ratio"] == pytest.approx(row["arrstride_s"] / row["plain_s"])
 
 
-def test_bench_outside_a_checkout_says_where_benchmarks_live(tmp_path, capsys):
-    from arrstride.__main__ import _bench
-    assert _bench(["--list"], root=tmp_path) == 2
-    err = capsys.readouterr().err
-    assert "source checkout" in err and "benchmarks/" in err
+def test_bench_runs_from_an_installed_package_outside_the_checkout(tmp_path):
+    """The suites ship in arrstride.bench: a process started elsewhere, with
+    no checkout on its path, lists them."""
+    import arrstride
+    pkg_parent = str(Path(arrstride.__file__).resolve().parents[1])
+    env = dict(__import__("os").environ, PYTHONPATH=pkg_parent)
+    r = subprocess.run([sys.executable, "-m", "arrstride", "bench", "--list", "--suite", "percall"],
+                       cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "call:" in r.stdout
 
 
 def test_registry_refuses_duplicates_and_unknown_suites():
-    sys.path.insert(0, str(ROOT))
-    try:
-        from benchmarks import registry
-    finally:
-        sys.path.remove(str(ROOT))
+    from arrstride.bench import registry
     before = list(registry.WORKLOADS)
     try:
         registry.register("test-only row", lambda np, xp: (None, None), suite="micro", group="g")
@@ -110,11 +111,7 @@ def test_e2e_compare_reports_differences():
     import numpy as np
 
     import arrstride as xp
-    sys.path.insert(0, str(ROOT))
-    try:
-        from benchmarks.e2e import compare
-    finally:
-        sys.path.remove(str(ROOT))
+    from arrstride.bench.e2e import compare
     a = np.linspace(0, 1, 7)
     assert compare(a, xp.asarray(a)) is None
     assert compare((a, a[:3]), (xp.asarray(a), xp.asarray(a[:3]))) is None
@@ -144,11 +141,7 @@ def test_e2e_survives_a_job_that_kills_its_process(tmp_path):
 
 
 def _runner():
-    sys.path.insert(0, str(ROOT))
-    try:
-        from benchmarks import registry, runner
-    finally:
-        sys.path.remove(str(ROOT))
+    from arrstride.bench import registry, runner
     return registry, runner
 
 

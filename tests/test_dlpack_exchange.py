@@ -21,10 +21,9 @@ import arrstride as xp
 from arrstride import _core, _dlpack
 from layouts import ALL, DTYPE_NAMES, address, make, params
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from benchmarks.dlpack_exchange import SET_ERROR, export, import_, table  # noqa: E402
+from arrstride.bench.dlpack_exchange import SET_ERROR, export, import_, table
 
+ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "fuzz"))
 from targets import DLDataType, DLDevice, DLManagedTensorVersioned, DLTensor  # noqa: E402
 
@@ -293,7 +292,7 @@ import ctypes, gc, sys
 sys.path.insert(0, ROOT); sys.path.insert(0, ROOT + "/fuzz")
 import arrstride as xp
 from arrstride import _core
-from benchmarks.dlpack_exchange import import_, table
+from arrstride.bench.dlpack_exchange import import_, table
 from targets import (DELETER, DLDataType, DLDevice, DLManagedTensorVersioned, DLPackVersion,
                      DLTensor)
 api = table(xp.Array)

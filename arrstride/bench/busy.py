@@ -14,7 +14,7 @@ worker without a CPU hurts some processes and not others.
 Targets: default threads at most 1.5x the one-thread time, and at most 1.2x
 NumPy's time under the same load.
 
-Each measuring process is `python -m benchmarks.busy '<json>'`.
+Each measuring process is `python -m arrstride.bench.busy '<json>'`.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def row_name(op: str, load: str) -> str:
 
 
 def _placeholder(np, xp):
-    raise RuntimeError("the busy suite runs in its own processes (benchmarks/busy.py)")
+    raise RuntimeError("the busy suite runs in its own processes (arrstride/bench/busy.py)")
 
 
 for _load, _, _ in LOADS:
@@ -121,7 +121,7 @@ def _env(root: Path, setting: str) -> Dict[str, str]:
 
 
 def run_parent(workloads, samples: int, show_progress: bool) -> List[dict]:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # holds the arrstride package
     wanted = {w.name for w in workloads}
     settings = _settings()
     loads = [ld for ld in LOADS if any(row_name(op, ld[0]) in wanted for op in OPS)]

@@ -3,7 +3,7 @@ plain NumPy (sklearn's array_api_dispatch off), NumPy through the library's
 array-API path (dispatch on, NumPy inputs) and arrstride (dispatch on,
 arrstride inputs), each at two sizes.
 
-Each size runs in its own process (`python -m benchmarks.e2e` with
+Each size runs in its own process (`python -m arrstride.bench.e2e` with
 SCIPY_ARRAY_API=1 set before SciPy is imported); a job that raises shows its
 error in its row, and a job that kills its process is reported as such while
 the remaining jobs run in a fresh process.
@@ -297,7 +297,7 @@ def worker(size: str, names: List[str], samples: int, min_time: float) -> None:
 
 def run_parent(workloads, samples: int, min_time: Optional[float], show_progress: bool) -> List[dict]:
     mt = MIN_TIME["e2e"] if min_time is None else min_time
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # holds the arrstride package
     env = dict(os.environ, SCIPY_ARRAY_API="1")
     env["PYTHONPATH"] = os.pathsep.join([str(root)] + [p for p in [env.get("PYTHONPATH")] if p])
     wanted = {w.name for w in workloads}

@@ -1,7 +1,7 @@
 """The DLPack 1.3 C exchange table (type(x).__dlpack_c_exchange_api__) as a
 consumer sees it through ctypes, and the time of one exchange per array.
 
-    python benchmarks/dlpack_exchange.py [--n 20000] [--shape 3,4]
+    python -m arrstride.bench.dlpack_exchange [--n 20000] [--shape 3,4]
 
 A round trip is export then import: x -> DLManagedTensorVersioned -> an array
 viewing the same memory. Timed per array (best of 7 repeats of n round trips):

@@ -1,5 +1,7 @@
 """The benchmarks of arrstride against NumPy, run by `python -m arrstride bench`
-from a source checkout (see benchmarks/registry.py for how a workload is added).
+(see registry.py for how a workload is added). They ship with the package, so
+that a user of the wheel measures their own machine; they need NumPy, which
+arrstride itself never imports.
 
 Suites: micro (large and strided kernels, one module per area: micro.py,
 micro_stats.py, micro_linalg.py, micro_fft.py), percall (the fixed cost of one

@@ -1,9 +1,9 @@
 """Scale past one machine's memory with Cubed, arrstride as the backend in every worker.
 
-    python benchmarks/cubed_scale.py --gb 1 --dir /tmp/cubed-scale                  # a check
-    python benchmarks/cubed_scale.py --gb 40 --dir /big/disk --executors cluster \\
+    python -m arrstride.bench.cubed_scale --gb 1 --dir /tmp/cubed-scale                  # a check
+    python -m arrstride.bench.cubed_scale --gb 40 --dir /big/disk --executors cluster \\
         --kill-worker-after 60 --plot scale.png                                     # the real run
-    python benchmarks/cubed_scale.py --xarray --xarray-gb 2 --dir /tmp/cubed-scale  # climatology
+    python -m arrstride.bench.cubed_scale --xarray --xarray-gb 2 --dir /tmp/cubed-scale  # climatology
 
 Steps, each in its own process so that the backend is chosen before Cubed is
 imported (CUBED_BACKEND_ARRAY_API_MODULE):
