@@ -121,3 +121,53 @@ def test_searchsorted_nan_zero():
                                       np.searchsorted(a, v, side=side))
     with pytest.raises(ValueError):
         xp.searchsorted(xp.zeros((2, 2)), xp.zeros(2))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "uint32", "float32", "float64"])
+def test_long_sorts_split_over_the_pool(dtype):
+    # past the length where the radix sort's first level runs in parts on
+    # the pool: the one stable order, whatever the thread count, with ties,
+    # keys that share their high bits, NaN and -0.0
+    rng = np.random.default_rng(3)
+    n = 200_003
+    if dtype.startswith("float"):
+        v = rng.normal(size=n).astype(dtype)
+        v[rng.integers(0, n, 500)] = np.nan
+        v[rng.integers(0, n, 500)] = -0.0
+        v[rng.integers(0, n, 500)] = 0.0
+        v[::7] = v[3]  # a value repeated 28,572 times
+    else:
+        info = np.iinfo(dtype)
+        v = rng.integers(max(info.min, -1000), min(info.max, 1000), n).astype(dtype)
+    x = xp.asarray(v)
+    want_idx = np.argsort(v, kind="stable")
+    want_desc = n - 1 - np.flip(np.argsort(np.flip(v), kind="stable"))
+    before = xp.get_num_threads()
+    try:
+        for t in (1, 2, 3):
+            xp.set_num_threads(t)
+            for stable in (True, False):
+                i = np.asarray(xp.argsort(x, stable=stable))
+                if stable:
+                    np.testing.assert_array_equal(i, want_idx)
+                else:  # any order of equal keys; the same keys in order
+                    np.testing.assert_array_equal(v[i].view(f"u{v.itemsize}"),
+                                                  v[want_idx].view(f"u{v.itemsize}"))
+                s = np.asarray(xp.sort(x, stable=stable))
+                np.testing.assert_array_equal(s, np.sort(v, kind="stable"))
+            d = np.asarray(xp.argsort(x, descending=True))
+            np.testing.assert_array_equal(v[d], v[want_desc])
+            np.testing.assert_array_equal(d[v[d] == v[d][n // 2]],
+                                          np.sort(d[v[d] == v[d][n // 2]]))
+    finally:
+        xp.set_num_threads(before)
+
+
+def test_long_sort_of_equal_high_bits_and_all_equal_keys():
+    base = np.full(150_000, 7, dtype=np.int64)
+    x = xp.asarray(base)
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x)), np.arange(base.size))
+    v = (np.arange(150_000, dtype=np.int64) * 7919) % 1001 + (1 << 40)
+    x = xp.asarray(v)
+    np.testing.assert_array_equal(np.asarray(xp.argsort(x)), np.argsort(v, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(xp.sort(x)), np.sort(v))

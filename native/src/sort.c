@@ -118,12 +118,166 @@ static void msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t
     }
 }
 
+/* ---- the first level on the pool -------------------------------------------
+ * A long sort splits its first level over the pool: PARTS equal parts of the
+ * keys count their digits, a serial pass turns the counts into each part's
+ * starts in every bucket (buckets in order, parts in order within one: the
+ * scatter stays stable), the parts scatter into t, and then groups of whole
+ * buckets of about equal size sort and copy back independently. The result is
+ * the one stable order, so it does not depend on the thread count. */
+enum { PAR_SORT_MIN = 1 << 16, PARTS = 16, GROUPS = 64 };
+
+typedef struct {
+    uint64_t *a, *t;
+    int64_t *ai, *ti;
+    int64_t n, nb;
+    int shift;
+    uint64_t mask;
+    uint64_t orv[PARTS], andv[PARTS];
+    int64_t *pos;          /* PARTS x nb: a part's count, then its next slot, per bucket */
+    int64_t *ends;         /* nb: where bucket b ends in t */
+    int64_t group[GROUPS + 1];  /* buckets [group[g], group[g + 1]) make group g */
+    int failed;
+} par_sort;
+
+static void part_bounds(const par_sort *c, int64_t p, int64_t *i0, int64_t *i1)
+{
+    *i0 = ars_split(c->n, p, PARTS);
+    *i1 = ars_split(c->n, p + 1, PARTS);
+}
+
+static void par_or_and(int64_t begin, int64_t end, void *ctx)
+{
+    par_sort *c = ctx;
+    for (int64_t p = begin; p < end; p++) {
+        int64_t i0, i1;
+        part_bounds(c, p, &i0, &i1);
+        uint64_t orv = 0, andv = UINT64_MAX;
+        for (int64_t i = i0; i < i1; i++) {
+            orv |= c->a[i];
+            andv &= c->a[i];
+        }
+        c->orv[p] = orv;
+        c->andv[p] = andv;
+    }
+}
+
+static void par_count(int64_t begin, int64_t end, void *ctx)
+{
+    par_sort *c = ctx;
+    for (int64_t p = begin; p < end; p++) {
+        int64_t i0, i1, *h = c->pos + p * c->nb;
+        part_bounds(c, p, &i0, &i1);
+        memset(h, 0, (size_t)c->nb * sizeof(int64_t));
+        for (int64_t i = i0; i < i1; i++)
+            h[(c->a[i] >> c->shift) & c->mask]++;
+    }
+}
+
+static void par_scatter(int64_t begin, int64_t end, void *ctx)
+{
+    par_sort *c = ctx;
+    for (int64_t p = begin; p < end; p++) {
+        int64_t i0, i1, *h = c->pos + p * c->nb;
+        part_bounds(c, p, &i0, &i1);
+        for (int64_t i = i0; i < i1; i++) {
+            int64_t at = h[(c->a[i] >> c->shift) & c->mask]++;
+            c->t[at] = c->a[i];
+            if (c->ai)
+                c->ti[at] = c->ai[i];
+        }
+    }
+}
+
+/* Sort the buckets of groups [begin, end) within t, a as scratch, and copy
+ * each whole bucket back into a (as msd_sort's own bucket loop does). */
+static void par_buckets(int64_t begin, int64_t end, void *ctx)
+{
+    par_sort *c = ctx;
+    int64_t *hist = malloc((size_t)(64 * ((int64_t)1 << MSD_MAX_BITS)) * sizeof(int64_t));
+    for (int64_t g = begin; g < end; g++) {
+        for (int64_t b = c->group[g]; b < c->group[g + 1]; b++) {
+            int64_t start = b ? c->ends[b - 1] : 0, m = c->ends[b] - start;
+            int64_t *ti = c->ai ? c->ti + start : NULL, *ai = c->ai ? c->ai + start : NULL;
+            if (m > SMALL_SORT) {
+                if (hist)
+                    msd_sort(c->t + start, ti, c->a + start, ai, m, hist);
+                else
+                    __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+            }
+            if (m > 0) {
+                memcpy(c->a + start, c->t + start, (size_t)m * sizeof(uint64_t));
+                if (ai)
+                    memcpy(ai, ti, (size_t)m * sizeof(int64_t));
+                if (m <= SMALL_SORT)
+                    insertion_sort(c->a + start, ai, m);
+            }
+        }
+    }
+    free(hist);
+}
+
+/* 0: sorted (or stopped by an interrupt, a a permutation of its input);
+ * -1: no memory, nothing changed. */
+static int par_msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t n)
+{
+    par_sort c = {a, t, ai, ti, n, 0, 0, 0, {0}, {0}, NULL, NULL, {0}, 0};
+    ars_parallel_for(PARTS, 1, par_or_and, &c);
+    uint64_t orv = 0, andv = UINT64_MAX;
+    for (int p = 0; p < PARTS; p++) {
+        orv |= c.orv[p];
+        andv &= c.andv[p];
+    }
+    uint64_t diff = orv ^ andv;
+    if (!diff)
+        return 0;  /* all keys equal */
+    int top = 63 - __builtin_clzll(diff);
+    int bits = MSD_MAX_BITS;
+    if (bits > top + 1)
+        bits = top + 1;
+    c.shift = top + 1 - bits;
+    c.nb = (int64_t)1 << bits;
+    c.mask = (uint64_t)c.nb - 1;
+    c.pos = malloc((size_t)((PARTS + 1) * c.nb) * sizeof(int64_t));
+    if (!c.pos)
+        return -1;
+    c.ends = c.pos + PARTS * c.nb;
+    ars_parallel_for(PARTS, 1, par_count, &c);
+    int64_t sum = 0;
+    for (int64_t b = 0; b < c.nb; b++) {
+        for (int p = 0; p < PARTS; p++) {
+            int64_t k = c.pos[p * c.nb + b];
+            c.pos[p * c.nb + b] = sum;
+            sum += k;
+        }
+        c.ends[b] = sum;
+    }
+    if (ars_interrupted()) {
+        free(c.pos);
+        return 0;  /* a untouched */
+    }
+    ars_parallel_for(PARTS, 1, par_scatter, &c);
+    /* groups of whole buckets, each closing once it holds n / GROUPS keys */
+    int g = 0;
+    c.group[0] = 0;
+    for (int64_t b = 0; b < c.nb && g < GROUPS - 1; b++)
+        if (c.ends[b] >= (g + 1) * (n / GROUPS))
+            c.group[++g] = b + 1;
+    while (g < GROUPS)
+        c.group[++g] = c.nb;
+    ars_parallel_for(GROUPS, 1, par_buckets, &c);
+    free(c.pos);
+    return c.failed ? -1 : 0;
+}
+
 void ars_radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *tmp_idx, int64_t n)
 {
     if (n <= SMALL_SORT) {
         insertion_sort(keys, idx, n);
         return;
     }
+    if (n >= PAR_SORT_MIN && par_msd_sort(keys, idx, tmp_keys, tmp_idx, n) == 0)
+        return;
     int64_t *hist = malloc((size_t)(65 * ((int64_t)1 << msd_bits(n))) * sizeof(int64_t));
     if (!hist) {  /* fall back to a slow but allocation-free stable sort */
         insertion_sort(keys, idx, n);
@@ -205,11 +359,13 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
     int64_t n = c->n;
     if (n == 0)
         return;
-    uint64_t *keys = malloc((size_t)n * 2 * sizeof(uint64_t));
-    int64_t *idx = c->argsort ? malloc((size_t)n * 2 * sizeof(int64_t)) : NULL;
+    /* from arrstride's block cache: a long lane's scratch is reused by the
+     * next sort, not mapped and faulted in afresh */
+    uint64_t *keys = ars_alloc(n * 2 * (int64_t)sizeof(uint64_t));
+    int64_t *idx = c->argsort ? ars_alloc(n * 2 * (int64_t)sizeof(int64_t)) : NULL;
     if (!keys || (c->argsort && !idx)) {
-        free(keys);
-        free(idx);
+        ars_free(keys);
+        ars_free(idx);
         __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -248,8 +404,8 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
             restore_block(c, in, out, UINT64_MAX);
         }
     }
-    free(keys);
-    free(idx);
+    ars_free(keys);
+    ars_free(idx);
 }
 
 #if ARS_SORT_SIMD
