@@ -476,15 +476,15 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
     int work_in_out = c->arg ? dense_lanes(data, s, os, 8)
                              : wsz == isz && dense_lanes(data, s, os, isz);
     /* counting: the counters (and the kth's counters) instead of a copy */
-    void *wbuf = counting ? malloc((size_t)(NCOUNT(int16_t) + nk) * sizeof(int64_t))
-                          : work_in_out ? NULL : malloc((size_t)(n * wsz));
+    void *wbuf = counting ? ars_alloc((int64_t)(NCOUNT(int16_t) + nk) * sizeof(int64_t))
+                          : work_in_out ? NULL : ars_alloc((int64_t)(n * wsz));
     if (counting)
         work_in_out = 0;
     /* argpartition: the kth keys and the class counts */
-    uint64_t *kk = c->arg ? malloc((size_t)(nk * 3 + 1) * sizeof(uint64_t)) : NULL;
+    uint64_t *kk = c->arg ? ars_alloc((int64_t)(nk * 3 + 1) * sizeof(uint64_t)) : NULL;
     if ((!work_in_out && !wbuf) || (c->arg && !kk)) {
-        free(wbuf);
-        free(kk);
+        ars_free(wbuf);
+        ars_free(kk);
         __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -532,8 +532,8 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
             scatter_table[c->dtype](in, n, c->in_step, kk, nkk, nkk == 1 ? &kv : NULL,
                                     (int64_t *)(kk + nk), out, os);
     }
-    free(wbuf);
-    free(kk);
+    ars_free(wbuf);
+    ars_free(kk);
 }
 
 int ars_select(int ndim, const int64_t *shape,

@@ -446,11 +446,11 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
     int64_t ksz = k32 ? 4 : 8;
     int keys_in_out = !c->descending && !c->argsort && isz == ksz && dense_out(data, s, os, ksz);
     int idx_in_out = !c->descending && c->argsort && dense_out(data, s, os, 8);
-    void *kbuf = keys_in_out ? NULL : malloc((size_t)(n * ksz));
-    int64_t *ibuf = c->argsort && !idx_in_out ? malloc((size_t)n * sizeof(int64_t)) : NULL;
+    void *kbuf = keys_in_out ? NULL : ars_alloc((int64_t)(n * ksz));
+    int64_t *ibuf = c->argsort && !idx_in_out ? ars_alloc((int64_t)n * sizeof(int64_t)) : NULL;
     if ((!keys_in_out && !kbuf) || (c->argsort && !idx_in_out && !ibuf)) {
-        free(kbuf);
-        free(ibuf);
+        ars_free(kbuf);
+        ars_free(ibuf);
         __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -479,8 +479,8 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
                 st_INT64(out + pos * os, ix[i]);
             }
     }
-    free(kbuf);
-    free(ibuf);
+    ars_free(kbuf);
+    ars_free(ibuf);
 }
 #endif
 
@@ -548,13 +548,13 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
     if (n == 0)
         return ARS_OK;
     int need_perm = cplx || index || inverse || counts;
-    uint64_t *keys = malloc((size_t)n * 2 * sizeof(uint64_t));
-    int64_t *perm = need_perm ? malloc((size_t)n * 2 * sizeof(int64_t)) : NULL;
-    uint64_t *k2 = cplx ? malloc((size_t)n * sizeof(uint64_t)) : NULL;
+    uint64_t *keys = ars_alloc((int64_t)n * 2 * sizeof(uint64_t));
+    int64_t *perm = need_perm ? ars_alloc((int64_t)n * 2 * sizeof(int64_t)) : NULL;
+    uint64_t *k2 = cplx ? ars_alloc((int64_t)n * sizeof(uint64_t)) : NULL;
     if (!keys || (need_perm && !perm) || (cplx && !k2)) {
-        free(keys);
-        free(perm);
-        free(k2);
+        ars_free(keys);
+        ars_free(perm);
+        ars_free(k2);
         return ARS_ERR_NOMEM;
     }
     if (cplx) {
@@ -603,9 +603,9 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
             inverse[perm[i]] = g;
     }
     *k = g + 1;
-    free(keys);
-    free(perm);
-    free(k2);
+    ars_free(keys);
+    ars_free(perm);
+    ars_free(k2);
     return ARS_OK;
 }
 
