@@ -89,36 +89,21 @@ def _quantile(func: str, x: Array, q: Any, axis: Axis, method: str, keepdims: bo
         raise value_error(func, "cannot take a quantile of an empty reduction", f"shape {x.shape}")
     interpolate = method in ("linear", "midpoint")
     out_dtype = x.dtype if (x.dtype.kind == "f" or not interpolate) else dt.float64
-    srt = sort(lanes, axis=-1)
-    if interpolate and srt.dtype is not dt.float64:
-        srt = srt._copy_contiguous(dt.float64)
     lane_shape = lanes.shape[:-1]
     # per-lane number of values that count, as float64
-    if skip_nan and _has_nan(x):
+    uniform = not (skip_nan and _has_nan(x))
+    if not uniform:
         count = _valid_count(lanes, (lanes.ndim - 1,), False)._copy_contiguous(dt.float64)
     else:
         count = Array._empty(lane_shape, dt.float64)
         K.fill(count, dt.pack_scalar(float(n), dt.float64, func))
     last = subtract(count, 1.0)
+    plan = [_positions(method, last, qv) for qv in qs]
+    srt = _ordered(lanes, plan, n) if uniform else sort(lanes, axis=-1)
+    if interpolate and srt.dtype is not dt.float64:
+        srt = srt._copy_contiguous(dt.float64)
     results = []
-    for qv in qs:
-        base = multiply(last, qv)  # NumPy's virtual index (n - 1) * q, bit for bit
-        if method == "lower":
-            virtual = floor(base)
-        elif method == "higher":
-            virtual = ceil(base)
-        elif method == "nearest":
-            virtual = round(base)  # half to even, as numpy.around
-        elif method == "midpoint":
-            virtual = multiply(add(floor(base), ceil(base)), 0.5)
-        else:
-            virtual = base
-        prev = floor(virtual)
-        above = greater_equal(virtual, last)
-        lo = where(above, last, clip(prev, 0.0, None))
-        hi = where(above, last, clip(add(prev, 1.0), 0.0, None))
-        lo_i = clip(lo, 0.0, None)._copy_contiguous(dt.int64)
-        hi_i = clip(hi, 0.0, None)._copy_contiguous(dt.int64)
+    for virtual, prev, lo_i, hi_i in plan:
         a = _take_lane(srt, lo_i, take_along_axis)
         if not interpolate:
             v = a
@@ -145,6 +130,46 @@ def _quantile(func: str, x: Array, q: Any, axis: Axis, method: str, keepdims: bo
         for a in sorted(axes):
             lay = L.insert_dims(lay, [lead + a])
         out = out._with_layout(lay)
+    return out
+
+
+def _positions(method: str, last: Array, qv: float) -> Tuple[Array, Array, Array, Array]:
+    """Per lane, for quantile qv: the virtual index, its floor, and the int64
+    positions of the two values it lies between (last: each lane's count - 1)."""
+    base = multiply(last, qv)  # NumPy's virtual index (n - 1) * q, bit for bit
+    if method == "lower":
+        virtual = floor(base)
+    elif method == "higher":
+        virtual = ceil(base)
+    elif method == "nearest":
+        virtual = round(base)  # half to even, as numpy.around
+    elif method == "midpoint":
+        virtual = multiply(add(floor(base), ceil(base)), 0.5)
+    else:
+        virtual = base
+    prev = floor(virtual)
+    above = greater_equal(virtual, last)
+    lo = where(above, last, clip(prev, 0.0, None))
+    hi = where(above, last, clip(add(prev, 1.0), 0.0, None))
+    lo_i = clip(lo, 0.0, None)._copy_contiguous(dt.int64)
+    hi_i = clip(hi, 0.0, None)._copy_contiguous(dt.int64)
+    return virtual, prev, lo_i, hi_i
+
+
+def _ordered(lanes: Array, plan: list, n: int) -> Array:
+    """lanes with every position the plan reads (the same in every lane, all
+    lanes counting n values) and the last one in its sorted place: a
+    selection, O(n) per lane, where a sort would be O(n log n). The last
+    position holds each lane's largest value, NaN when it has one."""
+    d = lanes.dtype
+    if lanes.size == 0 or n < 2 or d.compute is not d:
+        return sort(lanes, axis=-1)
+    ks = {n - 1}
+    for _, _, lo_i, hi_i in plan:
+        ks.add(int(reshape(lo_i, (-1,))[0]))
+        ks.add(int(reshape(hi_i, (-1,))[0]))
+    out = Array._empty(lanes.shape, d)
+    K.select(lanes, out, lanes.ndim - 1, sorted(ks), False)
     return out
 
 

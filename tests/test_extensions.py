@@ -239,6 +239,27 @@ def test_median(name, axis, layout):
                   np.nanmedian(n, axis=axis, keepdims=keepdims))
 
 
+@pytest.mark.parametrize("name", ["int32", "float32", "float64"])
+def test_quantile_of_long_lanes_selects_what_sorting_would(name):
+    # long lanes with many ties (and NaN, for floats): the positions a
+    # quantile reads are selected, not sorted; every method, q and axis
+    rng = np.random.default_rng(5)
+    n = rng.integers(-300, 300, (3, 4001)).astype(name)
+    if name != "int32":
+        n[1, rng.integers(0, 4001, 7)] = np.nan
+    a = xp.asarray(n)
+    for method in METHODS:
+        for q in (0.5, [0.0, 0.013, 0.5, 0.77, 1.0]):
+            for axis in (None, 0, 1):
+                ok_dtype = not isinstance(q, list) or name != "float32"
+                check(xp.quantile(a, q, axis=axis, method=method),
+                      np.quantile(n, q, axis=axis, method=method), exact_dtype=ok_dtype,
+                      where=(method, q, axis))
+    check(xp.median(a, axis=1), np.median(n, axis=1))
+    if name != "int32":
+        check(xp.nanmedian(a, axis=1), np.nanmedian(n, axis=1))
+
+
 def test_quantile_q_forms_and_odd_shapes():
     n = base_values((3, 4, 5), "float64")
     a = xp.asarray(n)
