@@ -307,7 +307,7 @@ class Array(ArrayBase):
         n = self.size
         d = self._dtype
         if d._fmt is None:  # no struct format (a narrow float): read as its compute dtype
-            return src._copy_contiguous(d.compute).tolist()
+            return dt.widened(src).tolist()
         flat = list(struct.unpack(f"{n * len(d._fmt)}{d._fmt[0]}", K.read_bytes(src, n * d.itemsize))) if n else []
         if d.kind == "c":
             flat = [complex(flat[2 * i], flat[2 * i + 1]) for i in range(n)]

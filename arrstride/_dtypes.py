@@ -197,6 +197,37 @@ STANDARD = tuple(d for d in ALL if d.standard)
 EXTENSIONS = tuple(d for d in ALL if not d.standard)
 NARROW = tuple(d for d in ALL if d.compute is not d)  # storage dtypes: computed wider
 ALL_SET = frozenset(ALL)  # membership of an Array's dtype by identity, in C
+
+
+# ---- the narrow floats' rule, in one place -------------------------------------------
+# A function without a kernel of its own for float16/bfloat16 runs on their
+# compute dtype (float32 holds every narrow value exactly) and, where its result
+# is a value of the input's kind, rounds that result once to the narrow dtype:
+# NumPy's float16 model and PyTorch's bfloat16 one. These take Arrays (duck-
+# typed: this module imports no array code).
+
+def is_narrow(d: "DType") -> "builtins_bool":
+    """True for a storage dtype that computes wider (float16, bfloat16)."""
+    return d.compute is not d
+
+
+def widened(x: Any) -> Any:
+    """x itself, or for a narrow dtype a C-ordered copy in its compute dtype
+    (exact: comparisons, sorting and selection see the same values)."""
+    d = x._dtype
+    return x if d.compute is d else x._copy_contiguous(d.compute)
+
+
+def in_dtype(x: Any, d: "DType") -> Any:
+    """x itself when of dtype d, else a C-ordered copy cast to d (how a result
+    computed in d.compute is rounded once to the narrow d)."""
+    return x if x._dtype is d else x._copy_contiguous(d)
+
+
+def through_compute(f: Any, d: "DType", *arrays: Any, **kwargs: Any) -> Any:
+    """f(*arrays, **kwargs) with each array widened to d.compute, the result
+    rounded once to d: how a function computes for the narrow dtype d."""
+    return in_dtype(f(*(widened(a) for a in arrays), **kwargs), d)
 BY_NAME = {d.name: d for d in ALL}
 BY_CODE = {d.code: d for d in ALL}
 

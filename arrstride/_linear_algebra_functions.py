@@ -18,6 +18,7 @@ from . import _layout as L
 from ._args import normalize_axis
 from ._array import Array, check_array
 from ._core import matmul as _core_matmul
+from ._data_type_functions import astype
 from ._errors import broadcast_error, dtype_error, shapes_error, type_error, value_error
 from ._manipulation_functions import reshape
 
@@ -30,8 +31,8 @@ def _numeric(func: str, x: Array, name: str) -> Array:
 
 
 def _as(x: Array, dtype: dt.DType) -> Array:
-    """x in dtype: x itself, or a contiguous cast copy."""
-    return x if x.dtype is dtype else x._copy_contiguous(dtype)
+    """x in dtype: x itself, or a cast copy."""
+    return astype(x, dtype, copy=False)
 
 
 def _broadcast_view(x: Array, shape: Tuple[int, ...]) -> Array:
@@ -79,7 +80,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if out is not None:
         return out
     if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype \
-            and x1._dtype.compute is x1._dtype:
+            and not dt.is_narrow(x1._dtype):
         # the common case, kept short: one dtype, no batch dims
         l1 = x1._layout
         l2 = x2._layout
@@ -105,9 +106,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if x1.ndim == 0 or x2.ndim == 0:
         raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype.compute is not dtype:  # computed in float32, rounded once (as NumPy)
-        return matmul(x1._copy_contiguous(dtype.compute),
-                      x2._copy_contiguous(dtype.compute))._copy_contiguous(dtype)
+    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
+        return dt.through_compute(matmul, dtype, x1, x2)
     a = x1 if x1.ndim > 1 else x1._with_layout(L.insert_dims(x1._layout, (0,)))
     b = x2 if x2.ndim > 1 else x2._with_layout(L.insert_dims(x2._layout, (1,)))
     m, k = a.shape[-2:]
@@ -205,9 +205,8 @@ def tensordot(x1: Array, x2: Array, /, *,
             raise shapes_error(func, f"contracted axes {a1} of x1 and {a2} of x2 differ in size",
                                x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype.compute is not dtype:  # computed in float32, rounded once (as NumPy)
-        return tensordot(x1._copy_contiguous(dtype.compute), x2._copy_contiguous(dtype.compute),
-                         axes=axes)._copy_contiguous(dtype)
+    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
+        return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
     free1 = [d for d in range(x1.ndim) if d not in ax1]
     free2 = [d for d in range(x2.ndim) if d not in ax2]
     a = x1._with_layout(L.permute(x1._layout, tuple(free1) + ax1))
@@ -280,9 +279,8 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if d1 != d2:
         raise shapes_error(func, f"axis {axis} must have one size in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype.compute is not dtype:  # computed in float32, rounded once (as NumPy)
-        return vecdot(x1._copy_contiguous(dtype.compute), x2._copy_contiguous(dtype.compute),
-                      axis=axis)._copy_contiguous(dtype)
+    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
+        return dt.through_compute(vecdot, dtype, x1, x2, axis=axis)
     a = _broadcast_view(_as(x1, dtype), shape)
     b = _broadcast_view(_as(x2, dtype), shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)

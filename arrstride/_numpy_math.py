@@ -40,9 +40,7 @@ def _floating(func: str, x: Array, complex_ok: bool = False) -> Array:
 def _in_compute(f, x: Array) -> Array:
     """f(x) for a narrow float (float16, bfloat16) computed in float32 and
     rounded once, as NumPy's float16 loops do; f(x) otherwise."""
-    if x.dtype.compute is x.dtype:
-        return f(x)
-    return astype(f(astype(x, x.dtype.compute)), x.dtype)
+    return dt.through_compute(f, x.dtype, x) if dt.is_narrow(x.dtype) else f(x)
 
 
 def _f32(v: float) -> float:

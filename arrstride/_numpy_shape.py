@@ -1154,8 +1154,8 @@ def partition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     from . import _kernels as K
     a, ax, ks = _kth("partition", a, kth, axis)
     d = a.dtype
-    if d.compute is not d:  # selected as the float32 values they are (exact)
-        return astype(partition(astype(a, dt.float32), ks, axis=ax), d)
+    if dt.is_narrow(d):  # selected as the float32 values they are (exact)
+        return dt.through_compute(partition, d, a, kth=ks, axis=ax)
     out = Array._empty(a.shape, d, func="partition")
     if out.size:
         K.select(a, out, ax, ks, False)
@@ -1197,8 +1197,7 @@ def argpartition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """
     from . import _kernels as K
     a, ax, ks = _kth("argpartition", a, kth, axis)
-    if a.dtype.compute is not a.dtype:
-        a = astype(a, dt.float32)
+    a = dt.widened(a)
     out = Array._empty(a.shape, dt.int64, func="argpartition")
     if out.size:
         K.select(a, out, ax, ks, True)

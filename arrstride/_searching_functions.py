@@ -42,8 +42,7 @@ def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> A
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
     K.check_size(func, x)
-    if x._dtype.compute is not x._dtype:  # narrow floats compare as float32 (exact)
-        x = x._copy_contiguous(x._dtype.compute)
+    x = dt.widened(x)  # narrow floats compare as float32 (exact)
     if axis is None:
         flat = flat_view(x)
         if flat.size == 0:
@@ -266,10 +265,8 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
             raise dtype_error(func, "integer", sorter.dtype)
         x1 = take(x1, sorter)
     common = common.compute  # narrow floats compare as float32 (exact)
-    if x1.dtype is not common:
-        x1 = x1._copy_contiguous(common)
-    if x2.dtype is not common:
-        x2 = x2._copy_contiguous(common)
+    x1 = dt.in_dtype(x1, common)
+    x2 = dt.in_dtype(x2, common)
     out = Array._empty(x2.shape, dt.int64)
     if out.size:
         K.searchsorted(x1, x2, out, side == "right")

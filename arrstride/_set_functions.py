@@ -40,9 +40,9 @@ def _first(a: Array, k: int) -> Array:
 def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
     x = check_array(func, x)
     d = x._dtype
-    if d.compute is not d:  # narrow floats compare as float32 (exact)
-        v, i, inv, c = _unique(func, x._copy_contiguous(d.compute), index, inverse, counts)
-        return v._copy_contiguous(d), i, inv, c
+    if dt.is_narrow(d):  # narrow floats compare as float32 (exact)
+        v, i, inv, c = _unique(func, dt.widened(x), index, inverse, counts)
+        return dt.in_dtype(v, d), i, inv, c
     flat = flat_view(x)
     n = flat.size
     values = Array._empty((n,), x.dtype)

@@ -67,9 +67,8 @@ def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool 
     if ax < 0:
         return x._copy_contiguous()
     d = x._dtype
-    if d.compute is not d:  # sorted as the float32 values they are (exact)
-        return sort(x._copy_contiguous(d.compute), axis=ax, descending=descending,
-                    stable=stable)._copy_contiguous(d)
+    if dt.is_narrow(d):  # sorted as the float32 values they are (exact)
+        return dt.through_compute(sort, d, x, axis=ax, descending=descending, stable=stable)
     out = Array._empty(x.shape, x.dtype, func="sort")
     if out.size:
         K.sort(x, out, ax, False, descending, stable)
@@ -113,8 +112,7 @@ def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bo
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:
         return Array._empty((), dt.int64, zero=True)
-    if x._dtype.compute is not x._dtype:
-        x = x._copy_contiguous(x._dtype.compute)
+    x = dt.widened(x)  # narrow floats sort as the float32 values they are
     out = Array._empty(x.shape, dt.int64, func="argsort")
     if out.size:
         K.sort(x, out, ax, True, descending, stable)

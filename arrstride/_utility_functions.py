@@ -153,9 +153,8 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
         # every difference past the axis length is empty: no need to take n of them
         shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
         return Array._empty(shape, x.dtype, func=func)
-    narrow = x.dtype if x.dtype.compute is not x.dtype else None  # subtracted in float32
-    if narrow:                                                    # and rounded, as NumPy
-        x = x._copy_contiguous(narrow.compute)
+    d = x.dtype
+    x = dt.widened(x)  # a narrow float is subtracted in float32 and rounded, as NumPy
     for _ in range(n):
         shape = list(x.shape)
         shape[ax] -= 1
@@ -163,7 +162,5 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
         if out.size:
             K.lane(lib.ARS_LANE_DIFF, x, out, ax, ax, func=func)
         x = out
-    if n == 0 or narrow:
-        x = x._copy_contiguous(narrow)
-    return x
+    return x._copy_contiguous(d) if n == 0 else dt.in_dtype(x, d)
 

@@ -43,7 +43,7 @@ def _check_x(func: str, x: Any, want: str) -> Array:
     if want == "real":
         if d.kind != "f":
             raise dtype_error(func, "real floating-point", d)
-        return x._copy_contiguous(d.compute) if d.compute is not d else x  # as NumPy
+        return dt.widened(x)  # as NumPy
     if d.kind == "c":
         return x
     if d.kind == "f":

@@ -216,7 +216,7 @@ def _matrices(func: str, x: Array, square: bool = False) -> Tuple[Array, dt.DTyp
 
 def _no_half(func: str, x: Array) -> None:
     """LAPACK has no narrow floats: refused in NumPy's words (its float16 message)."""
-    if x.dtype.compute is not x.dtype:
+    if dt.is_narrow(x.dtype):
         raise type_error(func, f"array type {x.dtype.name} is unsupported in linalg (as in "
                                f"NumPy); cast to {x.dtype.compute.name} first", x.dtype)
 
@@ -891,7 +891,7 @@ def matrix_rank(x: Array, /, *, rtol: Optional[Union[float, Array]] = None) -> A
     m, n = x.shape[-2:]
     batch = x.shape[:-2]
     tol = _rtol_array(func, rtol, batch, dtype, m, n)
-    s = svdvals(x if x.dtype is dtype else x._copy_contiguous(dtype))
+    s = svdvals(_astype(x, dtype, copy=False))
     if s.size and bool(_any(_isnan(s))):  # NaN singular values rank nothing: refuse, as NumPy's SVD
         raise LinAlgError(msg(func, "the matrix holds NaN or infinity; its rank is undefined"))
     out = Array._empty(batch, dt.int64)
@@ -993,12 +993,11 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
         raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype.compute is not dtype:  # the product of two narrow values is exact in float32
-        return outer(x1._copy_contiguous(dtype.compute),
-                     x2._copy_contiguous(dtype.compute))._copy_contiguous(dtype)
+    if dt.is_narrow(dtype):  # the product of two narrow values is exact in float32
+        return dt.through_compute(outer, dtype, x1, x2)
     n, m = x1.shape[0], x2.shape[0]
-    a = x1 if x1.dtype is dtype else x1._copy_contiguous(dtype)
-    b = x2 if x2.dtype is dtype else x2._copy_contiguous(dtype)
+    a = _astype(x1, dtype, copy=False)
+    b = _astype(x2, dtype, copy=False)
     # out[i, j] = a[i] * b[j]: a one-term product per element (keeps -0.0, unlike gemm)
     a = a._with_layout(L.Layout((n, m, 1), (a.strides[0], 0, 0), a._layout.offset))
     b = b._with_layout(L.Layout((n, m, 1), (0, b.strides[0], 0), b._layout.offset))
@@ -1054,14 +1053,13 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise shapes_error(func, f"axis {axis} must have size 3 in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dtype.compute is not dtype:  # computed in float32 and rounded once
-        return cross(x1._copy_contiguous(dtype.compute), x2._copy_contiguous(dtype.compute),
-                     axis=axis)._copy_contiguous(dtype)
+    if dt.is_narrow(dtype):  # computed in float32 and rounded once
+        return dt.through_compute(cross, dtype, x1, x2, axis=axis)
     nd = len(shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)
 
     def prep(x):
-        x = x if x.dtype is dtype else x._copy_contiguous(dtype)
+        x = _astype(x, dtype, copy=False)
         x = x._with_layout(L.expand(x._layout, shape))
         return x._with_layout(L.permute(x._layout, order))
 
@@ -1157,11 +1155,9 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Optional[dt.DType] = None) -> 
     if dtype is None:
         kind = x.dtype.kind
         dtype = dt.int64 if kind == "i" else dt.uint64 if kind == "u" else x.dtype
-    if dtype.compute is not dtype:  # summed in float32 and rounded once
-        return trace(x, offset=offset, dtype=dtype.compute)._copy_contiguous(dtype)
-    d = diagonal(x, offset=offset)
-    if d.dtype is not dtype:
-        d = d._copy_contiguous(dtype)
+    if dt.is_narrow(dtype):  # summed in float32 and rounded once
+        return dt.in_dtype(trace(x, offset=offset, dtype=dtype.compute), dtype)
+    d = _astype(diagonal(x, offset=offset), dtype, copy=False)
     out = Array._empty(d.shape[:-1], dtype)
     K.dot_reduce(K.DOT_SUM, out, d, d)
     return out
@@ -1210,12 +1206,10 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
         raise type_error(func, "ord must be a real number", repr(ord))
     d = x.dtype
-    if d.compute is not d:  # computed in float32, rounded once (as NumPy's float16 norm)
-        return vector_norm(x._copy_contiguous(d.compute), axis=axis, keepdims=keepdims,
-                           ord=ord)._copy_contiguous(d)
+    if dt.is_narrow(d):  # computed in float32, rounded once (as NumPy's float16 norm)
+        return dt.through_compute(vector_norm, d, x, axis=axis, keepdims=keepdims, ord=ord)
     dtype = _float_dtype(x)
-    if x.dtype is not dtype:
-        x = x._copy_contiguous(dtype)
+    x = _astype(x, dtype, copy=False)
     axes = normalize_axes(func, axis, x.ndim)
     keep = tuple(d for d in range(x.ndim) if d not in axes)
     red = tuple(d for d in range(x.ndim) if d in axes)  # ascending: C order of the reduced part
@@ -1272,12 +1266,10 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     Array(6.)
     """
     func = "matrix_norm"
-    if isinstance(x, Array) and x.dtype.compute is not x.dtype:  # in float32, rounded once
-        return matrix_norm(x._copy_contiguous(x.dtype.compute), keepdims=keepdims,
-                           ord=ord)._copy_contiguous(x.dtype)
+    if isinstance(x, Array) and dt.is_narrow(x.dtype):  # in float32, rounded once
+        return dt.through_compute(matrix_norm, x.dtype, x, keepdims=keepdims, ord=ord)
     x, dtype = _matrices(func, x)
-    if x.dtype is not dtype:
-        x = x._copy_contiguous(dtype)
+    x = _astype(x, dtype, copy=False)
     nd = x.ndim
     if ord == "fro" or ord is None:
         out = vector_norm(x, axis=(nd - 2, nd - 1), ord=2)
@@ -1340,7 +1332,7 @@ def norm(x: Array, ord: Optional[Union[int, float, str]] = None,
     func = "norm"
     x = check_array(func, x)
     if x.dtype.kind in "biu":
-        x = x._copy_contiguous(dt.float64)
+        x = _astype(x, dt.float64)
     if axis is None:
         if ord is None:
             out = vector_norm(x, axis=None, ord=2)
@@ -1403,7 +1395,7 @@ def cond(x: Array, p: Optional[Union[int, float, str]] = None) -> Array:
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if x.dtype.kind in "biu":
-        x = x._copy_contiguous(dt.float64)
+        x = _astype(x, dt.float64)
     if p is None or (not isinstance(p, str) and p in (2, -2)):
         s = svdvals(x)
         if p == -2:
@@ -1466,8 +1458,8 @@ def lstsq(a: Array, b: Array, rcond: Optional[float] = None) -> Tuple[Array, Arr
         raise value_error(func, "b must be (M,) or (M, K) for a of shape (M, N)",
                           f"{a.shape} and {b.shape}")
     dtype = dt.promote(_float_dtype(a), _float_dtype(b))
-    a = a._copy_contiguous(dtype) if a.dtype != dtype else a
-    b = b._copy_contiguous(dtype) if b.dtype != dtype else b
+    a = _astype(a, dtype, copy=False)
+    b = _astype(b, dtype, copy=False)
     m, n = a.shape
     b2 = reshape(b, (-1, 1)) if b.ndim == 1 else b
     if rcond is None:
