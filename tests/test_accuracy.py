@@ -37,6 +37,11 @@ def test_special_values(dtype):
             "expm1": [(0.0, 0.0), (-0.0, -0.0), (inf, inf), (-inf, -1.0), (nan, nan), (-200.0, -1.0)],
             "log1p": [(0.0, 0.0), (-0.0, -0.0), (-1.0, -inf), (-2.0, nan), (inf, inf), (nan, nan)],
             "tanh": [(0.0, 0.0), (-0.0, -0.0), (inf, 1.0), (-inf, -1.0), (nan, nan), (30.0, 1.0)],
+            "sinh": [(0.0, 0.0), (-0.0, -0.0), (inf, inf), (-inf, -inf), (nan, nan), (100.0, inf), (-1e6, -inf)],
+            "cosh": [(0.0, 1.0), (-0.0, 1.0), (inf, inf), (-inf, inf), (nan, nan), (-100.0, inf)],
+            "asinh": [(0.0, 0.0), (-0.0, -0.0), (inf, inf), (-inf, -inf), (nan, nan)],
+            "acosh": [(1.0, 0.0), (inf, inf), (0.5, nan), (-1.0, nan), (-inf, nan), (nan, nan)],
+            "atanh": [(0.0, 0.0), (-0.0, -0.0), (1.0, inf), (-1.0, -inf), (1.5, nan), (-inf, nan), (nan, nan)],
         })
     for name, pairs in cases.items():
         x = xp.asarray([p[0] for p in pairs], dtype=getattr(xp, dtype))

@@ -373,7 +373,8 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_TAN(T, WT, RT, x) tan(x)
 #define S_TANH(T, WT, RT, x) f_tanh_##T(x)
 /* Real floats: arrstride's own functions (vmath.h) where it has them, else
- * the C library's scalar one (float64 log1p, expm1 and tanh). */
+ * the C library's (float64 log1p, expm1, tanh, sinh, cosh, asinh, acosh,
+ * atanh: ew_loops.h declares their vector variants). */
 #define S_EXP_R(T, WT, RT, x) ARS_VM(exp, x)
 #define S_LOG_R(T, WT, RT, x) ARS_VM(log, x)
 #define S_LOG2_R(T, WT, RT, x) ARS_VM(log2, x)
@@ -383,6 +384,11 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_COS_R(T, WT, RT, x) ARS_VM(cos, x)
 #define S_EXPM1_R(T, WT, RT, x) _Generic((x), float: ars_expm1f, double: expm1)(x)
 #define S_TANH_R(T, WT, RT, x) _Generic((x), float: ars_tanhf, double: f_tanh_double)(x)
+#define S_SINH_R(T, WT, RT, x) _Generic((x), float: ars_sinhf, double: sinh)(x)
+#define S_COSH_R(T, WT, RT, x) _Generic((x), float: ars_coshf, double: cosh)(x)
+#define S_ASINH_R(T, WT, RT, x) _Generic((x), float: ars_asinhf, double: asinh)(x)
+#define S_ACOSH_R(T, WT, RT, x) _Generic((x), float: ars_acoshf, double: acosh)(x)
+#define S_ATANH_R(T, WT, RT, x) _Generic((x), float: ars_atanhf, double: f_atanh_double)(x)
 /* sin and cos: the second pass for arguments beyond the vector reduction
  * (ew_loops.h's UNARY_KERNEL) */
 #define EW_POST_u_SIN_FLOAT64 ~, 1
@@ -403,15 +409,15 @@ ARS_DTYPES(EW_HELPERS_)
     X(ABS, G_C, REAL, S_CABS, 8)                           \
     X(ACOS, G_F, SAME, S_ACOS, 8)                          \
     X(ACOS, G_C, SAME, S_ACOS, 16)                         \
-    X(ACOSH, G_F, SAME, S_ACOSH, 8)                        \
+    X(ACOSH, G_F, SAME, S_ACOSH_R, 8)                      \
     X(ACOSH, G_C, SAME, S_ACOSH, 16)                       \
     X(ASIN, G_F, SAME, S_ASIN, 8)                          \
     X(ASIN, G_C, SAME, S_ASIN, 16)                         \
-    X(ASINH, G_F, SAME, S_ASINH, 8)                        \
+    X(ASINH, G_F, SAME, S_ASINH_R, 8)                      \
     X(ASINH, G_C, SAME, S_ASINH, 16)                       \
     X(ATAN, G_F, SAME, S_ATAN, 8)                          \
     X(ATAN, G_C, SAME, S_ATAN, 16)                         \
-    X(ATANH, G_F, SAME, S_ATANH_F, 8)                      \
+    X(ATANH, G_F, SAME, S_ATANH_R, 8)                      \
     X(ATANH, G_C, SAME, S_ATANH, 16)                       \
     X(BITWISE_INVERT, G_B, SAME, S_NOT, 1)                 \
     X(BITWISE_INVERT, G_I, SAME, S_INVERT, 1)              \
@@ -422,7 +428,7 @@ ARS_DTYPES(EW_HELPERS_)
     X(CONJ, G_C, SAME, S_CONJ, 1)                          \
     X(COS, G_F, SAME, S_COS_R, 8)                          \
     X(COS, G_C, SAME, S_COS, 16)                           \
-    X(COSH, G_F, SAME, S_COSH, 8)                          \
+    X(COSH, G_F, SAME, S_COSH_R, 8)                        \
     X(COSH, G_C, SAME, S_COSH, 16)                         \
     X(EXP, G_F, SAME, S_EXP_R, 4)                            \
     X(EXP, G_C, SAME, S_EXP, 16)                           \
@@ -473,7 +479,7 @@ ARS_DTYPES(EW_HELPERS_)
     X(SIGNBIT, G_F, BOOL, S_SIGNBIT, 1)                    \
     X(SIN, G_F, SAME, S_SIN_R, 8)                            \
     X(SIN, G_C, SAME, S_SIN, 16)                           \
-    X(SINH, G_F, SAME, S_SINH, 8)                          \
+    X(SINH, G_F, SAME, S_SINH_R, 8)                        \
     X(SINH, G_C, SAME, S_SINH, 16)                         \
     X(SQRT, G_F, SAME, S_SQRT, 4)                          \
     X(SQRT, G_C, SAME, S_SQRT, 8)                          \
