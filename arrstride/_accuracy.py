@@ -15,10 +15,10 @@ import arrstride as xp
 
 # Which functions arrstride computes itself (native/src/vmath.h); the rest
 # call the C library's (glibc's vector libm where GCC builds on x86-64).
-OWN = {"float32": ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tanh",
+OWN = {"float32": ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "tanh",
                    "sinh", "cosh", "asinh", "acosh", "atanh"),
        "float64": ("exp", "log", "log2", "log10", "sin", "cos")}
-FUNCTIONS = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tanh",
+FUNCTIONS = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "tanh",
              "sinh", "cosh", "asinh", "acosh", "atanh")
 
 
@@ -40,7 +40,7 @@ def _domain(name: str, dtype: str, n: int, rng: np.random.Generator) -> np.ndarr
         v = [logu(tiny, big, n - q), rng.uniform(0.5, 2.0, q)]
     elif name == "log1p":
         v = [rng.uniform(-1, 1, n - 2 * q), logu(tiny, big, q), -logu(tiny, 1, q)]
-    elif name in ("sin", "cos"):
+    elif name in ("sin", "cos", "tan"):
         v = [rng.uniform(-10, 10, n - 2 * q), rng.uniform(-1e6, 1e6, q), logu(tiny, big, q) * rng.choice([-1, 1], q)]
     elif name in ("sinh", "cosh"):
         hi = 89.4 if f32 else 710.4

@@ -53,7 +53,6 @@ __attribute__((simd("notinbranch"))) double (expm1)(double);
 __attribute__((simd("notinbranch"))) double (sinh)(double);
 __attribute__((simd("notinbranch"))) double (cosh)(double);
 __attribute__((simd("notinbranch"))) double (tan)(double);
-__attribute__((simd("notinbranch"))) float tanf(float);
 __attribute__((simd("notinbranch"))) double (asin)(double);
 __attribute__((simd("notinbranch"))) float asinf(float);
 __attribute__((simd("notinbranch"))) double (acos)(double);

@@ -384,21 +384,24 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_COS_R(T, WT, RT, x) ARS_VM(cos, x)
 #define S_EXPM1_R(T, WT, RT, x) _Generic((x), float: ars_expm1f, double: expm1)(x)
 #define S_TANH_R(T, WT, RT, x) _Generic((x), float: ars_tanhf, double: f_tanh_double)(x)
+#define S_TAN_R(T, WT, RT, x) _Generic((x), float: ars_tanf, double: tan)(x)
 #define S_SINH_R(T, WT, RT, x) _Generic((x), float: ars_sinhf, double: sinh)(x)
 #define S_COSH_R(T, WT, RT, x) _Generic((x), float: ars_coshf, double: cosh)(x)
 #define S_ASINH_R(T, WT, RT, x) _Generic((x), float: ars_asinhf, double: asinh)(x)
 #define S_ACOSH_R(T, WT, RT, x) _Generic((x), float: ars_acoshf, double: acosh)(x)
 #define S_ATANH_R(T, WT, RT, x) _Generic((x), float: ars_atanhf, double: f_atanh_double)(x)
-/* sin and cos: the second pass for arguments beyond the vector reduction
- * (ew_loops.h's UNARY_KERNEL) */
+/* sin, cos (and float32 tan): the second pass for arguments beyond the
+ * vector reduction (ew_loops.h's UNARY_KERNEL) */
 #define EW_POST_u_SIN_FLOAT64 ~, 1
 #define EW_POST_u_COS_FLOAT64 ~, 1
 #define EW_POST_u_SIN_FLOAT32 ~, 1
 #define EW_POST_u_COS_FLOAT32 ~, 1
+#define EW_POST_u_TAN_FLOAT32 ~, 1
 #define EW_POST_CALL_u_SIN_FLOAT64 ars_sin_fix64
 #define EW_POST_CALL_u_COS_FLOAT64 ars_cos_fix64
 #define EW_POST_CALL_u_SIN_FLOAT32 ars_sin_fix32
 #define EW_POST_CALL_u_COS_FLOAT32 ars_cos_fix32
+#define EW_POST_CALL_u_TAN_FLOAT32 ars_tan_fix32
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */
@@ -487,7 +490,7 @@ ARS_DTYPES(EW_HELPERS_)
     X(SQUARE, G_U, SAME, S_SQUARE_I, 1)                    \
     X(SQUARE, G_F, SAME, S_SQUARE, 1)                      \
     X(SQUARE, G_C, SAME, S_CSQUARE, 2)                     \
-    X(TAN, G_F, SAME, S_TAN, 8)                            \
+    X(TAN, G_F, SAME, S_TAN_R, 8)                          \
     X(TAN, G_C, SAME, S_TAN, 16)                           \
     X(TANH, G_F, SAME, S_TANH_R, 8)                          \
     X(TANH, G_C, SAME, S_CTANH, 16)                        \
