@@ -16,10 +16,10 @@ import arrstride as xp
 # Which functions arrstride computes itself (native/src/vmath.h); the rest
 # call the C library's (glibc's vector libm where GCC builds on x86-64).
 OWN = {"float32": ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "tanh",
-                   "sinh", "cosh", "asinh", "acosh", "atanh"),
+                   "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos", "atan"),
        "float64": ("exp", "log", "log2", "log10", "sin", "cos")}
 FUNCTIONS = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "tanh",
-             "sinh", "cosh", "asinh", "acosh", "atanh")
+             "sinh", "cosh", "asinh", "acosh", "atanh", "asin", "acos", "atan")
 
 
 def _domain(name: str, dtype: str, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -45,6 +45,11 @@ def _domain(name: str, dtype: str, n: int, rng: np.random.Generator) -> np.ndarr
     elif name in ("sinh", "cosh"):
         hi = 89.4 if f32 else 710.4
         v = [rng.uniform(-hi, hi, n - 2 * q), rng.uniform(-1, 1, q), logu(tiny, 1, q) * rng.choice([-1, 1], q)]
+    elif name in ("asin", "acos"):
+        v = [rng.uniform(-1, 1, n - 2 * q), logu(tiny, 1, q) * rng.choice([-1, 1], q),
+             (1 - logu(6e-8 if f32 else 1.2e-16, 1e-2, q)) * rng.choice([-1, 1], q)]
+    elif name == "atan":
+        v = [rng.uniform(-10, 10, n - q), logu(tiny, big, q) * rng.choice([-1, 1], q)]
     elif name == "asinh":
         v = [rng.uniform(-10, 10, n - q), logu(tiny, big, q) * rng.choice([-1, 1], q)]
     elif name == "acosh":
@@ -71,7 +76,8 @@ def special_values(dtype: str) -> np.ndarray:
         return np.concatenate([out, np.nextafter(out, t(math.inf)), np.nextafter(out, t(-math.inf))])
 
 
-_NP = {"asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh"}
+_NP = {"asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh", "asin": "arcsin", "acos": "arccos",
+       "atan": "arctan"}
 
 
 def _long_reference() -> bool:

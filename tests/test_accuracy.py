@@ -33,11 +33,15 @@ def test_special_values(dtype):
         "cos": [(0.0, 1.0), (-0.0, 1.0), (inf, nan), (nan, nan), (1e-9, 1.0)],
     }
     if dtype == "float32":
+        hp, pi = float(np.float32(math.pi / 2)), float(np.float32(math.pi))
         cases.update({
             "expm1": [(0.0, 0.0), (-0.0, -0.0), (inf, inf), (-inf, -1.0), (nan, nan), (-200.0, -1.0)],
             "log1p": [(0.0, 0.0), (-0.0, -0.0), (-1.0, -inf), (-2.0, nan), (inf, inf), (nan, nan)],
             "tanh": [(0.0, 0.0), (-0.0, -0.0), (inf, 1.0), (-inf, -1.0), (nan, nan), (30.0, 1.0)],
             "tan": [(0.0, 0.0), (-0.0, -0.0), (inf, nan), (-inf, nan), (nan, nan)],
+            "atan": [(0.0, 0.0), (-0.0, -0.0), (inf, hp), (-inf, -hp), (nan, nan)],
+            "asin": [(0.0, 0.0), (-0.0, -0.0), (1.0, hp), (-1.0, -hp), (1.5, nan), (-inf, nan), (nan, nan)],
+            "acos": [(1.0, 0.0), (-1.0, pi), (0.0, hp), (-0.0, hp), (1.5, nan), (inf, nan), (nan, nan)],
             "sinh": [(0.0, 0.0), (-0.0, -0.0), (inf, inf), (-inf, -inf), (nan, nan), (100.0, inf), (-1e6, -inf)],
             "cosh": [(0.0, 1.0), (-0.0, 1.0), (inf, inf), (-inf, inf), (nan, nan), (-100.0, inf)],
             "asinh": [(0.0, 0.0), (-0.0, -0.0), (inf, inf), (-inf, -inf), (nan, nan)],
@@ -52,6 +56,31 @@ def test_special_values(dtype):
                 assert math.isnan(g), (name, v, g)
             else:
                 assert g == want and math.copysign(1, g) == math.copysign(1, want), (name, dtype, v, g, want)
+
+
+def test_atan2_float32():
+    # arrstride's own float32 atan2 (vmath.h): within 1 ULP of the long-double
+    # reference and nearly always correctly rounded on dense pairs, and C99
+    # Annex F's special values (signed zeros, infinities, NaN) exactly
+    rng = np.random.default_rng(5)
+    n = 100_000
+    mag = np.exp(rng.uniform(math.log(1e-40), math.log(3e38), (2, n))) * rng.choice([-1, 1], (2, n))
+    y = np.concatenate([mag[0], rng.uniform(-10, 10, n)]).astype(np.float32)
+    x = np.concatenate([mag[1], rng.uniform(-10, 10, n)]).astype(np.float32)
+    got = np.asarray(xp.atan2(xp.asarray(y), xp.asarray(x)))
+    ref = np.arctan2(y.astype(np.longdouble), x.astype(np.longdouble))
+    assert A.ulp_error(got, ref, "float32").max() <= 1.0
+    assert (got == ref.astype(np.float32)).mean() >= 0.999
+    sv = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 3.0, -2.5, 1e-45]
+    ys = np.array([a for a in sv for _ in sv], dtype=np.float32)
+    xs = np.array([b for _ in sv for b in sv], dtype=np.float32)
+    got = np.asarray(xp.atan2(xp.asarray(ys), xp.asarray(xs))).tolist()
+    for a, b, g in zip(ys.tolist(), xs.tolist(), got):
+        want = float(np.float32(math.atan2(a, b)))
+        if math.isnan(want):
+            assert math.isnan(g), (a, b, g)
+        else:
+            assert g == want and math.copysign(1, g) == math.copysign(1, want), (a, b, g, want)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -54,16 +54,12 @@ __attribute__((simd("notinbranch"))) double (sinh)(double);
 __attribute__((simd("notinbranch"))) double (cosh)(double);
 __attribute__((simd("notinbranch"))) double (tan)(double);
 __attribute__((simd("notinbranch"))) double (asin)(double);
-__attribute__((simd("notinbranch"))) float asinf(float);
 __attribute__((simd("notinbranch"))) double (acos)(double);
-__attribute__((simd("notinbranch"))) float acosf(float);
 __attribute__((simd("notinbranch"))) double (atan)(double);
-__attribute__((simd("notinbranch"))) float atanf(float);
 __attribute__((simd("notinbranch"))) double (asinh)(double);
 __attribute__((simd("notinbranch"))) double (acosh)(double);
 __attribute__((simd("notinbranch"))) double (atanh)(double);
 __attribute__((simd("notinbranch"))) double (atan2)(double, double);
-__attribute__((simd("notinbranch"))) float atan2f(float, float);
 __attribute__((simd("notinbranch"))) double (pow)(double, double);
 __attribute__((simd("notinbranch"))) float powf(float, float);
 #endif

@@ -373,8 +373,8 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_TAN(T, WT, RT, x) tan(x)
 #define S_TANH(T, WT, RT, x) f_tanh_##T(x)
 /* Real floats: arrstride's own functions (vmath.h) where it has them, else
- * the C library's (float64 log1p, expm1, tanh, sinh, cosh, asinh, acosh,
- * atanh: ew_loops.h declares their vector variants). */
+ * the C library's (float64 log1p, expm1, tan, tanh, sinh, cosh, asin, acos,
+ * atan, asinh, acosh, atanh: ew_loops.h declares their vector variants). */
 #define S_EXP_R(T, WT, RT, x) ARS_VM(exp, x)
 #define S_LOG_R(T, WT, RT, x) ARS_VM(log, x)
 #define S_LOG2_R(T, WT, RT, x) ARS_VM(log2, x)
@@ -385,6 +385,9 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_EXPM1_R(T, WT, RT, x) _Generic((x), float: ars_expm1f, double: expm1)(x)
 #define S_TANH_R(T, WT, RT, x) _Generic((x), float: ars_tanhf, double: f_tanh_double)(x)
 #define S_TAN_R(T, WT, RT, x) _Generic((x), float: ars_tanf, double: tan)(x)
+#define S_ASIN_R(T, WT, RT, x) _Generic((x), float: ars_asinf, double: asin)(x)
+#define S_ACOS_R(T, WT, RT, x) _Generic((x), float: ars_acosf, double: acos)(x)
+#define S_ATAN_R(T, WT, RT, x) _Generic((x), float: ars_atanf, double: atan)(x)
 #define S_SINH_R(T, WT, RT, x) _Generic((x), float: ars_sinhf, double: sinh)(x)
 #define S_COSH_R(T, WT, RT, x) _Generic((x), float: ars_coshf, double: cosh)(x)
 #define S_ASINH_R(T, WT, RT, x) _Generic((x), float: ars_asinhf, double: asinh)(x)
@@ -410,15 +413,15 @@ ARS_DTYPES(EW_HELPERS_)
     X(ABS, G_U, SAME, S_ID, 1)                             \
     X(ABS, G_F, SAME, S_FABS, 1)                           \
     X(ABS, G_C, REAL, S_CABS, 8)                           \
-    X(ACOS, G_F, SAME, S_ACOS, 8)                          \
+    X(ACOS, G_F, SAME, S_ACOS_R, 8)                        \
     X(ACOS, G_C, SAME, S_ACOS, 16)                         \
     X(ACOSH, G_F, SAME, S_ACOSH_R, 8)                      \
     X(ACOSH, G_C, SAME, S_ACOSH, 16)                       \
-    X(ASIN, G_F, SAME, S_ASIN, 8)                          \
+    X(ASIN, G_F, SAME, S_ASIN_R, 8)                        \
     X(ASIN, G_C, SAME, S_ASIN, 16)                         \
     X(ASINH, G_F, SAME, S_ASINH_R, 8)                      \
     X(ASINH, G_C, SAME, S_ASINH, 16)                       \
-    X(ATAN, G_F, SAME, S_ATAN, 8)                          \
+    X(ATAN, G_F, SAME, S_ATAN_R, 8)                        \
     X(ATAN, G_C, SAME, S_ATAN, 16)                         \
     X(ATANH, G_F, SAME, S_ATANH_R, 8)                      \
     X(ATANH, G_C, SAME, S_ATANH, 16)                       \
@@ -507,7 +510,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_SUB(T, WT, RT, a, b) ((a) - (b))
 #define B_MUL(T, WT, RT, a, b) ((a) * (b))
 #define B_DIV(T, WT, RT, a, b) ((a) / (b))
-#define B_ATAN2(T, WT, RT, a, b) atan2(a, b)
+#define B_ATAN2(T, WT, RT, a, b) _Generic((a), float: ars_atan2f, double: atan2)(a, b)
 #define B_AND(T, WT, RT, a, b) ((T)((a) & (b)))
 #define B_OR(T, WT, RT, a, b) ((T)((a) | (b)))
 #define B_XOR(T, WT, RT, a, b) ((T)((a) ^ (b)))

@@ -1,13 +1,13 @@
 /* arrstride's own math functions for the elementwise loops: exp, log,
- * log2, log10, sin and cos in float64, and those with log1p, expm1 and tanh
- * in float32. Portable C without branches (selects only), so that GCC and
- * Clang vectorize the loops that call them at any SIMD width, and with one
- * algorithm for every width and CPU: no FMA (the build passes
- * -ffp-contract=off), so a result's bits depend on the input alone, not on
- * the SIMD level, the CPU family or the compiler. No libm call (no glibc
- * libmvec either), except for sin and cos of |x| > 2**20 (VM_TRIG_MAX): a
- * second pass over the block (ars_sin_fix64 and friends) gives those the C
- * library's scalar sin and cos.
+ * log2, log10, sin and cos in float64, and those with expm1, log1p, tan,
+ * tanh, sinh, cosh, asinh, acosh and atanh in float32. Portable C without
+ * branches (selects only), so that GCC and Clang vectorize the loops that
+ * call them at any SIMD width, and with one algorithm for every width and
+ * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
+ * depend on the input alone, not on the SIMD level, the CPU family or the
+ * compiler. No libm call, except for sin, cos (and float32 tan) of |x| >
+ * 2**20 (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and
+ * friends) gives those the C library's scalar functions.
  *
  * float64: the table-free algorithms of fdlibm (Sun Microsystems, 1993;
  * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
@@ -233,9 +233,8 @@ static inline double ars_cos(double x) { return vm_sincos(x, 1); }
 /* Each float32 function computes in float64 with a relative error far below a
  * float32 ulp (under 2**-37) and rounds once: within 1 ulp, and correctly
  * rounded but for rare inputs within about 2**-13 ulp of a rounding
- * boundary. Short polynomials on small reduced ranges (log's through a table
- * of 128 intervals, looked up with vector gathers), no division where the
- * function has none. */
+ * boundary. Short polynomials on small reduced ranges, and at most one
+ * division. */
 
 /* 2**(j/32), j = 0..31, rounded to double */
 static const double vm_exp2_tab32[32] = {
@@ -248,78 +247,6 @@ static const double vm_exp2_tab32[32] = {
     0x1.ae89f995ad3adp+0, 0x1.b7f76f2fb5e47p+0, 0x1.c199bdd85529cp+0, 0x1.cb720dcef9069p+0,
     0x1.d5818dcfba487p+0, 0x1.dfc97337b9b5fp+0, 0x1.ea4afa2a490dap+0, 0x1.f50765b6e4540p+0,
 };
-/* z in interval i of [0.703125, 1.40625) (width 2**-8 below 1, 2**-7 above):
- * 1/c for c near its middle, rounded to double, and -log of that double; 1 and 0
- * for the two intervals beside 1, where r = z - 1 is then exact */
-static const double vm_log_invc[128] = {
-    0x1.6b1490aa31a3dp+0, 0x1.691473a88d0c0p+0, 0x1.6719f3601671ap+0, 0x1.6524f853b4aa3p+0,
-    0x1.63356b88ac0dep+0, 0x1.614b36831ae94p+0, 0x1.5f66434292dfcp+0, 0x1.5d867c3ece2a5p+0,
-    0x1.5babcc647fa91p+0, 0x1.59d61f123ccaap+0, 0x1.5805601580560p+0, 0x1.56397ba7c52e2p+0,
-    0x1.54725e6bb82fep+0, 0x1.52aff56a8054bp+0, 0x1.50f22e111c4c5p+0, 0x1.4f38f62dd4c9bp+0,
-    0x1.4d843bedc2c4cp+0, 0x1.4bd3edda68fe1p+0, 0x1.4a27fad76014ap+0, 0x1.4880522014880p+0,
-    0x1.46dce34596066p+0, 0x1.453d9e2c776cap+0, 0x1.43a2730abee4dp+0, 0x1.420b5265e5951p+0,
-    0x1.40782d10e6566p+0, 0x1.3ee8f42a5af07p+0, 0x1.3d5d991aa75c6p+0, 0x1.3bd60d9232955p+0,
-    0x1.3a524387ac822p+0, 0x1.38d22d366088ep+0, 0x1.3755bd1c945eep+0, 0x1.35dce5f9f2af8p+0,
-    0x1.34679ace01346p+0, 0x1.32f5ced6a1dfap+0, 0x1.3187758e9ebb6p+0, 0x1.301c82ac40260p+0,
-    0x1.2eb4ea1fed14bp+0, 0x1.2d50a012d50a0p+0, 0x1.2bef98e5a3711p+0, 0x1.2a91c92f3c105p+0,
-    0x1.293725bb804a5p+0, 0x1.27dfa38a1ce4dp+0, 0x1.268b37cd60127p+0, 0x1.2539d7e9177b2p+0,
-    0x1.23eb79717605bp+0, 0x1.22a0122a0122ap+0, 0x1.21579804855e6p+0, 0x1.2012012012012p+0,
-    0x1.1ecf43c7fb84cp+0, 0x1.1d8f5672e4abdp+0, 0x1.1c522fc1ce059p+0, 0x1.1b17c67f2bae3p+0,
-    0x1.19e0119e0119ep+0, 0x1.18ab083902bdbp+0, 0x1.1778a191bd684p+0, 0x1.1648d50fc3201p+0,
-    0x1.151b9a3fdd5c9p+0, 0x1.13f0e8d344724p+0, 0x1.12c8b89edc0acp+0, 0x1.11a3019a74826p+0,
-    0x1.107fbbe011080p+0, 0x1.0f5edfab325a2p+0, 0x1.0e40655826011p+0, 0x1.0d24456359e3ap+0,
-    0x1.0c0a7868b4171p+0, 0x1.0af2f722eecb5p+0, 0x1.09ddba6af8360p+0, 0x1.08cabb37565e2p+0,
-    0x1.07b9f29b8eae2p+0, 0x1.06ab59c7912fbp+0, 0x1.059eea0727586p+0, 0x1.04949cc1664c5p+0,
-    0x1.038c6b78247fcp+0, 0x1.02864fc7729e9p+0, 0x1.0182436517a37p+0, 0x1.0000000000000p+0,
-    0x1.0000000000000p+0, 0x1.fa11caa01fa12p-1, 0x1.f6310aca0dbb5p-1, 0x1.f25f644230ab5p-1,
-    0x1.ee9c7f8458e02p-1, 0x1.eae807aba01ebp-1, 0x1.e741aa59750e4p-1, 0x1.e3a9179dc1a73p-1,
-    0x1.e01e01e01e01ep-1, 0x1.dca01dca01dcap-1, 0x1.d92f2231e7f8ap-1, 0x1.d5cac807572b2p-1,
-    0x1.d272ca3fc5b1ap-1, 0x1.cf26e5c44bfc6p-1, 0x1.cbe6d9601cbe7p-1, 0x1.c8b265afb8a42p-1,
-    0x1.c5894d10d4986p-1, 0x1.c26b5392ea01cp-1, 0x1.bf583ee868d8bp-1, 0x1.bc4fd65883e7bp-1,
-    0x1.b951e2b18ff23p-1, 0x1.b65e2e3beee05p-1, 0x1.b37484ad806cep-1, 0x1.b094b31d922a4p-1,
-    0x1.adbe87f94905ep-1, 0x1.aaf1d2f87ebfdp-1, 0x1.a82e65130e159p-1, 0x1.a574107688a4ap-1,
-    0x1.a2c2a87c51ca0p-1, 0x1.a01a01a01a01ap-1, 0x1.9d79f176b682dp-1, 0x1.9ae24ea5510dap-1,
-    0x1.9852f0d8ec0ffp-1, 0x1.95cbb0be377aep-1, 0x1.934c67f9b2ce6p-1, 0x1.90d4f120190d5p-1,
-    0x1.8e6527af1373fp-1, 0x1.8bfce8062ff3ap-1, 0x1.899c0f601899cp-1, 0x1.87427bcc092b9p-1,
-    0x1.84f00c2780614p-1, 0x1.82a4a0182a4a0p-1, 0x1.8060180601806p-1, 0x1.7e225515a4f1dp-1,
-    0x1.7beb3922e017cp-1, 0x1.79baa6bb6398bp-1, 0x1.77908119ac60dp-1, 0x1.756cac201756dp-1,
-    0x1.734f0c541fe8dp-1, 0x1.713786d9c7c09p-1, 0x1.6f26016f26017p-1, 0x1.6d1a62681c861p-1,
-};
-static const double vm_log_logc[128] = {
-    -0x1.65d558d4ce00bp-2, -0x1.602d08af091ecp-2, -0x1.5a8cadbbedfa1p-2, -0x1.54f431b7be1a8p-2,
-    -0x1.4f637ebba9810p-2, -0x1.49da7f3bcc420p-2, -0x1.44591e0539f49p-2, -0x1.3edf463c1683ep-2,
-    -0x1.396ce359bbf53p-2, -0x1.3401e12aecba0p-2, -0x1.2e9e2bce12286p-2, -0x1.2941afb186b7cp-2,
-    -0x1.23ec5991eba49p-2, -0x1.1e9e1678899f5p-2, -0x1.1956d3b9bc2f9p-2, -0x1.14167ef367784p-2,
-    -0x1.0edd060b78082p-2, -0x1.09aa572e6c6d4p-2, -0x1.047e60cde83b7p-2, -0x1.feb2233ea07cbp-3,
-    -0x1.f474b134df228p-3, -0x1.ea4449f04aaf5p-3, -0x1.e020cc6235ab5p-3, -0x1.d60a17f903514p-3,
-    -0x1.cc000c9db3c52p-3, -0x1.c2028ab17f9b5p-3, -0x1.b811730b823d4p-3, -0x1.ae2ca6f672bd8p-3,
-    -0x1.a454082e6ab03p-3, -0x1.9a8778debaa3ap-3, -0x1.90c6db9fcbcdbp-3, -0x1.871213750e994p-3,
-    -0x1.7d6903caf5acdp-3, -0x1.73cb9074fd14dp-3, -0x1.6a399dabbd383p-3, -0x1.60b3100b09474p-3,
-    -0x1.5737cc9018cddp-3, -0x1.4dc7b897bc1c7p-3, -0x1.4462b9dc9b3dcp-3, -0x1.3b08b6757f2a7p-3,
-    -0x1.31b994d3a4f86p-3, -0x1.28753bc11aba2p-3, -0x1.1f3b925f25d44p-3, -0x1.160c8024b27b0p-3,
-    -0x1.0ce7ecdccc28bp-3, -0x1.03cdc0a51ec0dp-3, -0x1.f57bc7d9005dbp-4, -0x1.e3707ee30487bp-4,
-    -0x1.d179788219362p-4, -0x1.bf968769fca18p-4, -0x1.adc77ee5aea8ep-4, -0x1.9c0c32d4d254dp-4,
-    -0x1.8a6477a91dc29p-4, -0x1.78d02263d82d7p-4, -0x1.674f089365a78p-4, -0x1.55e10050e0382p-4,
-    -0x1.4485e03dbdfb0p-4, -0x1.333d7f8183f4ap-4, -0x1.2207b5c7854a1p-4, -0x1.10e45b3cae829p-4,
-    -0x1.ffa6911ab9309p-5, -0x1.dda8adc67ee59p-5, -0x1.bbcebfc68f424p-5, -0x1.9a187b573de81p-5,
-    -0x1.788595a3577c8p-5, -0x1.5715c4c03cee1p-5, -0x1.35c8bfaa13069p-5, -0x1.149e3e4005a8dp-5,
-    -0x1.e72bf2813ce6ap-6, -0x1.a55f548c5c427p-6, -0x1.63d6178690bbep-6, -0x1.228fb1fea2e0ap-6,
-    -0x1.c317384c75f0dp-7, -0x1.41929f968330cp-7, -0x1.8121214586b02p-8, 0x0.0p+0,
-    0x0.0p+0, 0x1.7dc475f810a69p-7, 0x1.3cea44346a584p-6, 0x1.b9fc027af919ap-6,
-    0x1.1b0d98923d97fp-5, 0x1.58a5bafc8e4d3p-5, 0x1.95c830ec8e3f2p-5, 0x1.d276b8adb0b56p-5,
-    0x1.075983598e471p-4, 0x1.253f62f0a1417p-4, 0x1.42edcbea646eep-4, 0x1.60658a93750c4p-4,
-    0x1.7da766d7b12d0p-4, 0x1.9ab42462033aep-4, 0x1.b78c82bb0eda0p-4, 0x1.d4313d66cb35dp-4,
-    0x1.f0a30c01162a4p-4, 0x1.0671512ca596fp-3, 0x1.14785846742acp-3, 0x1.2266f190a5acdp-3,
-    0x1.303d718e47fd5p-3, 0x1.3dfc2b0ecc62ap-3, 0x1.4ba36f39a55e5p-3, 0x1.59338d9982085p-3,
-    0x1.66acd4272ad51p-3, 0x1.740f8f54037a3p-3, 0x1.815c0a14357e9p-3, 0x1.8e928de886d41p-3,
-    0x1.9bb362e7dfb85p-3, 0x1.a8becfc882f19p-3, 0x1.b5b519e8fb5a6p-3, 0x1.c2968558c18c2p-3,
-    0x1.cf6354e09c5ddp-3, 0x1.dc1bca0abec7bp-3, 0x1.e8c0252aa5a60p-3, 0x1.f550a564b7b37p-3,
-    0x1.00e6c45ad501dp-2, 0x1.071b85fcd590dp-2, 0x1.0d46b579ab74bp-2, 0x1.136870293a8b0p-2,
-    0x1.1980d2dd4236fp-2, 0x1.1f8ff9e48a2f3p-2, 0x1.2596010df763ap-2, 0x1.2b9303ab89d25p-2,
-    0x1.31871c9544185p-2, 0x1.3772662bfd85cp-2, 0x1.3d54fa5c1f710p-2, 0x1.432ef2a04e813p-2,
-    0x1.49006804009d0p-2, 0x1.4ec9732600269p-2, 0x1.548a2c3add263p-2, 0x1.5a42ab0f4cfe2p-2,
-};
-
 #define VM_INVLN2_32 4.61662413084468283841e+01 /* 32/ln2 */
 
 /* e**x for |x| <= 110 as s * (1 + *p): s = 2**(k/32) for k = round(x * 32/ln2)
@@ -387,22 +314,25 @@ static inline float ars_coshf(float x)
 }
 
 /* log(x) - k ln2 for a positive normal double x = 2**k * z (float32 values
- * all are), 0.703125 <= z < 1.40625: log(c) + log(1 + r) with r = z/c - 1
- * from a table of 128 intervals of z (|r| < 2**-7), log(1 + r) by Taylor to
- * degree 6 (relative error < 2**-42). Where the result is near 0 (z beside
- * 1), c = 1 and r = z - 1 is exact. */
+ * all are), sqrt(2)/2 <= z < sqrt(2): 2 atanh(s) with s = f / (2 + f),
+ * f = z - 1 (exact), |s| < 0.172, by a fitted polynomial in s*s of degree 5
+ * (relative error < 2**-45). One division; a table of intervals instead
+ * (no division, but two gathers GCC emulates with scalar loads) took 1.3
+ * ns per element against 1.0. */
 static inline double vm_log32(double x, double *k)
 {
     uint64_t ix = vm_bits(x);
-    uint64_t tmp = ix - 0x3fe6800000000000u;
-    uint64_t i = (tmp >> 45) & 127;
+    uint64_t tmp = ix - 0x3fe6a09e667f3bcdu;
     uint64_t kk = (tmp + (1024ull << 52)) >> 52;  /* k + 1024 */
     double z = vm_from_bits(ix - (tmp & 0xfff0000000000000u));
     *k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
-    double r = z * vm_log_invc[i] - 1.0;
-    double r2 = r * r;
-    double p = (r - r2 * (0.5 - r * (1.0 / 3))) + (r2 * r2) * ((-0.25 + r * 0.2) - r2 * (1.0 / 6));
-    return vm_log_logc[i] + p;
+    double f = z - 1.0;
+    double sv = f / (2.0 + f);
+    double t = sv * sv, t2 = t * t;
+    double p = (0x1.fffffffffff12p-1 + t * 0x1.555555567148cp-2)
+               + t2 * (0x1.9999962c06032p-3 + t * 0x1.2494381ee5869p-3)
+               + (t2 * t2) * (0x1.c620ee6e2b4a3p-4 + t * 0x1.9192e478c4308p-4);
+    return (sv + sv) * p;
 }
 
 static inline float ars_logf(float x)
@@ -464,6 +394,78 @@ static inline float ars_atanhf(float x)
     double t = d * (1.0 + z * (1.0 / 3 + z * (0.2 + z * (1.0 / 7 + z * (1.0 / 9)))));
     double v = copysign(0.5 * vm_log_d32((1.0 + a) / (1.0 - a)), d);
     return (float)(a < 0x1p-7 ? t : v);
+}
+
+/* atan(n / d) for n, d >= 0, finite, not both 0 (and NaN for NaN): theta =
+ * i pi/8 for the i (0..4) whose interval around it holds n/d (four compares
+ * with tan((2i - 1) pi/16) d), r = tan(atan(n/d) - theta) = (n cos theta -
+ * d sin theta) / (d cos theta + n sin theta), |r| <= tan(pi/16), one
+ * division; atan(r) by a fitted odd polynomial of degree 11 (relative error
+ * < 2**-42). For i = 0, r = n / d exactly. */
+static inline double vm_atan_q(double n, double d)
+{
+    /* one two-way select after another (nested ones of constants became
+     * branches that GCC does not vectorize) */
+    int g1 = n > 0x1.975f5e0553158p-3 * d, g2 = n > 0x1.561b82ab7f990p-1 * d;
+    int g3 = n > 0x1.7f218e25a7461p+0 * d, g4 = n > 0x1.41bfee2424771p+2 * d;
+    double c = g1 ? 0x1.d906bcf328d46p-1 : 1.0;
+    double s = g1 ? 0x1.87de2a6aea963p-2 : 0.0;
+    c = g2 ? 0x1.6a09e667f3bcdp-1 : c;
+    s = g2 ? 0x1.6a09e667f3bcdp-1 : s;
+    c = g3 ? 0x1.87de2a6aea963p-2 : c;
+    s = g3 ? 0x1.d906bcf328d46p-1 : s;
+    c = g4 ? 0.0 : c;
+    s = g4 ? 1.0 : s;
+    double th = (double)(g1 + g2 + g3 + g4) * 0x1.921fb54442d18p-2;
+    double r = (n * c - d * s) / (d * c + n * s);
+    double t = r * r, t2 = t * t;
+    double p = (0x1.ffffffffffb6bp-1 + t * -0x1.5555555142d2dp-2)
+               + t2 * (0x1.9999903222ad0p-3 + t * -0x1.248e4ddd71240p-3)
+               + (t2 * t2) * (0x1.c59481d5f60a1p-4 + t * -0x1.513f7b9e76491p-4);
+    return th + r * p;
+}
+
+#define VM_PI 0x1.921fb54442d18p+1
+#define VM_PI_2 0x1.921fb54442d18p+0
+
+static inline float ars_atanf(float x)
+{
+    double d = x, a = fabs(d);
+    double v = vm_atan_q(a, 1.0);
+    return (float)copysign(a == (double)INFINITY ? VM_PI_2 : v, d);
+}
+
+/* asin x = atan(|x| / sqrt(1 - x*x)), acos x = atan(sqrt(1 - x*x) / x) (pi -
+ * that for x < 0); 1 - x*x as (1 - |x|)(1 + |x|), exact near 1. |x| > 1
+ * gives NaN through the square root. */
+static inline float ars_asinf(float x)
+{
+    double d = x, a = fabs(d);
+    double v = vm_atan_q(a, sqrt((1.0 - a) * (1.0 + a)));
+    return (float)copysign(v, d);
+}
+
+static inline float ars_acosf(float x)
+{
+    double d = x, a = fabs(d);
+    double v = vm_atan_q(sqrt((1.0 - a) * (1.0 + a)), a);
+    return (float)(d < 0 ? VM_PI - v : v);
+}
+
+/* atan2 with C99 Annex F's special values: both 0 give 0, both infinite
+ * pi/4, y infinite pi/2, x infinite 0 (before the quadrant: pi minus that
+ * where x's sign bit is set, then y's sign). */
+static inline float ars_atan2f(float y, float x)
+{
+    double dy = y, dx = x, ay = fabs(dy), ax = fabs(dx);
+    double v = vm_atan_q(ay, ax);
+    int yinf = ay == (double)INFINITY, xinf = ax == (double)INFINITY;
+    v = ((ay == 0) & (ax == 0)) ? 0.0 : v;
+    v = (yinf & xinf) ? VM_PI_2 * 0.5 : v;
+    v = (yinf & (ax < (double)INFINITY)) ? VM_PI_2 : v;
+    v = (xinf & (ay < (double)INFINITY)) ? 0.0 : v;
+    v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
+    return (float)copysign(v, dy);
 }
 
 /* sin (q0 = 0) or cos (q0 = 1) of |x| <= VM_TRIG_MAX: r = x - m pi/2 with m
