@@ -2,7 +2,9 @@
 python -m arrstride bench    the benchmarks against NumPy (see bench --help; they
                              live in arrstride/bench/ and need NumPy);
                              bench ... --plot FILE.png also draws the time ratios
-                             (needs matplotlib: the bench extra)"""
+                             (needs matplotlib: the bench extra)
+python -m arrstride accuracy the error in ULP of exp, log, sin, ... beside NumPy's
+                             (accuracy -n SAMPLES: samples per row, 200000 by default)"""
 from __future__ import annotations
 
 import sys
@@ -205,6 +207,9 @@ def plot_json(json_path: str, png_path: str) -> list:
 def main(argv: list) -> int:
     if argv and argv[0] == "bench":
         return _bench(argv[1:])
+    if argv and argv[0] == "accuracy":
+        from arrstride import _accuracy
+        return _accuracy.main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__)
         return 0

@@ -722,8 +722,8 @@ _VECTOR_LIBM = {
 @pytest.mark.parametrize("name", list(_VECTOR_LIBM))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_vector_libm_within_4_ulp(name, dtype):
-    """The functions whose contiguous loops call glibc's vector libm (4 ulp
-    promised): long arrays (every vector lane and the scalar tail), against
+    """The costly functions (arrstride's own vector math, tests/test_accuracy.py
+    holds them to 1 ulp, or the C library's scalar ones): long arrays (every vector lane and the scalar tail), against
     NumPy computed in float64 and rounded, with special values scattered
     through the lanes. Values are spread over the domain on a log scale as
     well as a linear one, so that small arguments (where many of these
@@ -753,7 +753,7 @@ def test_vector_libm_within_4_ulp(name, dtype):
 @pytest.mark.parametrize("name", ["atan2", "pow"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_vector_libm_binary_special_pairs(name, dtype):
-    """atan2 and pow on two arrays call glibc's vector libm too: every pair of
+    """atan2 and pow on two arrays (blocked loops, as the unary ones): every pair of
     special values (the C99 tables the standard's special cases follow) sits
     at every position of a vector, amid ordinary values, and matches NumPy's
     (scalar libm) result exactly; the ordinary values within 4 ulp."""
@@ -816,8 +816,8 @@ def test_sin_and_cos_stay_within_minus_one_and_one(dtype):
 
 
 # ---- one result per value, whatever the length, layout or thread split --------
-# The costly functions run glibc's vector libm, whose last bits differ from the
-# scalar libm's. Each value must come out the same however it is reached: SciPy
+# The costly functions run in blocks (ew_loops.h), vectorized. Each value must
+# come out the same however it is reached: SciPy
 # compares vectorized calls with one-at-a-time ones (differentiate's
 # test_initial_step, optimize's chandrupatla test_vectorization).
 VECTOR_LIBM_UNARY = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",

@@ -62,7 +62,7 @@ for _dt in ("float64", "float32"):
 summary("micro", "geomean of the large workloads", ("large",), "geomean", 0.45)
 
 
-# ---- transcendental functions on 1e6 elements (glibc's vector libm; NumPy has SVML
+# ---- transcendental functions on 1e6 elements (arrstride's vmath.h or the C library's; NumPy has SVML
 # or its own SIMD code for them): target parity ------------------------------------------
 
 def _uniform(dtype: str, lo: float, hi: float, n: int = 10 ** 6, seed: int = 9):

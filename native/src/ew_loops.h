@@ -40,60 +40,26 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
     return (16 - mis) / itemsize;
 }
 
-/* Vector variants of exp and log from glibc's libmvec (linked through -lm),
- * so that the contiguous loops of the two most used functions vectorize
- * (GCC on x86-64 glibc only: elsewhere the loops call the scalar libm). */
+/* glibc's vector libm (libmvec, linked through -lm) for the functions that
+ * vmath.h does not cover yet, so that their contiguous loops vectorize (GCC
+ * on x86-64 glibc from 2.35 only: elsewhere the loops call the scalar libm).
+ * libmvec bounds their error at 4 ulp; its vector and scalar results differ,
+ * which EW_BLOCK below keeps from showing. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && defined(ARS_X86_64)
-__attribute__((simd("notinbranch"))) double (exp)(double);
-__attribute__((simd("notinbranch"))) float expf(float);
-__attribute__((simd("notinbranch"))) double (log)(double);
-__attribute__((simd("notinbranch"))) float logf(float);
-/* log1p (logistic losses: log1p(exp(-|x|))), tanh (neural-network
- * activations), sinh, cosh and expm1 have vector variants from glibc 2.35;
- * without them tanh ran glibc's scalar one, 2-6x slower than NumPy's SIMD
- * tanh. (libmvec bounds their error at 4 ulp; the scalar ones are not
- * correctly rounded either.) */
 #if __GLIBC_PREREQ(2, 35)
 __attribute__((simd("notinbranch"))) double (log1p)(double);
 __attribute__((simd("notinbranch"))) double (tanh)(double);
-__attribute__((simd("notinbranch"))) float tanhf(float);
-__attribute__((simd("notinbranch"))) double (sinh)(double);
-__attribute__((simd("notinbranch"))) float sinhf(float);
-__attribute__((simd("notinbranch"))) double (cosh)(double);
-__attribute__((simd("notinbranch"))) float coshf(float);
 __attribute__((simd("notinbranch"))) double (expm1)(double);
-__attribute__((simd("notinbranch"))) float expm1f(float);
-__attribute__((simd("notinbranch"))) float log1pf(float);
-/* The trigonometric and inverse hyperbolic functions, log2 and log10: NumPy
- * runs SIMD versions of them (SVML on AVX-512, its own for float32 sin and
- * cos), and the scalar libm loops were 3-34x slower than NumPy's on 1e6
- * elements (float32 tan: 12.8 ms against 0.38). Not float64 sin and cos:
- * NumPy keeps the scalar libm's for their accuracy, and libmvec's cos(x) is
- * 1 - 2^-53 for a fifth of tiny x where the true value rounds to 1 (SciPy's
- * circmean test checks cos(1e-9) == 1). */
-__attribute__((simd("notinbranch"))) float sinf(float);
-__attribute__((simd("notinbranch"))) float cosf(float);
+__attribute__((simd("notinbranch"))) double (sinh)(double);
+__attribute__((simd("notinbranch"))) double (cosh)(double);
 __attribute__((simd("notinbranch"))) double (tan)(double);
-__attribute__((simd("notinbranch"))) float tanf(float);
 __attribute__((simd("notinbranch"))) double (asin)(double);
-__attribute__((simd("notinbranch"))) float asinf(float);
 __attribute__((simd("notinbranch"))) double (acos)(double);
-__attribute__((simd("notinbranch"))) float acosf(float);
 __attribute__((simd("notinbranch"))) double (atan)(double);
-__attribute__((simd("notinbranch"))) float atanf(float);
 __attribute__((simd("notinbranch"))) double (asinh)(double);
-__attribute__((simd("notinbranch"))) float asinhf(float);
 __attribute__((simd("notinbranch"))) double (acosh)(double);
-__attribute__((simd("notinbranch"))) float acoshf(float);
 __attribute__((simd("notinbranch"))) double (atanh)(double);
-__attribute__((simd("notinbranch"))) float atanhf(float);
-__attribute__((simd("notinbranch"))) double (log2)(double);
-__attribute__((simd("notinbranch"))) float log2f(float);
-__attribute__((simd("notinbranch"))) double (log10)(double);
-__attribute__((simd("notinbranch"))) float log10f(float);
-/* atan2 and pow on two arrays: 8x and 4-6x NumPy's time as scalar loops. */
 __attribute__((simd("notinbranch"))) double (atan2)(double, double);
-__attribute__((simd("notinbranch"))) float atan2f(float, float);
 __attribute__((simd("notinbranch"))) double (pow)(double, double);
 __attribute__((simd("notinbranch"))) float powf(float, float);
 #endif
@@ -110,8 +76,9 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
  * calls pay for frequency-licence switches (x ** 2 on 2e4 float64 went from
  * 3.4 to 4.6 us with an "avx512f" clone). Costly ones (4, 8, 16: exp, log,
  * the trigonometric functions) get an "avx512f" clone, which any AVX-512 CPU
- * takes and in which glibc's vector libm runs 8 lanes (exp on 1e6 float64:
- * 437 -> 368 us); "arch=skylake-avx512" resolves on Skylake-X alone. */
+ * takes and in which arrstride's vector math (vmath.h) runs 8 double lanes;
+ * "arch=skylake-avx512" resolves on Skylake-X alone. Every clone runs the
+ * same C without FMA contraction, so they all give the same bits. */
 #define EW_CLONES ARS_CLONES("default", "avx2", "arch=skylake-avx512")
 #define EW_CLONES_WIDE ARS_CLONES("default", "avx2", "avx512f")
 #define EW_CLONES_1 EW_CLONES
@@ -165,6 +132,9 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
                 *(OT *)(o + (i + j) * s[0]) = ob[j];                         \
         }
 
+/* A loop FN with a second pass (EW_POST_<FN> defined as "~, 1") calls
+ * EW_POST_CALL_<FN>(o, a, n) after the vectorized one: sin and cos redo the
+ * elements beyond their vector reduction's range there (vmath.h). */
 #define UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                \
     CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
     {                                                                        \
@@ -172,6 +142,7 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
             T x = a[i];                                                      \
             o[i] = (OT)(EXPR);                                               \
         }                                                                    \
+        EW_WHEN_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, a, n);)      \
     }
 
 /* The cheap ops: the kernel runs on any length, strided data one by one. */
@@ -180,15 +151,15 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
     UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _c, STRIDED_SCALAR)
 
 /* The costly ops (exp, log, the trigonometric functions, pow...): one result
- * per value whatever the array's length, layout or thread split. The kernel's
- * loop runs glibc's vector libm on whole vectors and the scalar libm on a
- * remainder, and the two differ in the last bits (exp on 586 values: 227
- * differed between a length-1 and a length-4096 array; SciPy compares
- * vectorized calls with one-at-a-time ones). So the kernel only ever sees
- * whole blocks of EW_BLOCK elements (a multiple of every vector width):
- * FN##_v runs the whole blocks in place and a remainder padded into a block
- * (with copies of its first element), and strided data is gathered into
- * blocks. tests/test_elementwise.py::test_vector_libm_* checks the bits. */
+ * per value whatever the array's length, layout or thread split. Their
+ * functions are plain C (vmath.h, or the C library's scalar ones), so the
+ * vectorized loop and its scalar remainder give the same bits; still, the
+ * kernel only ever sees whole blocks of EW_BLOCK elements (a multiple of
+ * every vector width), so that no compiler's choice of remainder loop can
+ * matter: FN##_v runs the whole blocks in place and a remainder padded into
+ * a block (with copies of its first element), and strided data is gathered
+ * into blocks. tests/test_elementwise.py::test_vector_libm_* checks the
+ * bits. */
 enum { EW_BLOCK = 32, EW_GATHER = 256 };
 /* NAME: KERNEL on the whole blocks of the n elements in place (ARGS_WHOLE,
  * m = n rounded down to a block), then on the remainder copied into one

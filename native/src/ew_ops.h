@@ -8,6 +8,7 @@
 #include <tgmath.h>
 #include <string.h>
 #include "ars_internal.h"
+#include "vmath.h"
 
 /* ---- dtype groups, from the table (ars_internal.h's ARS_DTYPES) ----------------
  * G_<kind>(Y, ...) calls Y(NAME, C type, wide unsigned type, real type, ...)
@@ -173,21 +174,10 @@ static inline uint64_t u64_pow(uint64_t base, uint64_t e)
     {                                                                        \
         return sqrt(x == -(T)INFINITY ? (T)INFINITY : x) + (T)0;             \
     }                                                                        \
-    /* sin and cos within [-1, 1]: glibc's vector sinf gives 1.0000001 for   \
-     * 1.5706810, and its cosf below -1 for 4 inputs. Selects, so that NaN   \
-     * stays NaN and the loop still vectorizes. */                           \
-    static inline T f_unit_##T(T v) { return v > (T)1 ? (T)1 : v < (T)-1 ? (T)-1 : v; } \
-    /* cos, atanh and tanh of tiny x, where the true value rounds to 1 and   \
-     * to x: glibc's vector cosf and atanh and its scalar tanh are 1 ulp off  \
-     * there (cosf(1e-5) = 1 - 2^-24), and code checks cos(x) == 1 and        \
-     * tanh(x) == x. Below TINY_OF(T), x*x/2 and x*x/3 are under half an ulp. \
-     * A select after the call, so that the loop still vectorizes. */        \
-    static inline T f_cos_##T(T x)                                           \
-    {                                                                        \
-        T c = f_unit_##T(cos(x));                                            \
-        return fabs(x) < TINY_OF(T) ? (T)1 : c;                              \
-    }                                                                        \
-    static inline T f_sin_##T(T x) { return f_unit_##T(sin(x)); }            \
+    /* atanh and tanh of tiny x, where the true value rounds to x: glibc's   \
+     * vector atanh and its scalar tanh are 1 ulp off there, and code checks \
+     * tanh(x) == x. Below TINY_OF(T), x*x/3 is under half an ulp. A select \
+     * after the call, so that the loop still vectorizes. */                 \
     static inline T f_atanh_##T(T x)                                         \
     {                                                                        \
         T t = atanh(x);                                                      \
@@ -349,7 +339,6 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_CROUND(T, WT, RT, x) c_round_##T(x)
 #define S_CONJ(T, WT, RT, x) conj(x)
 #define S_COS(T, WT, RT, x) cos(x)
-#define S_COS_F(T, WT, RT, x) f_cos_##T(x)
 #define S_COSH(T, WT, RT, x) cosh(x)
 #define S_EXP(T, WT, RT, x) exp(x)
 #define S_EXPM1(T, WT, RT, x) expm1(x)
@@ -376,7 +365,6 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_SIGN_C(T, WT, RT, x) c_sign_##T(x)
 #define S_SIGNBIT(T, WT, RT, x) ((uint8_t)(signbit(x) != 0))
 #define S_SIN(T, WT, RT, x) sin(x)
-#define S_SIN_F(T, WT, RT, x) f_sin_##T(x)
 #define S_SINH(T, WT, RT, x) sinh(x)
 #define S_SQRT(T, WT, RT, x) sqrt(x)
 #define S_SQUARE_I(T, WT, RT, x) ((T)((WT)(x) * (WT)(x)))
@@ -384,6 +372,39 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_CSQUARE(T, WT, RT, x) c_square_##T(x)
 #define S_TAN(T, WT, RT, x) tan(x)
 #define S_TANH(T, WT, RT, x) f_tanh_##T(x)
+/* Real floats: arrstride's own functions (vmath.h) where it has them, else
+ * the C library's (float64 log1p, expm1, tan, tanh, sinh, cosh, asin, acos,
+ * atan, asinh, acosh, atanh: ew_loops.h declares their vector variants). */
+#define S_EXP_R(T, WT, RT, x) ARS_VM(exp, x)
+#define S_LOG_R(T, WT, RT, x) ARS_VM(log, x)
+#define S_LOG2_R(T, WT, RT, x) ARS_VM(log2, x)
+#define S_LOG10_R(T, WT, RT, x) ARS_VM(log10, x)
+#define S_LOG1P_R(T, WT, RT, x) _Generic((x), float: ars_log1pf, double: log1p)(x)
+#define S_SIN_R(T, WT, RT, x) ARS_VM(sin, x)
+#define S_COS_R(T, WT, RT, x) ARS_VM(cos, x)
+#define S_EXPM1_R(T, WT, RT, x) _Generic((x), float: ars_expm1f, double: expm1)(x)
+#define S_TANH_R(T, WT, RT, x) _Generic((x), float: ars_tanhf, double: f_tanh_double)(x)
+#define S_TAN_R(T, WT, RT, x) _Generic((x), float: ars_tanf, double: tan)(x)
+#define S_ASIN_R(T, WT, RT, x) _Generic((x), float: ars_asinf, double: asin)(x)
+#define S_ACOS_R(T, WT, RT, x) _Generic((x), float: ars_acosf, double: acos)(x)
+#define S_ATAN_R(T, WT, RT, x) _Generic((x), float: ars_atanf, double: atan)(x)
+#define S_SINH_R(T, WT, RT, x) _Generic((x), float: ars_sinhf, double: sinh)(x)
+#define S_COSH_R(T, WT, RT, x) _Generic((x), float: ars_coshf, double: cosh)(x)
+#define S_ASINH_R(T, WT, RT, x) _Generic((x), float: ars_asinhf, double: asinh)(x)
+#define S_ACOSH_R(T, WT, RT, x) _Generic((x), float: ars_acoshf, double: acosh)(x)
+#define S_ATANH_R(T, WT, RT, x) _Generic((x), float: ars_atanhf, double: f_atanh_double)(x)
+/* sin, cos (and float32 tan): the second pass for arguments beyond the
+ * vector reduction (ew_loops.h's UNARY_KERNEL) */
+#define EW_POST_u_SIN_FLOAT64 ~, 1
+#define EW_POST_u_COS_FLOAT64 ~, 1
+#define EW_POST_u_SIN_FLOAT32 ~, 1
+#define EW_POST_u_COS_FLOAT32 ~, 1
+#define EW_POST_u_TAN_FLOAT32 ~, 1
+#define EW_POST_CALL_u_SIN_FLOAT64 ars_sin_fix64
+#define EW_POST_CALL_u_COS_FLOAT64 ars_cos_fix64
+#define EW_POST_CALL_u_SIN_FLOAT32 ars_sin_fix32
+#define EW_POST_CALL_u_COS_FLOAT32 ars_cos_fix32
+#define EW_POST_CALL_u_TAN_FLOAT32 ars_tan_fix32
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */
@@ -392,17 +413,17 @@ ARS_DTYPES(EW_HELPERS_)
     X(ABS, G_U, SAME, S_ID, 1)                             \
     X(ABS, G_F, SAME, S_FABS, 1)                           \
     X(ABS, G_C, REAL, S_CABS, 8)                           \
-    X(ACOS, G_F, SAME, S_ACOS, 8)                          \
+    X(ACOS, G_F, SAME, S_ACOS_R, 8)                        \
     X(ACOS, G_C, SAME, S_ACOS, 16)                         \
-    X(ACOSH, G_F, SAME, S_ACOSH, 8)                        \
+    X(ACOSH, G_F, SAME, S_ACOSH_R, 8)                      \
     X(ACOSH, G_C, SAME, S_ACOSH, 16)                       \
-    X(ASIN, G_F, SAME, S_ASIN, 8)                          \
+    X(ASIN, G_F, SAME, S_ASIN_R, 8)                        \
     X(ASIN, G_C, SAME, S_ASIN, 16)                         \
-    X(ASINH, G_F, SAME, S_ASINH, 8)                        \
+    X(ASINH, G_F, SAME, S_ASINH_R, 8)                      \
     X(ASINH, G_C, SAME, S_ASINH, 16)                       \
-    X(ATAN, G_F, SAME, S_ATAN, 8)                          \
+    X(ATAN, G_F, SAME, S_ATAN_R, 8)                        \
     X(ATAN, G_C, SAME, S_ATAN, 16)                         \
-    X(ATANH, G_F, SAME, S_ATANH_F, 8)                      \
+    X(ATANH, G_F, SAME, S_ATANH_R, 8)                      \
     X(ATANH, G_C, SAME, S_ATANH, 16)                       \
     X(BITWISE_INVERT, G_B, SAME, S_NOT, 1)                 \
     X(BITWISE_INVERT, G_I, SAME, S_INVERT, 1)              \
@@ -411,13 +432,13 @@ ARS_DTYPES(EW_HELPERS_)
     X(CEIL, G_U, SAME, S_ID, 1)                            \
     X(CEIL, G_F, SAME, S_CEIL, 1)                          \
     X(CONJ, G_C, SAME, S_CONJ, 1)                          \
-    X(COS, G_F, SAME, S_COS_F, 8)                          \
+    X(COS, G_F, SAME, S_COS_R, 8)                          \
     X(COS, G_C, SAME, S_COS, 16)                           \
-    X(COSH, G_F, SAME, S_COSH, 8)                          \
+    X(COSH, G_F, SAME, S_COSH_R, 8)                        \
     X(COSH, G_C, SAME, S_COSH, 16)                         \
-    X(EXP, G_F, SAME, S_EXP, 4)                            \
+    X(EXP, G_F, SAME, S_EXP_R, 4)                            \
     X(EXP, G_C, SAME, S_EXP, 16)                           \
-    X(EXPM1, G_F, SAME, S_EXPM1, 8)                        \
+    X(EXPM1, G_F, SAME, S_EXPM1_R, 8)                        \
     X(EXPM1, G_C, SAME, S_CEXPM1, 16)                      \
     X(FLOOR, G_I, SAME, S_ID, 1)                           \
     X(FLOOR, G_U, SAME, S_ID, 1)                           \
@@ -434,13 +455,13 @@ ARS_DTYPES(EW_HELPERS_)
     X(ISNAN, G_U, BOOL, S_FALSE, 1)                        \
     X(ISNAN, G_F, BOOL, S_ISNAN, 1)                        \
     X(ISNAN, G_C, BOOL, S_CISNAN, 1)                       \
-    X(LOG, G_F, SAME, S_LOG, 4)                            \
+    X(LOG, G_F, SAME, S_LOG_R, 4)                            \
     X(LOG, G_C, SAME, S_LOG, 16)                           \
-    X(LOG10, G_F, SAME, S_LOG10, 8)                        \
+    X(LOG10, G_F, SAME, S_LOG10_R, 8)                        \
     X(LOG10, G_C, SAME, S_CLOG10, 16)                      \
-    X(LOG1P, G_F, SAME, S_LOG1P, 8)                        \
+    X(LOG1P, G_F, SAME, S_LOG1P_R, 8)                        \
     X(LOG1P, G_C, SAME, S_CLOG1P, 16)                      \
-    X(LOG2, G_F, SAME, S_LOG2, 8)                          \
+    X(LOG2, G_F, SAME, S_LOG2_R, 8)                          \
     X(LOG2, G_C, SAME, S_CLOG2, 16)                        \
     X(LOGICAL_NOT, G_B, SAME, S_NOT, 1)                    \
     X(NEGATIVE, G_I, SAME, S_NEG_I, 1)                     \
@@ -462,9 +483,9 @@ ARS_DTYPES(EW_HELPERS_)
     X(SIGN, G_F, SAME, S_SIGN_F, 1)                        \
     X(SIGN, G_C, SAME, S_SIGN_C, 8)                        \
     X(SIGNBIT, G_F, BOOL, S_SIGNBIT, 1)                    \
-    X(SIN, G_F, SAME, S_SIN_F, 8)                          \
+    X(SIN, G_F, SAME, S_SIN_R, 8)                            \
     X(SIN, G_C, SAME, S_SIN, 16)                           \
-    X(SINH, G_F, SAME, S_SINH, 8)                          \
+    X(SINH, G_F, SAME, S_SINH_R, 8)                        \
     X(SINH, G_C, SAME, S_SINH, 16)                         \
     X(SQRT, G_F, SAME, S_SQRT, 4)                          \
     X(SQRT, G_C, SAME, S_SQRT, 8)                          \
@@ -472,9 +493,9 @@ ARS_DTYPES(EW_HELPERS_)
     X(SQUARE, G_U, SAME, S_SQUARE_I, 1)                    \
     X(SQUARE, G_F, SAME, S_SQUARE, 1)                      \
     X(SQUARE, G_C, SAME, S_CSQUARE, 2)                     \
-    X(TAN, G_F, SAME, S_TAN, 8)                            \
+    X(TAN, G_F, SAME, S_TAN_R, 8)                          \
     X(TAN, G_C, SAME, S_TAN, 16)                           \
-    X(TANH, G_F, SAME, S_TANH, 8)                          \
+    X(TANH, G_F, SAME, S_TANH_R, 8)                          \
     X(TANH, G_C, SAME, S_CTANH, 16)                        \
     X(TRUNC, G_I, SAME, S_ID, 1)                           \
     X(TRUNC, G_U, SAME, S_ID, 1)                           \
@@ -489,7 +510,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_SUB(T, WT, RT, a, b) ((a) - (b))
 #define B_MUL(T, WT, RT, a, b) ((a) * (b))
 #define B_DIV(T, WT, RT, a, b) ((a) / (b))
-#define B_ATAN2(T, WT, RT, a, b) atan2(a, b)
+#define B_ATAN2(T, WT, RT, a, b) _Generic((a), float: ars_atan2f, double: atan2)(a, b)
 #define B_AND(T, WT, RT, a, b) ((T)((a) & (b)))
 #define B_OR(T, WT, RT, a, b) ((T)((a) | (b)))
 #define B_XOR(T, WT, RT, a, b) ((T)((a) ^ (b)))

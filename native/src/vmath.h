@@ -1,0 +1,542 @@
+/* arrstride's own math functions for the elementwise loops: exp, log,
+ * log2, log10, sin and cos in float64, and those with expm1, log1p, tan,
+ * tanh, sinh, cosh, asinh, acosh and atanh in float32. Portable C without
+ * branches (selects only), so that GCC and Clang vectorize the loops that
+ * call them at any SIMD width, and with one algorithm for every width and
+ * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
+ * depend on the input alone, not on the SIMD level, the CPU family or the
+ * compiler. No libm call, except for sin, cos (and float32 tan) of |x| >
+ * 2**20 (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and
+ * friends) gives those the C library's scalar functions.
+ *
+ * float64: the table-free algorithms of fdlibm (Sun Microsystems, 1993;
+ * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
+ * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
+ * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
+ * log(1 + f), sin and cos by fdlibm's kernels after a three-part reduction
+ * by pi/2 (exact for |x| <= 2**20).
+ * float32: computed in float64 (the float64 algorithms, or a float64
+ * polynomial with an error far below a float32 ulp) and rounded once, which
+ * is within 1 ulp and nearly always correctly rounded.
+ * tests/test_accuracy.py measures them; `python -m arrstride accuracy`
+ * prints the table. Internal header. */
+#ifndef ARS_VMATH_H
+#define ARS_VMATH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline uint64_t vm_bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline double vm_from_bits(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* x + VM_SHIFT rounds x (|x| < 2**51) to an integer n held in the low bits
+ * of the sum; n = that - VM_SHIFT as a double, and its bits give 2**n
+ * without a float -> int conversion (which AVX2 lacks for 64-bit lanes). */
+#define VM_SHIFT 0x1.8p52
+
+/* 2**n for the integer n (-1022 <= n <= 1023) held in the double nd. */
+static inline double vm_pow2(double nd)
+{
+    return vm_from_bits((vm_bits(nd + VM_SHIFT) + 1023u) << 52);
+}
+
+/* ---- exp ------------------------------------------------------------------------ */
+
+#define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
+#define VM_LN2_LO 1.90821492927058770002e-10
+#define VM_INVLN2 1.44269504088896338700e+00
+
+/* e**(hi - lo) * 2**k, for |hi - lo| <= 0.35 and -1076 <= k <= 1024 (fdlibm's
+ * e_exp.c: r - r**2 P(r**2) approximates 2r / (e**r - 1) ... rearranged). */
+static inline double vm_exp_tail(double hi, double lo, double k)
+{
+    double r = hi - lo;
+    double t = r * r;
+    double c = r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
+               + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
+               + t * 4.13813679705723846039e-08))));
+    double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    /* 2**k as two factors, each a normal number: y * 2**k1 is exact, the
+     * second product rounds once (subnormal results included) */
+    double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
+    return y * vm_pow2(k1) * vm_pow2(k - k1);
+}
+
+static inline double ars_exp(double x)
+{
+    /* beyond [-746, 710] the result is 0 or inf; NaN passes the compares */
+    double xc = x < -746.0 ? -746.0 : x > 710.0 ? 710.0 : x;
+    double k = (xc * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
+    return vm_exp_tail(xc - k * VM_LN2_HI, k * VM_LN2_LO, k);
+}
+
+/* ---- log -------------------------------------------------------------------------- */
+
+/* x (> 0, finite) = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
+static inline double vm_log_reduce(double x, double *k)
+{
+    int sub = x < 0x1p-1022;
+    double m = sub ? x * 0x1p54 : x;
+    uint64_t ix = vm_bits(m);
+    /* kk = k + 1024: the exponent of x / (sqrt(2)/2), kept non-negative so
+     * that a logical shift gives it */
+    uint64_t kk = (ix - 0x3fe6a09e667f3bcdu + (1024ull << 52)) >> 52;
+    double z = vm_from_bits(ix - (kk << 52) + (1024ull << 52));
+    *k = (vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0)) - (sub ? 54.0 : 0.0);
+    return z - 1.0;
+}
+
+/* log(1 + f) - f + f*f/2 for sqrt(2)/2 - 1 <= f < sqrt(2) - 1 (fdlibm's
+ * k_log1p: s * (f*f/2 + R(s*s)), s = f / (2 + f)) */
+static inline double vm_log1p_tail(double f, double hfsq)
+{
+    double s = f / (2.0 + f);
+    double z = s * s;
+    double w = z * z;
+    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01
+                + w * 1.531383769920937332e-01));
+    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01
+                + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+    return s * (hfsq + t2 + t1);
+}
+
+/* The special values of every logarithm: x < 0 (and -inf) NaN, 0 -inf, +inf
+ * and NaN themselves; v for the rest. */
+static inline double vm_log_special(double x, double v)
+{
+    return x > 0 && x < INFINITY ? v : x == 0 ? -INFINITY : x < 0 ? (double)NAN : x + x;
+}
+
+static inline double ars_log(double x)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    double hfsq = 0.5 * f * f;
+    double v = k * VM_LN2_HI - ((hfsq - (vm_log1p_tail(f, hfsq) + k * VM_LN2_LO)) - f);
+    return vm_log_special(x, v);
+}
+
+/* log(1 + f) as hi + lo, hi with its low 32 bits clear (FreeBSD's e_log2.c
+ * and e_log10.c), so that hi times a 32-bit constant is exact. */
+static inline double vm_log_hilo(double f, double *lo)
+{
+    double hfsq = 0.5 * f * f;
+    double r = vm_log1p_tail(f, hfsq);
+    double hi = vm_from_bits(vm_bits(f - hfsq) & 0xffffffff00000000u);
+    *lo = (f - hi) - hfsq + r;
+    return hi;
+}
+
+static inline double ars_log2(double x)
+{
+    double k, lo;
+    double hi = vm_log_hilo(vm_log_reduce(x, &k), &lo);
+    double vhi = hi * 1.44269504072144627571e+00;
+    double vlo = (lo + hi) * 1.67517131648865118353e-10 + lo * 1.44269504072144627571e+00;
+    double w = k + vhi;
+    vlo += (k - w) + vhi;
+    return vm_log_special(x, vlo + w);
+}
+
+static inline double ars_log10(double x)
+{
+    double k, lo;
+    double hi = vm_log_hilo(vm_log_reduce(x, &k), &lo);
+    double vhi = hi * 4.34294481878168880939e-01;
+    double y2 = k * 3.01029995663611771306e-01;
+    double vlo = k * 3.69423907715893078616e-13 + (lo + hi) * 2.50829467116452752298e-11
+                 + lo * 4.34294481878168880939e-01;
+    double w = y2 + vhi;
+    vlo += (y2 - w) + vhi;
+    return vm_log_special(x, vlo + w);
+}
+
+/* ---- sin, cos ------------------------------------------------------------------- */
+
+/* Beyond this size the reduction below is no longer exact: a second pass
+ * (ars_sin_fix64, ...) takes the C library's sin and cos there. */
+#define VM_TRIG_MAX 0x1p20
+
+/* fdlibm's kernels on [-pi/4, pi/4]: x + y is the reduced argument. */
+static inline double vm_ksin(double x, double y)
+{
+    double z = x * x;
+    double w = z * z;
+    double r = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)
+               + z * w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+    double v = z * x;
+    return x - ((z * (0.5 * y - v * r) - y) - v * -1.66666666666666324348e-01);
+}
+
+static inline double vm_kcos(double x, double y)
+{
+    double z = x * x;
+    double w = z * z;
+    double r = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05))
+               + w * w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
+               + z * -1.13596475577881948265e-11));
+    double hz = 0.5 * z;
+    w = 1.0 - hz;
+    return w + (((1.0 - w) - hz) + (z * r - x * y));
+}
+
+/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: x - n pi/2 with
+ * pi/2 in three 33-bit parts and a tail (fdlibm's e_rem_pio2.c: its second
+ * round always, the third where the second cancels), then the kernel of the
+ * quadrant n + q0. */
+static inline double vm_sincos(double x, uint64_t q0)
+{
+    double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
+    uint64_t q = vm_bits(kd) + q0;
+    double fn = kd - VM_SHIFT;
+    double r = x - fn * 1.57079632673412561417e+00;
+    double w, t;
+    t = r;
+    w = fn * 6.07710050630396597660e-11;
+    r = t - w;
+    w = fn * 2.02226624879595063154e-21 - ((t - r) - w);
+    double y0 = r - w;
+    /* the third round where the second left fewer than 49 bits of x (its
+     * tail fn * pio2_2t is then redone in two parts) */
+    double r3, w3;
+    t = r;
+    w3 = fn * 2.02226624871116645580e-21;
+    r3 = t - w3;
+    w3 = fn * 8.47842766036889956997e-32 - ((t - r3) - w3);
+    int third = fabs(y0) < fabs(x) * 0x1p-49;
+    r = third ? r3 : r;
+    w = third ? w3 : w;
+    y0 = r - w;
+    double y1 = (r - y0) - w;
+    double s = vm_ksin(y0, y1), c = vm_kcos(y0, y1);
+    double v = (q & 1) ? c : s;
+    return (q & 2) ? -v : v;
+}
+
+static inline double ars_sin(double x) { return vm_sincos(x, 0); }
+static inline double ars_cos(double x) { return vm_sincos(x, 1); }
+
+/* ---- float32, through float64 ---------------------------------------------------- */
+
+/* Each float32 function computes in float64 with a relative error far below a
+ * float32 ulp (under 2**-37) and rounds once: within 1 ulp, and correctly
+ * rounded but for rare inputs within about 2**-13 ulp of a rounding
+ * boundary. Short polynomials on small reduced ranges, and at most one
+ * division. */
+
+/* 2**(j/32), j = 0..31, rounded to double */
+static const double vm_exp2_tab32[32] = {
+    0x1.0000000000000p+0, 0x1.059b0d3158574p+0, 0x1.0b5586cf9890fp+0, 0x1.11301d0125b51p+0,
+    0x1.172b83c7d517bp+0, 0x1.1d4873168b9aap+0, 0x1.2387a6e756238p+0, 0x1.29e9df51fdee1p+0,
+    0x1.306fe0a31b715p+0, 0x1.371a7373aa9cbp+0, 0x1.3dea64c123422p+0, 0x1.44e086061892dp+0,
+    0x1.4bfdad5362a27p+0, 0x1.5342b569d4f82p+0, 0x1.5ab07dd485429p+0, 0x1.6247eb03a5585p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.71f75e8ec5f74p+0, 0x1.7a11473eb0187p+0, 0x1.82589994cce13p+0,
+    0x1.8ace5422aa0dbp+0, 0x1.93737b0cdc5e5p+0, 0x1.9c49182a3f090p+0, 0x1.a5503b23e255dp+0,
+    0x1.ae89f995ad3adp+0, 0x1.b7f76f2fb5e47p+0, 0x1.c199bdd85529cp+0, 0x1.cb720dcef9069p+0,
+    0x1.d5818dcfba487p+0, 0x1.dfc97337b9b5fp+0, 0x1.ea4afa2a490dap+0, 0x1.f50765b6e4540p+0,
+};
+#define VM_INVLN2_32 4.61662413084468283841e+01 /* 32/ln2 */
+
+/* e**x for |x| <= 110 as s * (1 + *p): s = 2**(k/32) for k = round(x * 32/ln2)
+ * (a table's 2**((k & 31)/32) times 2**(k >> 5)), *p = e**r - 1 for
+ * r = x - k ln2/32, |r| <= ln2/64, by Taylor to degree 4 (relative error
+ * < 2**-39). For k = 0, s = 1 and r = x exactly (expm1 relies on it).
+ * Beyond 110 the result is garbage (not a trap; the table index stays in
+ * range): the callers select their limit for such x after the call, not
+ * before (a clamp before it makes GCC specialize the path of the clamped
+ * constant and give up vectorizing the table lookup). */
+static inline double vm_exp32(double x, double *p)
+{
+    double kd = x * VM_INVLN2_32 + VM_SHIFT;
+    uint64_t kk = vm_bits(kd);
+    double k = kd - VM_SHIFT;
+    double r = (x - k * (VM_LN2_HI / 32)) - k * (VM_LN2_LO / 32);
+    double r2 = r * r;
+    *p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * (1.0 / 24));
+    return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
+}
+
+/* expf is inf above 100 (float32 overflows from 88.73), 0 below -110 (it
+ * underflows below -103.98); NaN passes the compares */
+static inline float ars_expf(float x)
+{
+    double d = x;
+    double p, s = vm_exp32(d, &p);
+    double v = s + s * p;
+    return (float)(d > 100.0 ? (double)INFINITY : d < -110.0 ? 0.0 : v);
+}
+
+static inline float ars_expm1f(float x)
+{
+    double d = x;
+    double p, s = vm_exp32(d, &p);
+    double v = (s - 1.0) + s * p;
+    /* -0 stays -0 */
+    return (float)(d > 100.0 ? (double)INFINITY : d < -110.0 ? -1.0 : d == 0 ? d : v);
+}
+
+static inline float ars_tanhf(float x)
+{
+    /* tanh |x| = m / (m + 2), m = e**(2|x|) - 1; 1 in float32 from |x| = 9.1 */
+    double d = x, a = fabs(d);
+    double p, s = vm_exp32(2.0 * a, &p);
+    double m = (s - 1.0) + s * p;
+    return (float)copysign(a > 10.0 ? 1.0 : m / (m + 2.0), d);
+}
+
+static inline float ars_sinhf(float x)
+{
+    /* sinh |x| = (m + m / (m + 1)) / 2, m = e**|x| - 1 */
+    double d = x, a = fabs(d);
+    double p, s = vm_exp32(a, &p);
+    double m = (s - 1.0) + s * p;
+    return (float)copysign(a > 100.0 ? (double)INFINITY : 0.5 * (m + m / (m + 1.0)), d);
+}
+
+static inline float ars_coshf(float x)
+{
+    double a = fabs((double)x);
+    double p, s = vm_exp32(a, &p);
+    double e = s + s * p;
+    return (float)(a > 100.0 ? (double)INFINITY : 0.5 * e + 0.5 / e);
+}
+
+/* log(x) - k ln2 for a positive normal double x = 2**k * z (float32 values
+ * all are), sqrt(2)/2 <= z < sqrt(2): 2 atanh(s) with s = f / (2 + f),
+ * f = z - 1 (exact), |s| < 0.172, by a fitted polynomial in s*s of degree 5
+ * (relative error < 2**-45). One division; a table of intervals instead
+ * (no division, but two gathers GCC emulates with scalar loads) took 1.3
+ * ns per element against 1.0. */
+static inline double vm_log32(double x, double *k)
+{
+    uint64_t ix = vm_bits(x);
+    uint64_t tmp = ix - 0x3fe6a09e667f3bcdu;
+    uint64_t kk = (tmp + (1024ull << 52)) >> 52;  /* k + 1024 */
+    double z = vm_from_bits(ix - (tmp & 0xfff0000000000000u));
+    *k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
+    double f = z - 1.0;
+    double sv = f / (2.0 + f);
+    double t = sv * sv, t2 = t * t;
+    double p = (0x1.fffffffffff12p-1 + t * 0x1.555555567148cp-2)
+               + t2 * (0x1.9999962c06032p-3 + t * 0x1.2494381ee5869p-3)
+               + (t2 * t2) * (0x1.c620ee6e2b4a3p-4 + t * 0x1.9192e478c4308p-4);
+    return (sv + sv) * p;
+}
+
+static inline float ars_logf(float x)
+{
+    double k, l = vm_log32(x, &k);
+    return (float)vm_log_special(x, k * 6.93147180559945286227e-01 + l);
+}
+
+static inline float ars_log2f(float x)
+{
+    double k, l = vm_log32(x, &k);
+    return (float)vm_log_special(x, k + l * 1.44269504088896338700e+00);
+}
+
+static inline float ars_log10f(float x)
+{
+    double k, l = vm_log32(x, &k);
+    return (float)vm_log_special(x, k * 3.01029995663981198017e-01 + l * 4.34294481903251816668e-01);
+}
+
+/* log(u) for u > 0 (any double from the functions below), else as log */
+static inline double vm_log_d32(double u)
+{
+    double k, l = vm_log32(u, &k);
+    return vm_log_special(u, k * 6.93147180559945286227e-01 + l);
+}
+
+static inline float ars_log1pf(float x)
+{
+    /* 1 + x is exact in float64 for |x| >= 2**-29; below, x - x*x/2 */
+    double d = x;
+    double t = d - d * d * 0.5;
+    double v = vm_log_d32(1.0 + d);
+    return (float)(fabs(d) < 0x1p-29 ? t : v);
+}
+
+static inline float ars_asinhf(float x)
+{
+    /* log(a + sqrt(a*a + 1)); below 2**-7, whose rounding near 1 would
+     * cost too much, the odd Taylor series to a**7 */
+    double d = x, a = fabs(d), z = d * d;
+    double t = d * (1.0 + z * (-1.0 / 6 + z * (3.0 / 40 + z * (-15.0 / 336))));
+    double v = copysign(vm_log_d32(a + sqrt(z + 1.0)), d);
+    return (float)(a < 0x1p-7 ? t : v);
+}
+
+static inline float ars_acoshf(float x)
+{
+    /* log(x + sqrt(x*x - 1)); x*x - 1 is exact near 1; x < 1 gives NaN */
+    double d = x;
+    double v = vm_log_d32(d + sqrt(d * d - 1.0));
+    return (float)(d < 1.0 ? (double)NAN : v);
+}
+
+static inline float ars_atanhf(float x)
+{
+    /* log((1 + a) / (1 - a)) / 2; below 2**-7 the odd Taylor series to a**9 */
+    double d = x, a = fabs(d), z = d * d;
+    double t = d * (1.0 + z * (1.0 / 3 + z * (0.2 + z * (1.0 / 7 + z * (1.0 / 9)))));
+    double v = copysign(0.5 * vm_log_d32((1.0 + a) / (1.0 - a)), d);
+    return (float)(a < 0x1p-7 ? t : v);
+}
+
+/* atan(n / d) for n, d >= 0, finite, not both 0 (and NaN for NaN): theta =
+ * i pi/8 for the i (0..4) whose interval around it holds n/d (four compares
+ * with tan((2i - 1) pi/16) d), r = tan(atan(n/d) - theta) = (n cos theta -
+ * d sin theta) / (d cos theta + n sin theta), |r| <= tan(pi/16), one
+ * division; atan(r) by a fitted odd polynomial of degree 11 (relative error
+ * < 2**-42). For i = 0, r = n / d exactly. */
+static inline double vm_atan_q(double n, double d)
+{
+    /* one two-way select after another (nested ones of constants became
+     * branches that GCC does not vectorize) */
+    int g1 = n > 0x1.975f5e0553158p-3 * d, g2 = n > 0x1.561b82ab7f990p-1 * d;
+    int g3 = n > 0x1.7f218e25a7461p+0 * d, g4 = n > 0x1.41bfee2424771p+2 * d;
+    double c = g1 ? 0x1.d906bcf328d46p-1 : 1.0;
+    double s = g1 ? 0x1.87de2a6aea963p-2 : 0.0;
+    c = g2 ? 0x1.6a09e667f3bcdp-1 : c;
+    s = g2 ? 0x1.6a09e667f3bcdp-1 : s;
+    c = g3 ? 0x1.87de2a6aea963p-2 : c;
+    s = g3 ? 0x1.d906bcf328d46p-1 : s;
+    c = g4 ? 0.0 : c;
+    s = g4 ? 1.0 : s;
+    double th = (double)(g1 + g2 + g3 + g4) * 0x1.921fb54442d18p-2;
+    double r = (n * c - d * s) / (d * c + n * s);
+    double t = r * r, t2 = t * t;
+    double p = (0x1.ffffffffffb6bp-1 + t * -0x1.5555555142d2dp-2)
+               + t2 * (0x1.9999903222ad0p-3 + t * -0x1.248e4ddd71240p-3)
+               + (t2 * t2) * (0x1.c59481d5f60a1p-4 + t * -0x1.513f7b9e76491p-4);
+    return th + r * p;
+}
+
+#define VM_PI 0x1.921fb54442d18p+1
+#define VM_PI_2 0x1.921fb54442d18p+0
+
+static inline float ars_atanf(float x)
+{
+    double d = x, a = fabs(d);
+    double v = vm_atan_q(a, 1.0);
+    return (float)copysign(a == (double)INFINITY ? VM_PI_2 : v, d);
+}
+
+/* asin x = atan(|x| / sqrt(1 - x*x)), acos x = atan(sqrt(1 - x*x) / x) (pi -
+ * that for x < 0); 1 - x*x as (1 - |x|)(1 + |x|), exact near 1. |x| > 1
+ * gives NaN through the square root. */
+static inline float ars_asinf(float x)
+{
+    double d = x, a = fabs(d);
+    double v = vm_atan_q(a, sqrt((1.0 - a) * (1.0 + a)));
+    return (float)copysign(v, d);
+}
+
+static inline float ars_acosf(float x)
+{
+    double d = x, a = fabs(d);
+    double v = vm_atan_q(sqrt((1.0 - a) * (1.0 + a)), a);
+    return (float)(d < 0 ? VM_PI - v : v);
+}
+
+/* atan2 with C99 Annex F's special values: both 0 give 0, both infinite
+ * pi/4, y infinite pi/2, x infinite 0 (before the quadrant: pi minus that
+ * where x's sign bit is set, then y's sign). */
+static inline float ars_atan2f(float y, float x)
+{
+    double dy = y, dx = x, ay = fabs(dy), ax = fabs(dx);
+    double v = vm_atan_q(ay, ax);
+    int yinf = ay == (double)INFINITY, xinf = ax == (double)INFINITY;
+    v = ((ay == 0) & (ax == 0)) ? 0.0 : v;
+    v = (yinf & xinf) ? VM_PI_2 * 0.5 : v;
+    v = (yinf & (ax < (double)INFINITY)) ? VM_PI_2 : v;
+    v = (xinf & (ay < (double)INFINITY)) ? 0.0 : v;
+    v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
+    return (float)copysign(v, dy);
+}
+
+/* sin (q0 = 0) or cos (q0 = 1) of |x| <= VM_TRIG_MAX: r = x - m pi/2 with m
+ * = 2n + q0 the nearest such to x (pi/2 in two parts: m * the first is
+ * exact), |r| <= pi/2; then +-sin(r) by one odd polynomial of degree 13
+ * (relative error < 2**-43), negated where n + q0 is odd. */
+static inline double vm_sin32(double x, uint64_t q0)
+{
+    double kd = (x * 3.18309886183790671538e-01 - 0.5 * (double)q0) + VM_SHIFT;
+    uint64_t flip = (vm_bits(kd) + q0) & 1;
+    double m = 2.0 * (kd - VM_SHIFT) + (double)q0;
+    double r = (x - m * 1.57079632673412561417e+00) - m * 6.07710050650619224932e-11;
+    double t = r * r, t2 = t * t;
+    double p = (0x1.ffffffffffe3ap-1 + t * -0x1.5555555543bdep-3)
+               + t2 * (0x1.11111109ef000p-7 + t * -0x1.a019fd48ee1e6p-13)
+               + (t2 * t2) * ((0x1.71dcf81f7d9dep-19 + t * -0x1.ae04489f3e1c3p-26) + t2 * 0x1.52e574529a459p-33);
+    double v = r * p;
+    return flip ? -v : v;
+}
+
+static inline float ars_sinf(float x) { return (float)vm_sin32(x, 0); }
+static inline float ars_cosf(float x) { return (float)vm_sin32(x, 1); }
+
+/* tan of |x| <= VM_TRIG_MAX: r = x - n pi/2 (n the nearest, pi/2 in two
+ * parts), |r| <= pi/4; s = sin(r), c = cos(r) by polynomials of degree 11
+ * and 10 (relative errors < 2**-43), tan = s / c for even n, -c / s for
+ * odd: one division. */
+static inline double vm_tan32(double x)
+{
+    double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
+    uint64_t odd = vm_bits(kd) & 1;
+    double n = kd - VM_SHIFT;
+    double r = (x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11;
+    double t = r * r, t2 = t * t;
+    double s = r * ((0x1.fffffffffffd9p-1 + t * -0x1.5555555550efep-3)
+                    + t2 * (0x1.1111110bde5e3p-7 + t * -0x1.a019f8a207d3fp-13)
+                    + (t2 * t2) * (0x1.71d7317b8ee33p-19 + t * -0x1.a9507f3711e2dp-26));
+    double c = (0x1.ffffffffffe0bp-1 + t * -0x1.ffffffffe3763p-2)
+               + t2 * (0x1.5555554476425p-5 + t * -0x1.6c16b2d3e61f5p-10)
+               + (t2 * t2) * (0x1.a00e9685da9c4p-16 + t * -0x1.23c5c15441a00p-22);
+    return odd ? -c / s : s / c;
+}
+
+static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
+
+/* The second pass of sin, cos (and float32 tan): the C library's for |x| >
+ * VM_TRIG_MAX (and infinities, NaN), one element at a time. A vectorized
+ * scan first, so that blocks without such elements (nearly all) skip the
+ * scalar loop: a compare and a branch per element took half of float32
+ * sin's time. */
+#define VM_TRIG_FIX(NAME, T, EXPR)                                          \
+    static inline void NAME(T *o, const T *a, int64_t n)                    \
+    {                                                                       \
+        int any = 0;                                                        \
+        for (int64_t i = 0; i < n; i++)                                     \
+            any |= !(fabs((double)a[i]) <= VM_TRIG_MAX);                    \
+        if (!any)                                                           \
+            return;                                                         \
+        for (int64_t i = 0; i < n; i++)                                     \
+            if (!(fabs((double)a[i]) <= VM_TRIG_MAX)) {                     \
+                double x = a[i];                                            \
+                o[i] = (T)(EXPR);                                           \
+            }                                                               \
+    }
+VM_TRIG_FIX(ars_sin_fix64, double, sin(x))
+VM_TRIG_FIX(ars_cos_fix64, double, cos(x))
+VM_TRIG_FIX(ars_sin_fix32, float, sin(x))
+VM_TRIG_FIX(ars_cos_fix32, float, cos(x))
+VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
+
+/* One name per function for float and double (the loops' T). */
+#define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
+
+#endif
