@@ -449,7 +449,7 @@ static int read_any(PyObject *x, operand_t *o, int64_t *shape, int64_t *strides,
  * C-ordered array of x's dtype, sorted in place; op = invert). The inputs
  * are arrays of dtype code (the condition: bool), or of any dtype for
  * EW_UNARY and EW_BINARY (cast into code per block, as astype casts; an
- * out_code of a narrow float other than code: the result rounded into it),
+ * out_code other than the kernel's output dtype: the result cast into it),
  * whose shapes broadcast; an
  * output given has the broadcast shape and does not reach an element twice
  * (Python checked both, with their messages). */
@@ -497,6 +497,10 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
             PyErr_SetString(PyExc_ValueError, "arrstride._core.ewise: the output is read-only");
             return NULL;
         }
+        if (vout.code != c.out_code) {
+            PyErr_SetString(PyExc_TypeError, "arrstride._core.ewise: the output has another dtype than the call's");
+            return NULL;
+        }
     } else if (huge) {
         Py_RETURN_NONE;
     }
@@ -512,9 +516,11 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         c.set = (char *)set.data, c.nset = set.size, c.invert = c.op != 0;
     }
     if (c.kind == EW_UNARY || c.kind == EW_BINARY) {
-        /* inputs of any dtype, cast per block; an output of a narrow float
-         * computed in another dtype (its compute dtype) is rounded on store */
-        c.conv = (c.out_code == ARS_FLOAT16 || c.out_code == ARS_BFLOAT16) && c.out_code != c.code;
+        /* inputs of any dtype, cast per block; an output of another dtype than
+         * code (a narrow float computed in float32, a comparison's bool, ...)
+         * goes through the kernel library's check against the kernel's own
+         * output dtype, and is cast on store when they differ */
+        c.conv = c.out_code != c.code;
         for (int i = 0; i < nin; i++) {
             c.icode[i] = ins[i].code;
             c.conv |= ins[i].code != c.code;
