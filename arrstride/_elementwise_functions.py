@@ -262,7 +262,12 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False,
         out_d = by_code[d.code]
         if out_d is None and ints_to_float and d.kind in "iub":
             # as NumPy: integers and bools compute in the float that holds them
-            x = x._copy_contiguous(dt.float_for_int(d))
+            # (the engine casts x into it block by block)
+            f = dt.float_for_int(d)
+            if by_code[f.code] is not None:
+                out = _ewise(EW_UNARY, op, f.code, by_code[f.code].code, None, x)
+                return out if out is not None else _empty(x._layout.shape, by_code[f.code])
+            x = x._copy_contiguous(f)
             d = x._dtype
             out_d = by_code[d.code]
         if out_d is None and d.compute is not d and by_code[d.compute.code] is not None:
@@ -311,17 +316,19 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
         if d.compute is not d and d.compute in table and (out_d is None or x1._dtype is not x2._dtype):
             if name == "nextafter":  # a step of the narrow dtype, not a float32 one
                 return _nextafter_narrow(x1, x2, d)
-            return _narrow_result(func(x1._copy_contiguous(d.compute),
-                                       x2._copy_contiguous(d.compute)), d)
+            # computed in d.compute (the engine casts each operand into it block
+            # by block), a float result rounded to d on store
+            c = d.compute
+            out_d = d if table[c] is c else table[c]
+            shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
+            out = _ewise(EW_BINARY, op, c.code, out_d.code, None, x1, x2)
+            return out if out is not None else _empty(shape, out_d)
         if out_d is None:
             if d is dt.bool and name == "subtract":
                 raise type_error(name, "two bool operands are not subtracted (as in NumPy "
                                        "and PyTorch); use logical_xor or ^", "bool and bool")
             raise dtype_error(name, rule, d, given)
-        if x1._dtype is not d:
-            x1 = x1._copy_contiguous(d)
-        if x2._dtype is not d:
-            x2 = x2._copy_contiguous(d)
+        # (operands of other dtypes are cast into d by the engine, block by block)
         shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
         out = _ewise(EW_BINARY, kernel, d.code, out_d.code, None, x1, x2)
         return out if out is not None else _empty(shape, out_d)
@@ -647,9 +654,8 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
         bshape = L.broadcast_shapes(shape, b._layout.shape)
         if bshape != shape:
             raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
-    if b._dtype is not d:
-        b = b._copy_contiguous(d)
-    # (an operand that overlaps x without being x is copied first by the engine)
+    # (an operand of another dtype is cast into d by the engine, block by block;
+    # one that overlaps x without being x is copied first)
     return _ewise(EW_BINARY, kernel, d.code, d.code, x, x, b)
 
 

@@ -42,11 +42,25 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
     return dt.as_dtype(func, dtype)
 
 
+def _reads_narrow(x: Array, op: int) -> bool:
+    """A narrow float x that the kernel `op` reads as it is: a sum or product
+    of a C-ordered x, each element entering the float32 (or wider) accumulator
+    exactly, in the fold order of x's float32 copy (so with its bits)."""
+    return op in (lib.ARS_RED_SUM, lib.ARS_RED_PROD) and L.is_contiguous(x._layout)
+
+
+def _widened(x: Array, op: int) -> Array:
+    """x, or for a narrow float that `op` does not read as it is, its float32
+    copy (as NumPy's float16: computed in float32)."""
+    if x._dtype.compute is not x._dtype and not _reads_narrow(x, op):
+        return x._copy_contiguous(x._dtype.compute)
+    return x
+
+
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
                 func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
-    if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
-        x = x._copy_contiguous(x._dtype.compute)
+    x = _widened(x, op)
     acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
     if acc is not None:
         return acc
@@ -62,7 +76,7 @@ def reduce_axes(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType, k
     """finish(reduce_into(...)): the reduction over axes (then the reduce_finish
     `fin` over their element count, when given), cast to out_dtype, the axes
     dropped unless keepdims; one C call for a dtype that is not narrow."""
-    if x._dtype.compute is x._dtype:
+    if x._dtype.compute is x._dtype or _reads_narrow(x, op):
         acc = _core_reduce_into(op, x, axes, acc_dtype, not keepdims) if fin < 0 else \
             _core_reduce_into(op, x, axes, acc_dtype, not keepdims, fin, reduced_count(x, axes))
         if acc is not None:
@@ -77,8 +91,7 @@ def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str, finish: int = 
     """A new 0-d array: the reduction of every element (axis=None without
     keepdims, the per-call path), then the reduce_finish `finish` over x's
     size when given (ARS_FIN_MEAN: the mean)."""
-    if x._dtype.compute is not x._dtype:  # narrow floats: in float32, as NumPy's float16
-        x = x._copy_contiguous(x._dtype.compute)
+    x = _widened(x, op)
     # a dense x: one flat pass (and the finish), in C
     acc = _core_reduce_all(op, x, acc_dtype) if finish < 0 else _core_reduce_all(op, x, acc_dtype, finish, x.size)
     if acc is not None:

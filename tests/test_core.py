@@ -1253,17 +1253,77 @@ def test_switch_mixed_dtypes(name):
 
 
 
-def test_mixed_dtypes_take_the_c_path(monkeypatch, fast_paths_on):
-    # float32 with float64 is cast in C: the Python path's cast copy is never made
+@pytest.mark.parametrize("fast", [True, False])
+def test_mixed_dtypes_take_the_c_path(monkeypatch, fast):
+    # operands of other dtypes are cast by the engine block by block, on the fast
+    # path and the general one: no whole-operand cast copy is made in Python
     calls = []
     real = xp.Array._copy_contiguous
     monkeypatch.setattr(xp.Array, "_copy_contiguous", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
-    x, y = xp.ones(3, dtype=xp.float32), xp.full(3, 2.0)
-    for got in (x + y, xp.add(x, y), xp.multiply(y, x), xp.add(xp.ones(3, dtype=xp.int32), y)):
-        assert got.dtype == xp.float64
-    assert calls == []
-    assert (xp.add(xp.ones(3, dtype=xp.int32), xp.ones(3, dtype=xp.float32))).dtype == xp.float64
-    assert calls  # int32 with float32 promotes to float64, neither's dtype: the Python path
+    was = _core.set_fast_paths(fast)
+    try:
+        x, y = xp.ones(3, dtype=xp.float32), xp.full(3, 2.0)
+        for got in (x + y, xp.add(x, y), xp.multiply(y, x), xp.add(xp.ones(3, dtype=xp.int32), y)):
+            assert got.dtype == xp.float64
+        assert xp.add(xp.ones(3, dtype=xp.int32), xp.ones(3, dtype=xp.float32)).dtype == xp.float64
+        h = xp.ones(3, dtype=xp.float16)
+        assert xp.add(h, x).dtype == xp.float32
+        assert xp.add(h, xp.ones(3, dtype=xp.int8)).dtype == xp.float16
+        assert xp.add(xp.ones(3, dtype=xp.bfloat16), h).dtype == xp.float32
+        assert xp.exp(xp.ones(3, dtype=xp.int32)).dtype == xp.float64
+        assert calls == []
+    finally:
+        _core.set_fast_paths(was)
+
+
+_MIXED_NAMES = DTYPE_NAMES + ["float16", "bfloat16"]
+_MIXED_OPS = ["add", "multiply", "subtract", "less", "divide", "pow", "maximum"]
+
+
+def _bits(a):
+    """a's values as NumPy's (a narrow float's widened exactly to float32),
+    with the sign of each zero beside them."""
+    n = to_numpy(xp.astype(a, xp.float32) if a.dtype in (xp.float16, xp.bfloat16) else a)
+    return n, np.signbit(n.real) if n.dtype.kind in "fc" else None
+
+
+def _cast_first(op, x, y, r):
+    """op on x and y cast whole into their compute dtype first (astype), the
+    result cast into r's dtype: what the engine's per-block casts must give."""
+    d = xp.result_type(x, y)
+    if xp.isdtype(r.dtype, "real floating") and not xp.isdtype(d, ("real floating", "complex floating")):
+        d = r.dtype  # integers computed in a float (divide, pow of ints into a float)
+    if d in (xp.float16, xp.bfloat16) and x.dtype != y.dtype:
+        d = xp.float32  # a narrow result of mixed operands: computed in float32, rounded once
+    ref = getattr(xp, op)(xp.astype(x, d), xp.astype(y, d))
+    return ref if ref.dtype == r.dtype else xp.astype(ref, r.dtype)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_mixed_dtypes_cast_per_block_bit_for_bit(layout):
+    # every ordered pair of dtypes, on both paths, in every layout (and against
+    # a broadcast 0-d operand): the same bits as casting whole operands first
+    shape = (3, 4)
+    xs = {n: make(layout, shape, getattr(xp, n), seed=21)[0] for n in _MIXED_NAMES}
+    ys = {n: make(layout, shape, getattr(xp, n), seed=22)[0] for n in _MIXED_NAMES}
+    zs = {n: make("zerod", shape, getattr(xp, n), seed=23)[0] for n in _MIXED_NAMES}
+    for a in _MIXED_NAMES:
+        for b in _MIXED_NAMES:
+            if a == b:
+                continue
+            for op in _MIXED_OPS:
+                for x, y in ((xs[a], ys[b]), (xs[a], zs[b])):
+                    fast, general = (_outcome(lambda: getattr(xp, op)(x, y), on) for on in (True, False))
+                    if isinstance(fast, _Raised) or isinstance(general, _Raised):
+                        assert fast == general, (op, a, b, fast, general)
+                        continue  # no rule for this pair
+                    ref = _bits(_cast_first(op, x, y, fast))
+                    for r in (fast, general):
+                        assert (r.dtype, r.shape) == (fast.dtype, x.shape), (op, a, b)
+                        got = _bits(r)
+                        np.testing.assert_array_equal(got[0], ref[0], err_msg=f"{op}({a}, {b})")
+                        if got[1] is not None:
+                            np.testing.assert_array_equal(got[1], ref[1], err_msg=f"{op}({a}, {b}) zeros")
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -147,7 +147,18 @@ def test_the_entry_checks_its_arguments():
     with pytest.raises(TypeError, match="not an arrstride array"):
         _core.ewise(_core.EW_UNARY, EXP, F64, F64, None, np.ones(3))
     with pytest.raises(TypeError, match="another dtype"):
-        _core.ewise(_core.EW_UNARY, EXP, F64, F64, None, xp.ones(3, dtype=xp.float32))
+        _core.ewise(_core.EW_WHERE, 0, F64, F64, None, xp.ones(3, dtype=xp.float32), a, a)
+    # unary and binary inputs of other dtypes are cast per block, and a result
+    # of another dtype than the kernel's is cast on store (never overrun)
+    x32 = xp.asarray([0.5, -1.0, 2.0], dtype=xp.float32)
+    got = _core.ewise(_core.EW_UNARY, EXP, F64, F64, None, x32)
+    assert got.dtype == xp.float64 and got.tolist() == xp.exp(xp.astype(x32, xp.float64)).tolist()
+    got = _core.ewise(_core.EW_BINARY, ADD, F64, BOOL, None, x32, xp.asarray([-0.5, 1.0, 0.0]))
+    assert got.dtype == xp.bool and got.tolist() == [False, False, True]
+    got = _core.ewise(_core.EW_UNARY, EXP, F64, xp.int8.code, None, xp.asarray([0.0, 1.0, 2.0]))
+    assert got.dtype == xp.int8 and got.tolist() == [1, 2, 7]
+    with pytest.raises(TypeError, match="output has another dtype"):
+        _core.ewise(_core.EW_BINARY, ADD, F64, F64, xp.zeros(3, dtype=xp.int8), a, a)
     with pytest.raises(ValueError, match="do not broadcast"):
         _core.ewise(_core.EW_BINARY, ADD, F64, F64, None, a, xp.ones(4))
     with pytest.raises(ValueError, match="read-only"):

@@ -319,3 +319,71 @@ def test_hardware_and_portable_conversions_agree():
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout.strip())
     assert len(outs[0]) == 64 and outs[0] == outs[1] == outs[2]
+
+
+# ---- sums, means and products: narrow arrays read as they are -----------------------
+
+def _widened_reduction(name, x, **kw):
+    """The reduction as it was computed before the kernels read narrow floats:
+    on x's float32 copy (the accumulator's dtype: float32 for sums and means,
+    float64 for products), the result cast once into x's dtype."""
+    f = xp.astype(x, xp.float32)
+    r = getattr(xp, name)(f, dtype=xp.float64, **kw) if name == "prod" else getattr(xp, name)(f, **kw)
+    return xp.astype(r, x.dtype)
+
+
+def _same_bits(got, want):
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    g, w = (np.asarray(xp.astype(a, xp.float32).tolist(), np.float32) for a in (got, want))
+    np.testing.assert_array_equal(g, w)  # (NaN equal to NaN)
+    np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("dname", NARROW)
+@pytest.mark.parametrize("layout", params(ALL))
+def test_sum_mean_prod_as_on_the_float32_copy(dname, layout, fast):
+    from arrstride import _core
+    d = NARROW[dname]
+    was = _core.set_fast_paths(fast)
+    try:
+        for shape, seed in (((5, 37), 3), ((3, 700), 4), ((130, 9), 5)):
+            x = make(layout, shape, d, seed=seed)[0]
+            for name in ("sum", "mean", "prod"):
+                for kw in ({}, {"axis": 0}, {"axis": -1}, {"axis": -1, "keepdims": True}):
+                    if x.ndim == 0 and "axis" in kw:
+                        continue
+                    _same_bits(getattr(xp, name)(x, **kw), _widened_reduction(name, x, **kw))
+    finally:
+        _core.set_fast_paths(was)
+
+
+@pytest.mark.parametrize("dname", NARROW)
+@pytest.mark.parametrize("n", [1, 7, 8, 127, 128, 129, 1031, 300_007])
+def test_sum_lengths_around_the_blocks(dname, n):
+    # runs around the pairwise fold's blocks, and one long enough to split into parts
+    d = NARROW[dname]
+    x = xp.astype(xp.asarray(np.random.default_rng(n).standard_normal(n).astype(np.float32)), d)
+    for name in ("sum", "mean", "prod"):
+        _same_bits(getattr(xp, name)(x), _widened_reduction(name, x))
+        _same_bits(getattr(xp, name)(x[1:]), _widened_reduction(name, x[1:]))
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_sums_of_c_ordered_narrow_arrays_make_no_copy(monkeypatch, fast):
+    from arrstride import _core
+    calls = []
+    real = xp.Array._copy_contiguous
+    monkeypatch.setattr(xp.Array, "_copy_contiguous", lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    was = _core.set_fast_paths(fast)
+    try:
+        for d in NARROW.values():
+            x = xp.ones((4, 6), dtype=d)
+            for r in (xp.sum(x), xp.mean(x), xp.sum(x, axis=0), xp.mean(x, axis=1, keepdims=True),
+                      xp.sum(x, dtype=xp.float32)):
+                assert r.dtype in (d, xp.float32)
+            calls.clear()  # (a result cast into its dtype is a copy of the result only)
+            xp.sum(x, dtype=xp.float32), xp.sum(x, axis=0, dtype=xp.float32)
+            assert calls == []
+    finally:
+        _core.set_fast_paths(was)

@@ -144,3 +144,15 @@ def test_writes_into_an_operand_that_is_read_transposed(n):
         a = xp.asarray(v.copy())
         a[...] = f(a)
         _check(a, f(v))
+
+
+@pytest.mark.parametrize("shape", [SHAPE, (1500, 1500)])
+def test_mixed_dtypes_through_tiles(shape):
+    # operands of other dtypes are cast block by block inside the tiles
+    for a_dt, b_dt in [("float32", "float64"), ("int32", "float64"), ("int16", "float32"),
+                       ("uint8", "complex128")]:
+        x, n = _pair(shape, a_dt, 17)
+        y, m = _pair(shape[::-1], b_dt, 18)
+        _check(x.T + y, n.T + m)
+        _check(y * x.T, m * n.T)
+        _check(x.T[::-1] - y[::-1], n.T[::-1] - m[::-1])

@@ -105,6 +105,8 @@ typedef int (*unary_nd_fn)(int, int, int, const int64_t *, char *, const char *)
 typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t *, int, char *,
                          const int64_t *, int64_t, int);
 typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
+typedef int (*conv_fn)(int, int, int, int, const int *, int, const int64_t *, char *, const char *,
+                       const char *);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
@@ -127,6 +129,7 @@ extern binary_fn k_binary_flat;
 extern reduce_fn k_reduce;
 extern finish_fn k_finish;       /* ars_reduce_finish: mean, var, std of a sum */
 extern cast_fn k_cast;
+extern conv_fn k_ewise_conv;      /* ars_ewise_conv: inputs of other dtypes, cast per block */
 extern where_fn k_where;
 extern clip_fn k_clip;
 extern isin_fn k_isin;
@@ -417,6 +420,8 @@ typedef struct {
     char *set;                     /* EW_ISIN: the set (sorted in place), nset elements */
     int64_t nset;
     int invert;
+    int conv;                      /* EW_UNARY, EW_BINARY: the inputs are of the dtypes icode (cast */
+    int icode[2];                  /* per block into code) or the output's is not the kernel's */
 } ew_call;
 /* what engine_run does with an input that overlaps a given output */
 enum { OVERLAP_DECLINE, OVERLAP_COPY };

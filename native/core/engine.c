@@ -14,6 +14,10 @@
  *   overlap       an output given (x op= y) must not reach one element twice;
  *                 an input that overlaps it without being it is copied first
  *                 (the general path) or the call is declined (fast paths);
+ *   dtypes        each input of a unary or binary call has its own dtype
+ *                 (ew_call's conv, icode): the kernel library casts it into
+ *                 the call's dtype, and the result into the output's, block
+ *                 by block (no full-size converted copy);
  *   flat or N-D   one flat kernel call when the output is C-ordered and every
  *                 input is dense with its shape or a single element, else one
  *                 N-D call (the kernel library's iterator merges what it can).
@@ -138,9 +142,9 @@ static PyObject *new_empty(int code, const int64_t *shape, int n) {
     return out;
 }
 
-/* Same first element and the same steps over shape (dims of size > 1). */
+/* Same first element, item size and steps over shape (dims of size > 1). */
 static int same_view(const operand_t *a, const operand_t *b) {
-    if (a->data != b->data || a->nd != b->nd)
+    if (a->data != b->data || a->nd != b->nd || a->itemsize != b->itemsize)
         return 0;
     for (int k = 0; k < a->nd; k++)
         if (a->shape[k] != b->shape[k] || (a->shape[k] > 1 && a->strides[k] != b->strides[k]))
@@ -184,6 +188,11 @@ int cast_operand(operand_t *o, int code, int64_t *cstr, PyObject **keep) {
 static inline __attribute__((always_inline)) int call_kernel(const ew_call *c, int flat, int nd, int64_t *dims,
                                                              char *o, const char *const *in, int64_t size) {
     int rc = 0;
+    if (c->conv) {  /* (unary or binary) inputs or an output of other dtypes: cast per block */
+        KERNEL(rc, size, k_ewise_conv(c->op, NIN[c->kind], c->code, c->out_code, c->icode, nd, dims, o, in[0],
+                                      in[1]));
+        return rc;
+    }
     switch (c->kind) {
     case EW_UNARY:
         if (flat)
@@ -270,7 +279,8 @@ PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, cons
             int ok = v->nd == 0 || (v->dense && v->nd == vout->nd);
             for (int k = 0; ok && k < v->nd; k++)
                 ok = v->shape[k] == vout->shape[k];
-            if (ok && (v->data != vout->data || v->nd == 0))  /* (dense, same shape, same start: it is out) */
+            if (ok && (v->data != vout->data || v->nd == 0 || v->itemsize != vout->itemsize))
+                /* (dense, same shape, start and item size: it is out) */
                 ok = v->data >= vout->data + vout->size * vout->itemsize
                      || vout->data >= v->data + v->size * v->itemsize;
             if (!ok)
@@ -437,7 +447,10 @@ static int read_any(PyObject *x, operand_t *o, int64_t *shape, int64_t *strides,
  * (the caller makes the empty result). kind: EW_UNARY (x), EW_BINARY (x1, x2),
  * EW_WHERE (condition, x1, x2), EW_CLIP (x, lo, hi), EW_ISIN (x, set: a
  * C-ordered array of x's dtype, sorted in place; op = invert). The inputs
- * are arrays of dtype code (the condition: bool) whose shapes broadcast; an
+ * are arrays of dtype code (the condition: bool), or of any dtype for
+ * EW_UNARY and EW_BINARY (cast into code per block, as astype casts; an
+ * out_code other than the kernel's output dtype: the result cast into it),
+ * whose shapes broadcast; an
  * output given has the broadcast shape and does not reach an element twice
  * (Python checked both, with their messages). */
 PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
@@ -484,6 +497,10 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
             PyErr_SetString(PyExc_ValueError, "arrstride._core.ewise: the output is read-only");
             return NULL;
         }
+        if (vout.code != c.out_code) {
+            PyErr_SetString(PyExc_TypeError, "arrstride._core.ewise: the output has another dtype than the call's");
+            return NULL;
+        }
     } else if (huge) {
         Py_RETURN_NONE;
     }
@@ -498,7 +515,18 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         }
         c.set = (char *)set.data, c.nset = set.size, c.invert = c.op != 0;
     }
-    for (int i = 0; i < nin; i++)
+    if (c.kind == EW_UNARY || c.kind == EW_BINARY) {
+        /* inputs of any dtype, cast per block; an output of another dtype than
+         * code (a narrow float computed in float32, a comparison's bool, ...)
+         * goes through the kernel library's check against the kernel's own
+         * output dtype, and is cast on store when they differ */
+        c.conv = c.out_code != c.code;
+        for (int i = 0; i < nin; i++) {
+            c.icode[i] = ins[i].code;
+            c.conv |= ins[i].code != c.code;
+        }
+    }
+    for (int i = 0; i < nin && !(c.kind == EW_UNARY || c.kind == EW_BINARY); i++)
         if (ins[i].code != (c.kind == EW_WHERE && i == 0 ? ARS_BOOL : c.kind == EW_WHERE ? c.out_code : c.code)) {
             PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s has another dtype than the call's", names[i]);
             return NULL;

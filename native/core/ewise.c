@@ -4,22 +4,15 @@
 /* ---- Elementwise: the object behind each elementwise function ------------------------ */
 
 /* Two arrays of different dtypes, where e's table (made by Python from its
- * rules) names the dtype of one of them as the one both compute in: the other
- * cast into a C-ordered copy, then the engine. NULL without an exception
+ * rules) names the dtype of one of them as the one both compute in: the
+ * engine casts the other into it block by block. NULL without an exception
  * when the call is not a fast case. */
 static PyObject *ew_mixed(ElementwiseObject *e, operand_t *ins) {
     int code = e->mixed[ins[0].code][ins[1].code];
     if (code < 0 || e->out[code] < 0)
         return NULL;
-    int i = ins[0].code == code ? 1 : 0;  /* the operand to cast */
-    int64_t cstr[ARS_MAX_DIMS];
-    PyObject *keep = NULL;
-    if (cast_operand(&ins[i], code, cstr, &keep) < 0)
-        return NULL;
-    ew_call c = {EW_BINARY, e->op, code, e->out[code], NULL, 0, 0};
-    PyObject *r = engine_run(&c, ins, NULL, NULL, OVERLAP_DECLINE);
-    Py_DECREF(keep);
-    return r;
+    ew_call c = {EW_BINARY, e->op, code, e->out[code], NULL, 0, 0, 1, {ins[0].code, ins[1].code}};
+    return engine_run(&c, ins, NULL, NULL, OVERLAP_DECLINE);
 }
 
 /* The fast path of e on (a) or (a, b): arrays of one dtype in any layout C

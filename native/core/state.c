@@ -28,6 +28,7 @@ binary_fn k_binary_flat;
 reduce_fn k_reduce;
 finish_fn k_finish;
 cast_fn k_cast;
+conv_fn k_ewise_conv;
 where_fn k_where;
 clip_fn k_clip;
 isin_fn k_isin;

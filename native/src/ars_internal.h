@@ -428,6 +428,10 @@ int ars_iter_go_items(int ndim, const int64_t *shape, int nop, char *const *data
                       const int64_t *const *strides, const int64_t *items, ars_loop_fn loop,
                       void *ctx, int64_t work_per_elem);
 
+/* The loop of ars_cast from src_dtype into dst_dtype (two operands: the
+ * destination, then the source), or NULL for a code out of range (copy.c). */
+ars_loop_fn ars_cast_loop(int dst_dtype, int src_dtype);
+
 /* ---- threads ------------------------------------------------------------- */
 
 /* The start of part t of nt equal parts of [0, n): n * t / nt without

@@ -135,6 +135,13 @@ static const ars_loop_fn cast_table[ARS_NDTYPES][ARS_NDTYPES] = {
 #undef CAST_TABLE_ROW
 #undef CAST_ENTRY
 
+ars_loop_fn ars_cast_loop(int dst_dtype, int src_dtype)
+{
+    if (dst_dtype < 0 || dst_dtype >= ARS_NDTYPES || src_dtype < 0 || src_dtype >= ARS_NDTYPES)
+        return NULL;
+    return cast_table[dst_dtype][src_dtype];
+}
+
 int ars_cast(int ndim, const int64_t *shape,
              char *dst, const int64_t *dst_strides, int dst_dtype,
              const char *src, const int64_t *src_strides, int src_dtype)

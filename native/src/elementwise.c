@@ -376,3 +376,132 @@ int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
     const int64_t items[2] = {1, ars_itemsize[dtype]};
     return run(2, ndim, dims, data, items, isin_table[dtype], &c, 4 * ars_itemsize[dtype]);
 }
+
+/* ---- operands of other dtypes: converted block by block ---------------------------- */
+
+/* Bytes of one operand's block on the stack: the kernel sees inputs already in
+ * its dtype, a few KB at a time, and never a full-size converted copy. */
+enum { CONV_BYTES = 8192 };
+
+typedef struct {
+    ars_loop_fn loop;        /* the kernel of the compute dtype */
+    void *ctx;               /* its ctx (streaming stores) when it writes the output itself */
+    ars_loop_fn load[2];     /* each input's cast into the compute dtype, or NULL */
+    ars_loop_fn store;       /* the cast of the kernel's output into the output's dtype, or NULL */
+    int64_t isz, osz;        /* item sizes: the compute dtype, the kernel's output dtype */
+    int nin;
+} conv_ctx;
+
+/* The kernel over n elements, each input not of the compute dtype cast into a
+ * contiguous block first, and the output (when of another dtype than the
+ * kernel's) computed into a block and cast on store: the same casts as
+ * ars_cast, so the results are those of casting whole operands first. */
+static void conv_loop(char **data, int64_t n, const int64_t *s, void *p)
+{
+    const conv_ctx *c = p;
+    _Alignas(64) char buf[3][CONV_BYTES];
+    int64_t wide = c->isz > c->osz ? c->isz : c->osz, b = CONV_BYTES / wide;
+    char *d[3];
+    int64_t st[3];
+    for (int k = 0; k < c->nin; k++)
+        if (c->load[k] && s[k + 1] == 0 && n > 0) {  /* one value for every element: cast once */
+            char *cd[2] = {buf[k + 1], data[k + 1]};
+            int64_t cs[2] = {c->isz, 0};
+            c->load[k](cd, 1, cs, NULL);
+        }
+    for (int64_t i = 0; i < n; i += b) {
+        int64_t m = n - i < b ? n - i : b;
+        for (int k = 1; k <= c->nin; k++) {
+            if (!c->load[k - 1]) {
+                d[k] = data[k] + i * s[k], st[k] = s[k];
+            } else if (s[k] == 0) {
+                d[k] = buf[k], st[k] = 0;
+            } else {
+                char *cd[2] = {buf[k], data[k] + i * s[k]};
+                int64_t cs[2] = {c->isz, s[k]};
+                c->load[k - 1](cd, m, cs, NULL);
+                d[k] = buf[k], st[k] = c->isz;
+            }
+        }
+        if (c->store) {
+            d[0] = buf[0], st[0] = c->osz;
+            c->loop(d, m, st, NULL);
+            char *cd[2] = {data[0] + i * s[0], buf[0]};
+            int64_t cs[2] = {s[0], c->osz};
+            c->store(cd, m, cs, NULL);
+        } else {
+            d[0] = data[0] + i * s[0], st[0] = s[0];
+            c->loop(d, m, st, c->ctx);
+        }
+    }
+}
+
+/* An input that takes the same value at every element (its byte strides 0
+ * where the shape moves): cast once into the compute dtype at `item`. */
+static const char *conv_fixed(int ndim, const int64_t *dims, const int64_t *st, const char *x, int from, int to,
+                              char *item)
+{
+    for (int d = 0; d < ndim; d++)
+        if (st[d] != 0 && dims[d] > 1)
+            return NULL;
+    char *cd[2] = {item, (char *)x};
+    int64_t cs[2] = {0, 0};
+    ars_cast_loop(to, from)(cd, 1, cs, NULL);
+    return item;
+}
+
+int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtypes, int ndim,
+                   const int64_t *dims, char *out, const char *x1, const char *x2)
+{
+    if (ndim < 0 || ndim > ARS_MAX_DIMS || nin < 1 || nin > 2 || out_dtype < 0 || out_dtype >= ARS_NDTYPES)
+        return ARS_ERR_ARG;
+    const kernel *k = nin == 1 ? lookup(&unary_table[0][0], ARS_NUNARY, op, dtype)
+                               : lookup(&binary_table[0][0], ARS_NBINARY, op, dtype);
+    if (!k)
+        return ARS_ERR_DTYPE;
+    for (int d = 0; d < ndim; d++)
+        if (dims[d] <= 0)
+            return ARS_OK;  /* no element: nothing read or written */
+    const char *x[2] = {x1, x2};
+    _Alignas(16) char item[2][16];
+    int from[2] = {dtype, dtype};
+    for (int i = 0; i < nin; i++) {
+        from[i] = in_dtypes[i];
+        if (from[i] < 0 || from[i] >= ARS_NDTYPES)
+            return ARS_ERR_DTYPE;
+        if (from[i] != dtype) {
+            const char *v = conv_fixed(ndim, dims, dims + (2 + i) * ndim, x[i], from[i], dtype, item[i]);
+            if (v)
+                x[i] = v, from[i] = dtype;
+        }
+    }
+    if (from[0] == dtype && (nin == 1 || from[1] == dtype) && out_dtype == k->out)
+        return nin == 1 ? ars_unary(op, dtype, ndim, dims, out, x[0])
+                        : ars_binary(op, dtype, ndim, dims, out, x[0], x[1]);
+    if (op == ARS_OP_POW && nin == 2 && from[1] == dtype) {
+        /* one exponent for every element: ars_binary's unary fast form */
+        int moves = 0;
+        for (int d = 0; d < ndim; d++)
+            moves |= dims[3 * ndim + d] && dims[d] > 1;
+        const kernel *f = moves ? NULL : pow_fast(dtype, x[1]);
+        if (f)
+            k = f, nin = 1;
+    }
+    conv_ctx c = {k->loop, NULL, {NULL, NULL}, NULL, ars_itemsize[dtype], ars_itemsize[k->out], nin};
+    int64_t work = ars_itemsize[out_dtype] * k->cost;
+    for (int i = 0; i < nin; i++) {
+        if (from[i] != dtype)
+            c.load[i] = ars_cast_loop(dtype, from[i]);
+        work += ars_itemsize[from[i]] * k->cost + (from[i] != dtype ? ars_itemsize[dtype] : 0);
+    }
+    if (out_dtype != k->out) {
+        c.store = ars_cast_loop(out_dtype, k->out);
+        work += ars_itemsize[k->out];
+    } else {
+        c.ctx = stream_ctx(ndim, dims, ars_itemsize[out_dtype]);
+    }
+    char *data[3] = {out, (char *)x[0], (char *)x[1]};
+    const int64_t items[3] = {ars_itemsize[out_dtype], ars_itemsize[from[0]],
+                              nin == 2 ? ars_itemsize[from[1]] : 0};
+    return run(1 + nin, ndim, dims, data, items, conv_loop, &c, work);
+}

@@ -12,8 +12,20 @@
 #include <string.h>
 #include "platform.h"
 #include "stats_internal.h"
+#include "ew_narrow.h"
 
 enum { PW_BLOCK = 128 };
+
+/* Narrow float inputs (kind KN): loaded as their bits, and entering an
+ * accumulator through float (exact), as when cast to float32 first. */
+static inline ars_f16 ld_FLOAT16(const char *p) { ars_f16 v; memcpy(&v, p, sizeof v); return v; }
+static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, sizeof v); return v; }
+#define NARROW_TO_FLOAT(v) _Generic((v), ars_f16: ars_f16_to_float, ars_bf16: ars_bf16_to_float)(v)
+#define ACONV_KI_KN(AT, v) ACONV_KI_KF(AT, NARROW_TO_FLOAT(v))
+#define ACONV_KU_KN(AT, v) ACONV_KU_KF(AT, NARROW_TO_FLOAT(v))
+#define ACONV_KF_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))
+#define ACONV_KC_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))
+#define PWB_ATTR_KN
 
 /* ---- one row per reduction ----------------------------------------------------
  * RED_<OP>: (map, combine, identity, elementwise, pairwise, whole run), where
@@ -210,9 +222,25 @@ typedef struct {
 #define PWB_ATTR_KF
 #define PWB_ATTR_KC
 
+/* A narrow input's run of at most PW_BLOCK elements: widened into a block of
+ * floats (the hardware conversion where the CPU has one, exact), then folded
+ * by the float32 input's loop, lane for lane as a float32 copy would be. */
+#define PWB_NARROW_KB(OP, AN, IN, p, n, s)
+#define PWB_NARROW_KI PWB_NARROW_KB
+#define PWB_NARROW_KU PWB_NARROW_KB
+#define PWB_NARROW_KF PWB_NARROW_KB
+#define PWB_NARROW_KC PWB_NARROW_KB
+#define PWB_NARROW_KN(OP, AN, IN, p, n, s)                                                \
+    if (n <= PW_BLOCK) {                                                                  \
+        _Alignas(64) float b_[PW_BLOCK];                                                  \
+        ars_load_##IN(b_, p, s, n);                                                       \
+        return pwb_##OP##_##AN##_FLOAT32((const char *)b_, n, (int64_t)sizeof(float));    \
+    }
+
 #define DEF_RED(OP, AN, AT, AK, IN, IT, IK)                                               \
     PWB_ATTR_##IK static inline AT pwb_##OP##_##AN##_##IN(const char *p, int64_t n, int64_t s) \
     {                                                                                     \
+        PWB_NARROW_##IK(OP, AN, IN, p, n, s)                                              \
         AT r[8];                                                                          \
         int64_t i;                                                                        \
         for (int k = 0; k < 8; k++)                                                       \
@@ -346,13 +374,14 @@ typedef struct {
     [ARS_RED_##OP][ARS_##AN][ARS_##IN] = {loop_##OP##_##AN##_##IN, init_##OP##_##AN##_##IN, \
                                           comb_##OP##_##AN##_##IN, block_##OP##_##AN##_##IN},
 
-/* sums and products: every accumulator from every input */
+/* sums and products: every accumulator from every input, narrow floats
+ * included (read element by element through float, no widened copy) */
 #define DEF_SUMPROD(AN, AT, AK, IN, IT, IK) \
     DEF_RED(SUM, AN, AT, AK, IN, IT, IK) DEF_RED(PROD, AN, AT, AK, IN, IT, IK)
-#define DEF_SUMPROD_ROW(AN, AT, AK) ARS_DTYPES2(DEF_SUMPROD, AN, AT, AK)
+#define DEF_SUMPROD_ROW(AN, AT, AK) ARS_STORAGE_DTYPES2(DEF_SUMPROD, AN, AT, AK)
 ARS_ACC_DTYPES(DEF_SUMPROD_ROW)
 #define ENT_SUMPROD(AN, AT, AK, IN, IT, IK) ENT_RED(SUM, AN, IN) ENT_RED(PROD, AN, IN)
-#define ENT_SUMPROD_ROW(AN, AT, AK) ARS_DTYPES2(ENT_SUMPROD, AN, AT, AK)
+#define ENT_SUMPROD_ROW(AN, AT, AK) ARS_STORAGE_DTYPES2(ENT_SUMPROD, AN, AT, AK)
 
 /* min and max in the input's own type */
 #define DEF_MINMAX(N, T, K) DEF_RED(MIN, N, T, K, N, T, K) DEF_RED(MAX, N, T, K, N, T, K)
@@ -649,7 +678,10 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
         return rc;
     if (it.size == 0)
         return ARS_OK;
-    int64_t isz = ars_itemsize[in_dtype], asz = ars_itemsize[acc_dtype];
+    /* the work per element: a narrow float's is float32's, so that the parts
+     * (and the bits) are those of its float32 copy */
+    int64_t isz = ars_itemsize[in_dtype == ARS_FLOAT16 || in_dtype == ARS_BFLOAT16 ? ARS_FLOAT32 : in_dtype];
+    int64_t asz = ars_itemsize[acc_dtype];
     if (it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
         if (it.ndim == 2 && it.strides[1][0] == asz)
             return reduce_rows(&it, k, isz, asz);
@@ -817,9 +849,6 @@ static inline void mom_merge(moments *a, const moments *b)
 #define MCPLX_KF 0
 #define MCPLX_KN 0
 #define MCPLX_KC 1
-
-static inline ars_f16 ld_FLOAT16(const char *p) { ars_f16 v; memcpy(&v, p, sizeof v); return v; }
-static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, sizeof v); return v; }
 
 /* The moments (shift kr, ki) of a block of n <= MOM_BLOCK elements `S` bytes
  * apart: eight lanes of sums of the values, then of the squared deviations. */
