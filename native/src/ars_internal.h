@@ -423,7 +423,7 @@ int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
 
 /* ars_iter_go for an elementwise loop: it writes operand 0 and reads operand
  * op >= 1 as items of items[op] bytes and nothing else (ars_iter's item), so
- * that transposed operands go through dense tiles. */
+ * that transposed operands go through dense tiles; items NULL: no buffers. */
 int ars_iter_go_items(int ndim, const int64_t *shape, int nop, char *const *data,
                       const int64_t *const *strides, const int64_t *items, ars_loop_fn loop,
                       void *ctx, int64_t work_per_elem);

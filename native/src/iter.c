@@ -359,12 +359,12 @@ static void run_tiled(const ars_iter *it, int k, ars_loop_fn loop, void *ctx,
      * non-temporal stores, as the untiled loops write theirs. */
     job.dense = 0;
     int64_t out_item = it->item[0];
-    if (out_item > 0 && out_item <= 16 && ars_size_class(out_item) >= 0 &&
-        job.t.strides[0][0] == out_item && it->size >= ARS_STREAM_TOTAL_BYTES / out_item)
+    if (ars_size_class(out_item) >= 0 && job.t.strides[0][0] == out_item &&
+        it->size >= ARS_STREAM_TOTAL_BYTES / out_item)
         job.dense = 1;
     for (int op = 1; op < it->nop; op++) {
         int64_t item = it->item[op], s0 = abs64(job.t.strides[op][0]);
-        if (item > 0 && item <= 16 && ars_size_class(item) >= 0 && s0 != item && s0 != 0 &&
+        if (ars_size_class(item) >= 0 && s0 != item && s0 != 0 &&
             abs64(job.t.strides[op][1]) < s0)
             job.dense |= 1 << op;
     }
@@ -420,15 +420,7 @@ int ars_iter_describe(int ndim, const int64_t *shape, int nop, const int64_t *st
 int ars_iter_go(int ndim, const int64_t *shape, int nop, char *const *data,
                 const int64_t *const *strides, ars_loop_fn loop, void *ctx, int64_t work_per_elem)
 {
-    ars_iter it;
-    int rc = ars_iter_prepare(&it, ndim, shape, nop, data, strides);
-    if (rc)
-        return rc;
-    if (work_per_elem == ARS_ITER_SERIAL)
-        ars_iter_run_range(&it, loop, ctx, 0, it.size);
-    else
-        ars_iter_run(&it, loop, ctx, work_per_elem);
-    return ARS_OK;
+    return ars_iter_go_items(ndim, shape, nop, data, strides, NULL, loop, ctx, work_per_elem);
 }
 
 int ars_iter_go_items(int ndim, const int64_t *shape, int nop, char *const *data,
@@ -439,8 +431,11 @@ int ars_iter_go_items(int ndim, const int64_t *shape, int nop, char *const *data
     int rc = ars_iter_prepare(&it, ndim, shape, nop, data, strides);
     if (rc)
         return rc;
-    for (int op = 1; op < nop; op++)
+    for (int op = 0; items && op < nop; op++)
         it.item[op] = items[op];
-    ars_iter_run(&it, loop, ctx, work_per_elem);
+    if (work_per_elem == ARS_ITER_SERIAL)
+        ars_iter_run_range(&it, loop, ctx, 0, it.size);
+    else
+        ars_iter_run(&it, loop, ctx, work_per_elem);
     return ARS_OK;
 }
