@@ -49,6 +49,9 @@ static int msd_bits(int64_t n)
     return bits;
 }
 
+static void sort_bucket(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t start,
+                        int64_t m, int64_t *hist);
+
 /* Sort a (and ai) in place; t and ti are scratch of n; hist has room for
  * every level below (64 levels of 2^msd_bits(n) counts). */
 static void msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t n,
@@ -103,18 +106,26 @@ static void msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t
     /* h[b] is now the end of bucket b: sort each bucket back into a */
     int64_t start = 0;
     for (int64_t b = 0; b < nb; b++) {
-        int64_t end = h[b], m = end - start;
-        if (m > SMALL_SORT)  /* sorted within t (a as scratch), then copied back */
-            msd_sort(t + start, ai ? ti + start : NULL, a + start, ai ? ai + start : NULL, m,
-                     hist + nb);
-        if (m > 0) {
-            memcpy(a + start, t + start, (size_t)m * sizeof(uint64_t));
-            if (ai)
-                memcpy(ai + start, ti + start, (size_t)m * sizeof(int64_t));
-            if (m <= SMALL_SORT)
-                insertion_sort(a + start, ai ? ai + start : NULL, m);
-        }
-        start = end;
+        sort_bucket(a, ai, t, ti, start, h[b] - start, hist + nb);
+        start = h[b];
+    }
+}
+
+/* Bucket [start, start + m) of a scatter into t: sorted within t (a as
+ * scratch; hist as msd_sort's) and copied back into a whole, or copied back
+ * and sorted by insertion when short. hist NULL: a long bucket is only
+ * copied back. */
+static void sort_bucket(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t start,
+                        int64_t m, int64_t *hist)
+{
+    if (m > SMALL_SORT && hist)
+        msd_sort(t + start, ai ? ti + start : NULL, a + start, ai ? ai + start : NULL, m, hist);
+    if (m > 0) {
+        memcpy(a + start, t + start, (size_t)m * sizeof(uint64_t));
+        if (ai)
+            memcpy(ai + start, ti + start, (size_t)m * sizeof(int64_t));
+        if (m <= SMALL_SORT)
+            insertion_sort(a + start, ai ? ai + start : NULL, m);
     }
 }
 
@@ -189,36 +200,27 @@ static void par_scatter(int64_t begin, int64_t end, void *ctx)
     }
 }
 
-/* Sort the buckets of groups [begin, end) within t, a as scratch, and copy
- * each whole bucket back into a (as msd_sort's own bucket loop does). */
+/* Sort the buckets of groups [begin, end) back into a (sort_bucket), each
+ * call with its own levels of counts. Without them the buckets are only copied
+ * back: a then holds the keys stably ordered by the first digit, and the
+ * caller's serial sort finishes them. */
 static void par_buckets(int64_t begin, int64_t end, void *ctx)
 {
     par_sort *c = ctx;
-    int64_t *hist = malloc((size_t)(64 * ((int64_t)1 << MSD_MAX_BITS)) * sizeof(int64_t));
-    for (int64_t g = begin; g < end; g++) {
+    int64_t *hist = ars_alloc(64 * ((int64_t)1 << MSD_MAX_BITS) * (int64_t)sizeof(int64_t));
+    if (!hist)
+        __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+    for (int64_t g = begin; g < end; g++)
         for (int64_t b = c->group[g]; b < c->group[g + 1]; b++) {
-            int64_t start = b ? c->ends[b - 1] : 0, m = c->ends[b] - start;
-            int64_t *ti = c->ai ? c->ti + start : NULL, *ai = c->ai ? c->ai + start : NULL;
-            if (m > SMALL_SORT) {
-                if (hist)
-                    msd_sort(c->t + start, ti, c->a + start, ai, m, hist);
-                else
-                    __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
-            }
-            if (m > 0) {
-                memcpy(c->a + start, c->t + start, (size_t)m * sizeof(uint64_t));
-                if (ai)
-                    memcpy(ai, ti, (size_t)m * sizeof(int64_t));
-                if (m <= SMALL_SORT)
-                    insertion_sort(c->a + start, ai, m);
-            }
+            int64_t start = b ? c->ends[b - 1] : 0;
+            sort_bucket(c->a, c->ai, c->t, c->ti, start, c->ends[b] - start, hist);
         }
-    }
-    free(hist);
+    ars_free(hist);
 }
 
 /* 0: sorted (or stopped by an interrupt, a a permutation of its input);
- * -1: no memory, nothing changed. */
+ * -1: out of memory, a unchanged or stably ordered by its first digit (a
+ * stable sort of a then gives the same order as one of the input). */
 static int par_msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int64_t n)
 {
     par_sort c = {a, t, ai, ti, n, 0, 0, 0, {0}, {0}, NULL, NULL, {0}, 0};
@@ -238,7 +240,7 @@ static int par_msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int6
     c.shift = top + 1 - bits;
     c.nb = (int64_t)1 << bits;
     c.mask = (uint64_t)c.nb - 1;
-    c.pos = malloc((size_t)((PARTS + 1) * c.nb) * sizeof(int64_t));
+    c.pos = ars_alloc((PARTS + 1) * c.nb * (int64_t)sizeof(int64_t));
     if (!c.pos)
         return -1;
     c.ends = c.pos + PARTS * c.nb;
@@ -253,7 +255,7 @@ static int par_msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int6
         c.ends[b] = sum;
     }
     if (ars_interrupted()) {
-        free(c.pos);
+        ars_free(c.pos);
         return 0;  /* a untouched */
     }
     ars_parallel_for(PARTS, 1, par_scatter, &c);
@@ -266,7 +268,7 @@ static int par_msd_sort(uint64_t *a, int64_t *ai, uint64_t *t, int64_t *ti, int6
     while (g < GROUPS)
         c.group[++g] = c.nb;
     ars_parallel_for(GROUPS, 1, par_buckets, &c);
-    free(c.pos);
+    ars_free(c.pos);
     return c.failed ? -1 : 0;
 }
 
@@ -278,13 +280,13 @@ void ars_radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *t
     }
     if (n >= PAR_SORT_MIN && par_msd_sort(keys, idx, tmp_keys, tmp_idx, n) == 0)
         return;
-    int64_t *hist = malloc((size_t)(65 * ((int64_t)1 << msd_bits(n))) * sizeof(int64_t));
+    int64_t *hist = ars_alloc(65 * ((int64_t)1 << msd_bits(n)) * (int64_t)sizeof(int64_t));
     if (!hist) {  /* fall back to a slow but allocation-free stable sort */
         insertion_sort(keys, idx, n);
         return;
     }
     msd_sort(keys, idx, tmp_keys, tmp_idx, n, hist);
-    free(hist);
+    ars_free(hist);
 }
 
 /* ---- per-dtype keys ------------------------------------------------------------- */
