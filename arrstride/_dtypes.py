@@ -197,6 +197,8 @@ STANDARD = tuple(d for d in ALL if d.standard)
 EXTENSIONS = tuple(d for d in ALL if not d.standard)
 NARROW = tuple(d for d in ALL if d.compute is not d)  # storage dtypes: computed wider
 ALL_SET = frozenset(ALL)  # membership of an Array's dtype by identity, in C
+BY_NAME = {d.name: d for d in ALL}
+BY_CODE = {d.code: d for d in ALL}
 
 
 # ---- the narrow floats' rule, in one place -------------------------------------------
@@ -228,8 +230,6 @@ def through_compute(f: Any, d: "DType", *arrays: Any, **kwargs: Any) -> Any:
     """f(*arrays, **kwargs) with each array widened to d.compute, the result
     rounded once to d: how a function computes for the narrow dtype d."""
     return in_dtype(f(*(widened(a) for a in arrays), **kwargs), d)
-BY_NAME = {d.name: d for d in ALL}
-BY_CODE = {d.code: d for d in ALL}
 
 
 # NumPy's other spellings of these dtypes as strings (dtype="float", "i4", "f8"),

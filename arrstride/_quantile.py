@@ -162,7 +162,7 @@ def _ordered(lanes: Array, plan: list, n: int) -> Array:
     selection, O(n) per lane, where a sort would be O(n log n). The last
     position holds each lane's largest value, NaN when it has one."""
     d = lanes.dtype
-    if lanes.size == 0 or n < 2 or d.compute is not d:
+    if lanes.size == 0 or n < 2 or dt.is_narrow(d):
         return sort(lanes, axis=-1)
     ks = {n - 1}
     for _, _, lo_i, hi_i in plan:
