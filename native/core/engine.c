@@ -525,12 +525,14 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
             c.icode[i] = ins[i].code;
             c.conv |= ins[i].code != c.code;
         }
+    } else {
+        for (int i = 0; i < nin; i++)
+            if (ins[i].code != (c.kind == EW_WHERE && i == 0 ? ARS_BOOL : c.kind == EW_WHERE ? c.out_code : c.code)) {
+                PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s has another dtype than the call's",
+                             names[i]);
+                return NULL;
+            }
     }
-    for (int i = 0; i < nin && !(c.kind == EW_UNARY || c.kind == EW_BINARY); i++)
-        if (ins[i].code != (c.kind == EW_WHERE && i == 0 ? ARS_BOOL : c.kind == EW_WHERE ? c.out_code : c.code)) {
-            PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s has another dtype than the call's", names[i]);
-            return NULL;
-        }
     PyObject *r = engine_run(&c, ins, out, out ? &vout : NULL, OVERLAP_COPY);
     if (r == NULL && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "arrstride._core.ewise: the operands do not broadcast to the output's "
