@@ -195,7 +195,7 @@ def _from_array(x: Array, dtype: Optional[dt.DType], copy: Optional[bool]) -> Ar
         return x._copy_contiguous() if copy else x
     if copy is False:
         raise value_error("asarray", f"copy=False, but converting {x.dtype} to {dtype} needs a copy")
-    return x._copy_contiguous(dtype)
+    return dt.in_dtype(x, dtype)
 
 
 # NumPy scalars that are not numbers export their bytes through the buffer
@@ -779,7 +779,7 @@ def _arange_narrow(start: float, step: float, n: int, dtype: dt.DType) -> Array:
     f32 = dtype.compute
     delta = struct.unpack("f", dt.pack_scalar(second - first, f32, "arange"))[0]  # exact
     i = arange(n, dtype=f32)
-    return _add(_multiply(i, delta), first)._copy_contiguous(dtype)
+    return dt.in_dtype(_add(_multiply(i, delta), first), dtype)
 
 
 def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None,
@@ -848,7 +848,7 @@ def arange(start: Union[int, float], /, stop: Optional[Union[int, float]] = None
         lo, hi = dt.int_range(dtype)
         if not (lo <= start <= hi and lo <= last <= hi):
             raise OverflowError(f"{func}: values from {start} to {last} do not fit {dtype}")
-    if dtype.compute is not dtype and n > 1:
+    if dt.is_narrow(dtype) and n > 1:
         return _arange_narrow(float(start), float(step), n, dtype)
     out = Array._empty((n,), dtype)
     if n:
@@ -930,7 +930,7 @@ def _linspace_int(func: str, start: Any, stop: Any, num: int, dtype: dt.DType,
     tmp = Array._empty((num,), dt.float64)
     if num:
         K.linspace(tmp, complex(start), complex(stop), bool(endpoint))
-    return floor(tmp)._copy_contiguous(dtype)
+    return dt.in_dtype(floor(tmp), dtype)
 
 
 def logspace(start: Union[int, float, complex], stop: Union[int, float, complex], /,
@@ -983,7 +983,7 @@ def logspace(start: Union[int, float, complex], stop: Union[int, float, complex]
     exps = linspace(start, stop, num, endpoint=endpoint,
                     dtype=dt.default_complex if is_complex else dt.default_float)
     out = _pow(base, exps)
-    return out if dtype is None or dtype is out.dtype else out._copy_contiguous(dtype)
+    return out if dtype is None else dt.in_dtype(out, dtype)
 
 
 def diag(x: Array, /, k: int = 0) -> Array:

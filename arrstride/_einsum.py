@@ -204,7 +204,7 @@ def einsum(subscripts: str, /, *operands: Array, optimize: Any = False) -> Array
     dtype = ops[0].dtype
     for x in ops[1:]:
         dtype = dt.promote(dtype, x.dtype)
-    ops = [x if x.dtype is dtype else x._copy_contiguous(dtype) for x in ops]
+    ops = [dt.in_dtype(x, dtype) for x in ops]
     labels, out = _parse(func, subscripts, [x.ndim for x in ops])
     work = []
     for x, lab in zip(ops, labels):

@@ -77,7 +77,7 @@ def _mixed_codes(table: dict, given_allowed, ints_to_float: Any) -> dict:
     for a in given_allowed:
         for b in given_allowed:
             d = _PROMOTION[a, b]
-            if a is b or d not in (a, b) or d.compute is not d or table.get(d) is None:
+            if a is b or d not in (a, b) or dt.is_narrow(d) or table.get(d) is None:
                 continue
             if ints_to_float and d.kind in "iub":
                 continue
@@ -102,19 +102,25 @@ def _kernel_table(op: int, allowed, unary: bool) -> dict:
 # bfloat16, bit for bit). _narrow_table adds them to a kernel table.
 
 
-def _narrow_result(r: Array, d: dt.DType) -> Array:
-    """A result computed in d.compute for operands of the narrow dtype d,
-    rounded to d (bool and integer results stay as they are)."""
-    return r._copy_contiguous(d) if d.compute is not d and r._dtype is d.compute else r
+def _narrow_plan(table: dict, d: dt.DType) -> Optional[tuple]:
+    """(compute dtype, result dtype) of an operation on the narrow float d,
+    for a kernel table (dtype -> result dtype): computed in d's compute
+    dtype, a float result rounded to d (bool and integer results stay as they
+    are). None when d is not narrow or its compute dtype has no kernel."""
+    if not dt.is_narrow(d):
+        return None
+    c = d.compute
+    o = table.get(c)
+    return None if o is None else (c, d if o is c else o)
 
 
 def _narrow_table(table: dict) -> dict:
     """The table with each narrow float added where its compute dtype has a kernel."""
     out = dict(table)
     for d in dt.NARROW:
-        o = table.get(d.compute)
-        if o is not None and d not in out:
-            out[d] = d if o is d.compute else o
+        plan = _narrow_plan(table, d)
+        if plan is not None and d not in out:
+            out[d] = plan[1]
     return out
 
 
@@ -263,19 +269,18 @@ def _unary(name: str, category: str, opname: str, ints_to_float: bool = False,
         if out_d is None and ints_to_float and d.kind in "iub":
             # as NumPy: integers and bools compute in the float that holds them
             # (the engine casts x into it block by block)
-            f = dt.float_for_int(d)
-            if by_code[f.code] is not None:
-                out = _ewise(EW_UNARY, op, f.code, by_code[f.code].code, None, x)
-                return out if out is not None else _empty(x._layout.shape, by_code[f.code])
-            x = x._copy_contiguous(f)
-            d = x._dtype
+            d = dt.float_for_int(d)
             out_d = by_code[d.code]
-        if out_d is None and d.compute is not d and by_code[d.compute.code] is not None:
-            return _narrow_result(func(x._copy_contiguous(d.compute)), d)
+        c = d
+        plan = _narrow_plan(table, d) if out_d is None else None
+        if plan is not None:
+            # computed in the compute dtype (the engine casts x into it block by
+            # block), a float result rounded to d on store
+            c, out_d = plan
         if out_d is None:
             raise dtype_error(name, rule, d)
         # (with the fast paths on, the Elementwise object ran what C holds)
-        out = _ewise(EW_UNARY, op, d.code, out_d.code, None, x)
+        out = _ewise(EW_UNARY, op, c.code, out_d.code, None, x)
         return out if out is not None else _empty(x._layout.shape, out_d)
 
     func.__name__ = func.__qualname__ = name
@@ -313,13 +318,13 @@ def _binary(name: str, category: str, opname: str, ints_to_float: Any = False,
             if ints_to_float and d.kind in "iub":
                 d = dt.float_for_int(d) if ints_to_float == "held" else dt.default_float
             out_d = table.get(d)
-        if d.compute is not d and d.compute in table and (out_d is None or x1._dtype is not x2._dtype):
+        plan = _narrow_plan(table, d) if out_d is None or x1._dtype is not x2._dtype else None
+        if plan is not None:
             if name == "nextafter":  # a step of the narrow dtype, not a float32 one
                 return _nextafter_narrow(x1, x2, d)
-            # computed in d.compute (the engine casts each operand into it block
-            # by block), a float result rounded to d on store
-            c = d.compute
-            out_d = d if table[c] is c else table[c]
+            # computed in the compute dtype (the engine casts each operand into
+            # it block by block), a float result rounded to d on store
+            c, out_d = plan
             shape = _broadcast_shape(name, x1._layout.shape, x2._layout.shape)
             out = _ewise(EW_BINARY, op, c.code, out_d.code, None, x1, x2)
             return out if out is not None else _empty(shape, out_d)
@@ -643,7 +648,7 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     contig = lay.strides == (_CONTIG.get(shape) or _contig(shape)).strides
     if not contig and L.has_internal_overlap(lay):
         raise overlap_error(name, shape, lay.strides)
-    if cast or d.compute is not d:
+    if cast or dt.is_narrow(d):
         # int32 += int64, float32 *= float64: computed in the promoted dtype and
         # cast back into x, as NumPy and PyTorch do
         if b._layout.shape != shape and L.broadcast_shapes(shape, b._layout.shape) != shape:
@@ -674,7 +679,7 @@ def true_coordinates(func: str, x: Array) -> tuple:
         return out
     if x.ndim == 0:
         raise value_error(func, "x must have at least one dimension (use nonzero(atleast_1d))")
-    mask = x if x._dtype is dt.bool else x._copy_contiguous(dt.bool)
+    mask = dt.in_dtype(x, dt.bool)
     count = K.count_true(mask)
     out = Array._empty((x.ndim, count), dt.int64)
     if count:
@@ -753,10 +758,7 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool] = _ONLY_
         x2 = _scalar_array(x2, d, func)
     else:
         d, x1, x2 = _operands(func, x1, x2, dt.ALL_SET, "any")
-    if x1._dtype is not d:
-        x1 = x1._copy_contiguous(d)
-    if x2._dtype is not d:
-        x2 = x2._copy_contiguous(d)
+    x1, x2 = dt.in_dtype(x1, d), dt.in_dtype(x2, d)
     shape = _broadcast_shape(func, x1._layout.shape, x2._layout.shape)
     shape = _broadcast_shape(func, condition._layout.shape, shape)
     out = _ewise(EW_WHERE, 0, d.code, d.code, None, condition, x1, x2)
@@ -773,7 +775,7 @@ def _clip_bound(func: str, name: str, v: Any, x: Array, default) -> Array:
     if isinstance(v, Array):
         if v._dtype not in _REAL_NUMERIC:
             raise dtype_error(func, "real-valued", v._dtype)
-        return v if v._dtype is d else v._copy_contiguous(d)
+        return dt.in_dtype(v, d)
     scalar = dt.python_scalar(v)  # NumPy scalars count as the Python scalars they hold
     if scalar is not None:
         v = scalar
@@ -846,11 +848,11 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     hi = _clip_bound(func, "max", max, x, hi_default)
     shape = _broadcast_shape(func, x._layout.shape, lo._layout.shape)
     shape = _broadcast_shape(func, shape, hi._layout.shape)
-    if d.compute is not d:  # the bounds are narrow already: clipping in float32 is exact
-        x, lo, hi = (a._copy_contiguous(d.compute) for a in (x, lo, hi))
+    # the bounds are narrow already: clipping in float32 is exact
+    x, lo, hi = (dt.widened(a) for a in (x, lo, hi))
     c = x._dtype.code
     out = _ewise(EW_CLIP, 0, c, c, None, x, lo, hi)
-    return _narrow_result(out if out is not None else _empty(shape, x._dtype), d)
+    return dt.in_dtype(out if out is not None else _empty(shape, x._dtype), d)
 
 
 def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = False) -> Array:
@@ -889,8 +891,7 @@ def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = Fals
     func = "isin"
     d, a, b = _operands(func, x1, x2, dt.ALL_SET, "any")
     d = d.compute  # narrow floats compare as the float32 values they are
-    if a._dtype is not d:
-        a = a._copy_contiguous(d)
+    a = dt.in_dtype(a, d)
     scratch = b._copy_contiguous(d)  # sorted in place by the kernel
     out = _ewise(EW_ISIN, builtins.bool(invert), d.code, dt.bool.code, None, a, scratch)
     return out if out is not None else _empty(a._layout.shape, dt.bool)

@@ -30,7 +30,7 @@ def as_int64_indices(func: str, idx: Array, axis: int = 0) -> Array:
         top = int(_max(idx))
         if top > (1 << 63) - 1:
             raise index_bounds_error(func, top, axis, "at most 2**63 - 1")
-    return idx if idx.dtype is dt.int64 else idx._copy_contiguous(dt.int64)
+    return dt.in_dtype(idx, dt.int64)
 
 
 def _gather(func: str, x: Array, out: Array, idx_strides, idx: Array, src_strides, ax: int,

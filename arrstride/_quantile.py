@@ -93,15 +93,15 @@ def _quantile(func: str, x: Array, q: Any, axis: Axis, method: str, keepdims: bo
     # per-lane number of values that count, as float64
     uniform = not (skip_nan and _has_nan(x))
     if not uniform:
-        count = _valid_count(lanes, (lanes.ndim - 1,), False)._copy_contiguous(dt.float64)
+        count = dt.in_dtype(_valid_count(lanes, (lanes.ndim - 1,), False), dt.float64)
     else:
         count = Array._empty(lane_shape, dt.float64)
         K.fill(count, dt.pack_scalar(float(n), dt.float64, func))
     last = subtract(count, 1.0)
     plan = [_positions(method, last, qv) for qv in qs]
     srt = _ordered(lanes, plan, n) if uniform else sort(lanes, axis=-1)
-    if interpolate and srt.dtype is not dt.float64:
-        srt = srt._copy_contiguous(dt.float64)
+    if interpolate:
+        srt = dt.in_dtype(srt, dt.float64)
     results = []
     for virtual, prev, lo_i, hi_i in plan:
         a = _take_lane(srt, lo_i, take_along_axis)
@@ -122,7 +122,7 @@ def _quantile(func: str, x: Array, q: Any, axis: Axis, method: str, keepdims: bo
                 bad = isnan(_take_lane(srt, None, take_along_axis)) if _has_nan(x) else None
             if bad is not None:
                 v = where(bad, float("nan"), v)
-        results.append(v if v.dtype is out_dtype else v._copy_contiguous(out_dtype))
+        results.append(dt.in_dtype(v, out_dtype))
     out = results[0] if q_scalar else stack(results, axis=0)
     if keepdims:
         lead = 0 if q_scalar else 1
@@ -151,8 +151,8 @@ def _positions(method: str, last: Array, qv: float) -> Tuple[Array, Array, Array
     above = greater_equal(virtual, last)
     lo = where(above, last, clip(prev, 0.0, None))
     hi = where(above, last, clip(add(prev, 1.0), 0.0, None))
-    lo_i = clip(lo, 0.0, None)._copy_contiguous(dt.int64)
-    hi_i = clip(hi, 0.0, None)._copy_contiguous(dt.int64)
+    lo_i = dt.in_dtype(clip(lo, 0.0, None), dt.int64)
+    hi_i = dt.in_dtype(clip(hi, 0.0, None), dt.int64)
     return virtual, prev, lo_i, hi_i
 
 

@@ -52,9 +52,7 @@ def _reads_narrow(x: Array, op: int) -> bool:
 def _widened(x: Array, op: int) -> Array:
     """x, or for a narrow float that `op` does not read as it is, its float32
     copy (as NumPy's float16: computed in float32)."""
-    if x._dtype.compute is not x._dtype and not _reads_narrow(x, op):
-        return x._copy_contiguous(x._dtype.compute)
-    return x
+    return x if _reads_narrow(x, op) else dt.widened(x)
 
 
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
@@ -76,11 +74,11 @@ def reduce_axes(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType, k
     """finish(reduce_into(...)): the reduction over axes (then the reduce_finish
     `fin` over their element count, when given), cast to out_dtype, the axes
     dropped unless keepdims; one C call for a dtype that is not narrow."""
-    if x._dtype.compute is x._dtype or _reads_narrow(x, op):
+    if not dt.is_narrow(x._dtype) or _reads_narrow(x, op):
         acc = _core_reduce_into(op, x, axes, acc_dtype, not keepdims) if fin < 0 else \
             _core_reduce_into(op, x, axes, acc_dtype, not keepdims, fin, reduced_count(x, axes))
         if acc is not None:
-            return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
+            return dt.in_dtype(acc, out_dtype)
     acc = reduce_into(x, axes, op, acc_dtype, func=func)
     if fin >= 0:
         K.reduce_finish(fin, acc, reduced_count(x, axes))
@@ -106,7 +104,7 @@ def reduce_all(x: Array, op: int, acc_dtype: dt.DType, func: str, finish: int = 
 
 def finish(acc: Array, axes: Tuple[int, ...], keepdims: bool, dtype: dt.DType) -> Array:
     """acc cast to dtype, with the reduced axes dropped unless keepdims."""
-    out = acc if acc.dtype is dtype else acc._copy_contiguous(dtype)
+    out = dt.in_dtype(acc, dtype)
     if keepdims:
         return out
     return out._with_layout(L.drop_dims(out._layout, axes))
@@ -158,7 +156,7 @@ def _sum_like(func: str, op: int, x: Array, axis: Axis, dtype: Optional[dt.DType
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype, product=op == lib.ARS_RED_PROD)
     if axis is None and keepdims is False:
         acc = reduce_all(x, op, acc_dtype, func)
-        return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
+        return dt.in_dtype(acc, out_dtype)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     return reduce_axes(x, axes, op, acc_dtype, keepdims, out_dtype, func)
@@ -256,8 +254,8 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     x = _real(func, x)
     d = x._dtype
-    if d.compute is not d:  # exact in float32
-        return _min_max(func, op, x._copy_contiguous(d.compute), axis, keepdims)._copy_contiguous(d)
+    if dt.is_narrow(d):  # exact in float32
+        return dt.in_dtype(_min_max(func, op, dt.widened(x), axis, keepdims), d)
     if axis is None and keepdims is False and x._layout.size:
         return reduce_all(x, op, x._dtype, func)
     check_keepdims(func, keepdims)
@@ -418,7 +416,7 @@ def mean(x: Array, /, axis: Axis = None, *, keepdims: bool = False,
         acc_dtype = acc_dtype.compute  # NumPy's float16 mean: a float32 sum and division
     if axis is None and keepdims is False:
         acc = reduce_all(x, lib.ARS_RED_SUM, acc_dtype, func, lib.ARS_FIN_MEAN)
-        return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
+        return dt.in_dtype(acc, out_dtype)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     return reduce_axes(x, axes, lib.ARS_RED_SUM, acc_dtype, keepdims, out_dtype, func, lib.ARS_FIN_MEAN)
@@ -566,14 +564,13 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
             raise value_error(func, "x must have at least one dimension")
         axis = normalize_axis(func, axis, x.ndim)
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype)
-    if x._dtype.compute is not x._dtype:
-        x = x._copy_contiguous(x._dtype.compute)
+    x = dt.widened(x)
     shape = list(x.shape)
     shape[axis] += 1 if include_initial else 0
     acc = Array._empty(tuple(shape), acc_dtype, func=func)
     if acc.size:
         K.lane(op, x, acc, axis, axis, include_initial, func=func)
-    return acc if acc_dtype is out_dtype else acc._copy_contiguous(out_dtype)
+    return dt.in_dtype(acc, out_dtype)
 
 
 def cumulative_sum(x: Array, /, *, axis: Optional[int] = None, dtype: Optional[dt.DType] = None,
@@ -875,8 +872,8 @@ def nanmean(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     out_dtype = _result_dtype_arg(func, x, out_dtype, dtype)
     total = finish(reduce_into(_nan_filled(x, 0), axes, lib.ARS_RED_SUM, acc_dtype), axes,
                    keepdims, acc_dtype)
-    out = divide(total, _valid_count(x, axes, keepdims)._copy_contiguous(dt.float64))
-    return out if out.dtype is out_dtype else out._copy_contiguous(out_dtype)
+    out = divide(total, dt.in_dtype(_valid_count(x, axes, keepdims), dt.float64))
+    return dt.in_dtype(out, out_dtype)
 
 
 def _correction_arg(func: str, correction: Any, ddof: Any) -> Union[int, float]:
@@ -897,8 +894,8 @@ def _nan_var(func: str, x: Array, axis: Axis, dtype: Any, correction: Any, ddof:
     out_dtype = dt.real_of(_result_dtype_arg(func, x, out_dtype, dtype))
     if not _has_nan(x):
         return var(x, axis=axis, correction=correction, keepdims=keepdims, dtype=out_dtype)
-    wide = x if x.dtype is acc_dtype else x._copy_contiguous(acc_dtype)
-    n = _valid_count(x, axes, True)._copy_contiguous(dt.float64)
+    wide = dt.in_dtype(x, acc_dtype)
+    n = dt.in_dtype(_valid_count(x, axes, True), dt.float64)
     m = divide(finish(reduce_into(_nan_filled(wide, 0), axes, lib.ARS_RED_SUM, acc_dtype), axes,
                       True, acc_dtype), n)
     dev = _nan_filled(subtract(wide, m), 0)
@@ -908,7 +905,7 @@ def _nan_var(func: str, x: Array, axis: Axis, dtype: Any, correction: Any, ddof:
     out = where(dof > 0, divide(ss, where(dof > 0, dof, 1.0)), float("nan"))
     if not keepdims:
         out = out._with_layout(L.drop_dims(out._layout, axes))
-    return out if out.dtype is out_dtype else out._copy_contiguous(out_dtype)
+    return dt.in_dtype(out, out_dtype)
 
 
 def nanvar(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
