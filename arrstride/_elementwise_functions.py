@@ -648,20 +648,15 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     contig = lay.strides == (_CONTIG.get(shape) or _contig(shape)).strides
     if not contig and L.has_internal_overlap(lay):
         raise overlap_error(name, shape, lay.strides)
-    if cast or dt.is_narrow(d):
-        # int32 += int64, float32 *= float64: computed in the promoted dtype and
-        # cast back into x, as NumPy and PyTorch do
-        if b._layout.shape != shape and L.broadcast_shapes(shape, b._layout.shape) != shape:
-            raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
-        K.copy_into(x, func(a, b))
-        return x
-    if b._layout.shape != shape:
-        bshape = L.broadcast_shapes(shape, b._layout.shape)
-        if bshape != shape:
-            raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
-    # (an operand of another dtype is cast into d by the engine, block by block;
-    # one that overlaps x without being x is copied first)
-    return _ewise(EW_BINARY, kernel, d.code, d.code, x, x, b)
+    if b._layout.shape != shape and L.broadcast_shapes(shape, b._layout.shape) != shape:
+        raise broadcast_into_error(name, b._layout.shape, shape, "the operand")
+    plan = _narrow_plan(func._ars_table, d)
+    c = d if plan is None else plan[0]
+    # computed in the promoted dtype d (a narrow d: in its compute dtype) and
+    # cast into x's dtype on store, as NumPy and PyTorch do (int32 += int64,
+    # float32 *= float64); the engine casts each operand into c block by block
+    # and copies first one that overlaps x without being x
+    return _ewise(EW_BINARY, kernel, c.code, x._dtype.code, x, x, b)
 
 
 # ---- where, clip, isin ---------------------------------------------------------------

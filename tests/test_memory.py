@@ -263,3 +263,38 @@ def test_huge_requests_are_memory_errors(n):
 def test_alloc_near_int64_max_returns_null(nbytes):
     assert lib.ars_alloc(nbytes) == ffi.NULL
     assert lib.ars_alloc_zeroed(nbytes) == ffi.NULL
+
+
+def _peak_rss_growth(setup: str, stmt: str, env: dict = None) -> tuple:
+    """(peak RSS growth of stmt in bytes, the bytes of the result) in a fresh
+    process: VmHWM (the high-water mark) before and after stmt."""
+    out = run(f"""
+        def hwm():
+            with open("/proc/self/status") as f:
+                return next(int(l.split()[1]) * 1024 for l in f if l.startswith("VmHWM"))
+        {setup}
+        before = hwm()
+        {stmt}
+        print(hwm() - before, out.size * out.dtype.itemsize)
+    """, env)
+    return tuple(map(int, out.split()))
+
+
+@needs_proc
+@pytest.mark.parametrize("fast", ["1", "0"])
+@pytest.mark.parametrize("stmt", [
+    "x += y; out = x",                                    # float32 += float64, in place
+    "out = xp.exp(h)",                                    # float16 through float32 blocks
+    "out = xp.add(x, i)",                                 # float32 + int32: float64 result
+    "out = xp.sum(h)",                                    # a float16 sum
+])
+def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
+    # x: 32 MB of float32, y: 64 MB of float64, h: 16 MB of float16, i: int32;
+    # each written (touched) before the mark. A full-size converted copy of an
+    # operand would add at least 32 MB to the peak.
+    grow, out_bytes = _peak_rss_growth(
+        "n = 8_000_000; x = xp.ones(n, dtype=xp.float32); y = xp.full(n, 2.0); "
+        "h = xp.ones(n, dtype=xp.float16); i = xp.ones(n, dtype=xp.int32); "
+        "w = xp.ones(8, dtype=xp.float32); w += xp.ones(8); xp.exp(h[:8]); xp.sum(h[:8])",
+        stmt, {"ARRSTRIDE_FAST_PATHS": fast})
+    assert grow <= out_bytes * (0 if stmt.startswith("x +=") else 1) + 8 * MiB + (out_bytes // 4 if ASAN else 0)
