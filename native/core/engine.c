@@ -660,17 +660,19 @@ PyObject *core_copy_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_TRUE;
 }
 
-/* cast(code, x) -> a new array of x's shape and dtype code holding x's
- * values (a copy when code is x's dtype), in the engine's output order (x's
- * memory order when it has no zero stride, else C order): astype's and
- * copy's one kernel call. None when x is empty with a dim past int64 or has
- * more than ARS_MAX_DIMS dims (the caller makes those). */
+/* cast(code, x, corder=False) -> a new array of x's shape and dtype code
+ * holding x's values (a copy when code is x's dtype), in the engine's output
+ * order (x's memory order when it has no zero stride, else C order), or in
+ * C order when corder is True: astype's, copy's and _copy_contiguous's one
+ * kernel call. None when x is empty with a dim past int64 or has more than
+ * ARS_MAX_DIMS dims (more than FAST_DIMS in C order): the caller makes
+ * those. */
 PyObject *core_cast(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
-    long code = nargs == 2 ? PyLong_AsLong(args[0]) : -1;
+    long code = nargs == 2 || nargs == 3 ? PyLong_AsLong(args[0]) : -1;
     if (code < 0 || code >= NCODES || !ready || DINFO[code].dtype == NULL) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "arrstride._core.cast(code, x): bad arguments");
+            PyErr_SetString(PyExc_TypeError, "arrstride._core.cast(code, x, corder=False): bad arguments");
         return NULL;
     }
     operand_t x;
@@ -682,7 +684,24 @@ PyObject *core_cast(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         return NULL;
     }
     ew_call c = {EW_COPY, 0, x.code, (int)code, NULL, 0, 0, 0, {0, 0}};
-    return engine_run(&c, &x, NULL, NULL, OVERLAP_COPY);
+    if (nargs < 3 || args[2] != Py_True)
+        return engine_run(&c, &x, NULL, NULL, OVERLAP_COPY);
+    /* C order: a new C-ordered output given to the engine */
+    if (x.nd > FAST_DIMS)
+        Py_RETURN_NONE;
+    PyObject *out = empty_dims(x.shape, x.nd, (int)code, x.size);
+    if (out == NULL || x.size == 0)
+        return out;
+    int64_t cstr[FAST_DIMS], acc = 1;
+    for (int k = x.nd - 1; k >= 0; k--) {
+        cstr[k] = acc;
+        acc *= x.shape[k];
+    }
+    operand_t vout = {array_base((ArrayObject *)out), x.shape, cstr, x.nd, (int)code, DINFO[code].itemsize, 1,
+                      x.size};
+    PyObject *done = engine_run(&c, &x, out, &vout, OVERLAP_COPY_CHECKED);
+    Py_DECREF(out);
+    return done;
 }
 
 /* overlaps(dst, src) -> whether a write into dst must copy src first when

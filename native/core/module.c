@@ -251,7 +251,7 @@ static PyMethodDef core_methods[] = {
     {"copy_into", (PyCFunction)(void (*)(void))core_copy_into, METH_FASTCALL,
      "copy_into(dst, src, checked) -> True when dst[...] = src (copy or cast) was done by the engine"},
     {"cast", (PyCFunction)(void (*)(void))core_cast, METH_FASTCALL,
-     "cast(code, x) -> a new array of x's values in dtype code, in x's memory order"},
+     "cast(code, x, corder=False) -> a new array of x's values in dtype code, in x's memory order or C order"},
     {"overlaps", (PyCFunction)(void (*)(void))core_overlaps, METH_FASTCALL,
      "overlaps(dst, src) -> whether src shares a byte with dst (the engine's overlap test)"},
     {"bind", core_bind, METH_VARARGS, "Bind the Python implementations behind the slots."},
