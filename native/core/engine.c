@@ -300,21 +300,22 @@ PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, cons
                 ok = v->shape[k] == vout->shape[k];
             if (!ok)
                 return engine_general(c, ins, out, vout, overlap);
+            int64_t nbytes = vout->size * vout->itemsize;  /* inside the storage */
+            if (c->kind == EW_COPY && c->code == c->out_code && v->nd == 0 && nbytes <= 256) {
+                /* a few elements set to one: cheaper than a kernel call (and
+                 * exact even when that element is one of them: every write
+                 * stores the value it holds) */
+                for (int64_t j = 0; j < nbytes; j += v->itemsize)
+                    memcpy((char *)vout->data + j, v->data, (size_t)v->itemsize);
+                return Py_NewRef(out);
+            }
             int meet = write_meets(v, vout);
-            if (c->kind == EW_COPY && c->code == c->out_code) {
-                int64_t nbytes = vout->size * vout->itemsize;  /* inside the storage */
-                if (v->nd > 0 && (meet == MEET_OVERLAP || nbytes <= (1 << 16))) {
-                    /* a copy of one dtype between dense arrays of one shape:
-                     * a memmove, exact under overlap (and cheapest when small) */
-                    memmove((char *)vout->data, v->data, (size_t)nbytes);
-                    return Py_NewRef(out);
-                }
-                if (v->nd == 0 && nbytes <= 256) {
-                    /* a few elements set to one: cheaper than a kernel call */
-                    for (int64_t j = 0; j < nbytes; j += v->itemsize)
-                        memcpy((char *)vout->data + j, v->data, (size_t)v->itemsize);
-                    return Py_NewRef(out);
-                }
+            if (c->kind == EW_COPY && c->code == c->out_code && v->nd > 0
+                && (meet == MEET_OVERLAP || nbytes <= (1 << 16))) {
+                /* a copy of one dtype between dense arrays of one shape: a
+                 * memmove, exact under overlap (and cheapest when small) */
+                memmove((char *)vout->data, v->data, (size_t)nbytes);
+                return Py_NewRef(out);
             }
             if (meet == MEET_OVERLAP)
                 return engine_general(c, ins, out, vout, overlap);
