@@ -25,6 +25,7 @@ from . import _layout as L
 from . import _storage as S
 from ._args import resolve_shape
 from ._core import ArrayBase
+from ._core import cast as _core_cast
 from ._core import empty as _core_empty
 from ._core import new as _core_new
 from ._core import setup as _core_setup
@@ -261,8 +262,12 @@ class Array(ArrayBase):
                                                   start // ni), new)
 
     def _copy_contiguous(self, dtype: Optional[dt.DType] = None) -> "Array":
-        out = Array._empty(self.shape, dtype or self._dtype)
-        K.copy_into(out, self)
+        """A new C-ordered copy of self, cast to dtype when given: one engine call."""
+        d = dtype or self._dtype
+        out = _core_cast(d.code, self, True)
+        if out is None:  # an empty shape past int64, or more dims than C makes
+            out = Array._empty(self.shape, d)
+            K.copy_into(out, self)
         return out
 
     def __reduce__(self):

@@ -7,9 +7,7 @@ from typing import Any, NamedTuple, Union
 from . import _dtypes as dt
 from . import _kernels as K
 from ._array import Array, check_device
-from ._core import copy_dense as _copy_dense
-from ._core import empty as _core_empty
-from ._core import empty_ordered as _empty_ordered
+from ._core import cast as _core_cast
 from ._creation_functions import asarray
 from ._errors import not_array_error, type_error, value_error
 
@@ -58,9 +56,11 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     if type(dtype) is dt.DType and device is None and type(x) is Array:
         if dtype is x._dtype and not copy:
             return x
-        out = _core_empty(x._layout.shape, dtype)
-        # a dense x: one flat copy or cast in C (other layouts keep their order: Python)
-        if out is not None and _copy_dense(out, x, True):
+        # one engine call: the copy keeps x's memory order when x is a dense
+        # permutation (as NumPy's astype with order="K"), so that casting a
+        # transposed array streams
+        out = _core_cast(dtype.code, x)
+        if out is not None:
             return out
     func = "astype"
     if not isinstance(x, Array):
@@ -72,12 +72,10 @@ def astype(x: Array, dtype: dt.DType, /, *, copy: bool = True, device: Any = Non
     check_device(func, device)
     if dtype is x.dtype and not copy:
         return x
-    # The copy keeps x's memory order when x is a dense permutation (as NumPy's
-    # astype with order="K"), so that casting a transposed array streams.
-    out = _empty_ordered(dtype.code, x)
-    if out is None:  # an empty shape past int64
+    out = _core_cast(dtype.code, x)
+    if out is None:  # an empty shape past int64, or more dims than C takes
         out = Array._empty(x._layout.shape, dtype)
-    K.copy_into(out, x)
+        K.copy_into(out, x)
     return out
 
 

@@ -18,7 +18,7 @@ from . import _layout as L
 from ._array import Array
 from ._creation_functions import asarray, zeros
 from ._elementwise_functions import true_coordinates
-from ._core import index_key as _index_key
+from ._core import index_key as _index_key, overlaps as _core_overlaps
 from ._errors import (broadcast_error, broadcast_into_error, index_bounds_error, key_error, msg,
                       overlap_error, read_only_error)
 from ._indexing_functions import as_int64_indices, take_axis
@@ -89,19 +89,19 @@ def setitem(x: Array, key: Any, value: Any) -> None:
         raise read_only_error(SET, x._storage._readonly_why)
     view, adv = _parse(x, key, SET)
     if not adv:
-        _check_writable(view)
         kinds = _SCALAR_KINDS.get(type(value))
         if kinds is not None and x._dtype.kind in kinds:
+            _check_writable(view)
             K.fill(view, dt.pack_scalar(value, x._dtype, SET))
             return
         src = _broadcast_value(_value_array(value, x.dtype), view.shape)
-        K.copy_into(view, src)
+        K.copy_into(view, src, SET)  # (refuses a view reaching an element twice)
         return
     value = _value_array(value, x.dtype)
     offsets, adv_axes, out_shape, p, nb_dims = _advanced_plan(view, adv, SET)
     _check_writable(view)
     src = _broadcast_value(value, out_shape)
-    if K.may_share_memory(src, x) or src.dtype is not x.dtype:
+    if src.dtype is not x.dtype or _core_overlaps(x, src):
         src = src._copy_contiguous(x.dtype)
     rest_dst, rest_src, b_stride = _rest_layouts(view, adv_axes, src._layout, p, nb_dims)
     if b_stride is None:  # the broadcast dims of the value do not flatten: copy it

@@ -14,9 +14,10 @@ from typing import Optional, Sequence
 from . import _blas
 from . import _cpus
 from . import _dtypes as _dt
-from ._errors import alloc_error, too_large_error
-from ._layout import Layout, extent
-from ._core import check_signals as _check_signals, copy_dense as _copy_dense
+from . import _layout as L
+from ._errors import alloc_error, overlap_error, too_large_error
+from ._layout import Layout
+from ._core import check_signals as _check_signals, copy_into as _core_copy_into
 from ._native import ffi, lib
 from ._storage import MAX_ALLOC, MAX_BYTES, MAX_ELEMENTS, Storage, new_storage  # noqa: F401  (re-exported)
 
@@ -124,56 +125,29 @@ def data_ptr(a) -> object:
     return a._storage.ptr + a._layout.offset * a._dtype.itemsize
 
 
-def byte_range(a) -> tuple:
-    """[lo, hi) bytes of a's storage that a reaches."""
-    lo, hi = extent(a._layout)
-    isz = a._dtype.itemsize
-    return lo * isz, (hi + 1) * isz
-
-
-def may_share_memory(a, b) -> bool:
-    """True when a and b reach overlapping bytes (by address, so external
-    buffers wrapped twice are caught too)."""
-    alo, ahi = byte_range(a)
-    blo, bhi = byte_range(b)
-    if alo >= ahi or blo >= bhi:
-        return False
-    da, db = a._storage.address, b._storage.address
-    return alo + da < bhi + db and blo + db < ahi + da
-
-
-# ---- copy, cast, fill ----------------------------------------------------------
-
-
-def copy_into(dst, src) -> None:
-    """dst[...] = src for arrays of one shape (src may be a broadcast view),
-    casting when the dtypes differ. Exact when the two overlap."""
-    if _copy_dense(dst, src):
-        # a dense dst: a memmove up to 64 KiB from a dense src of its dtype
-        # (exact under overlap too), else one strided copy or cast where the
-        # two do not overlap (_core)
+def copy_into(dst, src, func: str = "copy") -> None:
+    """dst[...] = src, src broadcasting to dst's shape, cast when the dtypes
+    differ (as astype casts): the engine's one write path (_core.copy_into),
+    which copies src first when it overlaps dst without being it. A dst that
+    reaches one element twice (a stride 0 over a size > 1, overlapping
+    windows) is refused with a ValueError naming func."""
+    if _core_copy_into(dst, src, False):
         return
+    # declined: dst's dims do not simply nest (decided here exactly), or more
+    # dims than C takes
     lay = dst._layout
-    if lay.size == 0:
-        return
-    dd, sd = dst._dtype, src._dtype
-    if may_share_memory(dst, src):
-        src = src._copy_contiguous()
-    dims, dstrides, sstrides = lay.shape, lay.strides, src._layout.strides
-    if len(dims) > lib.ARS_MAX_DIMS:  # size-1 dims carry nothing: drop them for C
-        keep = [k for k, d in enumerate(dims) if d != 1]
-        dims = [dims[k] for k in keep]
-        dstrides = [dstrides[k] for k in keep]
-        sstrides = [sstrides[k] for k in keep]
-    ndim = len(dims)
-    shape = shape64(dims)
-    ds = byte_strides(dstrides, dd.itemsize)
-    ss = byte_strides(sstrides, sd.itemsize)
-    if dd is sd:
-        rc = lib.ars_copy(ndim, shape, data_ptr(dst), ds, data_ptr(src), ss, dd.itemsize)
-    else:
-        rc = lib.ars_cast(ndim, shape, data_ptr(dst), ds, dd.code, data_ptr(src), ss, sd.code)
-    _check(rc, "copy")
+    if L.has_internal_overlap(lay):
+        raise overlap_error(func, lay.shape, lay.strides)
+    if len(lay.shape) > lib.ARS_MAX_DIMS:  # size-1 dims carry nothing: drop them for C
+        slay = src._layout
+        keep = [k for k, d in enumerate(lay.shape) if d != 1]
+        dst = dst._with_layout(Layout(tuple(lay.shape[k] for k in keep),
+                                      tuple(lay.strides[k] for k in keep), lay.offset))
+        src = src._with_layout(Layout(tuple(slay.shape[k] for k in keep),
+                                      tuple(slay.strides[k] for k in keep), slay.offset))
+        if len(keep) > lib.ARS_MAX_DIMS:
+            _check(lib.ARS_ERR_NDIM, "copy")
+    _core_copy_into(dst, src, True)
 
 
 def write_element(a, offset: int, value: bytes) -> None:

@@ -818,7 +818,7 @@ def test_any_all_of_every_element(dtype, layout):
 @pytest.mark.parametrize("src", ["int16", "float64", "complex64", "bool"])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_copy_into_a_dense_destination(src, layout):
-    # _core.copy_dense: any source layout, a copy or a cast, where the two do not overlap
+    # the engine's copy (_core.copy_into): any source layout, a copy or a cast
     from arrstride import _kernels as K
     a, n = make(layout, (3, 4), getattr(xp, src))
     for dst in ("int16", "float64", "complex64", "bool"):
@@ -1121,7 +1121,7 @@ def test_the_switch_reads_and_sets():
 
 
 def test_the_switch_off_takes_no_fast_path():
-    # with the switch off every _core fast path declines: None (False for copy_dense)
+    # with the switch off every _core fast path declines: None
     a = xp.ones((2, 3))
     was = _core.set_fast_paths(False)
     try:
@@ -1132,7 +1132,6 @@ def test_the_switch_off_takes_no_fast_path():
         assert _core.reshape(a, (3, 2)) is None
         assert _core.reduce_all(0, a, xp.float64) is None
         assert _core.reduce_into(0, a, (0,), xp.float64) is None
-        assert _core.copy_dense(xp.empty((2, 3)), a) is False
         assert _core.where(xp.ones((2, 3), dtype=xp.bool), a, a) is None
         assert _core.concat0([a, a]) is None
         assert _core.matmul(a, a.T) is None

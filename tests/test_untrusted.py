@@ -470,7 +470,7 @@ CORE = [
     """),
     ("other-entry-points-junk", """
         x = xp.ones((2, 3))
-        for f in ("reshape", "reduce_all", "reduce_into", "copy_dense", "where", "matmul", "from_buffer"):
+        for f in ("reshape", "reduce_all", "reduce_into", "copy_into", "cast", "overlaps", "where", "matmul", "from_buffer"):
             for args in [(), (1,), (1, 2), (x, 1), (1, 2, 3), (x, x, x), (x, (2,), 5), (1, 2, 3, 4, 5)]:
                 try:
                     getattr(_core, f)(*args)

@@ -302,45 +302,6 @@ PyObject *core_from_list(PyObject *mod, PyObject *list) {
     return out;
 }
 
-/* copy_dense(dst, src) -> True when dst[...] = src was done here: both dense
- * and of one shape, a copy or a cast (a cast only where the two do not
- * overlap; a copy is a memmove, exact under overlap). False: the caller's
- * general path. */
-PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
-    (void)mod;
-    if (!fast_paths)
-        Py_RETURN_FALSE;  /* switched off: the general path */
-    view_t d, s;
-    if (nargs < 2 || nargs > 3 || !read_view(args[0], &d) || !read_view(args[1], &s) || !d.dense
-        || d.readonly || d.ndim != s.ndim || memcmp(d.shape, s.shape, sizeof(int64_t) * d.ndim) != 0
-        || (nargs == 3 && args[2] == Py_True && !s.dense))
-        Py_RETURN_FALSE;
-    if (d.size == 0)
-        Py_RETURN_TRUE;
-    int64_t dbytes = d.size * d.itemsize;  /* inside its storage */
-    if (d.code == s.code && s.dense && dbytes <= (1 << 16)) {
-        memmove(d.data, s.data, (size_t)dbytes);  /* exact under overlap too */
-        Py_RETURN_TRUE;
-    }
-    /* any other src layout or a cast, in one strided kernel call, where the
-     * two do not overlap */
-    if (!disjoint(&d, d.data, &s, s.data))
-        Py_RETURN_FALSE;
-    int64_t ds[FAST_DIMS], ss[FAST_DIMS], acc = d.itemsize;
-    for (int k = s.ndim - 1; k >= 0; k--) {
-        /* (a size-1 dim's stride may be anything, even past int64 in bytes) */
-        ss[k] = s.shape[k] > 1 ? s.strides[k] * s.itemsize : 0;  /* inside the storage */
-        ds[k] = acc;
-        acc *= d.shape[k];
-    }
-    int64_t n = d.size;
-    int rc;
-    KERNEL(rc, n, k_cast(d.ndim, d.shape, d.data, ds, d.code, s.data, ss, s.code));
-    if (run_status(rc) < 0)
-        return NULL;
-    Py_RETURN_TRUE;
-}
-
 /* where(condition, x1, x2) -> a new array, for a bool condition and x1, x2
  * of one dtype (either may be a Python scalar of the other's kind) in
  * layouts C holds, run by the engine; None otherwise (the Python path). */

@@ -15,11 +15,13 @@
  * - Elementwise: the object behind each elementwise function (name, op code,
  *   the output dtype per input dtype, the Python implementation). Calling it
  *   takes the dense fast path or calls the Python implementation.
- * - new, empty, scalar, from_list, copy_dense, where, concat0, reshape,
+ * - new, empty, scalar, from_list, where, concat0, reshape,
  *   reduce_all, reduce_into, matmul: construction and the dense cases of
  *   the common calls without Python frames.
  * - ewise: the elementwise engine's entry for the general path; the slots,
  *   Elementwise and where() hand the same engine their fast cases.
+ * - copy_into, cast: the engine's copies and casts (every write of one
+ *   array into another, astype, copy).
  *
  * Every fast path can be switched off: ARRSTRIDE_FAST_PATHS=0 in the
  * environment when arrstride is imported (or _core.set_fast_paths(False),
@@ -348,8 +350,6 @@ static inline char *first_element(char *base, int64_t offset, int64_t size, int 
         boff = 0;
     return base + boff;
 }
-int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb);
-int nests(const view_t *w);
 int cast_operand(operand_t *o, int code, int64_t *cstr, PyObject **keep);  /* engine.c */
 int operands_disjoint(const operand_t *a, const operand_t *b);
 int operand_nests(const operand_t *w);
@@ -395,7 +395,6 @@ PyObject *core_reshape(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_reduce_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_from_list(PyObject *mod, PyObject *list);
 PyObject *core_read_sequence(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);  /* seq.c */
-PyObject *core_copy_dense(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_where(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_clip(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
@@ -414,7 +413,7 @@ PyObject *core_index_key(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 PyObject *core_take(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);  /* index.c */
 
 /* engine.c: the one elementwise engine (broadcast, output order, overlap, flat or N-D) */
-enum { EW_UNARY, EW_BINARY, EW_WHERE, EW_CLIP, EW_ISIN, EW_KINDS };
+enum { EW_UNARY, EW_BINARY, EW_WHERE, EW_CLIP, EW_ISIN, EW_COPY, EW_KINDS };
 typedef struct {
     int kind, op, code, out_code;  /* op: the kernel's op code; code: the inputs' dtype code */
     char *set;                     /* EW_ISIN: the set (sorted in place), nset elements */
@@ -423,10 +422,16 @@ typedef struct {
     int conv;                      /* EW_UNARY, EW_BINARY: the inputs are of the dtypes icode (cast */
     int icode[2];                  /* per block into code) or the output's is not the kernel's */
 } ew_call;
-/* what engine_run does with an input that overlaps a given output */
-enum { OVERLAP_DECLINE, OVERLAP_COPY };
+/* what engine_run does with an input that overlaps a given output: decline,
+ * or copy it first; CHECKED: copy it first, and the caller has decided that
+ * the output reaches no element twice (else engine_run declines an output
+ * whose dims do not simply nest) */
+enum { OVERLAP_DECLINE, OVERLAP_COPY, OVERLAP_COPY_CHECKED };
+/* how an input meets a given output (engine.c): the one overlap test of every write */
+enum { MEET_APART, MEET_SAME, MEET_OVERLAP };
 PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, const operand_t *vout,
                      int overlap);
+int write_meets(const operand_t *v, const operand_t *o);
 /* A packed Python scalar (item holds one element of dtype code). */
 static inline operand_t scalar_operand(int code, const char *item) {
     operand_t o = {item, NULL, NULL, 0, code, DINFO[code].itemsize, 1, 1};
@@ -445,6 +450,9 @@ static inline int packed_operand(PyObject *obj, int code, char *item, operand_t 
 }
 PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_empty_ordered(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_copy_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_cast(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_overlaps(PyObject *mod, PyObject *const *args, Py_ssize_t nargs);
 
 /* ewise.c: Elementwise, the object behind each elementwise function */
 PyObject *ew_fast(ElementwiseObject *e, PyObject *a, PyObject *b);

@@ -11,20 +11,25 @@
  *   output order  a new output follows the memory order of the first input
  *                 that covers its shape without broadcasting (NumPy's order
  *                 "K", PyTorch's TensorIterator), else C order;
- *   overlap       an output given (x op= y) must not reach one element twice;
- *                 an input that overlaps it without being it is copied first
- *                 (the general path) or the call is declined (fast paths);
+ *   overlap       an output given (x op= y, dst[...] = src) must not reach one
+ *                 element twice; an input that overlaps it without being it is
+ *                 copied first (the general path) or the call is declined (fast
+ *                 paths); a copy of one dtype between dense operands of one
+ *                 shape is a memmove, exact under overlap. This is the one
+ *                 overlap decision of every write (write_inputs);
  *   dtypes        each input of a unary or binary call has its own dtype
  *                 (ew_call's conv, icode): the kernel library casts it into
  *                 the call's dtype, and the result into the output's, block
  *                 by block (no full-size converted copy);
+ *   copies        EW_COPY: dst[...] = src, a copy or a cast (astype, copy,
+ *                 contiguous, setitem's value, every copy_into);
  *   flat or N-D   one flat kernel call when the output is C-ordered and every
  *                 input is dense with its shape or a single element, else one
  *                 N-D call (the kernel library's iterator merges what it can).
  */
 #include "core.h"
 
-static const int NIN[EW_KINDS] = {1, 2, 3, 3, 1};
+static const int NIN[EW_KINDS] = {1, 2, 3, 3, 1, 1};
 
 /* The shape the operands broadcast to (*nd set); 0: they do not. */
 static int broadcast(const operand_t *ins, int nin, int64_t *shape, int *nd) {
@@ -152,6 +157,17 @@ static int same_view(const operand_t *a, const operand_t *b) {
     return 1;
 }
 
+/* How an input v meets a given output o of a write (both non-empty): APART
+ * (no byte in common), SAME (the output itself: each element is read before
+ * it is written) or OVERLAP (v must be copied first, or the call declined).
+ * The one overlap test of every write: the engine's, and the [] slots' (a
+ * mask or a value beside the array written). */
+int write_meets(const operand_t *v, const operand_t *o) {
+    if (same_view(v, o))
+        return MEET_SAME;
+    return operands_disjoint(v, o) ? MEET_APART : MEET_OVERLAP;
+}
+
 /* o's elements copied (cast to dtype code `code`) into a new C-ordered block
  * (kept alive by *keep); o then reads the copy, with strides written to cstr.
  * -1 on error. */
@@ -214,6 +230,9 @@ static inline __attribute__((always_inline)) int call_kernel(const ew_call *c, i
         break;
     case EW_ISIN:
         KERNEL(rc, size, k_isin(c->code, nd, dims, o, in[0], c->set, c->nset, c->invert));
+        break;
+    case EW_COPY:  /* (a copy when the dtypes agree) */
+        KERNEL(rc, size, k_cast(nd, dims, o, dims + nd, c->out_code, in[0], dims + 2 * nd, c->code));
         break;
     }
     return rc;
@@ -279,11 +298,26 @@ PyObject *engine_run(const ew_call *c, const operand_t *ins, PyObject *out, cons
             int ok = v->nd == 0 || (v->dense && v->nd == vout->nd);
             for (int k = 0; ok && k < v->nd; k++)
                 ok = v->shape[k] == vout->shape[k];
-            if (ok && (v->data != vout->data || v->nd == 0 || v->itemsize != vout->itemsize))
-                /* (dense, same shape, start and item size: it is out) */
-                ok = v->data >= vout->data + vout->size * vout->itemsize
-                     || vout->data >= v->data + v->size * v->itemsize;
             if (!ok)
+                return engine_general(c, ins, out, vout, overlap);
+            int64_t nbytes = vout->size * vout->itemsize;  /* inside the storage */
+            if (c->kind == EW_COPY && c->code == c->out_code && v->nd == 0 && nbytes <= 256) {
+                /* a few elements set to one: cheaper than a kernel call (and
+                 * exact even when that element is one of them: every write
+                 * stores the value it holds) */
+                for (int64_t j = 0; j < nbytes; j += v->itemsize)
+                    memcpy((char *)vout->data + j, v->data, (size_t)v->itemsize);
+                return Py_NewRef(out);
+            }
+            int meet = write_meets(v, vout);
+            if (c->kind == EW_COPY && c->code == c->out_code && v->nd > 0
+                && (meet == MEET_OVERLAP || nbytes <= (1 << 16))) {
+                /* a copy of one dtype between dense arrays of one shape: a
+                 * memmove, exact under overlap (and cheapest when small) */
+                memmove((char *)vout->data, v->data, (size_t)nbytes);
+                return Py_NewRef(out);
+            }
+            if (meet == MEET_OVERLAP)
                 return engine_general(c, ins, out, vout, overlap);
         }
         lead = vout;
@@ -301,7 +335,11 @@ static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject
                                 int overlap) {
     int nin = NIN[c->kind], n, fits;
     int64_t shape[ARS_MAX_DIMS], ostr[ARS_MAX_DIMS];
-    if (!broadcast(ins, nin, shape, &n))
+    operand_t all[4];  /* a given output takes part: the inputs broadcast to its shape */
+    memcpy(all, ins, sizeof(operand_t) * nin);
+    if (out != NULL)
+        all[nin] = *vout;
+    if (!broadcast(all, nin + (out != NULL), shape, &n))
         return NULL;
     int64_t size = count(shape, n, &fits);
     if (!fits) {  /* (a given output's size fits) */
@@ -326,10 +364,10 @@ static PyObject *engine_general(const ew_call *c, const operand_t *ins, PyObject
             return NULL;
         if (size == 0)
             return Py_NewRef(out);
-        if (!operand_nests(vout))
-            return NULL;
+        if (overlap != OVERLAP_COPY_CHECKED && !operand_nests(vout))
+            return NULL;  /* (the caller decides exactly: _layout.has_internal_overlap) */
         for (int i = 0; i < nin; i++) {
-            if (same_view(&ins[i], vout) || operands_disjoint(&ins[i], vout))
+            if (write_meets(&ins[i], vout) != MEET_OVERLAP)
                 continue;
             if (overlap == OVERLAP_DECLINE)
                 goto decline;
@@ -568,4 +606,125 @@ PyObject *core_empty_ordered(PyObject *mod, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     return new_output((int)code, x.shape, x.nd, x.size, &x, 1, ostr, &cdense);
+}
+
+/* ---- copies and casts: the engine's EW_COPY ------------------------------------------- */
+
+/* copy_into(dst, src, checked) -> True when dst[...] = src was written (a
+ * copy, or a cast when the dtypes differ, as astype casts), src broadcasting
+ * to dst's shape; src overlapping dst without being it is copied first.
+ * False when declined: dst may reach an element twice (its dims do not
+ * simply nest) and checked is False (the caller decides exactly and refuses
+ * it, or calls again with checked True), or either has more than
+ * ARS_MAX_DIMS dims. None when dst is empty with a dim past int64. */
+PyObject *core_copy_into(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 3 || !ready) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.copy_into(dst, src, checked): bad arguments");
+        return NULL;
+    }
+    operand_t in, vout;
+    int64_t shapes[2][ARS_MAX_DIMS], strides[2][ARS_MAX_DIMS];
+    int r = read_any(args[0], &vout, shapes[0], strides[0], "the output");
+    if (r == 0)
+        return NULL;
+    if (r == -1)
+        Py_RETURN_TRUE;  /* empty: nothing to write */
+    int rs = read_any(args[1], &in, shapes[1], strides[1], "the source");
+    if (rs == 0)
+        return NULL;
+    if (r == -2 || rs == -2)
+        Py_RETURN_FALSE;
+    if (vout.size == 0)
+        Py_RETURN_TRUE;
+    if (rs == -1) {
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.copy_into: the source is empty, the output is not");
+        return NULL;
+    }
+    PyObject *ost = ((ArrayObject *)args[0])->storage;
+    if (ost != NULL && SLOT(ost, off_readonly) != Py_False) {
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.copy_into: the output is read-only");
+        return NULL;
+    }
+    ew_call c = {EW_COPY, 0, in.code, vout.code, NULL, 0, 0, 0, {0, 0}};
+    PyObject *out = engine_run(&c, &in, args[0], &vout, args[2] == Py_True ? OVERLAP_COPY_CHECKED : OVERLAP_COPY);
+    if (out == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        if (args[2] != Py_True)
+            Py_RETURN_FALSE;
+        PyErr_SetString(PyExc_ValueError, "arrstride._core.copy_into: the source does not broadcast to the "
+                                          "output's shape");
+        return NULL;
+    }
+    Py_DECREF(out);
+    Py_RETURN_TRUE;
+}
+
+/* cast(code, x, corder=False) -> a new array of x's shape and dtype code
+ * holding x's values (a copy when code is x's dtype), in the engine's output
+ * order (x's memory order when it has no zero stride, else C order), or in
+ * C order when corder is True: astype's, copy's and _copy_contiguous's one
+ * kernel call. None when x is empty with a dim past int64 or has more than
+ * ARS_MAX_DIMS dims (more than FAST_DIMS in C order): the caller makes
+ * those. */
+PyObject *core_cast(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    long code = nargs == 2 || nargs == 3 ? PyLong_AsLong(args[0]) : -1;
+    if (code < 0 || code >= NCODES || !ready || DINFO[code].dtype == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "arrstride._core.cast(code, x, corder=False): bad arguments");
+        return NULL;
+    }
+    operand_t x;
+    int64_t shape[ARS_MAX_DIMS], strides[ARS_MAX_DIMS];
+    int r = read_any(args[1], &x, shape, strides, "x");
+    if (r <= 0) {
+        if (r < 0)
+            Py_RETURN_NONE;
+        return NULL;
+    }
+    ew_call c = {EW_COPY, 0, x.code, (int)code, NULL, 0, 0, 0, {0, 0}};
+    if (nargs < 3 || args[2] != Py_True)
+        return engine_run(&c, &x, NULL, NULL, OVERLAP_COPY);
+    /* C order: a new C-ordered output given to the engine */
+    if (x.nd > FAST_DIMS)
+        Py_RETURN_NONE;
+    PyObject *out = empty_dims(x.shape, x.nd, (int)code, x.size);
+    if (out == NULL || x.size == 0)
+        return out;
+    int64_t cstr[FAST_DIMS], acc = 1;
+    for (int k = x.nd - 1; k >= 0; k--) {
+        cstr[k] = acc;
+        acc *= x.shape[k];
+    }
+    operand_t vout = {array_base((ArrayObject *)out), x.shape, cstr, x.nd, (int)code, DINFO[code].itemsize, 1,
+                      x.size};
+    PyObject *done = engine_run(&c, &x, out, &vout, OVERLAP_COPY_CHECKED);
+    Py_DECREF(out);
+    return done;
+}
+
+/* overlaps(dst, src) -> whether a write into dst must copy src first when
+ * it does not go element for element (a scatter): src shares a byte with
+ * dst (write_meets: anything but apart). False when either is empty. */
+PyObject *core_overlaps(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 2 || !ready) {
+        PyErr_SetString(PyExc_TypeError, "arrstride._core.overlaps(dst, src): bad arguments");
+        return NULL;
+    }
+    operand_t a, b;
+    int64_t shapes[2][ARS_MAX_DIMS], strides[2][ARS_MAX_DIMS];
+    int ra = read_any(args[0], &a, shapes[0], strides[0], "dst");
+    if (ra == 0)
+        return NULL;
+    int rb = read_any(args[1], &b, shapes[1], strides[1], "src");
+    if (rb == 0)
+        return NULL;
+    if (ra == -1 || rb == -1 || (ra > 0 && a.size == 0) || (rb > 0 && b.size == 0))
+        Py_RETURN_FALSE;
+    if (ra == -2 || rb == -2)
+        Py_RETURN_TRUE;  /* more dims than C reads: assume they do */
+    return PyBool_FromLong(write_meets(&b, &a) != MEET_APART);
 }

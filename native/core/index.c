@@ -424,28 +424,28 @@ static int read_mask(const view_t *v, const view_t *w, const char **bytes, char 
     if (w->code != ARS_BOOL || !v->dense || w->ndim > v->ndim || w->ndim == 0
         || memcmp(w->shape, v->shape, sizeof(int64_t) * w->ndim) != 0)
         return 0;
+    operand_t wo = operand_of(w), vo = operand_of(v);
     if (w->dense) {
-        if (w->data != v->data && w->data < v->data + v->size * v->itemsize && v->data < w->data + w->size)
+        if (write_meets(&wo, &vo) == MEET_OVERLAP)
             return 0;
         *bytes = w->data;
     } else {
         char *m = malloc((size_t)w->size + 1);
         if (m == NULL)
             return 0;
-        /* rows of the last dim, the outer dims by an odometer (every offset
-         * is inside the storage: no overflow) */
-        int last = w->ndim - 1;
-        int64_t idx[FAST_DIMS] = {0}, off = 0, n = w->shape[last], st = w->strides[last];
-        for (int64_t i = 0; i < w->size; i += n) {
-            for (int64_t j = 0; j < n; j++)
-                m[i + j] = w->data[off + j * st];
-            for (int k = last - 1; k >= 0; k--) {
-                off += w->strides[k];
-                if (++idx[k] < w->shape[k])
-                    break;
-                off -= w->strides[k] * w->shape[k];
-                idx[k] = 0;
-            }
+        /* the mask's elements in C order: one copy by the kernel library's
+         * iterator (bool: strides in bytes) */
+        int64_t ms[FAST_DIMS], ws[FAST_DIMS], acc = 1;
+        for (int k = w->ndim - 1; k >= 0; k--) {
+            ms[k] = acc;
+            ws[k] = w->shape[k] > 1 ? w->strides[k] : 0;
+            acc *= w->shape[k];
+        }
+        int rc;
+        KERNEL(rc, w->size, k_cast(w->ndim, w->shape, m, ms, ARS_BOOL, w->data, ws, ARS_BOOL));
+        if (rc != 0) {
+            free(m);
+            return 0;
         }
         *bytes = *tmp = m;
     }
@@ -602,6 +602,7 @@ static PyObject *array_subscript(PyObject *self, PyObject *key) {
 
 static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
     view_t v, w, s;
+    operand_t so, vo;
     char item[16];
     int64_t count, block;
     if (!fast_paths || value == NULL || !read_view(self, &v) || v.readonly)
@@ -622,7 +623,7 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
         } else if (pack_scalar(value, v.code, item)) {
             step = 0, fill = 1;
         } else if (read_view(value, &s) && s.code == v.code && s.dense
-                   && !(s.data < v.data + v.size * isz && v.data < s.data + s.size * s.itemsize)) {
+                   && (so = operand_of(&s), vo = operand_of(&v), write_meets(&so, &vo) == MEET_APART)) {
             /* an array of x's dtype outside x's memory: one element, or one
              * block per true element (shape (count,) + the trailing dims) */
             if (s.size == 1 && s.ndim <= 1 + inner) {
@@ -657,49 +658,30 @@ static int array_ass_subscript(PyObject *self, PyObject *key, PyObject *value) {
         goto slow;  /* an empty destination: the Python path checks the value */
     char *base = array_base((ArrayObject *)self);
     int isz = v.itemsize;
+    /* the destination, as the engine's output (index_basic's w in elements) */
+    operand_t o = {first_element(base, w.offset, w.size, isz), w.shape, w.strides, w.ndim, v.code, isz,
+                   is_dense(&w), w.size};
+    ew_call c = {EW_COPY, 0, v.code, v.code, NULL, 0, 0, 0, {0, 0}};
+    operand_t in;
     if (pack_scalar(value, v.code, item)) {
-        if (!nests(&w))
-            goto slow;  /* one element reached twice (or not known): the Python path decides */
-        /* every element written lies inside the storage, so no offset overflows */
-        int64_t idx[FAST_DIMS] = {0}, bs[FAST_DIMS], off = w.offset * isz;
-        for (int k = 0; k < w.ndim; k++)
-            bs[k] = w.shape[k] > 1 ? w.strides[k] * isz : 0;
-        for (int64_t i = 0; i < w.size; i++) {
-            memcpy(base + off, item, isz);
-            for (int k = w.ndim - 1; k >= 0; k--) {
-                off += bs[k];
-                if (++idx[k] < w.shape[k])
-                    break;
-                off -= bs[k] * w.shape[k];
-                idx[k] = 0;
-            }
-        }
-        return 0;
-    }
-    if (PyErr_Occurred())
+        /* one element into every element of the destination */
+        in = scalar_operand(v.code, item);
+    } else if (PyErr_Occurred()) {
         return -1;
-    /* an array of the destination's dtype and shape, both dense: one memmove
-     * (exact when the two overlap) */
-    if (read_view(value, &s) && s.code == v.code && s.ndim == w.ndim
-        && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0) {
-        char *dst = first_element(base, w.offset, w.size, isz);
-        if (s.dense && is_dense(&w)) {
-            memmove(dst, s.data, (size_t)(w.size * isz));
-            return 0;
-        }
-        /* other layouts: one strided copy, where no element of the
-         * destination is reached twice and the value lies outside it */
-        w.itemsize = isz;
-        if (nests(&w) && disjoint(&w, dst, &s, s.data)) {
-            int64_t ds[FAST_DIMS], ss[FAST_DIMS], n = w.size;
-            for (int k = 0; k < w.ndim; k++) {  /* size-1 dims: any stride, unused */
-                ds[k] = w.shape[k] > 1 ? w.strides[k] * isz : 0;
-                ss[k] = s.shape[k] > 1 ? s.strides[k] * isz : 0;
-            }
-            int rc;
-            KERNEL(rc, n, k_cast(w.ndim, w.shape, dst, ds, v.code, s.data, ss, s.code));
-            return run_status(rc) < 0 ? -1 : 0;
-        }
+    } else if (read_view(value, &s) && s.code == v.code && s.ndim == w.ndim
+               && memcmp(s.shape, w.shape, sizeof(int64_t) * w.ndim) == 0) {
+        /* an array of the destination's dtype and shape: copied first where
+         * it overlaps the destination without being it */
+        in = operand_of(&s);
+    } else {
+        goto slow;
+    }
+    /* declined (no exception): the destination may reach an element twice;
+     * the Python path decides */
+    PyObject *done = engine_run(&c, &in, self, &o, OVERLAP_COPY);
+    if (done != NULL) {
+        Py_DECREF(done);
+        return 0;
     }
 slow:
     if (PyErr_Occurred())

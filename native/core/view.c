@@ -90,13 +90,6 @@ int operands_disjoint(const operand_t *a, const operand_t *b) {
     return ahi <= blo || bhi <= alo;
 }
 
-/* No byte of a (first element at pa) is a byte of b (at pb); both non-empty. */
-int disjoint(const view_t *a, const char *pa, const view_t *b, const char *pb) {
-    operand_t oa = operand_of(a), ob = operand_of(b);
-    oa.data = pa, ob.data = pb;
-    return operands_disjoint(&oa, &ob);
-}
-
 /* No two indices of w reach one element: its dims of size > 1, sorted by
  * |stride|, nest without interleaving (what _layout.has_internal_overlap
  * decides at once; 0 leaves the rest to it). */
@@ -121,9 +114,3 @@ int operand_nests(const operand_t *w) {
     }
     return 1;
 }
-
-int nests(const view_t *w) {
-    operand_t o = operand_of(w);
-    return operand_nests(&o);
-}
-

@@ -407,6 +407,21 @@ void ars_corder_run_range(int ndim, const int64_t *shape, int nop, char *const *
                           const int64_t *const *strides, int64_t begin, int64_t end,
                           ars_loop_fn loop, void *ctx);
 
+/* A C-order walk (the last dim fastest) over the nd dims of shape, moving
+ * nop pointers by their byte strides strides[op][d], one element at a time:
+ * for loops that take whole items one by one in C order (the FFT's lines).
+ * ars_walk_seek puts the pointers (at element 0 when called) at element pos;
+ * ars_walk_next moves them to the next element (back to element 0 after the
+ * last). */
+typedef struct {
+    int nd, nop;
+    const int64_t *shape;
+    const int64_t *const *strides;
+    int64_t idx[ARS_MAX_DIMS];
+} ars_walk;
+void ars_walk_seek(ars_walk *w, char **ptr, int64_t pos);
+void ars_walk_next(ars_walk *w, char **ptr);
+
 /* The number of C-order parts for n elements of a kernel that makes two
  * passes over them (count, then write): at most ARS_CORDER_PARTS, each at
  * least a parallel grain; a function of n alone, never of the thread count. */

@@ -357,37 +357,23 @@ static void FS(run_lines)(int64_t begin, int64_t end, void *ctx)
     FSV(dc) *vtmp = ars_alloc(pl->tmpcap * (int64_t)sizeof(FSV(dc)));
     bad |= !vbuf || !vwork || !vtmp;
 #endif
-    int64_t idx[ARS_MAX_DIMS];
-    int64_t rem = begin;
-    const char *src = jb->src;
-    char *dst = jb->dst;
+    /* the batch's lines in C order: src and dst, by the iterator's walker */
+    const int64_t *const bstrides[2] = {jb->bsrc, jb->bdst};
+    ars_walk walk = {jb->nb, 2, jb->bshape, bstrides, {0}};
+    char *at[2] = {(char *)jb->src, jb->dst};
     if (bad) {
         __atomic_store_n(jb->status, ARS_ERR_NOMEM, __ATOMIC_RELAXED);
         goto done;
     }
-    for (int d = jb->nb - 1; d >= 0; d--) {
-        idx[d] = rem % jb->bshape[d];
-        rem /= jb->bshape[d];
-        src += idx[d] * jb->bsrc[d];
-        dst += idx[d] * jb->bdst[d];
-    }
+    ars_walk_seek(&walk, at, begin);
     for (int64_t line = begin; line < end;) {
         int g = end - line >= width && !jb->par ? width : 1;
         const char *srcs[FFT_MAXW];
         char *dsts[FFT_MAXW];
         for (int l = 0; l < g; l++) {
-            srcs[l] = src;
-            dsts[l] = dst;
-            for (int d = jb->nb - 1; d >= 0; d--) {
-                if (++idx[d] < jb->bshape[d]) {
-                    src += jb->bsrc[d];
-                    dst += jb->bdst[d];
-                    break;
-                }
-                idx[d] = 0;
-                src -= (jb->bshape[d] - 1) * jb->bsrc[d];
-                dst -= (jb->bshape[d] - 1) * jb->bdst[d];
-            }
+            srcs[l] = at[0];
+            dsts[l] = at[1];
+            ars_walk_next(&walk, at);
         }
         line += g;
         if (g == 1) {

@@ -179,6 +179,30 @@ void ars_corder_run_range(int ndim, const int64_t *shape, int nop, char *const *
     ars_iter_run_range(&it, loop, ctx, begin, end);
 }
 
+void ars_walk_seek(ars_walk *w, char **ptr, int64_t pos)
+{
+    for (int d = w->nd - 1; d >= 0; d--) {
+        w->idx[d] = pos % w->shape[d];
+        pos /= w->shape[d];
+        for (int op = 0; op < w->nop; op++)
+            ptr[op] += w->idx[d] * w->strides[op][d];
+    }
+}
+
+void ars_walk_next(ars_walk *w, char **ptr)
+{
+    for (int d = w->nd - 1; d >= 0; d--) {
+        if (++w->idx[d] < w->shape[d]) {
+            for (int op = 0; op < w->nop; op++)
+                ptr[op] += w->strides[op][d];
+            return;
+        }
+        w->idx[d] = 0;
+        for (int op = 0; op < w->nop; op++)
+            ptr[op] -= (w->shape[d] - 1) * w->strides[op][d];
+    }
+}
+
 int64_t ars_corder_parts(int64_t n, int64_t work_per_elem)
 {
     int64_t parts = n / ars_parallel_grain(work_per_elem);
