@@ -33,8 +33,14 @@ _COMPILE_SECONDS = {"reduce.c": 29, "ew_binary_int.c": 21, "ew_unary.c": 13, "so
 
 # The SIMD level of a source of native/src/levels/ (by its name's ending) and
 # the flags it is compiled with on x86-64 (native/src/platform.h). Elsewhere
-# those sources compile to nothing and get no flags.
-_LEVEL_FLAGS = {"_avx2.c": ["-march=x86-64-v3"], "_avx512.c": ["-march=x86-64-v4"]}
+# those sources compile to nothing and get no flags. No FMA, so that every
+# level gives the baseline's bits: GCC 12 fuses the products and sums of a
+# complex multiplication into vfmaddsub despite -ffp-contract=off (in its
+# basic-block vectorizer), with FMA's VEX form or AVX-512's EVEX one, so the
+# AVX-512 level also goes without that vectorizer (the loop vectorizer
+# stays).
+_LEVEL_FLAGS = {"_avx2.c": ["-march=x86-64-v3", "-mno-fma"],
+                "_avx512.c": ["-march=x86-64-v4", "-mno-fma", "-fno-tree-slp-vectorize"]}
 
 
 def _cost(src):

@@ -27,8 +27,10 @@
  * ARS_LEVEL defined and -march=x86-64-v3 or -v4 added by setup.py); their
  * loops are named per level, ARS_LV(name) being name_l<ARS_LEVEL>. Smaller
  * kernels get a copy per level in one source, with ARS_TARGET_<level>. Every
- * level runs the same C without FMA contraction (-ffp-contract=off), so all
- * give the same bits. */
+ * level runs the same C without FMA contraction (-ffp-contract=off, and no
+ * FMA in the levels' instruction sets: see setup.py), so all give the same
+ * bits. ARS_TARGET_2 is only for code without floating-point arithmetic:
+ * AVX-512 brings fused multiply-adds of its own. */
 enum { ARS_LEVEL_BASELINE = 0, ARS_LEVEL_AVX2 = 1, ARS_LEVEL_AVX512 = 2 };
 #ifndef ARS_LEVEL
 #define ARS_LEVEL 0
@@ -41,9 +43,9 @@ enum { ARS_LEVEL_BASELINE = 0, ARS_LEVEL_AVX2 = 1, ARS_LEVEL_AVX512 = 2 };
 /* X(A, level) for each level compiled in */
 #define ARS_EACH_LEVEL(X, A) X(A, 0) X(A, 1) X(A, 2)
 #define ARS_TARGET_0
-#define ARS_TARGET_1 __attribute__((target("avx2,fma,bmi,bmi2,lzcnt,movbe,popcnt,f16c")))
+#define ARS_TARGET_1 __attribute__((target("avx2,bmi,bmi2,lzcnt,movbe,popcnt,f16c")))
 #define ARS_TARGET_2 \
-    __attribute__((target("avx2,fma,bmi,bmi2,lzcnt,movbe,popcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")))
+    __attribute__((target("avx2,bmi,bmi2,lzcnt,movbe,popcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")))
 #else
 #define ARS_NLEVELS 1
 #define ARS_EACH_LEVEL(X, A) X(A, 0)

@@ -1125,8 +1125,15 @@ int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_st
             ars_iter_run_range(&it, k->red, &off, 0, it.size);
         }
     }
-    if (!rc)
+    if (!rc) {
         memcpy(m2, mom + 2 * off, (size_t)off);
+        /* A NaN result is the one quiet NaN: which NaN operand an addition
+         * passes on (x86 passes its first) depends on how the compiler
+         * ordered it, which differs between SIMD levels. */
+        for (int64_t i = 0; i < m2_size; i++)
+            if (m2[i] != m2[i])
+                m2[i] = NAN;
+    }
     ars_free(mom);
     return rc;
 }
