@@ -33,14 +33,15 @@ _COMPILE_SECONDS = {"reduce.c": 29, "ew_binary_int.c": 21, "ew_unary.c": 13, "so
 
 # The SIMD level of a source of native/src/levels/ (by its name's ending) and
 # the flags it is compiled with on x86-64 (native/src/platform.h). Elsewhere
-# those sources compile to nothing and get no flags. No FMA, so that every
-# level gives the baseline's bits: GCC 12 fuses the products and sums of a
-# complex multiplication into vfmaddsub despite -ffp-contract=off (in its
-# basic-block vectorizer), with FMA's VEX form or AVX-512's EVEX one, so the
-# AVX-512 level also goes without that vectorizer (the loop vectorizer
-# stays).
-_LEVEL_FLAGS = {"_avx2.c": ["-march=x86-64-v3", "-mno-fma"],
-                "_avx512.c": ["-march=x86-64-v4", "-mno-fma", "-fno-tree-slp-vectorize"]}
+# those sources compile to nothing and get no flags. With GCC no FMA, so
+# that every level gives the baseline's bits: GCC 12 fuses the products and
+# sums of a complex multiplication into vfmaddsub despite -ffp-contract=off
+# (in its basic-block vectorizer), with FMA's VEX form or AVX-512's EVEX one,
+# so the AVX-512 level also goes without that vectorizer (the loop
+# vectorizer stays). Clang keeps -ffp-contract=off (and its AVX-512 needs
+# FMA enabled).
+_LEVEL_FLAGS = {"_avx2.c": ["-march=x86-64-v3"], "_avx512.c": ["-march=x86-64-v4"]}
+_LEVEL_FLAGS_GCC = {"_avx2.c": ["-mno-fma"], "_avx512.c": ["-mno-fma", "-fno-tree-slp-vectorize"]}
 
 
 def _cost(src):
@@ -80,22 +81,28 @@ def _object_key(compiler, src, cc_args, extra_postargs, pp_opts, headers):
     return h.hexdigest()
 
 
-def _targets_x86_64(compiler):
-    """Whether the C compiler builds for x86-64 (not, say, a cross compiler)."""
+def _compiler_kind(compiler):
+    """(whether the C compiler builds for x86-64 (not, say, a cross compiler),
+    whether it is Clang)."""
     import subprocess
     cc = getattr(compiler, "compiler_so", None) or ["cc"]
     try:
         machine = subprocess.run([cc[0], "-dumpmachine"], capture_output=True, text=True,
                                  check=True).stdout
+        version = subprocess.run([cc[0], "--version"], capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        return False
-    return machine.startswith(("x86_64", "amd64"))
+        return False, False
+    return machine.startswith(("x86_64", "amd64")), "clang" in version.lower()
 
 
-def _level_flags(src, x86_64):
+def _level_flags(src, kind):
+    x86_64, clang = kind
     if not x86_64 or os.path.basename(os.path.dirname(os.path.abspath(src))) != "levels":
         return []
-    return next((f for end, f in _LEVEL_FLAGS.items() if src.endswith(end)), [])
+    for end, flags in _LEVEL_FLAGS.items():
+        if src.endswith(end):
+            return flags + ([] if clang else _LEVEL_FLAGS_GCC[end])
+    return []
 
 
 def _parallel_compile(compiler, jobs):
@@ -109,11 +116,11 @@ def _parallel_compile(compiler, jobs):
             output_dir, macros, include_dirs, sources, depends, extra_postargs)
         cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
         headers = _headers_digest() if cache else ""
-        x86_64 = _targets_x86_64(compiler)
+        kind = _compiler_kind(compiler)
 
         def one(obj):
             src, ext = build[obj]
-            postargs = list(extra_postargs or []) + _level_flags(src, x86_64)
+            postargs = list(extra_postargs or []) + _level_flags(src, kind)
             if not cache:
                 compiler._compile(obj, src, ext, cc_args, postargs, pp_opts)
                 return
