@@ -32,15 +32,37 @@ typedef struct {
 } kernel;
 
 /* One set of tables per SIMD level (platform.h), over that level's loops
- * (named _l<level>: the entries take EW_L's level); the active level's run. */
+ * (named _l<level>: the entries take EW_L's level); the active level's run.
+ * The cheap ops (cost 1, 2) run the AVX2 loops at the AVX-512 level: they
+ * are memory-bound, and their AVX-512 loops measured 5-10% slower (add and
+ * multiply of 1e6 float64, one thread). EW_LC(COST) is the level an entry
+ * of that cost takes (the narrow floats' loops, ew_narrow.h, keep EW_L). */
+#define EW_LC(COST) EW_LC_(EW_L, COST)
+#define EW_LC_(L, COST) EW_LC__(L, COST)
+#define EW_LC__(L, COST) EW_LC_##L##_##COST
+#define EW_LC_0_1 0
+#define EW_LC_0_2 0
+#define EW_LC_0_4 0
+#define EW_LC_0_8 0
+#define EW_LC_0_16 0
+#define EW_LC_1_1 1
+#define EW_LC_1_2 1
+#define EW_LC_1_4 1
+#define EW_LC_1_8 1
+#define EW_LC_1_16 1
+#define EW_LC_2_1 1
+#define EW_LC_2_2 1
+#define EW_LC_2_4 2
+#define EW_LC_2_8 2
+#define EW_LC_2_16 2
 #define U_ENTRY(DN, T, WT, RT, OP, OUT, S, COST) \
-    [ARS_OP_##OP][ARS_##DN] = {ARS_LVN(u_##OP##_##DN, EW_L), OD_##OUT(DN, RT), COST},
+    [ARS_OP_##OP][ARS_##DN] = {ARS_LVN(u_##OP##_##DN, EW_LC(COST)), OD_##OUT(DN, RT), COST},
 #define U_ENTRIES(OP, G, OUT, S, COST) G(U_ENTRY, OP, OUT, S, COST)
 #define B_ENTRY(DN, T, WT, RT, OP, OUT, S, COST) \
-    [ARS_OP_##OP][ARS_##DN] = {ARS_LVN(b_##OP##_##DN, EW_L), OD_##OUT(DN, RT), COST},
+    [ARS_OP_##OP][ARS_##DN] = {ARS_LVN(b_##OP##_##DN, EW_LC(COST)), OD_##OUT(DN, RT), COST},
 #define B_ENTRIES(OP, G, OUT, S, COST) G(B_ENTRY, OP, OUT, S, COST)
 #define P_ENTRY(DN, T, WT, RT, EXP, S, COST) \
-    [PX_##EXP][ARS_##DN] = {ARS_LVN(p_##EXP##_##DN, EW_L), ARS_##DN, COST},
+    [PX_##EXP][ARS_##DN] = {ARS_LVN(p_##EXP##_##DN, EW_LC(COST)), ARS_##DN, COST},
 #define P_ENTRIES(EXP, G, S, COST) G(P_ENTRY, EXP, S, COST)
 #define EW_TABLES(L)                                                                 \
     static const kernel unary_table_##L[ARS_NUNARY][ARS_NDTYPES] = {                 \
