@@ -14,6 +14,7 @@ instead of compiling again (ARRSTRIDE_NO_OBJCACHE=1 turns this off).
 import glob
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -30,8 +31,25 @@ _COMPILE_SECONDS = {"reduce.c": 29, "ew_binary_int.c": 21, "ew_unary.c": 13, "so
                     "ew_binary_float.c": 6}
 
 
+# The SIMD level of a source of native/src/levels/ (by its name's ending) and
+# the flags it is compiled with on x86-64 (native/src/platform.h). Elsewhere
+# those sources compile to nothing and get no flags. With GCC no FMA, so
+# that every level gives the baseline's bits: GCC 12 fuses the products and
+# sums of a complex multiplication into vfmaddsub despite -ffp-contract=off
+# (in its basic-block vectorizer), with FMA's VEX form or AVX-512's EVEX one,
+# so the AVX-512 level also goes without that vectorizer (the loop
+# vectorizer stays). Clang keeps -ffp-contract=off (and its AVX-512 needs
+# FMA enabled).
+_LEVEL_FLAGS = {"_avx2.c": ["-march=x86-64-v3"], "_avx512.c": ["-march=x86-64-v4"]}
+_LEVEL_FLAGS_GCC = {"_avx2.c": ["-mno-fma"], "_avx512.c": ["-mno-fma", "-fno-tree-slp-vectorize"]}
+
+
 def _cost(src):
-    return _COMPILE_SECONDS.get(os.path.basename(src), 0) * 1e9 + os.path.getsize(src)
+    name = os.path.basename(src)
+    for end in _LEVEL_FLAGS:  # a level's copy of a source costs about as much
+        if name.endswith(end):
+            name = name[:-len(end)] + ".c"
+    return _COMPILE_SECONDS.get(name, 0) * 1e9 + os.path.getsize(src)
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,8 +72,37 @@ def _object_key(compiler, src, cc_args, extra_postargs, pp_opts, headers):
                  repr(cc_args), repr(extra_postargs), repr(pp_opts)):
         h.update(part.encode())
     with open(src, "rb") as f:
-        h.update(f.read())
+        text = f.read()
+    h.update(text)
+    # a source that includes another (native/src/levels/): that one's text too
+    for m in re.finditer(rb'^#include "([^"]+\.c)"', text, re.M):
+        with open(os.path.join(os.path.dirname(src), m.group(1).decode()), "rb") as f:
+            h.update(f.read())
     return h.hexdigest()
+
+
+def _compiler_kind(compiler):
+    """(whether the C compiler builds for x86-64 (not, say, a cross compiler),
+    whether it is Clang)."""
+    import subprocess
+    cc = getattr(compiler, "compiler_so", None) or ["cc"]
+    try:
+        machine = subprocess.run([cc[0], "-dumpmachine"], capture_output=True, text=True,
+                                 check=True).stdout
+        version = subprocess.run([cc[0], "--version"], capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return False, False
+    return machine.startswith(("x86_64", "amd64")), "clang" in version.lower()
+
+
+def _level_flags(src, kind):
+    x86_64, clang = kind
+    if not x86_64 or os.path.basename(os.path.dirname(os.path.abspath(src))) != "levels":
+        return []
+    for end, flags in _LEVEL_FLAGS.items():
+        if src.endswith(end):
+            return flags + ([] if clang else _LEVEL_FLAGS_GCC[end])
+    return []
 
 
 def _parallel_compile(compiler, jobs):
@@ -69,19 +116,21 @@ def _parallel_compile(compiler, jobs):
             output_dir, macros, include_dirs, sources, depends, extra_postargs)
         cc_args = compiler._get_cc_args(pp_opts, debug, extra_preargs)
         headers = _headers_digest() if cache else ""
+        kind = _compiler_kind(compiler)
 
         def one(obj):
             src, ext = build[obj]
+            postargs = list(extra_postargs or []) + _level_flags(src, kind)
             if not cache:
-                compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+                compiler._compile(obj, src, ext, cc_args, postargs, pp_opts)
                 return
-            kept = os.path.join(_OBJCACHE, _object_key(compiler, src, cc_args, extra_postargs,
+            kept = os.path.join(_OBJCACHE, _object_key(compiler, src, cc_args, postargs,
                                                        pp_opts, headers) + ".o")
             if os.path.exists(kept):
                 os.makedirs(os.path.dirname(obj) or ".", exist_ok=True)
                 shutil.copyfile(kept, obj)
                 return
-            compiler._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+            compiler._compile(obj, src, ext, cc_args, postargs, pp_opts)
             os.makedirs(_OBJCACHE, exist_ok=True)
             tmp = f"{kept}.{os.getpid()}.tmp"
             shutil.copyfile(obj, tmp)

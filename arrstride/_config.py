@@ -44,15 +44,6 @@ __version__ = _version()
 
 # ---- show_config ------------------------------------------------------------------
 
-# Which function-multiversioning clone of a loop the CPU resolves to (GCC's
-# target_clones in native/src/ew_loops.h and where the same macros are used):
-# cheap, memory-bound elementwise ops are cloned for "default", "avx2" and
-# "arch=skylake-avx512"; costly ones (exp, log, trigonometric; cost >= 4 in
-# ew_ops.h) for "default", "avx2" and "avx512f"; reductions (reduce.c) for
-# "default" and "avx2"; the unstable sort checks avx512f and popcnt (sort.c).
-_SKYLAKE_X_MODELS = {85}  # Intel family 6 model 0x55 (Skylake-SP/X, Cascade/Cooper Lake)
-
-
 _X86_64 = ("x86_64", "amd64")
 
 
@@ -87,23 +78,25 @@ def _cpu() -> Dict[str, Any]:
     return info
 
 
-def _clones(cpu: Dict[str, Any]) -> Dict[str, str]:
-    flags = cpu["flags"]
-    if not cpu["x86_64"]:
-        portable = f"portable C (no x86-64 clones on {platform.machine() or 'this CPU'})"
-        return {"elementwise": portable, "reductions": portable, "unstable sort": "radix sort"}
-    if not flags:
-        return {"cheap elementwise": "unknown (no /proc/cpuinfo)",
-                "costly elementwise": "unknown (no /proc/cpuinfo)"}
-    avx2 = "avx2" in flags
-    skx = (cpu["vendor"] == "GenuineIntel" and cpu["family"] == 6
-           and cpu["model"] in _SKYLAKE_X_MODELS and "avx512f" in flags)
-    cheap = "arch=skylake-avx512" if skx else "avx2" if avx2 else "default"
-    costly = "avx512f" if "avx512f" in flags else "avx2" if avx2 else "default"
-    return {"cheap elementwise (add, compare, ...)": cheap,
-            "costly elementwise (exp, log, sin, ...)": costly,
-            "reductions": "avx2" if avx2 else "default",
-            "unstable sort": "AVX-512 quicksort" if {"avx512f", "popcnt"} <= flags else "radix sort"}
+def _simd(cpu: Dict[str, Any]) -> Dict[str, str]:
+    """The SIMD level the kernels run at (native/src/platform.h): the C
+    library's own pick, not /proc/cpuinfo's."""
+    from . import _kernels as K
+    active, compiled, best, requested = K.cpu_level
+    levels = K.CPU_LEVELS[:K.CPU_LEVELS.index(compiled) + 1]
+    env = _env("ARRSTRIDE_CPU")
+    if requested == "?":
+        env += " (names no level: the CPU's best is used)"
+    elif requested is not None and K.CPU_LEVELS.index(requested) > K.CPU_LEVELS.index(active):
+        env += f" (above this CPU's best: {active} is used)"
+    out = {"active": active, "compiled": " ".join(levels), "CPU's best": best, "ARRSTRIDE_CPU": env}
+    hw = os.environ.get("ARRSTRIDE_NARROW_HW")
+    narrow = "baseline" if hw == "0" else "avx2" if hw == "avx2" and active == "avx512" else active
+    out["float16 conversions"] = {"avx512": "AVX-512 F16C", "avx2": "F16C"}.get(narrow, "portable")
+    out["bfloat16 rounding"] = ("AVX512-BF16" if narrow == "avx512" and "avx512_bf16" in cpu["flags"]
+                                else "portable")
+    out["unstable sort"] = "AVX-512 quicksort" if active == "avx512" else "radix sort"
+    return out
 
 
 def _blas_info() -> Dict[str, Any]:
@@ -150,7 +143,7 @@ def _config() -> Dict[str, Dict[str, Any]]:
                 "SIMD": "baseline of " + (platform.machine() or "this CPU") if not cpu["x86_64"] else " ".join(sorted(f for f in cpu["flags"] if f in ("sse4_2", "avx", "avx2", "fma",
                                                                           "avx512f", "avx512dq", "avx512bw",
                                                                           "avx512vl"))) or "unknown"},
-        "SIMD clones in use": _clones(cpu),
+        "SIMD level": _simd(cpu),
         "BLAS/LAPACK": _blas_info(),
         "threads": {"arrstride (get_num_threads)": K.get_num_threads(),
                     "arrstride's count from": K.threads_source,
@@ -167,8 +160,9 @@ def show_config(mode: str = "stdout") -> Optional[Dict[str, Dict[str, Any]]]:
     """Print (or return) arrstride's build and runtime configuration.
 
     For bug reports, as ``numpy.show_config()`` and ``torch.__config__.show()``:
-    the version, Python and CPU, the SIMD clone each family of C kernels runs
-    on this CPU, the BLAS/LAPACK library (file, path, version, thread count), arrstride's
+    the version, Python and CPU, the SIMD level the C kernels run at (the CPU's
+    best, or a lower one set by ``ARRSTRIDE_CPU=baseline|avx2|avx512|native``
+    at import) and the levels compiled in, the BLAS/LAPACK library (file, path, version, thread count), arrstride's
     thread count, the cache of freed large blocks and whether the C fast paths
     are on (``ARRSTRIDE_FAST_PATHS=0`` turns them off). Loads the BLAS library
     if it is not loaded yet.

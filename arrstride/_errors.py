@@ -253,3 +253,9 @@ def dimension_error(func: str, shape: tuple) -> ValueError:
 def pickle_error(rule: str, got: object = None) -> ValueError:
     """A malformed arrstride pickle payload: truncated, edited or not ours."""
     return ValueError(msg("pickle.loads (arrstride array)", rule, got))
+
+
+def cpu_env_message(value: str, levels: tuple) -> str:
+    """ARRSTRIDE_CPU set to a value that names no SIMD level."""
+    return (f"ARRSTRIDE_CPU: must be one of {', '.join(repr(v) for v in levels + ('native',))}; "
+            f"got {value!r}, so the CPU's best level is used")

@@ -329,6 +329,30 @@ lib.ars_set_default_threads(_default_count)
 threads_source = _default_source
 
 
+# The SIMD level the C kernels run at (native/src/platform.h), fixed at import:
+# the CPU's best, or the lower one ARRSTRIDE_CPU asks for; a request above
+# the CPU's best gets the best (show_config says so). cpu_level holds the
+# names of (active, highest compiled, the CPU's highest) and ARRSTRIDE_CPU's
+# request (None when unset or "native", "?" for a value naming no level).
+CPU_LEVELS = ("baseline", "avx2", "avx512")
+
+
+def _cpu_level():
+    compiled, cpu, requested = ffi.new("int *"), ffi.new("int *"), ffi.new("int *")
+    active = lib.ars_cpu_info(compiled, cpu, requested)
+    req = {-1: None, -2: "?"}.get(requested[0]) or CPU_LEVELS[requested[0]]
+    return CPU_LEVELS[active], CPU_LEVELS[compiled[0]], CPU_LEVELS[cpu[0]], req
+
+
+cpu_level = _cpu_level()
+if cpu_level[3] == "?":
+    import os as _os
+    import warnings as _warnings
+    from ._errors import cpu_env_message as _cpu_env_message
+    _warnings.warn(_cpu_env_message(_os.environ.get("ARRSTRIDE_CPU", ""), CPU_LEVELS), RuntimeWarning,
+                   stacklevel=2)
+
+
 def set_num_threads(n: int) -> None:
     """Set the number of threads large kernels and OpenBLAS use.
 

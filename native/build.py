@@ -17,7 +17,10 @@ from cffi import FFI
 
 HERE = Path(__file__).resolve().parent
 INCLUDE = HERE / "include"
-SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*.c"))
+# src/levels/: the elementwise sources again, once per SIMD level above the
+# baseline (setup.py adds the level's -march; see src/platform.h).
+SOURCES = sorted(str(p.relative_to(HERE.parent)) for p in (HERE / "src").glob("*.c")) + sorted(
+    str(p.relative_to(HERE.parent)) for p in (HERE / "src" / "levels").glob("*.c"))
 
 ffibuilder = FFI()
 ffibuilder.cdef((INCLUDE / "arrstride.h").read_text())
@@ -32,7 +35,7 @@ ffibuilder.set_source(
     depends=sorted(str(p) for p in (HERE / "src").glob("*.h")) + [str(INCLUDE / "arrstride.h")],
     # -ffp-contract=off: no multiply-add fused behind the source's back (Clang
     # fuses by default where the target has FMA), so that a loop gives the
-    # same bits in every target_clones clone, with every compiler, on every CPU.
+    # same bits at every SIMD level, with every compiler, on every CPU.
     # -fno-trapping-math: GCC may then compute both sides of a select (the
     # math functions of vmath.h are written with selects, not branches) and
     # vectorize; no source reads the floating-point exception flags.

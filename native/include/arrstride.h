@@ -75,6 +75,12 @@ void ars_owner_capsule_destructor(void *capsule);
 void ars_set_python_api(void *gil_ensure, void *gil_release, void *err_fetch, void *err_restore,
                         void *capsule_get_pointer, void *buffer_release);
 
+/* ---- SIMD level (native/src/platform.h): returns the level the kernels run
+ * at (0 baseline, 1 AVX2 = x86-64-v3, 2 AVX-512 = x86-64-v4) and stores the
+ * highest level compiled in, the CPU's highest, and what ARRSTRIDE_CPU asked
+ * for (-1 unset or "native", -2 a value it does not name, else a level). */
+int ars_cpu_info(int *compiled, int *cpu, int *requested);
+
 /* ---- threads */
 int ars_set_num_threads(int n);
 /* The count set_num_threads(0) means (1 to 256): arrstride/_cpus.py works it

@@ -31,22 +31,70 @@ typedef struct {
     int cost;      /* rough relative cost per element */
 } kernel;
 
+/* One set of tables per SIMD level (platform.h), over that level's loops
+ * (named _l<level>: the entries take EW_L's level); the active level's run.
+ * The cheap ops (cost 1, 2) run the AVX2 loops at the AVX-512 level: they
+ * are memory-bound, and their AVX-512 loops measured 5-10% slower (add and
+ * multiply of 1e6 float64, one thread). EW_LC(COST) is the level an entry
+ * of that cost takes (the narrow floats' loops, ew_narrow.h, keep EW_L). */
+#define EW_LC(COST) EW_LC_(EW_L, COST)
+#define EW_LC_(L, COST) EW_LC__(L, COST)
+#define EW_LC__(L, COST) EW_LC_##L##_##COST
+#define EW_LC_0_1 0
+#define EW_LC_0_2 0
+#define EW_LC_0_4 0
+#define EW_LC_0_8 0
+#define EW_LC_0_16 0
+#define EW_LC_1_1 1
+#define EW_LC_1_2 1
+#define EW_LC_1_4 1
+#define EW_LC_1_8 1
+#define EW_LC_1_16 1
+#define EW_LC_2_1 1
+#define EW_LC_2_2 1
+#define EW_LC_2_4 2
+#define EW_LC_2_8 2
+#define EW_LC_2_16 2
 #define U_ENTRY(DN, T, WT, RT, OP, OUT, S, COST) \
-    [ARS_OP_##OP][ARS_##DN] = {u_##OP##_##DN, OD_##OUT(DN, RT), COST},
+    [ARS_OP_##OP][ARS_##DN] = {ARS_LVN(u_##OP##_##DN, EW_LC(COST)), OD_##OUT(DN, RT), COST},
 #define U_ENTRIES(OP, G, OUT, S, COST) G(U_ENTRY, OP, OUT, S, COST)
-static const kernel unary_table[ARS_NUNARY][ARS_NDTYPES] = {
-    UNARY_LIST(U_ENTRIES) UNARY_LIST(UN_ENTRIES)};
-
 #define B_ENTRY(DN, T, WT, RT, OP, OUT, S, COST) \
-    [ARS_OP_##OP][ARS_##DN] = {b_##OP##_##DN, OD_##OUT(DN, RT), COST},
+    [ARS_OP_##OP][ARS_##DN] = {ARS_LVN(b_##OP##_##DN, EW_LC(COST)), OD_##OUT(DN, RT), COST},
 #define B_ENTRIES(OP, G, OUT, S, COST) G(B_ENTRY, OP, OUT, S, COST)
-static const kernel binary_table[ARS_NBINARY][ARS_NDTYPES] = {
-    BINARY_LIST(B_ENTRIES) BINARY_LIST(BN_ENTRIES)};
-
-#define P_ENTRY(DN, T, WT, RT, EXP, S, COST) [PX_##EXP][ARS_##DN] = {p_##EXP##_##DN, ARS_##DN, COST},
+#define P_ENTRY(DN, T, WT, RT, EXP, S, COST) \
+    [PX_##EXP][ARS_##DN] = {ARS_LVN(p_##EXP##_##DN, EW_LC(COST)), ARS_##DN, COST},
 #define P_ENTRIES(EXP, G, S, COST) G(P_ENTRY, EXP, S, COST)
-static const kernel pow_fast_table[PX_N][ARS_NDTYPES] = {
-    POW_FAST_LIST(P_ENTRIES) POW_FAST_LIST(PN_ENTRIES)};
+#define EW_TABLES(L)                                                                 \
+    static const kernel unary_table_##L[ARS_NUNARY][ARS_NDTYPES] = {                 \
+        UNARY_LIST(U_ENTRIES) UNARY_LIST(UN_ENTRIES)};                               \
+    static const kernel binary_table_##L[ARS_NBINARY][ARS_NDTYPES] = {               \
+        BINARY_LIST(B_ENTRIES) BINARY_LIST(BN_ENTRIES)};                             \
+    static const kernel pow_fast_table_##L[PX_N][ARS_NDTYPES] = {                    \
+        POW_FAST_LIST(P_ENTRIES) POW_FAST_LIST(PN_ENTRIES)};
+#define EW_L 0
+EW_TABLES(0)
+#undef EW_L
+#ifdef ARS_X86_64
+#define EW_L 1
+EW_TABLES(1)
+#undef EW_L
+#define EW_L 2
+EW_TABLES(2)
+#undef EW_L
+static const kernel (*const unary_tables[ARS_NLEVELS])[ARS_NDTYPES] = {
+    unary_table_0, unary_table_1, unary_table_2};
+static const kernel (*const binary_tables[ARS_NLEVELS])[ARS_NDTYPES] = {
+    binary_table_0, binary_table_1, binary_table_2};
+static const kernel (*const pow_fast_tables[ARS_NLEVELS])[ARS_NDTYPES] = {
+    pow_fast_table_0, pow_fast_table_1, pow_fast_table_2};
+#else
+static const kernel (*const unary_tables[ARS_NLEVELS])[ARS_NDTYPES] = {unary_table_0};
+static const kernel (*const binary_tables[ARS_NLEVELS])[ARS_NDTYPES] = {binary_table_0};
+static const kernel (*const pow_fast_tables[ARS_NLEVELS])[ARS_NDTYPES] = {pow_fast_table_0};
+#endif
+#define unary_table (unary_tables[ars_cpu_level()])
+#define binary_table (binary_tables[ars_cpu_level()])
+#define pow_fast_table (pow_fast_tables[ars_cpu_level()])
 
 /* The fast form of pow for an exponent `e` of `dtype` that every element shares. */
 static const kernel *pow_fast(int dtype, const char *e)
@@ -199,32 +247,33 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
 
 /* Contiguous out and condition; each value operand contiguous (step 1) or one
  * repeated value (step 0: a Python scalar or a broadcast 0-d array), a copy
- * of which the loop reads so that the compiler can vectorize the select. */
-#define WHERE_LOOP(T)                                                            \
-    EW_CLONES static void where_c_##T(T *o, const uint8_t *c, const T *a, const T *b, \
+ * of which the loop reads so that the compiler can vectorize the select.
+ * One copy per SIMD level L (platform.h). */
+#define WHERE_LOOP(T, L)                                                          \
+    ARS_TARGET_##L static void where_c_##T##_l##L(T *o, const uint8_t *c, const T *a, const T *b, \
                                       int64_t n)                                 \
     {                                                                            \
         for (int64_t i = 0; i < n; i++)                                          \
             o[i] = c[i] ? a[i] : b[i];                                           \
     }                                                                            \
-    EW_CLONES static void where_sa_##T(T *o, const uint8_t *c, T a, const T *b,  \
+    ARS_TARGET_##L static void where_sa_##T##_l##L(T *o, const uint8_t *c, T a, const T *b,  \
                                        int64_t n)                                \
     {                                                                            \
         for (int64_t i = 0; i < n; i++)                                          \
             o[i] = c[i] ? a : b[i];                                              \
     }                                                                            \
-    EW_CLONES static void where_sb_##T(T *o, const uint8_t *c, const T *a, T b,  \
+    ARS_TARGET_##L static void where_sb_##T##_l##L(T *o, const uint8_t *c, const T *a, T b,  \
                                        int64_t n)                                \
     {                                                                            \
         for (int64_t i = 0; i < n; i++)                                          \
             o[i] = c[i] ? a[i] : b;                                              \
     }                                                                            \
-    EW_CLONES static void where_ss_##T(T *o, const uint8_t *c, T a, T b, int64_t n) \
+    ARS_TARGET_##L static void where_ss_##T##_l##L(T *o, const uint8_t *c, T a, T b, int64_t n) \
     {                                                                            \
         for (int64_t i = 0; i < n; i++)                                          \
             o[i] = c[i] ? a : b;                                                 \
     }                                                                            \
-    static void where_##T(char **data, int64_t n, const int64_t *s, void *ctx)   \
+    static void where_l##L##_##T(char **data, int64_t n, const int64_t *s, void *ctx)   \
     {                                                                            \
         (void)ctx;                                                               \
         if (s[0] == sizeof(T) && s[1] == 1 && (s[2] == sizeof(T) || s[2] == 0)   \
@@ -237,13 +286,13 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
             memcpy(&a, data[2], sizeof(T));                                      \
             memcpy(&b, data[3], sizeof(T));                                      \
             if (s[2] && s[3])                                                    \
-                where_c_##T(o, c, (const T *)data[2], (const T *)data[3], n);    \
+                where_c_##T##_l##L(o, c, (const T *)data[2], (const T *)data[3], n);    \
             else if (s[3])                                                       \
-                where_sa_##T(o, c, a, (const T *)data[3], n);                    \
+                where_sa_##T##_l##L(o, c, a, (const T *)data[3], n);                    \
             else if (s[2])                                                       \
-                where_sb_##T(o, c, (const T *)data[2], b, n);                    \
+                where_sb_##T##_l##L(o, c, (const T *)data[2], b, n);                    \
             else                                                                 \
-                where_ss_##T(o, c, a, b, n);                                     \
+                where_ss_##T##_l##L(o, c, a, b, n);                                     \
             return;                                                              \
         }                                                                        \
         for (int64_t i = 0; i < n; i++) {                                        \
@@ -252,16 +301,28 @@ int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int
             *(T *)(data[0] + i * s[0]) = *(const T *)src;                        \
         }                                                                        \
     }
-ARS_ITEM_TYPES(WHERE_LOOP)
+#define WHERE_LOOP_0(T) WHERE_LOOP(T, 0)
+ARS_ITEM_TYPES(WHERE_LOOP_0)
+#ifdef ARS_X86_64
+#define WHERE_LOOP_1(T) WHERE_LOOP(T, 1)
+#define WHERE_LOOP_2(T) WHERE_LOOP(T, 2)
+ARS_ITEM_TYPES(WHERE_LOOP_1)
+ARS_ITEM_TYPES(WHERE_LOOP_2)
+#endif
 
 int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
               const char *x1, const char *x2)
 {
-    static const ars_loop_fn loops[] = ARS_SIZE_TABLE(where_);
+    static const ars_loop_fn loops[ARS_NLEVELS][5] = {
+        ARS_SIZE_TABLE(where_l0_),
+#ifdef ARS_X86_64
+        ARS_SIZE_TABLE(where_l1_), ARS_SIZE_TABLE(where_l2_),
+#endif
+    };
     int sc = ars_size_class(itemsize);
     if (sc < 0)
         return ARS_ERR_ARG;
-    ars_loop_fn loop = loops[sc];
+    ars_loop_fn loop = loops[ars_cpu_level()][sc];
     char *data[4] = {out, (char *)cond, (char *)x1, (char *)x2};
     const int64_t items[4] = {itemsize, 1, itemsize, itemsize};
     return run(4, ndim, dims, data, items, loop, NULL, 3 * itemsize + 1);

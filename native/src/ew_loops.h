@@ -67,32 +67,37 @@ __attribute__((simd("notinbranch"))) float powf(float, float);
 
 /* ---- loops ------------------------------------------------------------------- */
 
-/* The contiguous path is cloned for AVX2 and AVX-512 so that it vectorizes
- * wide where the CPU allows; the strided path is shared.
+/* The sources that stamp the loops are compiled once per SIMD level
+ * (platform.h), so that the contiguous paths vectorize wide where the CPU
+ * allows; elementwise.c's tables hold every level's loops and run the
+ * active level's.
  *
  * Ops by cost (the last column of ew_ops.h's lists): cheap ones (1, 2) are
- * memory-bound and keep AVX2 on CPUs other than Skylake-X (whose clone GCC
- * tunes to 256-bit vectors anyway): short 512-bit bursts between Python
- * calls pay for frequency-licence switches (x ** 2 on 2e4 float64 went from
- * 3.4 to 4.6 us with an "avx512f" clone). Costly ones (4, 8, 16: exp, log,
- * the trigonometric functions) get an "avx512f" clone, which any AVX-512 CPU
- * takes and in which arrstride's vector math (vmath.h) runs 8 double lanes;
- * "arch=skylake-avx512" resolves on Skylake-X alone. Every clone runs the
- * same C without FMA contraction, so they all give the same bits. */
-#define EW_CLONES ARS_CLONES("default", "avx2", "arch=skylake-avx512")
-#define EW_CLONES_WIDE ARS_CLONES("default", "avx2", "avx512f")
+ * memory-bound and keep 256-bit vectors at the AVX-512 level: short 512-bit
+ * bursts between Python calls pay for frequency-licence switches (x ** 2 on
+ * 2e4 float64 went from 3.4 to 4.6 us with 512-bit vectors). Costly ones (4,
+ * 8, 16: exp, log, the trigonometric functions) take 512-bit vectors there,
+ * in which arrstride's vector math (vmath.h) runs 8 double lanes. Every
+ * level runs the same C without FMA contraction, so they all give the same
+ * bits. */
+#if ARS_LEVEL == 2
+#define EW_CLONES ARS_GCC_ATTR(target("prefer-vector-width=256"))
+#else
+#define EW_CLONES
+#endif
+#define EW_CLONES_WIDE
 #define EW_CLONES_1 EW_CLONES
 #define EW_CLONES_2 EW_CLONES
 #define EW_CLONES_4 EW_CLONES_WIDE
 #define EW_CLONES_8 EW_CLONES_WIDE
 #define EW_CLONES_16 EW_CLONES_WIDE
 
-/* One shape for both kinds of loop. CALL names the contiguous kernel that the
+/* One shape for both kinds of loop, FN_l<level> (its kernels are static). CALL names the contiguous kernel that the
  * contiguous path runs (FN##_c itself, or FN##_v: see below) and STRIDED the
  * strided path (STRIDED_SCALAR: one element at a time; STRIDED_BLOCKS:
  * gathered into blocks and run through FN##_v). */
 #define UNARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, STRIDED)                   \
-    void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
+    void ARS_LV(FN)(char **data, int64_t n, const int64_t *s, void *ctx)     \
     {                                                                        \
         char *o = data[0];                                                   \
         const char *a = data[1];                                             \
@@ -215,7 +220,7 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     }
 
 #define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, CALL_S2, CALL_S1, STRIDED) \
-    void FN(char **data, int64_t n, const int64_t *s, void *ctx)             \
+    void ARS_LV(FN)(char **data, int64_t n, const int64_t *s, void *ctx)     \
     {                                                                        \
         char *o = data[0];                                                   \
         const char *x1 = data[1], *x2 = data[2];                             \
@@ -303,8 +308,10 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
 
 /* ---- the stamped loops, declared from the lists of ew_ops.h -------------------- */
 
-#define EW_LOOP_DECL(FN) \
-    ARS_HIDDEN void FN(char **data, int64_t n, const int64_t *s, void *ctx);
+/* every level's loop FN_l<level> */
+#define EW_LOOP_DECL1(FN, L) \
+    ARS_HIDDEN void ARS_LVN(FN, L)(char **data, int64_t n, const int64_t *s, void *ctx);
+#define EW_LOOP_DECL(FN) ARS_EACH_LEVEL(EW_LOOP_DECL1, FN)
 #define U_DECL(DN, T, WT, RT, OP, OUT, S, COST) EW_LOOP_DECL(u_##OP##_##DN)
 #define U_DECLS(OP, G, OUT, S, COST) G(U_DECL, OP, OUT, S, COST)
 UNARY_LIST(U_DECLS)

@@ -84,7 +84,7 @@ static inline void ew_narrow_store_bool(char *p, int64_t st, const uint8_t *ob, 
 /* u_<OP>_<NAME>: the unary loop of a narrow dtype, over FN (a float32
  * unary kernel: u_<OP>_FLOAT32 or p_<EXP>_FLOAT32). */
 #define EW_NARROW_UNARY(LOOP, FN, OUT, COST, N)                               \
-    void LOOP(char **data, int64_t n, const int64_t *s, void *ctx)           \
+    void ARS_LV(LOOP)(char **data, int64_t n, const int64_t *s, void *ctx)   \
     {                                                                        \
         (void)ctx;                                                           \
         _Alignas(64) float ib[EW_NARROW];                                    \
@@ -101,7 +101,7 @@ static inline void ew_narrow_store_bool(char *p, int64_t st, const uint8_t *ob, 
 /* b_<OP>_<NAME>: the binary loop; an operand of stride 0 (a scalar) is
  * converted once and goes to the float32 kernel's scalar form. */
 #define EW_NARROW_BINARY(LOOP, FN, OUT, COST, N)                              \
-    void LOOP(char **data, int64_t n, const int64_t *s, void *ctx)           \
+    void ARS_LV(LOOP)(char **data, int64_t n, const int64_t *s, void *ctx)   \
     {                                                                        \
         (void)ctx;                                                           \
         _Alignas(64) float ia[EW_NARROW], ibb[EW_NARROW];                    \
@@ -142,7 +142,8 @@ static inline void ew_narrow_store_bool(char *p, int64_t st, const uint8_t *ob, 
     EW_NARROW_UNARY(p_##EXP##_##N, p_##EXP##_FLOAT32, SAME, COST, N)
 #define PN_GROUP(EXP, G, S, COST) EW_NARROW_##G(PN_STAMP, EXP, 0, COST)
 
-/* Declarations (for elementwise.c's tables) and table entries. */
+/* Declarations (for elementwise.c's tables) and table entries (of level
+ * EW_L, defined where the table is). */
 #define UN_DECL(OP, OUT, COST, N, T, K) EW_LOOP_DECL(u_##OP##_##N)
 #define UN_DECLS(OP, G, OUT, S, COST) EW_NARROW_##G(UN_DECL, OP, OUT, COST)
 #define BN_DECL(OP, OUT, COST, N, T, K) EW_LOOP_DECL(b_##OP##_##N)
@@ -150,12 +151,12 @@ static inline void ew_narrow_store_bool(char *p, int64_t st, const uint8_t *ob, 
 #define PN_DECL(EXP, _u, COST, N, T, K) EW_LOOP_DECL(p_##EXP##_##N)
 #define PN_DECLS(EXP, G, S, COST) EW_NARROW_##G(PN_DECL, EXP, 0, COST)
 #define UN_ENTRY(OP, OUT, COST, N, T, K) \
-    [ARS_OP_##OP][ARS_##N] = {u_##OP##_##N, OD_##OUT(N, float), COST},
+    [ARS_OP_##OP][ARS_##N] = {ARS_LVN(u_##OP##_##N, EW_L), OD_##OUT(N, float), COST},
 #define UN_ENTRIES(OP, G, OUT, S, COST) EW_NARROW_##G(UN_ENTRY, OP, OUT, COST)
 #define BN_ENTRY(OP, OUT, COST, N, T, K) \
-    [ARS_OP_##OP][ARS_##N] = {b_##OP##_##N, OD_##OUT(N, float), COST},
+    [ARS_OP_##OP][ARS_##N] = {ARS_LVN(b_##OP##_##N, EW_L), OD_##OUT(N, float), COST},
 #define BN_ENTRIES(OP, G, OUT, S, COST) EW_NARROW_##G(BN_ENTRY, OP, OUT, COST)
-#define PN_ENTRY(EXP, _u, COST, N, T, K) [PX_##EXP][ARS_##N] = {p_##EXP##_##N, ARS_##N, COST},
+#define PN_ENTRY(EXP, _u, COST, N, T, K) [PX_##EXP][ARS_##N] = {ARS_LVN(p_##EXP##_##N, EW_L), ARS_##N, COST},
 #define PN_ENTRIES(EXP, G, S, COST) EW_NARROW_##G(PN_ENTRY, EXP, 0, COST)
 
 #endif

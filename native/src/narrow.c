@@ -20,9 +20,9 @@
 
 /* ---- portable: from the table's conversions ------------------------------------ */
 
-#define NARROW_CLONES ARS_CLONES("default", "avx2", "avx512f")
-#define PORTABLE_CONV(N, T, K)                                                   \
-    NARROW_CLONES static void load_##N(float *d, const char *s, int64_t st, int64_t n) \
+/* A copy per SIMD level L (platform.h); narrow_pick takes the active level's. */
+#define PORTABLE_CONV(N, T, K, L)                                                \
+    ARS_TARGET_##L static void load_##N##_l##L(float *d, const char *s, int64_t st, int64_t n) \
     {                                                                            \
         if (st == (int64_t)sizeof(T)) {                                          \
             const T *p = (const T *)s;                                           \
@@ -36,7 +36,7 @@
             d[i] = T##_to_float(v);                                              \
         }                                                                        \
     }                                                                            \
-    NARROW_CLONES static void store_##N(char *d, int64_t st, const float *s, int64_t n) \
+    ARS_TARGET_##L static void store_##N##_l##L(char *d, int64_t st, const float *s, int64_t n) \
     {                                                                            \
         if (st == (int64_t)sizeof(T)) {                                          \
             T *p = (T *)d;                                                       \
@@ -48,10 +48,20 @@
             T v = T##_from_float(s[i]);                                          \
             memcpy(d + i * st, &v, sizeof v);                                    \
         }                                                                        \
-    }                                                                            \
-    ars_narrow_load_fn ars_load_##N = load_##N;                                  \
-    ars_narrow_store_fn ars_store_##N = store_##N;
-ARS_NARROW_DTYPES(PORTABLE_CONV)
+    }
+#ifdef ARS_X86_64
+#define PORTABLE_CONVS(N, T, K) \
+    PORTABLE_CONV(N, T, K, 0) PORTABLE_CONV(N, T, K, 1) PORTABLE_CONV(N, T, K, 2) \
+    static const ars_narrow_load_fn portable_load_##N[ARS_NLEVELS] = {load_##N##_l0, load_##N##_l1, load_##N##_l2}; \
+    static const ars_narrow_store_fn portable_store_##N[ARS_NLEVELS] = {store_##N##_l0, store_##N##_l1, store_##N##_l2};
+#else
+#define PORTABLE_CONVS(N, T, K) PORTABLE_CONV(N, T, K, 0)
+#endif
+#define CONV_PTRS(N, T, K)                                                       \
+    PORTABLE_CONVS(N, T, K)                                                      \
+    ars_narrow_load_fn ars_load_##N = load_##N##_l0;                             \
+    ars_narrow_store_fn ars_store_##N = store_##N##_l0;
+ARS_NARROW_DTYPES(CONV_PTRS)
 
 /* The hardware conversions exist on x86-64 only; elsewhere the portable
  * pairs above stay. */
@@ -185,8 +195,8 @@ static void store_bf16_avx512(char *d, int64_t st, const float *s, int64_t n)
 /* ---- the pick, once at load ----------------------------------------------------- */
 
 /* F16C and AVX512-BF16 from CPUID itself (clang's __builtin_cpu_supports
- * knows neither name); the AVX2 / AVX-512 checks beside them also check that
- * the OS saves the registers. */
+ * knows neither name); the level (ars_cpu_level) stands for AVX2 / AVX-512,
+ * the OS saving their registers included. */
 static int cpu_has_f16c(void)
 {
     unsigned a, b, c, d;
@@ -198,24 +208,29 @@ static int cpu_has_avx512bf16(void)
     return __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5));
 }
 
-/* ARRSTRIDE_NARROW_HW=0 in the environment keeps the portable pairs, =avx2
- * takes nothing beyond AVX2 and F16C (the tests compare them all). */
+/* The active SIMD level's pairs (ars_cpu_level: at the baseline, the
+ * portable ones). ARRSTRIDE_NARROW_HW=0 in the environment keeps the portable
+ * pairs, =avx2 takes nothing beyond AVX2 and F16C (the tests compare them
+ * all). */
 __attribute__((constructor)) static void narrow_pick(void)
 {
+    int level = ars_cpu_level();
+#define PICK_PORTABLE(N, T, K) ars_load_##N = portable_load_##N[level], ars_store_##N = portable_store_##N[level];
+    ARS_NARROW_DTYPES(PICK_PORTABLE)
     const char *hw = getenv("ARRSTRIDE_NARROW_HW");
     if (hw != NULL && strcmp(hw, "0") == 0)
         return;
-    int wide = hw == NULL || strcmp(hw, "avx2") != 0;
-    __builtin_cpu_init();
-    if (wide && __builtin_cpu_supports("avx512f")) {
+    if (hw != NULL && strcmp(hw, "avx2") == 0 && level > ARS_LEVEL_AVX2)
+        level = ARS_LEVEL_AVX2;
+    /* the levels imply AVX2 with F16C (x86-64-v3) and AVX-512 F and VL (-v4) */
+    if (level >= ARS_LEVEL_AVX512) {
         ars_load_FLOAT16 = load_f16_avx512;
         ars_store_FLOAT16 = store_f16_avx512;
-    } else if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
+    } else if (level >= ARS_LEVEL_AVX2 && cpu_has_f16c()) {
         ars_load_FLOAT16 = load_f16_f16c;
         ars_store_FLOAT16 = store_f16_f16c;
     }
-    if (wide && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
-        && cpu_has_avx512bf16())
+    if (level >= ARS_LEVEL_AVX512 && cpu_has_avx512bf16())
         ars_store_BFLOAT16 = store_bf16_avx512;
 }
 

@@ -18,16 +18,43 @@
 #include <emmintrin.h>
 #endif
 
-/* ARS_CLONES("default", "avx2", ...): a function compiled once per listed
- * x86-64 level, one picked at load. target_clones needs ifuncs (ELF with glibc
- * or FreeBSD's libc); elsewhere, and on other CPUs, the function is compiled
- * once for the baseline. Every clone runs the same C: the loops' results do
- * not depend on the clone (no FMA contraction: -ffp-contract=off). */
-#if defined(ARS_X86_64) && defined(__ELF__) && (defined(__GLIBC__) || defined(__FreeBSD__))
-#define ARS_CLONES(...) __attribute__((target_clones(__VA_ARGS__)))
-#else
-#define ARS_CLONES(...)
+/* SIMD levels. The hot kernels (the elementwise loops, some reductions, the
+ * narrow-float conversions) exist once per level, and the level picked at
+ * load (ars_cpu_level: the CPU's best, or ARRSTRIDE_CPU's request within it)
+ * chooses which run. On x86-64: the baseline (SSE2), AVX2 (x86-64-v3) and
+ * AVX-512 (x86-64-v4); elsewhere the baseline alone. The elementwise sources
+ * are compiled once per level (native/src/levels/: the same source with
+ * ARS_LEVEL defined and -march=x86-64-v3 or -v4 added by setup.py); their
+ * loops are named per level, ARS_LV(name) being name_l<ARS_LEVEL>. Smaller
+ * kernels get a copy per level in one source, with ARS_TARGET_<level>. Every
+ * level runs the same C without FMA contraction (-ffp-contract=off, and no
+ * FMA in the levels' instruction sets: see setup.py), so all give the same
+ * bits. ARS_TARGET_2 is only for code without floating-point arithmetic:
+ * AVX-512 brings fused multiply-adds of its own. */
+enum { ARS_LEVEL_BASELINE = 0, ARS_LEVEL_AVX2 = 1, ARS_LEVEL_AVX512 = 2 };
+#ifndef ARS_LEVEL
+#define ARS_LEVEL 0
 #endif
+#define ARS_LVN_(N, L) N##_l##L
+#define ARS_LVN(N, L) ARS_LVN_(N, L)
+#define ARS_LV(N) ARS_LVN(N, ARS_LEVEL)
+#ifdef ARS_X86_64
+#define ARS_NLEVELS 3
+/* X(A, level) for each level compiled in */
+#define ARS_EACH_LEVEL(X, A) X(A, 0) X(A, 1) X(A, 2)
+#define ARS_TARGET_0
+#define ARS_TARGET_1 __attribute__((target("avx2,bmi,bmi2,lzcnt,movbe,popcnt,f16c")))
+#define ARS_TARGET_2 \
+    __attribute__((target("avx2,bmi,bmi2,lzcnt,movbe,popcnt,f16c,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")))
+#else
+#define ARS_NLEVELS 1
+#define ARS_EACH_LEVEL(X, A) X(A, 0)
+#define ARS_TARGET_0
+#endif
+
+/* The level the kernels run at, picked once (thread-safe, cheap after the
+ * first call): the CPU's best unless ARRSTRIDE_CPU asks for a lower one. */
+int ars_cpu_level(void);
 
 /* An attribute only GCC knows (Clang would warn that it ignores it). */
 #if defined(__GNUC__) && !defined(__clang__)

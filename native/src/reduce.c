@@ -110,12 +110,23 @@ enum { RED_MAX_PARTS = 64, ROWS_MAX_PARTS = 16, PRIV_RATIO = 128 };
  * instructions, AVX2 where the CPU has it) while v - v sums to NaN if any
  * element is NaN or infinite; then the exact NaN-propagating fold redoes the
  * run. Returns 0 in that case, else stores the result at res. */
-#define RED_CLONES ARS_CLONES("default", "avx2")
+/* The kernels marked RED_LEVELED have a copy per SIMD level up to AVX2
+ * (platform.h): RED_STAMP(DEF, ...) stamps DEF(..., L) for those levels, L
+ * the copy's suffix, and RED_PICK(name) is the active level's copy. The
+ * AVX-512 level runs the AVX2 copies. */
+#define RED_LEVELED(L) ARS_TARGET_##L
+#ifdef ARS_X86_64
+#define RED_STAMP(DEF, ...) DEF(__VA_ARGS__, 0) DEF(__VA_ARGS__, 1)
+#define RED_PICK(name) (ars_cpu_level() ? name##_l1 : name##_l0)
+#else
+#define RED_STAMP(DEF, ...) DEF(__VA_ARGS__, 0)
+#define RED_PICK(name) name##_l0
+#endif
 #define GT_MAX(a, b) ((a) > (b))
 #define GT_MIN(a, b) ((a) < (b))
 enum { MM_LANES = 64 };  /* a row of lanes the loop vectorizer takes whole */
-#define DEF_MMFAST(OP, N, T)                                                    \
-    RED_CLONES static int mmfast_##OP##_##N(const char *p, int64_t n, char *res) \
+#define DEF_MMFAST_L(OP, N, T, L)                                               \
+    RED_LEVELED(L) static int mmfast_##OP##_##N##_l##L(const char *p, int64_t n, char *res) \
     {                                                                           \
         T m[MM_LANES], z[MM_LANES];                                                         \
         int64_t i;                                                              \
@@ -146,6 +157,12 @@ enum { MM_LANES = 64 };  /* a row of lanes the loop vectorizer takes whole */
         st_##N(res, t);                                                         \
         return 1;                                                               \
     }
+#define DEF_MMFAST(OP, N, T)                                                    \
+    RED_STAMP(DEF_MMFAST_L, OP, N, T)                                           \
+    static int mmfast_##OP##_##N(const char *p, int64_t n, char *res)           \
+    {                                                                           \
+        return RED_PICK(mmfast_##OP##_##N)(p, n, res);                          \
+    }
 DEF_MMFAST(MAX, FLOAT64, double)
 DEF_MMFAST(MAX, FLOAT32, float)
 DEF_MMFAST(MIN, FLOAT64, double)
@@ -167,8 +184,8 @@ static int mmfast_none(const char *p, int64_t n, char *res)
  * a zero byte. The result (0 or 1) goes to res as a uint8_t. */
 enum { BYTE_BLOCK = 256 };  /* bytes folded between two checks */
 #define ZERO_BYTE(w) (((w) - 0x0101010101010101ULL) & ~(w) & 0x8080808080808080ULL)
-#define DEF_BYTEFAST(OP, FOLD, HIT, EMPTY)                                      \
-    RED_CLONES static int bytefast_##OP(const char *p, int64_t n, char *res)    \
+#define DEF_BYTEFAST_L(OP, FOLD, HIT, EMPTY, L)                                 \
+    RED_LEVELED(L) static int bytefast_##OP##_l##L(const char *p, int64_t n, char *res) \
     {                                                                           \
         int64_t i = 0;                                                          \
         for (; i + BYTE_BLOCK <= n; i += BYTE_BLOCK) {                          \
@@ -188,6 +205,12 @@ enum { BYTE_BLOCK = 256 };  /* bytes folded between two checks */
             }                                                                   \
         *(uint8_t *)res = EMPTY;                                                \
         return 1;                                                               \
+    }
+#define DEF_BYTEFAST(OP, FOLD, HIT, EMPTY)                                      \
+    RED_STAMP(DEF_BYTEFAST_L, OP, FOLD, HIT, EMPTY)                             \
+    static int bytefast_##OP(const char *p, int64_t n, char *res)               \
+    {                                                                           \
+        return RED_PICK(bytefast_##OP)(p, n, res);                              \
     }
 #define NONZERO_WORD(w) (w)
 DEF_BYTEFAST(ANY, NONZERO_WORD, 1, 0)
@@ -932,8 +955,8 @@ static inline void mom_merge(moments *a, const moments *b)
         }                                                                           \
     } while (0)
 
-#define DEF_MOM(N, T, K)                                                            \
-    RED_CLONES static moments mom_block_##N(const char *p, int64_t n, int64_t s, double kr, \
+#define DEF_MOM_L(N, T, K, L)                                                      \
+    RED_LEVELED(L) static moments mom_block_##N##_l##L(const char *p, int64_t n, int64_t s, double kr, \
                                             double ki)                                      \
     {                                                                               \
         moments r;                                                                  \
@@ -943,6 +966,28 @@ static inline void mom_merge(moments *a, const moments *b)
             MOM_BLOCK_BODY(N, T, K, s);                                             \
         return r;                                                                   \
     }                                                                               \
+    RED_LEVELED(L) static void mom_loop_kept_##N##_l##L(char **data, int64_t n, const int64_t *strides, \
+                                             void *ctx)                                      \
+    {                                                                               \
+        int64_t off = *(const int64_t *)ctx, s = strides[0], as = strides[1];       \
+        const char *p = data[0];                                                    \
+        char *m = data[1];                                                          \
+        double cnt = ld_FLOAT64(m + 3 * off) + 1, rc = 1 / cnt;                     \
+        if (s == (int64_t)sizeof(T) && as == (int64_t)sizeof(double))              \
+            MOM_KEPT_BODY(N, T, K, (int64_t)sizeof(T), (int64_t)sizeof(double));    \
+        else                                                                        \
+            MOM_KEPT_BODY(N, T, K, s, as);                                          \
+    }
+#define DEF_MOM(N, T, K)                                                            \
+    RED_STAMP(DEF_MOM_L, N, T, K)                                               \
+    static moments mom_block_##N(const char *p, int64_t n, int64_t s, double kr, double ki) \
+    {                                                                           \
+        return RED_PICK(mom_block_##N)(p, n, s, kr, ki);                        \
+    }                                                                           \
+    static void mom_loop_kept_##N(char **data, int64_t n, const int64_t *strides, void *ctx) \
+    {                                                                           \
+        RED_PICK(mom_loop_kept_##N)(data, n, strides, ctx);                     \
+    }                                                                           \
     static moments mom_run_##N(const char *p, int64_t n, int64_t s, double kr, double ki) \
     {                                                                               \
         if (n <= MOM_BLOCK)                                                         \
@@ -967,18 +1012,6 @@ static inline void mom_merge(moments *a, const moments *b)
         moments r = mom_run_##N(data[0], n, strides[0], a.kre, a.kim);              \
         mom_merge(&a, &r);                                                          \
         mom_store(data[1], off, &a);                                                \
-    }                                                                               \
-    RED_CLONES static void mom_loop_kept_##N(char **data, int64_t n, const int64_t *strides, \
-                                             void *ctx)                                      \
-    {                                                                               \
-        int64_t off = *(const int64_t *)ctx, s = strides[0], as = strides[1];       \
-        const char *p = data[0];                                                    \
-        char *m = data[1];                                                          \
-        double cnt = ld_FLOAT64(m + 3 * off) + 1, rc = 1 / cnt;                     \
-        if (s == (int64_t)sizeof(T) && as == (int64_t)sizeof(double))              \
-            MOM_KEPT_BODY(N, T, K, (int64_t)sizeof(T), (int64_t)sizeof(double));    \
-        else                                                                        \
-            MOM_KEPT_BODY(N, T, K, s, as);                                          \
     }
 ARS_STORAGE_DTYPES(DEF_MOM)
 
@@ -1092,8 +1125,15 @@ int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_st
             ars_iter_run_range(&it, k->red, &off, 0, it.size);
         }
     }
-    if (!rc)
+    if (!rc) {
         memcpy(m2, mom + 2 * off, (size_t)off);
+        /* A NaN result is the one quiet NaN: which NaN operand an addition
+         * passes on (x86 passes its first) depends on how the compiler
+         * ordered it, which differs between SIMD levels. */
+        for (int64_t i = 0; i < m2_size; i++)
+            if (m2[i] != m2[i])
+                m2[i] = NAN;
+    }
     ars_free(mom);
     return rc;
 }

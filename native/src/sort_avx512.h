@@ -5,6 +5,7 @@
 #ifndef ARS_SORT_AVX512_H
 #define ARS_SORT_AVX512_H
 
+#include "platform.h"
 #include "stats_internal.h"
 
 #if defined(__GNUC__)
@@ -272,16 +273,10 @@ static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QD
 #pragma GCC pop_options
 #endif
 
+/* the AVX-512 level (platform.h; ARRSTRIDE_CPU may force a lower one) has F and POPCNT */
 static int have_avx512(void)
 {
-    static int cached = -1;
-    int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
-        __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-    }
-    return v;
+    return ars_cpu_level() >= ARS_LEVEL_AVX512;
 }
 #else
 #define ARS_SORT_SIMD 0

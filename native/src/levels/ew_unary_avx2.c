@@ -1,0 +1,8 @@
+/* ew_unary.c at SIMD level 1 (platform.h): compiled with -march=x86-64-v3 by
+ * setup.py, its loops named _l1. Empty except on x86-64. */
+#if defined(__x86_64__)
+#define ARS_LEVEL 1
+#include "../ew_unary.c"
+#else
+typedef int ars_level_1_unused;
+#endif
