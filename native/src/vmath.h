@@ -1,20 +1,21 @@
-/* arrstride's own math functions for the elementwise loops: exp, log,
- * log2, log10, sin and cos in float64, and those with expm1, log1p, tan,
- * tanh, sinh, cosh, asinh, acosh and atanh in float32. Portable C without
+/* arrstride's own math functions for the elementwise loops: exp, expm1,
+ * log, log1p, log2, log10, sin, cos, tan, tanh, sinh, cosh, asinh, acosh,
+ * atanh, asin, acos, atan and atan2 in float64 and float32. Portable C without
  * branches (selects only), so that GCC and Clang vectorize the loops that
  * call them at any SIMD width, and with one algorithm for every width and
  * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
  * depend on the input alone, not on the SIMD level, the CPU family or the
- * compiler. No libm call, except for sin, cos (and float32 tan) of |x| >
- * 2**20 (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and
- * friends) gives those the C library's scalar functions.
+ * compiler. No libm call, except for sin, cos and tan of |x| > 2**20
+ * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
+ * gives those the C library's scalar functions.
  *
  * float64: the table-free algorithms of fdlibm (Sun Microsystems, 1993;
  * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
  * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
  * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
  * log(1 + f), sin and cos by fdlibm's kernels after a three-part reduction
- * by pi/2 (exact for |x| <= 2**20).
+ * by pi/2 (exact for |x| <= 2**20); the others from fdlibm's too, some
+ * with intermediate sums in two parts (see each).
  * float32: computed in float64 (the float64 algorithms, or a float64
  * polynomial with an error far below a float32 ulp) and rounded once, which
  * is within 1 ulp and nearly always correctly rounded.
@@ -494,9 +495,10 @@ static inline double ars_atanh(double x)
 
 /* ---- atan, atan2, asin, acos ----------------------------------------------------- */
 
-/* fdlibm's s_atan.c on a reduced argument: hi + lo + r - r*p(r*r) - or its
- * negation added to pi (neg), with the (hi, lo) of pi - atan for that
- * table entry - plus cr, a correction of r. */
+/* fdlibm's s_atan.c after the reduction: hi + lo + neg (r - r p(r*r) +
+ * cr), (hi, lo) the table entry (vm_atan_entry), r the reduced argument,
+ * cr a correction for an error of the unreduced one (atan2's quotient);
+ * neg = -1 with the entry subtracted from pi gives pi - atan. */
 static inline double vm_atan_poly(double r, double hi, double lo, double neg, double cr)
 {
     double z = r * r;
