@@ -545,7 +545,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_MIN_F(T, WT, RT, a, b) (((a) <= (b) || isnan(a)) ? (a) : (b))
 #define B_NEXTAFTER(T, WT, RT, a, b) nextafter(a, b)
 #define B_POW_I(T, WT, RT, a, b) i_pow_##T(a, b)
-#define B_POW(T, WT, RT, a, b) pow(a, b)
+#define B_POW(T, WT, RT, a, b) _Generic((a), double: ars_pow((double)(a), (double)(b)), default: pow(a, b))
 #define B_CPOW(T, WT, RT, a, b) c_pow_##T(a, b)
 
 /* ---- pow with one exponent for every element ----------------------------------

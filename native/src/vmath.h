@@ -1,7 +1,8 @@
 /* arrstride's own math functions for the elementwise loops: exp, expm1,
  * log, log1p, log2, log10, sin, cos, tan, tanh, sinh, cosh, asinh, acosh,
- * atanh, asin, acos, atan and atan2 in float64 and float32. Portable C without
- * branches (selects only), so that GCC and Clang vectorize the loops that
+ * atanh, asin, acos, atan and atan2 in float64 and float32, pow in
+ * float64. Portable C without branches (selects only), so that GCC and
+ * Clang vectorize the loops that
  * call them at any SIMD width, and with one algorithm for every width and
  * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
  * depend on the input alone, not on the SIMD level, the CPU family or the
@@ -711,6 +712,100 @@ static inline void ars_tan_fix64(double *o, const double *a, int64_t n)
     for (int64_t i = 0; i < n; i++)
         if (!(fabs(a[i]) <= VM_TRIG_MAX))
             o[i] = tan(a[i]);
+}
+
+/* ---- pow -------------------------------------------------------------------------- */
+
+/* log(x) = hi + *lo for a positive finite x, relative error about 2**-64:
+ * x = 2**k (1 + f), log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| < 0.172,
+ * = 2s + 2s**3/3 + s**5 P(s*s), with s, s*s, s**3 and 2s**3/3 in two parts
+ * (Dekker's products), the series to s**29. */
+static inline double vm_log_dd(double x, double *lo)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    double dl, d = vm_two_sum(2.0, f, &dl);
+    double s = f / d;
+    double pe, pp = vm_two_prod(s, d, &pe);
+    double sl = vm_div_lo(((f - pp) - pe) - s * dl, d);
+    double s2l, s2 = vm_two_prod(s, s, &s2l);
+    s2l += 2.0 * s * sl;
+    double s3l, s3 = vm_two_prod(s, s2, &s3l);
+    s3l += s * s2l + sl * s2;
+    double w = s2 * s2;
+    double p = (0.4 + s2 * (2.0 / 7)) + w * ((2.0 / 9 + s2 * (2.0 / 11)) + w * ((2.0 / 13 + s2 * (2.0 / 15))
+               + w * ((2.0 / 17 + s2 * (2.0 / 19)) + w * ((2.0 / 21 + s2 * (2.0 / 23))
+               + w * ((2.0 / 25 + s2 * (2.0 / 27)) + w * (2.0 / 29))))));
+    /* 2/3 = C + Cl */
+    const double C = 6.66666666666666629659e-01, Cl = 3.70074341541718826264e-17;
+    double t3e, t3 = vm_two_prod(s3, C, &t3e);
+    double ae, a = vm_two_sum(2.0 * s, t3, &ae);
+    double l = 2.0 * sl + ae + t3e + (s3l * C + s3 * Cl) + s3 * s2 * p;
+    double be, b = vm_two_sum(k * VM_LN2_HI, a, &be);
+    l += be + k * VM_LN2_LO;
+    double h = b + l;
+    *lo = l - (h - b);
+    return h;
+}
+
+/* e**(x + xl) for |x| <= 746 (a small xl), rounded once but for results in
+ * the subnormal range */
+static inline double vm_exp_xl(double x, double xl)
+{
+    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
+    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO - xl;
+    double r = hi - lo;
+    double rr = (hi - r) - lo;
+    double zl, z = vm_two_prod(r, r, &zl);
+    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
+               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
+               + z * 4.13813679705723846039e-08)));
+    double c = r - z * p;
+    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
+    double s = 1.0 + hi;
+    double t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
+    return vm_scale(s + t, kd);
+}
+
+/* pow: e**(y log|x|) with log|x| and the product in two parts, the sign
+ * from y's parity, and C99 Annex F's special values by selects. Forced
+ * inline: GCC's size limit would keep it a call, and the loop scalar. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double ars_pow(double x, double y)
+{
+    double ax = fabs(x), ay = fabs(y);
+    /* y an integer (every |y| >= 2**52 is one), odd? */
+    uint64_t yb = vm_bits(ay + 0x1p52);
+    int yint = (ay >= 0x1p52) | ((vm_from_bits(yb) - 0x1p52) == ay);
+    int yodd = yint & (ay < 0x1p53) & (int)((ay < 0x1p52 ? yb : vm_bits(ay)) & 1);
+    double ll, l = vm_log_dd(ax, &ll);
+    double ze, z = vm_two_prod(y, l, &ze);
+    ze += y * ll;
+    int over = z > 710.0, under = z < -746.0;
+    double zc = over ? 710.0 : under ? -746.0 : z;
+    double v = vm_exp_xl(zc, (over | under) ? 0.0 : ze);
+    v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
+    int neg = (x < 0) & yodd;
+    v = neg ? -v : v;
+    v = ((x < 0) & !yint & (ax < (double)INFINITY)) ? (double)NAN : v;
+    /* x = +-0: +-inf or +-0 for odd y, else +inf or +0 */
+    double zero = y < 0 ? (double)INFINITY : 0.0;
+    zero = yodd ? copysign(zero, x) : zero;
+    v = (ax == 0) & (y == y) ? zero : v;
+    /* x = +-inf: the reciprocal of the zero case */
+    double inf = y < 0 ? 0.0 : (double)INFINITY;
+    inf = yodd ? copysign(inf, x) : inf;
+    v = (ax == (double)INFINITY) & (y == y) ? inf : v;
+    /* y = +-inf: 1 for |x| = 1, else 0 or inf */
+    double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
+    yi = ax == 1.0 ? 1.0 : yi;
+    v = (ay == (double)INFINITY) & (ax == ax) ? yi : v;
+    v = (x != x) | (y != y) ? x + y : v;
+    /* pow(x, +-0) and pow(1, y) are 1, NaN included */
+    v = y == 0 ? 1.0 : v;
+    return x == 1.0 ? 1.0 : v;
 }
 
 /* ---- float32, through float64 ---------------------------------------------------- */
