@@ -592,13 +592,13 @@ static inline double ars_atan2(double y, double x)
     double pe, pp = vm_two_prod(q, ds, &pe);
     double res = (ns - pp) - pe;
     double cr = (double)((float)res / (float)(ds + q * ns));
-    cr = (q > 0x1p-600) & (q < 0x1p60) ? cr : 0.0;
+    cr = ((q > 0x1p-600) & (q < 0x1p60)) ? cr : 0.0;
     double lo, hi = vm_atan_entry(g1, g2, g3, g4, left, &lo);
     double v = vm_atan_poly(rn / rd, hi, lo, left ? -1.0 : 1.0, cr);
     int yinf = n == (double)INFINITY, xinf = d == (double)INFINITY;
     double w = 0.0;
     w = (yinf & xinf) ? 7.85398163397448278999e-01 : w;
-    w = yinf & !xinf ? VM_PIO2_HI : w;
+    w = (yinf & !xinf) ? VM_PIO2_HI : w;
     w = left ? VM_PI_HI - w : w;
     w = (yinf & xinf & left) ? 2.356194490192344837e+00 : w;
     int special = (((n == 0) & (d == 0)) | yinf | xinf) & (n == n) & (d == d);
@@ -793,16 +793,16 @@ static inline double ars_pow(double x, double y)
     /* x = +-0: +-inf or +-0 for odd y, else +inf or +0 */
     double zero = y < 0 ? (double)INFINITY : 0.0;
     zero = yodd ? copysign(zero, x) : zero;
-    v = (ax == 0) & (y == y) ? zero : v;
+    v = ((ax == 0) & (y == y)) ? zero : v;
     /* x = +-inf: the reciprocal of the zero case */
     double inf = y < 0 ? 0.0 : (double)INFINITY;
     inf = yodd ? copysign(inf, x) : inf;
-    v = (ax == (double)INFINITY) & (y == y) ? inf : v;
+    v = ((ax == (double)INFINITY) & (y == y)) ? inf : v;
     /* y = +-inf: 1 for |x| = 1, else 0 or inf */
     double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
     yi = ax == 1.0 ? 1.0 : yi;
-    v = (ay == (double)INFINITY) & (ax == ax) ? yi : v;
-    v = (x != x) | (y != y) ? x + y : v;
+    v = ((ay == (double)INFINITY) & (ax == ax)) ? yi : v;
+    v = ((x != x) | (y != y)) ? x + y : v;
     /* pow(x, +-0) and pow(1, y) are 1, NaN included */
     v = y == 0 ? 1.0 : v;
     return x == 1.0 ? 1.0 : v;
