@@ -40,27 +40,14 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
     return (16 - mis) / itemsize;
 }
 
-/* glibc's vector libm (libmvec, linked through -lm) for the functions that
- * vmath.h does not cover yet, so that their contiguous loops vectorize (GCC
- * on x86-64 glibc from 2.35 only: elsewhere the loops call the scalar libm).
- * libmvec bounds their error at 4 ulp; its vector and scalar results differ,
- * which EW_BLOCK below keeps from showing. */
+/* glibc's vector libm (libmvec, linked through -lm) for float32 pow, so
+ * that its contiguous loops vectorize (GCC on x86-64 glibc from 2.35 only:
+ * elsewhere the loops call the scalar libm). libmvec bounds its error at 4
+ * ulp; its vector and scalar results differ, which EW_BLOCK below keeps from
+ * showing. Every other function is arrstride's own (vmath.h), or the scalar
+ * C library's (float64 pow, hypot, cbrt). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && defined(ARS_X86_64)
 #if __GLIBC_PREREQ(2, 35)
-__attribute__((simd("notinbranch"))) double (log1p)(double);
-__attribute__((simd("notinbranch"))) double (tanh)(double);
-__attribute__((simd("notinbranch"))) double (expm1)(double);
-__attribute__((simd("notinbranch"))) double (sinh)(double);
-__attribute__((simd("notinbranch"))) double (cosh)(double);
-__attribute__((simd("notinbranch"))) double (tan)(double);
-__attribute__((simd("notinbranch"))) double (asin)(double);
-__attribute__((simd("notinbranch"))) double (acos)(double);
-__attribute__((simd("notinbranch"))) double (atan)(double);
-__attribute__((simd("notinbranch"))) double (asinh)(double);
-__attribute__((simd("notinbranch"))) double (acosh)(double);
-__attribute__((simd("notinbranch"))) double (atanh)(double);
-__attribute__((simd("notinbranch"))) double (atan2)(double, double);
-__attribute__((simd("notinbranch"))) double (pow)(double, double);
 __attribute__((simd("notinbranch"))) float powf(float, float);
 #endif
 #endif

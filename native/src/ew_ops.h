@@ -372,36 +372,36 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_CSQUARE(T, WT, RT, x) c_square_##T(x)
 #define S_TAN(T, WT, RT, x) tan(x)
 #define S_TANH(T, WT, RT, x) f_tanh_##T(x)
-/* Real floats: arrstride's own functions (vmath.h) where it has them, else
- * the C library's (float64 log1p, expm1, tan, tanh, sinh, cosh, asin, acos,
- * atan, asinh, acosh, atanh: ew_loops.h declares their vector variants). */
+/* Real floats: arrstride's own functions (vmath.h). */
 #define S_EXP_R(T, WT, RT, x) ARS_VM(exp, x)
 #define S_LOG_R(T, WT, RT, x) ARS_VM(log, x)
 #define S_LOG2_R(T, WT, RT, x) ARS_VM(log2, x)
 #define S_LOG10_R(T, WT, RT, x) ARS_VM(log10, x)
-#define S_LOG1P_R(T, WT, RT, x) _Generic((x), float: ars_log1pf, double: log1p)(x)
+#define S_LOG1P_R(T, WT, RT, x) ARS_VM(log1p, x)
 #define S_SIN_R(T, WT, RT, x) ARS_VM(sin, x)
 #define S_COS_R(T, WT, RT, x) ARS_VM(cos, x)
-#define S_EXPM1_R(T, WT, RT, x) _Generic((x), float: ars_expm1f, double: expm1)(x)
-#define S_TANH_R(T, WT, RT, x) _Generic((x), float: ars_tanhf, double: f_tanh_double)(x)
-#define S_TAN_R(T, WT, RT, x) _Generic((x), float: ars_tanf, double: tan)(x)
-#define S_ASIN_R(T, WT, RT, x) _Generic((x), float: ars_asinf, double: asin)(x)
-#define S_ACOS_R(T, WT, RT, x) _Generic((x), float: ars_acosf, double: acos)(x)
-#define S_ATAN_R(T, WT, RT, x) _Generic((x), float: ars_atanf, double: atan)(x)
-#define S_SINH_R(T, WT, RT, x) _Generic((x), float: ars_sinhf, double: sinh)(x)
-#define S_COSH_R(T, WT, RT, x) _Generic((x), float: ars_coshf, double: cosh)(x)
-#define S_ASINH_R(T, WT, RT, x) _Generic((x), float: ars_asinhf, double: asinh)(x)
-#define S_ACOSH_R(T, WT, RT, x) _Generic((x), float: ars_acoshf, double: acosh)(x)
-#define S_ATANH_R(T, WT, RT, x) _Generic((x), float: ars_atanhf, double: f_atanh_double)(x)
-/* sin, cos (and float32 tan): the second pass for arguments beyond the
- * vector reduction (ew_loops.h's UNARY_KERNEL) */
+#define S_EXPM1_R(T, WT, RT, x) ARS_VM(expm1, x)
+#define S_TANH_R(T, WT, RT, x) ARS_VM(tanh, x)
+#define S_TAN_R(T, WT, RT, x) ARS_VM(tan, x)
+#define S_ASIN_R(T, WT, RT, x) ARS_VM(asin, x)
+#define S_ACOS_R(T, WT, RT, x) ARS_VM(acos, x)
+#define S_ATAN_R(T, WT, RT, x) ARS_VM(atan, x)
+#define S_SINH_R(T, WT, RT, x) ARS_VM(sinh, x)
+#define S_COSH_R(T, WT, RT, x) ARS_VM(cosh, x)
+#define S_ASINH_R(T, WT, RT, x) ARS_VM(asinh, x)
+#define S_ACOSH_R(T, WT, RT, x) ARS_VM(acosh, x)
+#define S_ATANH_R(T, WT, RT, x) ARS_VM(atanh, x)
+/* sin, cos, tan: the second pass for arguments beyond the vector reduction
+ * (ew_loops.h's UNARY_KERNEL) */
 #define EW_POST_u_SIN_FLOAT64 ~, 1
 #define EW_POST_u_COS_FLOAT64 ~, 1
+#define EW_POST_u_TAN_FLOAT64 ~, 1
 #define EW_POST_u_SIN_FLOAT32 ~, 1
 #define EW_POST_u_COS_FLOAT32 ~, 1
 #define EW_POST_u_TAN_FLOAT32 ~, 1
 #define EW_POST_CALL_u_SIN_FLOAT64 ars_sin_fix64
 #define EW_POST_CALL_u_COS_FLOAT64 ars_cos_fix64
+#define EW_POST_CALL_u_TAN_FLOAT64 ars_tan_fix64
 #define EW_POST_CALL_u_SIN_FLOAT32 ars_sin_fix32
 #define EW_POST_CALL_u_COS_FLOAT32 ars_cos_fix32
 #define EW_POST_CALL_u_TAN_FLOAT32 ars_tan_fix32
@@ -510,7 +510,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_SUB(T, WT, RT, a, b) ((a) - (b))
 #define B_MUL(T, WT, RT, a, b) ((a) * (b))
 #define B_DIV(T, WT, RT, a, b) ((a) / (b))
-#define B_ATAN2(T, WT, RT, a, b) _Generic((a), float: ars_atan2f, double: atan2)(a, b)
+#define B_ATAN2(T, WT, RT, a, b) _Generic((a), float: ars_atan2f, double: ars_atan2)(a, b)
 #define B_AND(T, WT, RT, a, b) ((T)((a) & (b)))
 #define B_OR(T, WT, RT, a, b) ((T)((a) | (b)))
 #define B_XOR(T, WT, RT, a, b) ((T)((a) ^ (b)))
@@ -545,7 +545,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_MIN_F(T, WT, RT, a, b) (((a) <= (b) || isnan(a)) ? (a) : (b))
 #define B_NEXTAFTER(T, WT, RT, a, b) nextafter(a, b)
 #define B_POW_I(T, WT, RT, a, b) i_pow_##T(a, b)
-#define B_POW(T, WT, RT, a, b) pow(a, b)
+#define B_POW(T, WT, RT, a, b) _Generic((a), double: ars_pow((double)(a), (double)(b)), default: pow(a, b))
 #define B_CPOW(T, WT, RT, a, b) c_pow_##T(a, b)
 
 /* ---- pow with one exponent for every element ----------------------------------

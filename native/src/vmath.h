@@ -1,20 +1,22 @@
-/* arrstride's own math functions for the elementwise loops: exp, log,
- * log2, log10, sin and cos in float64, and those with expm1, log1p, tan,
- * tanh, sinh, cosh, asinh, acosh and atanh in float32. Portable C without
- * branches (selects only), so that GCC and Clang vectorize the loops that
+/* arrstride's own math functions for the elementwise loops: exp, expm1,
+ * log, log1p, log2, log10, sin, cos, tan, tanh, sinh, cosh, asinh, acosh,
+ * atanh, asin, acos, atan and atan2 in float64 and float32, pow in
+ * float64. Portable C without branches (selects only), so that GCC and
+ * Clang vectorize the loops that
  * call them at any SIMD width, and with one algorithm for every width and
  * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
  * depend on the input alone, not on the SIMD level, the CPU family or the
- * compiler. No libm call, except for sin, cos (and float32 tan) of |x| >
- * 2**20 (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and
- * friends) gives those the C library's scalar functions.
+ * compiler. No libm call, except for sin, cos and tan of |x| > 2**20
+ * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
+ * gives those the C library's scalar functions.
  *
  * float64: the table-free algorithms of fdlibm (Sun Microsystems, 1993;
  * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
  * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
  * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
  * log(1 + f), sin and cos by fdlibm's kernels after a three-part reduction
- * by pi/2 (exact for |x| <= 2**20).
+ * by pi/2 (exact for |x| <= 2**20); the others from fdlibm's too, some
+ * with intermediate sums in two parts (see each).
  * float32: computed in float64 (the float64 algorithms, or a float64
  * polynomial with an error far below a float32 ulp) and rounded once, which
  * is within 1 ulp and nearly always correctly rounded.
@@ -192,14 +194,13 @@ static inline double vm_kcos(double x, double y)
     return w + (((1.0 - w) - hz) + (z * r - x * y));
 }
 
-/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: x - n pi/2 with
- * pi/2 in three 33-bit parts and a tail (fdlibm's e_rem_pio2.c: its second
- * round always, the third where the second cancels), then the kernel of the
- * quadrant n + q0. */
-static inline double vm_sincos(double x, uint64_t q0)
+/* x - n pi/2 = y0 + *y1 for |x| <= VM_TRIG_MAX, n (mod 4) in *q: pi/2 in
+ * three 33-bit parts and a tail (fdlibm's e_rem_pio2.c: its second round
+ * always, the third where the second cancels). */
+static inline double vm_rem_pio2(double x, double *y1, uint64_t *q)
 {
     double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
-    uint64_t q = vm_bits(kd) + q0;
+    *q = vm_bits(kd);
     double fn = kd - VM_SHIFT;
     double r = x - fn * 1.57079632673412561417e+00;
     double w, t;
@@ -219,7 +220,18 @@ static inline double vm_sincos(double x, uint64_t q0)
     r = third ? r3 : r;
     w = third ? w3 : w;
     y0 = r - w;
-    double y1 = (r - y0) - w;
+    *y1 = (r - y0) - w;
+    return y0;
+}
+
+/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: the kernel of the
+ * quadrant n + q0 after the reduction. */
+static inline double vm_sincos(double x, uint64_t q0)
+{
+    double y1;
+    uint64_t q;
+    double y0 = vm_rem_pio2(x, &y1, &q);
+    q += q0;
     double s = vm_ksin(y0, y1), c = vm_kcos(y0, y1);
     double v = (q & 1) ? c : s;
     return (q & 2) ? -v : v;
@@ -227,6 +239,574 @@ static inline double vm_sincos(double x, uint64_t q0)
 
 static inline double ars_sin(double x) { return vm_sincos(x, 0); }
 static inline double ars_cos(double x) { return vm_sincos(x, 1); }
+
+/* ---- float64: tan, expm1, tanh, sinh, cosh, log1p, asinh, acosh, atanh,
+ * atan, asin, acos, atan2 ------------------------------------------------------- */
+
+#define VM_PI_HI 3.14159265358979311600e+00
+#define VM_PIO2_HI 1.57079632679489655800e+00
+#define VM_PIO2_LO 6.12323399573676603587e-17
+#define VM_PIO4_HI 7.85398163397448278999e-01
+
+/* y * 2**k for an integer k (in a double), -2044 <= k <= 2046: two factors,
+ * each a normal number, so that only the last product rounds */
+static inline double vm_scale(double y, double k)
+{
+    double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
+    return y * vm_pow2(k1) * vm_pow2(k - k1);
+}
+
+/* a + b = s + *e exactly (Knuth's two-sum, any order of magnitude) */
+static inline double vm_two_sum(double a, double b, double *e)
+{
+    double s = a + b;
+    double bb = s - a;
+    *e = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* a * b = p + *e exactly (Dekker's product, no FMA), |a|, |b| < 2**995 and
+ * the product's low part not below the normal range */
+static inline double vm_two_prod(double a, double b, double *e)
+{
+    double ca = a * 134217729.0, cb = b * 134217729.0;
+    double ah = ca - (ca - a), al = a - ah;
+    double bh = cb - (cb - b), bl = b - bh;
+    double p = a * b;
+    *e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return p;
+}
+
+/* e**x = (s + *t) * 2**k for |x| <= 711, k = round(x / ln2) in *k:
+ * fdlibm's exp kernel (as vm_exp_tail) in two parts, so that the callers
+ * round once at the end. e**r = 1 + r + r*r/2 + R3, R3 = r c / (2 - c) -
+ * r*r/2 rewritten as r z (1 - (2 + r) P) / (2 (2 - c)) (c = r - z P, z =
+ * r*r): s = 1 + hi rounded; *t its rounding error (exact), r*r/2 (exact in
+ * two parts), R3, -lo and the rounding error of r = hi - lo. */
+static inline double vm_exp_dd(double x, double *t, double *k)
+{
+    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
+    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO;
+    double r = hi - lo;
+    double rr = (hi - r) - lo;
+    double zl, z = vm_two_prod(r, r, &zl);
+    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
+               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
+               + z * 4.13813679705723846039e-08)));
+    double c = r - z * p;
+    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
+    double s = 1.0 + hi;
+    *t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
+    *k = kd;
+    return s;
+}
+
+/* e**x - 1 = hi + *lo, hi the rounded sum, for -40 <= x <= 710 */
+static inline double vm_expm1_dd(double x, double *lo)
+{
+    double t, k, s = vm_exp_dd(x, &t, &k);
+    /* 2**k s - 1 + 2**k t; 2**k is a normal number for -58 <= k <= 56,
+     * beyond that the -1 is below half an ulp */
+    double p = vm_pow2(k > 56.0 ? 0.0 : k);
+    double e, d = vm_two_sum(s * p, -1.0, &e);
+    double w = t * p + e;
+    double h = vm_two_sum(d, w, &e);
+    double big = vm_scale(s + t, k);
+    *lo = k > 56.0 ? 0.0 : e;
+    return k > 56.0 ? big : h;
+}
+
+static inline double ars_expm1(double x)
+{
+    /* e**x - 1 rounds to -1 below -38, overflows above 709.79; NaN passes */
+    double xc = x < -40.0 ? -40.0 : x > 710.0 ? 710.0 : x;
+    double lo, v = vm_expm1_dd(xc, &lo);
+    return x == 0 ? x : v;
+}
+
+static inline double ars_tanh(double x)
+{
+    /* tanh a = m / (m + 2), m = e**(2a) - 1 in two parts, a = |x|: q = n / d
+     * with n = m (a < 0.55) or 2 (then tanh = 1 - q), corrected for the
+     * low parts and the division's rounding (the residual n - q d exactly,
+     * divided in float32: it only needs a few bits). 1 from 22 on; a - a**3/3
+     * below 2**-26. */
+    double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
+    double ml, mh = vm_expm1_dd(ac + ac, &ml);
+    double dl, dh = vm_two_sum(mh, 2.0, &dl);
+    dl += ml;
+    int small = a < 0.55;
+    double n = small ? mh : 2.0;
+    double nl = small ? ml : 0.0;
+    double q = n / dh;
+    double pe, pp = vm_two_prod(q, dh, &pe);
+    double res = (((n - pp) - pe) + nl) - q * dl;
+    double corr = (double)((float)res / (float)dh);
+    double v = small ? q + corr : 1.0 - (q + corr);
+    v = a < 0x1p-26 ? a - a * a * a * (1.0 / 3) : v;
+    return copysign(a > 22.0 ? 1.0 : v, x);
+}
+
+/* sinh (sg = -1) and cosh (sg = 1) of a = |x| >= 0.34: e**a / 2 = (s + t)
+ * 2**(k-1), e**-a / 2 = 2**(-k-1) / (s + t) (s + t as dh + dl, 1 / (dh +
+ * dl) ~ (1 - dl/dh) / dh); rounded once, in the sum of the parts scaled by
+ * 2**(1-k). a is clamped
+ * to 710.5 (both overflow from 710.48). */
+static inline double vm_cosh_sinh(double a, double sg)
+{
+    double ac = a > 710.5 ? 710.5 : a;
+    double t, k, s = vm_exp_dd(ac, &t, &k);
+    double kc = k > 30.0 ? 30.0 : k;
+    double dl, dh = vm_two_sum(s, t, &dl);
+    double inv = 1.0 / dh;
+    double f = vm_pow2(-2.0 * kc) * (inv - inv * (dl * inv));
+    double e, h = vm_two_sum(dh, sg * f, &e);
+    return vm_scale(h + (e + dl), k - 1.0);
+}
+
+static inline double ars_cosh(double x)
+{
+    /* below ln2/2 the Taylor series to a**14 */
+    double a = fabs(x), z = a * a;
+    double p = z * (0.5 + z * (1.0 / 24 + z * (1.0 / 720 + z * (1.0 / 40320
+               + z * (1.0 / 3628800 + z * (1.0 / 479001600.0 + z * (1.0 / 87178291200.0)))))));
+    double v = vm_cosh_sinh(a, 1.0);
+    return a < 0.34 ? 1.0 + p : v;
+}
+
+static inline double ars_sinh(double x)
+{
+    /* below 1 (where the difference cancels) the Taylor series to a**21 */
+    double a = fabs(x), z = a * a;
+    double p = z * (1.0 / 6 + z * (1.0 / 120 + z * (1.0 / 5040 + z * (1.0 / 362880
+               + z * (1.0 / 39916800 + z * (1.0 / 6227020800.0 + z * (1.0 / 1307674368000.0
+               + z * (1.0 / 355687428096000.0 + z * (1.0 / 121645100408832000.0
+               + z * (1.0 / 51090942171709440000.0))))))))));
+    double v = vm_cosh_sinh(a, -1.0);
+    return copysign(a < 1.0 ? a + a * p : v, x);
+}
+
+/* ---- log1p and the inverse hyperbolic functions --------------------------------- */
+
+/* log(u) + c / u + kadd ln2 for u > 0 (fdlibm's s_log1p.c: c is the
+ * rounding error of u = 1 + x), and log's special values of u */
+static inline double vm_log_c(double u, double c, double kadd)
+{
+    double k;
+    double f = vm_log_reduce(u, &k);
+    k += kadd;
+    double hfsq = 0.5 * f * f;
+    double v = k * VM_LN2_HI - ((hfsq - (vm_log1p_tail(f, hfsq) + (k * VM_LN2_LO + c / u))) - f);
+    return vm_log_special(u, v);
+}
+
+/* log1p(w + wl) for w > -1 and a small wl (and the special values), through
+ * u = 1 + w and its rounding error, exact (zero beyond 2**54, where it does
+ * not matter) */
+static inline double vm_log1p(double w, double wl)
+{
+    double u = 1.0 + w;
+    double c = u >= 2.0 ? 1.0 - (u - w) : w - (u - 1.0);
+    return vm_log_c(u, u < 0x1p54 ? c + wl : 0.0, 0.0);
+}
+
+static inline double ars_log1p(double x)
+{
+    double v = vm_log1p(x, 0.0);
+    return fabs(x) < 0x1p-54 ? x : v;
+}
+
+/* A small correction: a / b for the residuals below, where a few bits do
+ * (float32: one cheap division). */
+static inline double vm_div_lo(double a, double b)
+{
+    return (double)((float)a / (float)b);
+}
+
+/* sqrt(a + al) = s + *sl (al small) */
+static inline double vm_sqrt_dd(double a, double al, double *sl)
+{
+    double s = sqrt(a);
+    double pe, pp = vm_two_prod(s, s, &pe);
+    *sl = s > 0 ? vm_div_lo(((a - pp) - pe) + al, s + s) : 0.0;
+    return s;
+}
+
+/* The inverse hyperbolic functions as fdlibm's s_asinh.c, e_acosh.c and
+ * e_atanh.c, but with log1p's argument in two parts (the rounding errors of
+ * its sums, square root and quotient kept), which takes their error from
+ * about 2 ulp to 1. */
+
+/* log(2a + 1 / (sqrt(a*a + 1) + a)) above 2, log1p(a + a*a / (1 + sqrt(1 +
+ * a*a))) up to 2, log(a) + ln2 above 2**28, a below 2**-28 */
+static inline double ars_asinh(double x)
+{
+    double a = fabs(x);
+    int big = a > 2.0, huge = a > 0x1p28;
+    double zl, z = vm_two_prod(a, a, &zl);
+    double bl, b = vm_two_sum(1.0, z, &bl);
+    double sl, sq = vm_sqrt_dd(b, bl + zl, &sl);
+    double dl, d = vm_two_sum(1.0, sq, &dl);
+    dl += sl;
+    double q = (big ? 1.0 : z) / (big ? sq + a : d);
+    double pe, pp = vm_two_prod(q, d, &pe);
+    double ql = vm_div_lo((((z - pp) - pe) + zl) - q * dl, d);
+    double we, w = vm_two_sum(big ? a + a : a, q, &we);
+    we += big ? 0.0 : ql;
+    double u = big ? w : 1.0 + w;
+    double c = u >= 2.0 ? 1.0 - (u - w) : w - (u - 1.0);
+    c = big ? we : c + we;
+    u = huge ? a : u;
+    double v = vm_log_c(u, huge ? 0.0 : c, huge ? 1.0 : 0.0);
+    return a < 0x1p-28 ? x : copysign(v, x);
+}
+
+/* log(2x - 1 / (x + sqrt(x*x - 1))) above 2, log1p(t + sqrt(2t + t*t)), t
+ * = x - 1, up to 2, log(x) + ln2 above 2**28 */
+static inline double ars_acosh(double x)
+{
+    int big = x > 2.0, huge = x > 0x1p28;
+    double t = x - 1.0;
+    double zl, z = vm_two_prod(t, t, &zl);
+    double al, a2 = vm_two_sum(t + t, z, &al);
+    double sl, sq = vm_sqrt_dd(a2, al + zl, &sl);
+    double we, w = vm_two_sum(t, sq, &we);
+    we += sl;
+    double be, bw = vm_two_sum(x + x, -1.0 / (x + sqrt(x * x - 1.0)), &be);
+    double u = big ? bw : 1.0 + w;
+    double c = u >= 2.0 ? 1.0 - (u - w) : w - (u - 1.0);
+    c = big ? be : c + we;
+    u = huge ? x : u;
+    double v = vm_log_c(u, huge ? 0.0 : c, huge ? 1.0 : 0.0);
+    return x < 1.0 ? (double)NAN : v;
+}
+
+/* log1p(2a / (1 - a)) / 2 (the quotient in two parts); |x| = 1 gives inf,
+ * |x| > 1 NaN (log1p of less than -1), a below 2**-28 */
+static inline double ars_atanh(double x)
+{
+    double a = fabs(x), n = a + a;
+    double de, d = vm_two_sum(1.0, -a, &de);
+    double q = n / d;
+    double pe, pp = vm_two_prod(q, d, &pe);
+    double ql = vm_div_lo(((n - pp) - pe) - q * de, d);
+    double v = 0.5 * vm_log1p(q, a < 1.0 ? ql : 0.0);
+    return a < 0x1p-28 ? x : copysign(v, x);
+}
+
+/* ---- atan, atan2, asin, acos ----------------------------------------------------- */
+
+/* fdlibm's s_atan.c after the reduction: hi + lo + neg (r - r p(r*r) +
+ * cr), (hi, lo) the table entry (vm_atan_entry), r the reduced argument,
+ * cr a correction for an error of the unreduced one (atan2's quotient);
+ * neg = -1 with the entry subtracted from pi gives pi - atan. */
+static inline double vm_atan_poly(double r, double hi, double lo, double neg, double cr)
+{
+    double z = r * r;
+    double w = z * z;
+    double s1 = z * (3.33333333333329318027e-01 + w * (1.42857142725034663711e-01
+                + w * (9.09088713343650656196e-02 + w * (6.66107313738753120669e-02
+                + w * (4.97687799461593236017e-02 + w * 1.62858201153657823623e-02)))));
+    double s2 = w * (-1.99999999998764832476e-01 + w * (-1.11111104054623557880e-01
+                + w * (-7.69187620504482999495e-02 + w * (-5.83357013379057348645e-02
+                + w * -3.65315727442169155270e-02))));
+    double u = r * (s1 + s2);
+    return hi - (((neg * u - lo) - neg * cr) - neg * r);
+}
+
+/* The entry of fdlibm's atan table for the interval flags g1..g4 (|x| or
+ * n/d from 7/16, 11/16, 19/16, 39/16 on): atan(0, 0.5, 1, 1.5, inf) as hi +
+ * lo, or with neg = -1 (atan2's left half-plane) pi minus those. One
+ * two-way select after another (nested ones of constants became branches). */
+static inline double vm_atan_entry(int g1, int g2, int g3, int g4, int left, double *lo)
+{
+    double h = 0.0, l = 0.0;
+    h = g1 ? 4.63647609000806093515e-01 : h;
+    l = g1 ? 2.26987774529616870924e-17 : l;
+    h = g2 ? 7.85398163397448278999e-01 : h;
+    l = g2 ? 3.06161699786838301793e-17 : l;
+    h = g3 ? 9.82793723247329054082e-01 : h;
+    l = g3 ? 1.39033110312309984516e-17 : l;
+    h = g4 ? 1.57079632679489655800e+00 : h;
+    l = g4 ? 6.12323399573676603587e-17 : l;
+    double ph = 3.141592653589793116e+00, pl = 1.2246467991473532e-16;
+    ph = g1 ? 2.677945044588987e+00 : ph;
+    pl = g1 ? 1.5527705369303147e-16 : pl;
+    ph = g2 ? 2.356194490192345e+00 : ph;
+    pl = g2 ? 9.184850993605148e-17 : pl;
+    ph = g3 ? 2.158798930342464e+00 : ph;
+    pl = g3 ? 2.1958367134601997e-16 : pl;
+    ph = g4 ? 1.5707963267948966e+00 : ph;
+    pl = g4 ? 6.123233995736766e-17 : pl;
+    *lo = left ? pl : l;
+    return left ? ph : h;
+}
+
+/* fdlibm's s_atan.c: the reduced argument (2a - 1) / (2 + a), (a - 1) / (a
+ * + 1), (a - 1.5) / (1 + 1.5a) or -1/a by one division of selected parts */
+static inline double ars_atan(double x)
+{
+    double a = fabs(x);
+    int g1 = a >= 0.4375, g2 = a >= 0.6875, g3 = a >= 1.1875, g4 = a >= 2.4375;
+    double n = a, d = 1.0;
+    n = g1 ? (a + a) - 1.0 : n;
+    d = g1 ? 2.0 + a : d;
+    n = g2 ? a - 1.0 : n;
+    d = g2 ? a + 1.0 : d;
+    n = g3 ? a - 1.5 : n;
+    d = g3 ? 1.0 + 1.5 * a : d;
+    n = g4 ? -1.0 : n;
+    d = g4 ? a : d;
+    double lo, hi = vm_atan_entry(g1, g2, g3, g4, 0, &lo);
+    return copysign(vm_atan_poly(n / d, hi, lo, 1.0, 0.0), x);
+}
+
+/* atan2: fdlibm's e_atan2.c computes atan(|y/x|) of the rounded quotient q;
+ * here the quotient's rounding error is added back (cr = (n - q d) / (d (1
+ * + q*q)), the residual exact by Dekker's product after scaling n and d to
+ * about 1, divided in float32), so that the result rounds about once. Then
+ * C99 Annex F's special values: both 0 give 0, both infinite pi/4, y
+ * infinite pi/2, x infinite 0; pi minus those where x's sign bit is set,
+ * then y's sign. */
+static inline double ars_atan2(double y, double x)
+{
+    double n = fabs(y), d = fabs(x);
+    int left = (int)(vm_bits(x) >> 63);
+    double q = n / d;
+    int g1 = q >= 0.4375, g2 = q >= 0.6875, g3 = q >= 1.1875, g4 = q >= 2.4375;
+    double rn = q, rd = 1.0;
+    rn = g1 ? (q + q) - 1.0 : rn;
+    rd = g1 ? 2.0 + q : rd;
+    rn = g2 ? q - 1.0 : rn;
+    rd = g2 ? q + 1.0 : rd;
+    rn = g3 ? q - 1.5 : rn;
+    rd = g3 ? 1.0 + 1.5 * q : rd;
+    rn = g4 ? -1.0 : rn;
+    rd = g4 ? q : rd;
+    /* n, d scaled by one power of 2 so that the larger is in [1, 2) */
+    double m = n > d ? n : d;
+    double pre = m > 0x1p500 ? 0x1p-600 : 1.0;
+    pre = m < 0x1p-500 ? 0x1p600 : pre;
+    double sc = vm_from_bits((2046u - (vm_bits(m * pre) >> 52)) << 52);
+    double ns = (n * pre) * sc, ds = (d * pre) * sc;
+    double pe, pp = vm_two_prod(q, ds, &pe);
+    double res = (ns - pp) - pe;
+    double cr = (double)((float)res / (float)(ds + q * ns));
+    cr = ((q > 0x1p-600) & (q < 0x1p60)) ? cr : 0.0;
+    double lo, hi = vm_atan_entry(g1, g2, g3, g4, left, &lo);
+    double v = vm_atan_poly(rn / rd, hi, lo, left ? -1.0 : 1.0, cr);
+    int yinf = n == (double)INFINITY, xinf = d == (double)INFINITY;
+    double w = 0.0;
+    w = (yinf & xinf) ? 7.85398163397448278999e-01 : w;
+    w = (yinf & !xinf) ? VM_PIO2_HI : w;
+    w = left ? VM_PI_HI - w : w;
+    w = (yinf & xinf & left) ? 2.356194490192344837e+00 : w;
+    int special = (((n == 0) & (d == 0)) | yinf | xinf) & (n == n) & (d == d);
+    return copysign(special ? w : v, y);
+}
+
+/* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
+ * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2) */
+static inline double vm_asin_r(double t)
+{
+    double p = t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
+               + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
+               + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
+    double q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
+               + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+    return p / q;
+}
+
+static inline double ars_asin(double x)
+{
+    double a = fabs(x);
+    int small = a < 0.5;
+    double t = small ? x * x : (1.0 - a) * 0.5;
+    double r = vm_asin_r(t);
+    double s = sqrt(t);
+    /* s as hi (its low 32 bits clear) + c, c = (t - hi*hi) / (s + hi) */
+    double sh = vm_from_bits(vm_bits(s) & 0xffffffff00000000u);
+    double c = (t - sh * sh) / (s + sh);
+    double p = 2.0 * s * r - (VM_PIO2_LO - 2.0 * c);
+    double qq = VM_PIO4_HI - 2.0 * sh;
+    double v = VM_PIO4_HI - (p - qq);
+    double v2 = VM_PIO2_HI - (2.0 * (s + s * r) - VM_PIO2_LO);
+    v = a >= 0.975 ? v2 : v;
+    v = copysign(v, x);
+    v = small ? x + x * r : v;
+    return a < 0x1p-26 ? x : v;
+}
+
+static inline double ars_acos(double x)
+{
+    double a = fabs(x);
+    int small = a < 0.5;
+    double t = small ? x * x : (1.0 - a) * 0.5;
+    double r = vm_asin_r(t);
+    double s = sqrt(t);
+    double vs = VM_PIO2_HI - (x - (VM_PIO2_LO - x * r));
+    double vn = VM_PI_HI - 2.0 * (s + (r * s - VM_PIO2_LO));
+    double df = vm_from_bits(vm_bits(s) & 0xffffffff00000000u);
+    double c = s > 0 ? (t - df * df) / (s + df) : 0.0;
+    double vp = 2.0 * (df + (r * s + c));
+    double v = x < 0 ? vn : vp;
+    return small ? vs : v;
+}
+
+/* ---- tan -------------------------------------------------------------------------- */
+
+/* fdlibm's k_tan.c on x + y (|x + y| <= pi/4, from vm_rem_pio2): tan for
+ * odd = 0, -1/tan for odd = 1, the polynomial of degree 27 after folding
+ * |x| >= 0.6744 to pi/4 - |x|; its two divisions (w*w / (w + v) folded,
+ * -1/w unfolded) as one of selected parts. */
+static inline double vm_ktan(double x, double y, uint64_t odd)
+{
+    int big = fabs(x) >= 0.6744;
+    double sg = x < 0 ? -1.0 : 1.0;
+    double xa = sg * x, ya = sg * y;
+    double xf = (VM_PIO4_HI - xa) + (3.06161699786838301793e-17 - ya);
+    x = big ? xf : x;
+    y = big ? 0.0 : y;
+    double z = x * x;
+    double w = z * z;
+    double r = 1.33333333333201242699e-01 + w * (2.18694882948595424599e-02
+               + w * (3.59207910759131235356e-03 + w * (5.88041240820264096874e-04
+               + w * (7.81794442939557092300e-05 + w * -1.85586374855275456654e-05))));
+    double v = z * (5.39682539762260521377e-02 + w * (8.86323982359930005737e-03
+               + w * (1.45620945432529025516e-03 + w * (2.46463134818469906812e-04
+               + w * (7.14072491382608190305e-05 + w * 2.59073051863633712884e-05)))));
+    double s = z * x;
+    r = y + z * (s * (r + v) + y);
+    r += 3.33333333333334091986e-01 * s;
+    w = x + r;
+    double iy = odd ? -1.0 : 1.0;
+    double q = (big ? w * w : -1.0) / (big ? w + iy : w);
+    double vb = sg * (iy - 2.0 * (x - (q - r)));
+    /* -1/(x + r) with w = x + r split, as fdlibm */
+    double wh = vm_from_bits(vm_bits(w) & 0xffffffff00000000u);
+    double vv = r - (wh - x);
+    double th = vm_from_bits(vm_bits(q) & 0xffffffff00000000u);
+    double so = 1.0 + th * wh;
+    double vo = th + q * (so + th * vv);
+    return big ? vb : odd ? vo : w;
+}
+
+static inline double ars_tan(double x)
+{
+    double y1;
+    uint64_t q;
+    double y0 = vm_rem_pio2(x, &y1, &q);
+    double v = vm_ktan(y0, y1, q & 1);
+    return x == 0 ? x : v;
+}
+
+/* the second pass of tan: the C library's beyond VM_TRIG_MAX (as
+ * ars_sin_fix64) */
+static inline void ars_tan_fix64(double *o, const double *a, int64_t n)
+{
+    int any = 0;
+    for (int64_t i = 0; i < n; i++)
+        any |= !(fabs(a[i]) <= VM_TRIG_MAX);
+    if (!any)
+        return;
+    for (int64_t i = 0; i < n; i++)
+        if (!(fabs(a[i]) <= VM_TRIG_MAX))
+            o[i] = tan(a[i]);
+}
+
+/* ---- pow -------------------------------------------------------------------------- */
+
+/* log(x) = hi + *lo for a positive finite x, relative error about 2**-64:
+ * x = 2**k (1 + f), log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| < 0.172,
+ * = 2s + 2s**3/3 + s**5 P(s*s), with s, s*s, s**3 and 2s**3/3 in two parts
+ * (Dekker's products), the series to s**29. */
+static inline double vm_log_dd(double x, double *lo)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    double dl, d = vm_two_sum(2.0, f, &dl);
+    double s = f / d;
+    double pe, pp = vm_two_prod(s, d, &pe);
+    double sl = vm_div_lo(((f - pp) - pe) - s * dl, d);
+    double s2l, s2 = vm_two_prod(s, s, &s2l);
+    s2l += 2.0 * s * sl;
+    double s3l, s3 = vm_two_prod(s, s2, &s3l);
+    s3l += s * s2l + sl * s2;
+    double w = s2 * s2;
+    double p = (0.4 + s2 * (2.0 / 7)) + w * ((2.0 / 9 + s2 * (2.0 / 11)) + w * ((2.0 / 13 + s2 * (2.0 / 15))
+               + w * ((2.0 / 17 + s2 * (2.0 / 19)) + w * ((2.0 / 21 + s2 * (2.0 / 23))
+               + w * ((2.0 / 25 + s2 * (2.0 / 27)) + w * (2.0 / 29))))));
+    /* 2/3 = C + Cl */
+    const double C = 6.66666666666666629659e-01, Cl = 3.70074341541718826264e-17;
+    double t3e, t3 = vm_two_prod(s3, C, &t3e);
+    double ae, a = vm_two_sum(2.0 * s, t3, &ae);
+    double l = 2.0 * sl + ae + t3e + (s3l * C + s3 * Cl) + s3 * s2 * p;
+    double be, b = vm_two_sum(k * VM_LN2_HI, a, &be);
+    l += be + k * VM_LN2_LO;
+    double h = b + l;
+    *lo = l - (h - b);
+    return h;
+}
+
+/* e**(x + xl) for |x| <= 746 (a small xl), rounded once but for results in
+ * the subnormal range */
+static inline double vm_exp_xl(double x, double xl)
+{
+    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
+    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO - xl;
+    double r = hi - lo;
+    double rr = (hi - r) - lo;
+    double zl, z = vm_two_prod(r, r, &zl);
+    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
+               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
+               + z * 4.13813679705723846039e-08)));
+    double c = r - z * p;
+    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
+    double s = 1.0 + hi;
+    double t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
+    return vm_scale(s + t, kd);
+}
+
+/* pow: e**(y log|x|) with log|x| and the product in two parts, the sign
+ * from y's parity, and C99 Annex F's special values by selects. Forced
+ * inline: GCC's size limit would keep it a call, and the loop scalar. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double ars_pow(double x, double y)
+{
+    double ax = fabs(x), ay = fabs(y);
+    /* y an integer (every |y| >= 2**52 is one), odd? */
+    uint64_t yb = vm_bits(ay + 0x1p52);
+    int yint = (ay >= 0x1p52) | ((vm_from_bits(yb) - 0x1p52) == ay);
+    int yodd = yint & (ay < 0x1p53) & (int)((ay < 0x1p52 ? yb : vm_bits(ay)) & 1);
+    double ll, l = vm_log_dd(ax, &ll);
+    double ze, z = vm_two_prod(y, l, &ze);
+    ze += y * ll;
+    int over = z > 710.0, under = z < -746.0;
+    double zc = over ? 710.0 : under ? -746.0 : z;
+    double v = vm_exp_xl(zc, (over | under) ? 0.0 : ze);
+    v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
+    int neg = (x < 0) & yodd;
+    v = neg ? -v : v;
+    v = ((x < 0) & !yint & (ax < (double)INFINITY)) ? (double)NAN : v;
+    /* x = +-0: +-inf or +-0 for odd y, else +inf or +0 */
+    double zero = y < 0 ? (double)INFINITY : 0.0;
+    zero = yodd ? copysign(zero, x) : zero;
+    v = ((ax == 0) & (y == y)) ? zero : v;
+    /* x = +-inf: the reciprocal of the zero case */
+    double inf = y < 0 ? 0.0 : (double)INFINITY;
+    inf = yodd ? copysign(inf, x) : inf;
+    v = ((ax == (double)INFINITY) & (y == y)) ? inf : v;
+    /* y = +-inf: 1 for |x| = 1, else 0 or inf */
+    double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
+    yi = ax == 1.0 ? 1.0 : yi;
+    v = ((ay == (double)INFINITY) & (ax == ax)) ? yi : v;
+    v = ((x != x) | (y != y)) ? x + y : v;
+    /* pow(x, +-0) and pow(1, y) are 1, NaN included */
+    v = y == 0 ? 1.0 : v;
+    return x == 1.0 ? 1.0 : v;
+}
 
 /* ---- float32, through float64 ---------------------------------------------------- */
 
