@@ -61,7 +61,6 @@ __attribute__((simd("notinbranch"))) double (acosh)(double);
 __attribute__((simd("notinbranch"))) double (atanh)(double);
 __attribute__((simd("notinbranch"))) double (atan2)(double, double);
 __attribute__((simd("notinbranch"))) double (pow)(double, double);
-__attribute__((simd("notinbranch"))) float powf(float, float);
 #endif
 #endif
 

@@ -511,6 +511,80 @@ static inline double vm_tan32(double x)
 
 static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
 
+/* ---- float32 pow, hypot, logaddexp ------------------------------------------------ */
+
+/* 2**w for |w| <= 160 as s * (1 + *p), as vm_exp32 but reduced in base 2:
+ * k = round(32 w), r = (32 w - k) / 32 exactly, so that an integer w gives
+ * p = 0 and 2**w exactly (pow(0.5, 150) is then 2**-150, which rounds to 0
+ * as it must, not up to the smallest subnormal). */
+static inline double vm_exp2_32(double w, double *p)
+{
+    double kd = w * 32.0 + VM_SHIFT;
+    uint64_t kk = vm_bits(kd);
+    double r = (w * 32.0 - (kd - VM_SHIFT)) * (6.93147180559945286227e-01 / 32);
+    double r2 = r * r;
+    *p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * (1.0 / 24));
+    return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
+}
+
+/* pow: 2**(y log2|x|) with log|x| from vm_log32 (relative error < 2**-44:
+ * w = y log2|x| is then within 2**-37 of the truth wherever the result is a
+ * finite nonzero float32, |w| < 150) and 2**w from vm_exp2_32. An exact
+ * float32 result (2**3, 10**2, 0.5**150) comes out exact: the double is
+ * within far less than half a float32 ulp of it, or equal to it for powers
+ * of 2. Then C99 Annex F's special values by selects: the sign for negative
+ * x and odd integer y, NaN for negative finite x and non-integer y, 1 for
+ * y = +-0, x = 1 and (-1)**(+-inf). The zeros and infinities of x and y need
+ * nothing more: log2|x| is -inf or +inf and the limits of 2**w give 0 or
+ * inf. */
+static inline float ars_powf(float x, float y)
+{
+    double dx = x, dy = y, ax = fabs(dx), ay = fabs(dy);
+    double k, l = vm_log32(ax, &k);
+    double w = dy * vm_log_special(ax, k + l * 1.44269504088896338700e+00);
+    double p, s = vm_exp2_32(w, &p);
+    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : s + s * p;
+    /* y integer: every float32 from 2**24 on is; below, the rounding of y
+     * to an integer (VM_SHIFT) is y itself, and its last bit says odd */
+    double ys = dy + VM_SHIFT;
+    int yint = (ay >= 0x1p24) | ((ys - VM_SHIFT) == dy);
+    int yodd = (ay < 0x1p24) & ((ys - VM_SHIFT) == dy) & (int)(vm_bits(ys) & 1);
+    v = (yodd & (int)(vm_bits(dx) >> 63)) ? -v : v;
+    v = ((dx < 0) & (dx > -(double)INFINITY) & !yint) ? (double)NAN : v;
+    v = ((dy == 0) | (dx == 1.0) | ((ax == 1.0) & (ay == (double)INFINITY))) ? 1.0 : v;
+    return (float)v;
+}
+
+/* hypot: x*x and y*y are exact in double, so the sum and the square root
+ * round once each (correctly rounded to float32 but for about one input in
+ * 2**29); an infinite argument gives +inf even beside a NaN. */
+static inline float ars_hypotf(float x, float y)
+{
+    double dx = x, dy = y;
+    double v = sqrt(dx * dx + dy * dy);
+    return (float)((fabs(dx) == (double)INFINITY) | (fabs(dy) == (double)INFINITY) ? (double)INFINITY : v);
+}
+
+/* logaddexp: max(a, b) + log1p(e**-|a - b|); log1p(u) of u < 2**-7 by its
+ * series to u**6 (relative error < 2**-42), above by log(1 + u) (the
+ * rounding of 1 + u costs < 2**-46 of the result). a == b gives a + log 2
+ * (infinities of one sign included); a NaN gives NaN. */
+static inline float ars_logaddexpf(float a, float b)
+{
+    double da = a, db = b;
+    double m = da >= db ? da : db;
+    double d = -fabs(da - db);
+    double p, s = vm_exp32(d, &p);
+    double u = d < -110.0 ? 0.0 : s + s * p;
+    double t = u * (1.0 + u * (-0.5 + u * ((1.0 / 3) + u * (-0.25 + u * (0.2 + u * (-1.0 / 6))))));
+    /* 1 + u is in [1, 2] or NaN: vm_log32 needs no special values (and
+     * vm_log_special's selects here kept GCC from vectorizing the loop) */
+    double k, l = vm_log32(1.0 + u, &k);
+    double v = m + (u < 0x1p-7 ? t : k * 6.93147180559945286227e-01 + l);
+    v = (da != da) | (db != db) ? da + db : v;
+    return (float)(da == db ? da + 6.93147180559945286227e-01 : v);
+}
+
 /* The second pass of sin, cos (and float32 tan): the C library's for |x| >
  * VM_TRIG_MAX (and infinities, NaN), one element at a time. A vectorized
  * scan first, so that blocks without such elements (nearly all) skip the
