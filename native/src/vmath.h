@@ -632,14 +632,19 @@ static inline float ars_powf(float x, float y)
 
 /* hypot: x*x and y*y are exact in double, so the sum and the square root
  * round once each (correctly rounded to float32 but for about one input in
- * 2**29); an infinite argument gives +inf even beside a NaN. */
+ * 2**29); an infinite argument gives +inf even beside a quiet NaN. */
 static inline float ars_hypotf(float x, float y)
 {
     double dx = x, dy = y;
     double v = sqrt(dx * dx + dy * dy);
     v = dy != dy ? dy : v;  /* a NaN's payload as in pow */
     v = dx != dx ? dx : v;
-    return (float)((fabs(dx) == (double)INFINITY) | (fabs(dy) == (double)INFINITY) ? (double)INFINITY : v);
+    /* but a signaling NaN gives NaN (IEEE 754, as the C library): told
+     * apart on the float32 bits, since widening quiets it */
+    uint32_t bx = vm_bits32(x) & 0x7fffffffu, by = vm_bits32(y) & 0x7fffffffu;
+    int snan = ((bx > 0x7f800000u) & (bx < 0x7fc00000u)) | ((by > 0x7f800000u) & (by < 0x7fc00000u));
+    int inf = (fabs(dx) == (double)INFINITY) | (fabs(dy) == (double)INFINITY);
+    return (float)((inf & !snan) ? (double)INFINITY : v);
 }
 
 /* logaddexp: max(a, b) + log1p(e**-|a - b|); log1p(u) of u < 2**-7 by its
