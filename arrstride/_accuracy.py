@@ -143,6 +143,88 @@ def table(n: int = 200_000) -> List[Tuple[str, str, Dict[str, float]]]:
     return [(name, dt, measure(name, dt, n)) for dt in ("float32", "float64") for name in FUNCTIONS]
 
 
+# Binary functions arrstride computes itself in float32 (vmath.h), measured on
+# pairs: dense samples plus every pair of special values.
+OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp")}
+_NP2 = {"pow": "power"}
+
+
+def _pairs(name: str, dtype: str, n: int, rng: np.random.Generator) -> Tuple[np.ndarray, np.ndarray]:
+    """n pairs spread where `name` is finite and nontrivial, plus the special
+    values' cross product."""
+    f32 = dtype == "float32"
+    tiny, big = (1e-44, 3e38) if f32 else (5e-324, 1.7e308)
+
+    def logu(lo, hi, k):
+        return np.exp(rng.uniform(math.log(lo), math.log(hi), k))
+
+    q = n // 4
+    sign = lambda k: rng.choice([-1.0, 1.0], k)  # noqa: E731
+    if name == "pow":
+        # the result's exponent uniform over the finite range: y = w / log2(x)
+        x1 = logu(1e-30, 1e30, n - 3 * q)
+        x1 = np.where(np.abs(np.log2(x1)) < 1e-3, 2.0, x1)
+        lo, hi = (-149.0, 127.9) if f32 else (-1074.0, 1023.9)
+        y1 = rng.uniform(lo, hi, x1.size) / np.log2(x1)
+        x = [x1, rng.uniform(0.5, 2.0, q), -logu(1e-3, 1e3, q), rng.uniform(0, 10, q)]
+        y = [y1, rng.uniform(-60, 60, q), rng.integers(-30, 31, q).astype(np.float64), rng.uniform(-5, 5, q)]
+    elif name == "hypot":
+        x = [logu(tiny, big, n - q) * sign(n - q), rng.uniform(-10, 10, q)]
+        y = [logu(tiny, big, n - q) * sign(n - q), rng.uniform(-10, 10, q)]
+    else:  # logaddexp
+        a = rng.uniform(-100, 100, q)
+        x = [rng.uniform(-100, 100, n - 3 * q), a, logu(1e-6, 3e38, q) * sign(q), rng.uniform(-1, 1, q)]
+        y = [rng.uniform(-100, 100, n - 3 * q), a + rng.uniform(-1, 1, q), logu(1e-6, 3e38, q) * sign(q),
+             rng.uniform(-1, 1, q)]
+    with np.errstate(all="ignore"):
+        xs, ys = np.concatenate(x).astype(dtype), np.concatenate(y).astype(dtype)
+    sv = special_values(dtype)[:18].tolist() + [3.0, -3.0, 2.5, -2.5, 0.75]
+    sx = np.array([a for a in sv for _ in sv], dtype=dtype)
+    sy = np.array([b for _ in sv for b in sv], dtype=dtype)
+    return np.concatenate([xs, sx]), np.concatenate([ys, sy])
+
+
+def reference2(name: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """name(x, y) in long double (or mpmath's 80-bit result, as long double)."""
+    if _long_reference():
+        with np.errstate(all="ignore"):
+            return getattr(np, _NP2.get(name, name))(x.astype(np.longdouble), y.astype(np.longdouble))
+    import mpmath
+    mpmath.mp.prec = 80
+    out = []
+    with np.errstate(all="ignore"):
+        rough = getattr(np, _NP2.get(name, name))(x.astype(np.float64), y.astype(np.float64))
+    for a, b, r in zip(x.astype(np.float64).tolist(), y.astype(np.float64).tolist(), rough.tolist()):
+        if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(r) and r != 0):
+            out.append(r)  # special values: the C library's, exact by Annex F
+        elif name == "pow":
+            out.append(float(mpmath.power(a, b)))
+        elif name == "hypot":
+            out.append(float(mpmath.hypot(a, b)))
+        else:
+            m = max(a, b)
+            out.append(float(m + mpmath.log1p(mpmath.exp(-abs(a - b)))))
+    return np.array(out, dtype=np.longdouble)
+
+
+def measure_binary(name: str, dtype: str, n: int = 200_000, seed: int = 0) -> Dict[str, float]:
+    """As measure, for a function of two arguments."""
+    rng = np.random.default_rng(seed)
+    x, y = _pairs(name, dtype, n, rng)
+    ref = reference2(name, x, y)
+    ours = np.asarray(getattr(xp, name)(xp.asarray(x), xp.asarray(y)))
+    with np.errstate(all="ignore"):
+        theirs = getattr(np, _NP2.get(name, name))(x, y)
+        rounded = ref.astype(dtype)
+    e_ours = ulp_error(ours, ref, dtype)
+    e_np = ulp_error(theirs, ref, dtype)
+    correct = (ours == rounded) | (np.isnan(ours) & np.isnan(rounded))
+    i = int(np.argmax(e_ours))
+    return {"arrstride": float(e_ours.max()), "numpy": float(e_np.max()),
+            "correctly rounded": float(correct.mean()), "samples": int(x.size),
+            "worst input": (float(x[i]), float(y[i]))}
+
+
 def main(argv: List[str], out: Callable[[str], None] = print) -> int:
     n = 200_000
     if argv[:1] == ["-n"] and len(argv) > 1:
@@ -156,4 +238,9 @@ def main(argv: List[str], out: Callable[[str], None] = print) -> int:
     for name, dt, m in table(n):
         who = "arrstride (vmath.h)" if name in OWN[dt] else "C library"
         out(f"{name:<8} {dt:<8} {m['arrstride']:>9.3f} {m['numpy']:>7.3f} {100 * m['correctly rounded']:>17.3f}%  {who}")
+    for dt, names in OWN_BINARY.items():
+        for name in names:
+            m = measure_binary(name, dt, n)
+            out(f"{name:<9} {dt:<7} {m['arrstride']:>9.3f} {m['numpy']:>7.3f} {100 * m['correctly rounded']:>17.3f}%"
+                "  arrstride (vmath.h)")
     return 0

@@ -126,6 +126,70 @@ def test_pow_float64():
             assert A.ulp_error(np.array([g]), np.array([w]), "float64").max() <= 1.0, (a, b, g, w)
 
 
+OWN_BINARY = [(name, dt) for dt, names in A.OWN_BINARY.items() for name in names]
+
+
+@pytest.mark.parametrize("name,dtype", OWN_BINARY, ids=[f"{n}-{d}" for n, d in OWN_BINARY])
+def test_binary_within_one_ulp(name, dtype):
+    m = A.measure_binary(name, dtype, n=100_000, seed=1)
+    assert m["arrstride"] <= 1.0, m
+    assert m["correctly rounded"] >= 0.999, m
+
+
+def _c_float32(name):
+    """C's float32 function (powf, hypotf) through ctypes, or None."""
+    import ctypes
+    import ctypes.util
+    lib = ctypes.util.find_library("m")
+    if lib is None:
+        return None
+    f = getattr(ctypes.CDLL(lib), name + "f")
+    f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
+    return f
+
+
+@pytest.mark.parametrize("name", ["pow", "hypot"])
+def test_binary_special_values_float32(name):
+    # C99 Annex F's special values of pow and hypot, exactly: every pair of
+    # signed zeros, infinities, NaN, +-1, odd and even integers, non-integers,
+    # the edges of the integers (2**24) and of overflow and underflow, against
+    # C's powf / hypotf (the long double function where there is no libm)
+    sv = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 2.5, -2.5,
+          1e-45, -1e-45, 3e38, -3e38, 2.0 ** 24, -2.0 ** 24, 2.0 ** 24 - 1, -(2.0 ** 24 - 1), 1e10, -1e10,
+          0.99999994, 1.0000001, -0.99999994, 2.0 ** 23 + 1, -(2.0 ** 23 + 1), 127.0, 128.0, -149.0, -150.0, 150.0]
+    xs = np.array([a for a in sv for _ in sv], dtype=np.float32)
+    ys = np.array([b for _ in sv for b in sv], dtype=np.float32)
+    got = np.asarray(getattr(xp, name)(xp.asarray(xs), xp.asarray(ys))).tolist()
+    cf = _c_float32(name)
+    if cf is None:
+        with np.errstate(all="ignore"):
+            ld = getattr(np, A._NP2.get(name, name))(xs.astype(np.longdouble), ys.astype(np.longdouble))
+        want = ld.astype(np.float32).tolist()
+    else:
+        want = [cf(a, b) for a, b in zip(xs.tolist(), ys.tolist())]
+    for a, b, g, w in zip(xs.tolist(), ys.tolist(), got, want):
+        if math.isnan(w):
+            assert math.isnan(g), (name, a, b, g)
+        else:
+            assert g == w and math.copysign(1, g) == math.copysign(1, w), (name, a, b, g, w)
+
+
+def test_logaddexp_special_values_float32():
+    inf, nan = math.inf, math.nan
+    ln2 = float(np.float32(math.log(2)))
+    cases = [(inf, inf, inf), (-inf, -inf, -inf), (inf, -inf, inf), (-inf, inf, inf), (-inf, 3.0, 3.0),
+             (3.0, -inf, 3.0), (0.0, 0.0, ln2), (nan, 1.0, nan), (1.0, nan, nan), (nan, -inf, nan),
+             (inf, nan, nan), (-0.0, -0.0, ln2), (0.0, -200.0, 0.0), (3e38, 3e38, 3e38), (-3e38, -3e38, -3e38)]
+    a = xp.asarray([c[0] for c in cases], dtype=xp.float32)
+    b = xp.asarray([c[1] for c in cases], dtype=xp.float32)
+    got = np.asarray(xp.logaddexp(a, b)).tolist()
+    for (u, v, w), g in zip(cases, got):
+        if math.isnan(w):
+            assert math.isnan(g), (u, v, g)
+        else:
+            assert g == float(np.float32(w)), (u, v, g, w)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_sin_cos_stay_within_one(dtype):
     rng = np.random.default_rng(3)
@@ -152,5 +216,5 @@ def test_accuracy_command_prints_every_row():
     lines = []
     assert A.main(["-n", "2000"], out=lines.append) == 0
     rows = [ln for ln in lines[2:] if ln.strip()]
-    assert len(rows) == 2 * len(A.FUNCTIONS)
+    assert len(rows) == 2 * len(A.FUNCTIONS) + sum(len(v) for v in A.OWN_BINARY.values())
     assert all(("arrstride" in r) or ("C library" in r) for r in rows)

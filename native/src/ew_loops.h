@@ -40,18 +40,6 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
     return (16 - mis) / itemsize;
 }
 
-/* glibc's vector libm (libmvec, linked through -lm) for float32 pow, so
- * that its contiguous loops vectorize (GCC on x86-64 glibc from 2.35 only:
- * elsewhere the loops call the scalar libm). libmvec bounds its error at 4
- * ulp; its vector and scalar results differ, which EW_BLOCK below keeps from
- * showing. Every other function is arrstride's own (vmath.h), or the scalar
- * C library's (float64 pow, hypot, cbrt). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && defined(ARS_X86_64)
-#if __GLIBC_PREREQ(2, 35)
-__attribute__((simd("notinbranch"))) float powf(float, float);
-#endif
-#endif
-
 /* ---- loops ------------------------------------------------------------------- */
 
 /* The sources that stamp the loops are compiled once per SIMD level
