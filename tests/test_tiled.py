@@ -156,3 +156,90 @@ def test_mixed_dtypes_through_tiles(shape):
         _check(x.T + y, n.T + m)
         _check(y * x.T, m * n.T)
         _check(x.T[::-1] - y[::-1], n.T[::-1] - m[::-1])
+
+
+# One dtype of each item size; copies move bits, so the values are random bit
+# patterns (NaN payloads in the complex ones) compared byte for byte.
+ITEM_DTYPES = ["uint8", "uint16", "uint32", "uint64", "complex128"]
+
+
+def _bits(shape, dtype, seed):
+    rng = np.random.default_rng(seed)
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    return rng.integers(0, 256, size, dtype=np.uint8).view(dtype).reshape(shape)
+
+
+def _same_bytes(got, want):
+    got = np.asarray(got)
+    assert got.dtype == want.dtype
+    assert got.shape == want.shape
+    assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+def _transposed_views(x, n):
+    """Views read along their last-but-one dim: contiguous rows read forwards
+    from rows taken backwards (register blocks), rows read backwards or with
+    a step (one element at a time), and an offset start."""
+    yield x.T, n.T
+    yield x[::-1].T, n[::-1].T
+    yield x[:, ::-1].T, n[:, ::-1].T
+    yield x[::-1, ::2].T, n[::-1, ::2].T
+    yield x[3:, 1:].T, n[3:, 1:].T
+
+
+@pytest.mark.parametrize("dtype", ITEM_DTYPES)
+@pytest.mark.parametrize("shape", [(67, 1031), (523, 45), (301, 262)])
+def test_transposed_copies_of_every_item_size(dtype, shape):
+    # sizes not multiples of 2, 4, 8 or 64: partial register blocks and tiles
+    n = _bits(shape, dtype, 20)
+    x = xp.asarray(n)
+    for xt, nt in _transposed_views(x, n):
+        _same_bytes(xp.asarray(xt, copy=True), np.array(nt, copy=True))
+        out = xp.asarray(_bits(nt.shape, dtype, 21))
+        out[...] = xt
+        _same_bytes(out, nt)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
+def test_arithmetic_on_transposed_views_with_partial_blocks(dtype):
+    x, n = _pair((141, 263), dtype, 22)
+    for xt, nt in _transposed_views(x, n):
+        y, m = _pair(xt.shape, dtype, 23)
+        _check(y + xt, m + nt)
+        _check(xt - y[::-1], nt - m[::-1])
+
+
+@pytest.mark.parametrize("dtype", ITEM_DTYPES)
+def test_permuted_three_and_four_dims(dtype):
+    n3 = _bits((19, 37, 70), dtype, 24)
+    x3 = xp.asarray(n3)
+    for axes in [(2, 0, 1), (1, 2, 0), (0, 2, 1), (2, 1, 0)]:
+        _same_bytes(xp.asarray(xp.permute_dims(x3, axes), copy=True),
+                    np.array(n3.transpose(axes), copy=True))
+    _same_bytes(xp.asarray(xp.permute_dims(x3[::-1, :, ::-1], (2, 0, 1)), copy=True),
+                np.array(n3[::-1, :, ::-1].transpose(2, 0, 1), copy=True))
+    n4 = _bits((18, 7, 33, 21), dtype, 25)
+    x4 = xp.asarray(n4)
+    for axes in [(3, 1, 0, 2), (3, 2, 1, 0), (0, 3, 2, 1), (2, 0, 3, 1)]:
+        _same_bytes(xp.asarray(xp.permute_dims(x4, axes), copy=True),
+                    np.array(n4.transpose(axes), copy=True))
+    _same_bytes(xp.asarray(xp.permute_dims(x4[:, ::-1, :, ::-1], (3, 1, 0, 2)), copy=True),
+                np.array(n4[:, ::-1, :, ::-1].transpose(3, 1, 0, 2), copy=True))
+
+
+def test_permuted_four_dims_arithmetic():
+    v = sample((18, 7, 33, 21), "float64", 26)
+    x = xp.asarray(v)
+    for axes in [(3, 1, 0, 2), (2, 0, 3, 1)]:
+        w = sample(v.transpose(axes).shape, "float64", 27)
+        _check(xp.permute_dims(x, axes) + xp.asarray(w), v.transpose(axes) + w)
+
+
+@pytest.mark.parametrize("dtype, shape", [("uint16", (2901, 2903)), ("uint32", (2050, 2053)),
+                                          ("uint64", (1450, 1451))])
+def test_streamed_transposed_copies_with_partial_blocks(dtype, shape):
+    # outputs past the streaming size, rows not a multiple of 4 items long
+    n = _bits(shape, dtype, 28)
+    x = xp.asarray(n)
+    _same_bytes(xp.asarray(x.T, copy=True), np.array(n.T, copy=True))
+    _same_bytes(xp.asarray(x[::-1].T, copy=True), np.array(n[::-1].T, copy=True))
