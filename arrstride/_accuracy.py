@@ -120,6 +120,17 @@ def ulp_error(got: np.ndarray, ref: np.ndarray, dtype: str) -> np.ndarray:
     return np.where(over, 0, err).astype(np.float64)
 
 
+def _torch_error(name: str, args: Tuple[np.ndarray, ...], ref: np.ndarray, dtype: str) -> float:
+    """PyTorch's max ULP error on the same inputs (CPU), or NaN without PyTorch."""
+    try:
+        import torch
+    except ImportError:
+        return math.nan
+    with torch.no_grad():
+        got = getattr(torch, name)(*(torch.from_numpy(np.ascontiguousarray(a)) for a in args)).numpy()
+    return float(ulp_error(got, ref, dtype).max())
+
+
 def measure(name: str, dtype: str, n: int = 200_000, seed: int = 0) -> Dict[str, float]:
     """Max ULP error of arrstride and NumPy, and arrstride's share of correctly
     rounded results, on n dense samples plus the special values."""
@@ -135,6 +146,7 @@ def measure(name: str, dtype: str, n: int = 200_000, seed: int = 0) -> Dict[str,
         rounded = ref.astype(dtype)
     correct = (ours == rounded) | (np.isnan(ours) & np.isnan(rounded))
     return {"arrstride": float(e_ours.max()), "numpy": float(e_np.max()),
+            "pytorch": _torch_error(name, (x,), ref, dtype),
             "correctly rounded": float(correct.mean()), "samples": int(x.size),
             "worst input": float(x[int(np.argmax(e_ours))])}
 
@@ -145,7 +157,7 @@ def table(n: int = 200_000) -> List[Tuple[str, str, Dict[str, float]]]:
 
 # Binary functions arrstride computes itself in float32 (vmath.h), measured on
 # pairs: dense samples plus every pair of special values.
-OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp")}
+OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp"), "float64": ("pow",)}
 _NP2 = {"pow": "power"}
 
 
@@ -221,6 +233,7 @@ def measure_binary(name: str, dtype: str, n: int = 200_000, seed: int = 0) -> Di
     correct = (ours == rounded) | (np.isnan(ours) & np.isnan(rounded))
     i = int(np.argmax(e_ours))
     return {"arrstride": float(e_ours.max()), "numpy": float(e_np.max()),
+            "pytorch": _torch_error(name, (x, y), ref, dtype),
             "correctly rounded": float(correct.mean()), "samples": int(x.size),
             "worst input": (float(x[i]), float(y[i]))}
 
@@ -234,13 +247,13 @@ def main(argv: List[str], out: Callable[[str], None] = print) -> int:
         return 2
     ref = "long double" if _long_reference() else "mpmath (80 bits)"
     out(f"max error in ULP against {ref}, {n} samples per row plus the special values")
-    out(f"{'function':<8} {'dtype':<8} {'arrstride':>9} {'numpy':>7} {'correctly rounded':>18}  computed by")
-    for name, dt, m in table(n):
-        who = "arrstride (vmath.h)" if name in OWN[dt] else "C library"
-        out(f"{name:<8} {dt:<8} {m['arrstride']:>9.3f} {m['numpy']:>7.3f} {100 * m['correctly rounded']:>17.3f}%  {who}")
-    for dt, names in OWN_BINARY.items():
-        for name in names:
-            m = measure_binary(name, dt, n)
-            out(f"{name:<9} {dt:<7} {m['arrstride']:>9.3f} {m['numpy']:>7.3f} {100 * m['correctly rounded']:>17.3f}%"
-                "  arrstride (vmath.h)")
+    out(f"{'function':<9} {'dtype':<8} {'arrstride':>9} {'numpy':>9} {'pytorch':>8} {'correctly rounded':>18}"
+        "  computed by")
+    rows = [(name, dt, m, "arrstride (vmath.h)" if name in OWN[dt] else "C library") for name, dt, m in table(n)]
+    rows += [(name, dt, measure_binary(name, dt, n), "arrstride (vmath.h)")
+             for dt, names in OWN_BINARY.items() for name in names]
+    for name, dt, m, who in rows:
+        torch = "-" if math.isnan(m["pytorch"]) else f"{m['pytorch']:.3f}"
+        out(f"{name:<9} {dt:<8} {m['arrstride']:>9.3f} {m['numpy']:>9.3f} {torch:>8} "
+            f"{100 * m['correctly rounded']:>17.3f}%  {who}")
     return 0

@@ -1,7 +1,7 @@
 /* arrstride's own math functions for the elementwise loops: exp, expm1,
  * log, log1p, log2, log10, sin, cos, tan, tanh, sinh, cosh, asinh, acosh,
- * atanh, asin, acos, atan and atan2 in float64 and float32, pow in
- * float64. Portable C without branches (selects only), so that GCC and
+ * atanh, asin, acos, atan, atan2 and pow in float64 and float32, hypot and
+ * logaddexp in float32. Portable C without branches (selects only), so that GCC and
  * Clang vectorize the loops that
  * call them at any SIMD width, and with one algorithm for every width and
  * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
@@ -789,6 +789,9 @@ static inline double ars_pow(double x, double y)
     v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
     int neg = (x < 0) & yodd;
     v = neg ? -v : v;
+    /* |x| = 1: +-1 exactly (y * log|x| is 0, but its exact product's low
+     * part is NaN for |y| > 2**996, where the split of y overflows) */
+    v = ax == 1.0 ? (neg ? -1.0 : 1.0) : v;
     v = ((x < 0) & !yint & (ax < (double)INFINITY)) ? (double)NAN : v;
     /* x = +-0: +-inf or +-0 for odd y, else +inf or +0 */
     double zero = y < 0 ? (double)INFINITY : 0.0;
