@@ -1226,7 +1226,7 @@ static inline float ars_hypotf(float x, float y)
      * apart on the float32 bits, since widening quiets it */
     uint32_t bx = vm_bits32(x) & 0x7fffffffu, by = vm_bits32(y) & 0x7fffffffu;
     int snan = ((bx > 0x7f800000u) & (bx < 0x7fc00000u)) | ((by > 0x7f800000u) & (by < 0x7fc00000u));
-    int inf = (fabs(dx) == (double)INFINITY) | (fabs(dy) == (double)INFINITY);
+    int inf = (int)(fabs(dx) == (double)INFINITY) | (int)(fabs(dy) == (double)INFINITY);
     return (float)((inf & !snan) ? (double)INFINITY : v);
 }
 
