@@ -33,15 +33,13 @@ _COMPILE_SECONDS = {"reduce.c": 29, "ew_binary_int.c": 21, "ew_unary.c": 13, "so
 
 # The SIMD level of a source of native/src/levels/ (by its name's ending) and
 # the flags it is compiled with on x86-64 (native/src/platform.h). Elsewhere
-# those sources compile to nothing and get no flags. With GCC no FMA, so
-# that every level gives the baseline's bits: GCC 12 fuses the products and
-# sums of a complex multiplication into vfmaddsub despite -ffp-contract=off
-# (in its basic-block vectorizer), with FMA's VEX form or AVX-512's EVEX one,
-# so the AVX-512 level also goes without that vectorizer (the loop
-# vectorizer stays). Clang keeps -ffp-contract=off (and its AVX-512 needs
-# FMA enabled).
+# those sources compile to nothing and get no flags. Every level must give
+# the baseline's bits, so nothing is fused but vmath.h's explicit vm_fma:
+# -ffp-contract=off, and with GCC no basic-block vectorizer, since GCC 12's
+# fuses the products and sums of a complex multiplication into vfmaddsub
+# despite -ffp-contract=off (the loop vectorizer stays).
 _LEVEL_FLAGS = {"_avx2.c": ["-march=x86-64-v3"], "_avx512.c": ["-march=x86-64-v4"]}
-_LEVEL_FLAGS_GCC = {"_avx2.c": ["-mno-fma"], "_avx512.c": ["-mno-fma", "-fno-tree-slp-vectorize"]}
+_LEVEL_FLAGS_GCC = {"_avx2.c": ["-fno-tree-slp-vectorize"], "_avx512.c": ["-fno-tree-slp-vectorize"]}
 
 
 def _cost(src):

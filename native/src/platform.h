@@ -28,8 +28,8 @@
  * loops are named per level, ARS_LV(name) being name_l<ARS_LEVEL>. Smaller
  * kernels get a copy per level in one source, with ARS_TARGET_<level>. Every
  * level runs the same C without FMA contraction (-ffp-contract=off, and no
- * FMA in the levels' instruction sets: see setup.py), so all give the same
- * bits. ARS_TARGET_2 is only for code without floating-point arithmetic:
+ * basic-block vectorizer: see setup.py; a fused multiply-add is written out,
+ * vmath.h's vm_fma), so all give the same bits. ARS_TARGET_2 is only for code without floating-point arithmetic:
  * AVX-512 brings fused multiply-adds of its own. */
 enum { ARS_LEVEL_BASELINE = 0, ARS_LEVEL_AVX2 = 1, ARS_LEVEL_AVX512 = 2 };
 #ifndef ARS_LEVEL

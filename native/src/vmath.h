@@ -4,9 +4,10 @@
  * logaddexp in float32. Portable C without branches (selects only), so that GCC and
  * Clang vectorize the loops that
  * call them at any SIMD width, and with one algorithm for every width and
- * CPU: no FMA (the build passes -ffp-contract=off), so a result's bits
- * depend on the input alone, not on the SIMD level, the CPU family or the
- * compiler. No libm call, except for sin, cos and tan of |x| > 2**20
+ * CPU: the compiler fuses nothing (the build passes -ffp-contract=off) and a
+ * fused multiply-add is written out as vm_fma, correctly rounded at every
+ * level, so a result's bits depend on the input alone, not on the SIMD
+ * level, the CPU family or the compiler. No libm call, except for sin, cos and tan of |x| > 2**20
  * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
  * gives those the C library's scalar functions.
  *
@@ -42,6 +43,12 @@ static inline double vm_from_bits(uint64_t u)
     memcpy(&x, &u, sizeof x);
     return x;
 }
+
+/* a * b + c rounded once. One instruction where the level has FMA
+ * (x86-64-v3 and v4, aarch64); at x86-64's baseline a call of the C
+ * library's fma(), correctly rounded too (and hardware FMA where the CPU has
+ * it): the same bits at every level, slower at the baseline. */
+#define vm_fma(a, b, c) __builtin_fma((a), (b), (c))
 
 /* x + VM_SHIFT rounds x (|x| < 2**51) to an integer n held in the low bits
  * of the sum; n = that - VM_SHIFT as a double, and its bits give 2**n
