@@ -178,6 +178,30 @@ def test_var_and_std_of_a_nan_or_inf_are_nan(bad):
     assert math.isnan(xp.std(xp.asarray([bad], dtype=xp.float16))._item())
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "complex128"])
+def test_var_over_rows_with_a_nan_or_inf(dtype):
+    # axis 0 of a C-ordered matrix runs blocks of rows along the columns,
+    # split into parts of rows: a NaN or infinity in the first row (the
+    # shift), at a block's edge, in a later part or in the last row makes
+    # its column NaN and no other
+    a = np.tile(np.linspace(-2.0, 3.0, 257), (2311, 1)).astype(dtype)
+    a[:, ::3] += 1e3
+    for (r, c), bad in zip([(0, 5), (31, 6), (32, 7), (1200, 8), (2310, 9), (0, 256)],
+                           [math.nan, math.inf, -math.inf, math.nan, math.inf, math.nan]):
+        a[r, c] = bad
+    wide = a.astype("complex128" if dtype.startswith("complex") else "float64")
+    with np.errstate(invalid="ignore"):
+        want = np.var(wide, axis=0)
+    b = np.zeros((a.shape[0], 2 * a.shape[1]), dtype)
+    b[:, ::2] = a
+    for x in (xp.asarray(a), xp.asarray(b)[:, ::2]):
+        got = to_np(xp.var(x, axis=0)).astype("float64")
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        ok = ~np.isnan(want)
+        rtol = {"float64": 1e-12, "complex128": 1e-12, "float32": 1e-6, "float16": 2e-3}[dtype]
+        np.testing.assert_allclose(got[ok], want[ok], rtol=rtol)
+
+
 def test_var_correction_at_least_n_is_nan():
     x = xp.asarray([1.0, 2.0, 3.0])
     assert math.isnan(xp.var(x, correction=3)._item())

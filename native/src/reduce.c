@@ -218,9 +218,10 @@ DEF_BYTEFAST(ALL, ZERO_BYTE, 0, 1)
 #define MMK_ALL(AT) bytefast_ALL
 #define MMK_ANY(AT) bytefast_ANY
 
-/* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1). */
+/* A 2-D block: a kept inner dim 0 (n0) over a reduced dim 1 (n1); aux is
+ * the kernel's own (the variance's: the bytes between its moments' fields). */
 typedef struct {
-    int64_t n0, n1, in_s0, in_s1, acc_s0;
+    int64_t n0, n1, in_s0, in_s1, acc_s0, aux;
 } block_geom;
 typedef void (*red_block_fn)(const char *in, char *acc, const block_geom *g, int64_t j0, int64_t j1,
                              void *scratch);
@@ -575,11 +576,12 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
     if (j1 > job->g.n0)
         j1 = job->g.n0;
     /* whole rows of the part's columns stream through memory in order; the
-     * pairwise levels need one row of partial results each */
-    int64_t levels = 2;
+     * pairwise levels need one row of partial results each (and the
+     * variance's blocks three) */
+    int64_t levels = 3;
     for (int64_t r = job->g.n1; r > ROW_LEAF; r = (r + 1) / 2)
         levels++;
-    void *scratch = malloc((size_t)((j1 - j0) * levels * 16));
+    void *scratch = malloc((size_t)((j1 - j0) * levels * 16 + 1024));
     if (!scratch) {
         __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
         return;
@@ -621,7 +623,7 @@ static void rows_part(int64_t begin, int64_t end, void *p)
     for (int64_t part = begin; part < end; part++) {
         int64_t r0 = job->bounds[part], r1 = job->bounds[part + 1];
         char *acc = part == 0 ? it->data[1] : job->priv + (part - 1) * n0 * job->asz;
-        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], job->asz};
+        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], job->asz, 0};
         const char *in = it->data[0] + r0 * it->strides[0][1];
         for (int64_t j0 = 0; j0 < n0; j0 += width)
             job->k->block(in, acc, &g, j0, j0 + width < n0 ? j0 + width : n0, scratch);
@@ -654,7 +656,7 @@ static int reduce_rows(const ars_iter *it, const red_kernel *k, int64_t isz, int
     return failed ? ARS_ERR_NOMEM : ARS_OK;
 }
 
-static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
+static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz, int64_t aux)
 {
     ars_iter outer = *it;
     outer.ndim = it->ndim - 2;
@@ -669,7 +671,7 @@ static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz)
     int64_t n0 = it->shape[0], width = chunk_width(n0);
     blocks_job job = {&outer, block,
                       {n0, it->shape[1], it->strides[0][0], it->strides[0][1],
-                       it->strides[1][0]}, width, &failed};
+                       it->strides[1][0], aux}, width, &failed};
     int64_t chunks = (n0 + width - 1) / width;
     int64_t per_chunk;  /* elements per chunk, saturating (only the grain depends on it) */
     if (__builtin_mul_overflow(width, it->shape[1], &per_chunk) ||
@@ -708,7 +710,7 @@ int ars_reduce(int op, int ndim, const int64_t *shape,
     if (it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
         if (it.ndim == 2 && it.strides[1][0] == asz)
             return reduce_rows(&it, k, isz, asz);
-        return reduce_blocks(&it, k->block, isz);
+        return reduce_blocks(&it, k->block, isz, 0);
     }
     /* dims [0, r) reduced, [r, ndim) kept: split the kept ones */
     int r = 0;
@@ -955,7 +957,120 @@ static inline void mom_merge(moments *a, const moments *b)
         }                                                                           \
     } while (0)
 
+/* Columns [j0, j1) of a kept innermost dim over n1 reduced rows (g), the
+ * rows MOM_ROWS at a time: a corrected two-pass variance of each column's
+ * block (the sums, the means m, then the sums of d = x - m and of |d|^2
+ * while the rows sit in cache: M2 = S(|d|^2) - |S(d)|^2 / nb and the mean
+ * m + S(d) / nb, which undo the rounding of m), merged into the column's
+ * moments by Chan's formula, the block's mean taken relative to the
+ * column's shift k (its first element). The loops run along the columns,
+ * four rows at a time, so they vectorize whatever the row stride. scratch
+ * holds 6 (j1 - j0) doubles and 1 KiB. */
+enum { MOM_ROWS = 32 };
+static inline double mom_sq(double x)
+{
+    return x * x;
+}
+#define MOM_RE(N, T, K, p) MRE_##K(N, T, p)
+#define MOM_IM(N, T, K, p) MIM_##K(N, T, p)
+/* ACC[j] += the sum over the block's rows of EXPR(element) */
+#define MOM_COLS_SUM(ACC, EXPR, N, T, K, S0)                                        \
+    do {                                                                            \
+        int64_t r = 0;                                                              \
+        for (; r + 4 <= nb; r += 4) {                                               \
+            const char *p0 = rows + r * s1, *p1 = p0 + s1, *p2 = p1 + s1, *p3 = p2 + s1; \
+            for (int64_t j = 0; j < w; j++) {                                       \
+                int64_t o = j * (S0);                                               \
+                ACC[j] += (EXPR(N, T, K, p0 + o) + EXPR(N, T, K, p1 + o)) +        \
+                          (EXPR(N, T, K, p2 + o) + EXPR(N, T, K, p3 + o));          \
+            }                                                                       \
+        }                                                                           \
+        for (; r < nb; r++) {                                                       \
+            const char *p0 = rows + r * s1;                                         \
+            for (int64_t j = 0; j < w; j++)                                         \
+                ACC[j] += EXPR(N, T, K, p0 + j * (S0));                             \
+        }                                                                           \
+    } while (0)
+/* C[j] += the sum of the deviations d = EXPR(element) - M[j], Q[j] += that
+ * of d^2 */
+#define MOM_COLS_DEV(C, Q, M, EXPR, N, T, K, S0)                                    \
+    do {                                                                            \
+        int64_t r = 0;                                                              \
+        for (; r + 4 <= nb; r += 4) {                                               \
+            const char *p0 = rows + r * s1, *p1 = p0 + s1, *p2 = p1 + s1, *p3 = p2 + s1; \
+            for (int64_t j = 0; j < w; j++) {                                       \
+                int64_t o = j * (S0);                                               \
+                double d0 = EXPR(N, T, K, p0 + o) - M[j], d1 = EXPR(N, T, K, p1 + o) - M[j]; \
+                double d2 = EXPR(N, T, K, p2 + o) - M[j], d3 = EXPR(N, T, K, p3 + o) - M[j]; \
+                C[j] += (d0 + d1) + (d2 + d3);                                      \
+                Q[j] += (mom_sq(d0) + mom_sq(d1)) + (mom_sq(d2) + mom_sq(d3));      \
+            }                                                                       \
+        }                                                                           \
+        for (; r < nb; r++) {                                                       \
+            const char *p0 = rows + r * s1;                                         \
+            for (int64_t j = 0; j < w; j++) {                                       \
+                double d = EXPR(N, T, K, p0 + j * (S0)) - M[j];                     \
+                C[j] += d;                                                          \
+                Q[j] += mom_sq(d);                                                  \
+            }                                                                       \
+        }                                                                           \
+    } while (0)
+#define MOM_COLS_BODY(N, T, K, S0)                                                  \
+    do {                                                                            \
+        int64_t w = j1 - j0, s1 = g->in_s1, as = g->acc_s0, off = g->aux;           \
+        /* the rows 17 doubles apart: loads never alias a store 4 KiB away */     \
+        double *restrict sr = scratch, *restrict si = sr + w + 17;                  \
+        double *restrict q = si + w + 17, *restrict cr = q + w + 17;                \
+        double *restrict ci = cr + w + 17;                                          \
+        const char *col = in + j0 * (S0);                                           \
+        char *m = acc + j0 * as;                                                    \
+        for (int64_t r0 = 0; r0 < g->n1; r0 += MOM_ROWS) {                          \
+            int64_t nb = g->n1 - r0 < MOM_ROWS ? g->n1 - r0 : MOM_ROWS;             \
+            const char *rows = col + r0 * s1;                                       \
+            double na = ld_FLOAT64(m + 3 * off);                                    \
+            for (int64_t j = 0; j < w; j++)                                         \
+                sr[j] = si[j] = q[j] = cr[j] = ci[j] = 0;                           \
+            MOM_COLS_SUM(sr, MOM_RE, N, T, K, S0);                                  \
+            if (MCPLX_##K)                                                          \
+                MOM_COLS_SUM(si, MOM_IM, N, T, K, S0);                              \
+            for (int64_t j = 0; j < w; j++) {                                       \
+                sr[j] /= (double)nb;                                                \
+                si[j] /= (double)nb;                                                \
+            }                                                                       \
+            MOM_COLS_DEV(cr, q, sr, MOM_RE, N, T, K, S0);                           \
+            if (MCPLX_##K)                                                          \
+                MOM_COLS_DEV(ci, q, si, MOM_IM, N, T, K, S0);                       \
+            double n = na + (double)nb, f = (double)nb / n;                         \
+            for (int64_t j = 0; j < w; j++) {                                       \
+                char *a = m + j * as;                                               \
+                double kr = na == 0 ? MRE_##K(N, T, rows + j * (S0)) : ld_FLOAT64(a + 4 * off); \
+                double ki = na == 0 ? MIM_##K(N, T, rows + j * (S0)) : ld_FLOAT64(a + 5 * off); \
+                double ar = na == 0 ? 0 : ld_FLOAT64(a), ai = na == 0 ? 0 : ld_FLOAT64(a + off); \
+                double a2 = na == 0 ? 0 : ld_FLOAT64(a + 2 * off);                  \
+                double b2 = q[j] - (cr[j] * cr[j] + ci[j] * ci[j]) / (double)nb;    \
+                /* the block's mean relative to the shift, less a's */              \
+                double dr = ((sr[j] - kr) + cr[j] / (double)nb) - ar;               \
+                double di = ((si[j] - ki) + ci[j] / (double)nb) - ai;               \
+                st_FLOAT64(a + 2 * off, a2 + b2 + (dr * dr + di * di) * na * f);    \
+                st_FLOAT64(a, ar + dr * f);                                         \
+                st_FLOAT64(a + off, ai + di * f);                                   \
+                st_FLOAT64(a + 3 * off, n);                                         \
+                st_FLOAT64(a + 4 * off, kr);                                        \
+                st_FLOAT64(a + 5 * off, ki);                                        \
+            }                                                                       \
+        }                                                                           \
+    } while (0)
+
 #define DEF_MOM_L(N, T, K, L)                                                      \
+    RED_LEVELED(L) static void mom_cols_##N##_l##L(const char *in, char *acc, const block_geom *g, \
+                                                   int64_t j0, int64_t j1, void *scratch_) \
+    {                                                                               \
+        double *scratch = scratch_;                                                 \
+        if (g->in_s0 == (int64_t)sizeof(T))                                         \
+            MOM_COLS_BODY(N, T, K, (int64_t)sizeof(T));                             \
+        else                                                                        \
+            MOM_COLS_BODY(N, T, K, g->in_s0);                                       \
+    }                                                                               \
     RED_LEVELED(L) static moments mom_block_##N##_l##L(const char *p, int64_t n, int64_t s, double kr, \
                                             double ki)                                      \
     {                                                                               \
@@ -988,6 +1103,11 @@ static inline void mom_merge(moments *a, const moments *b)
     {                                                                           \
         RED_PICK(mom_loop_kept_##N)(data, n, strides, ctx);                     \
     }                                                                           \
+    static void mom_cols_##N(const char *in, char *acc, const block_geom *g, int64_t j0, \
+                             int64_t j1, void *scratch)                         \
+    {                                                                           \
+        RED_PICK(mom_cols_##N)(in, acc, g, j0, j1, scratch);                    \
+    }                                                                           \
     static moments mom_run_##N(const char *p, int64_t n, int64_t s, double kr, double ki) \
     {                                                                               \
         if (n <= MOM_BLOCK)                                                         \
@@ -1017,9 +1137,10 @@ ARS_STORAGE_DTYPES(DEF_MOM)
 
 typedef struct {
     ars_loop_fn red, kept;
+    red_block_fn cols;
 } mom_kernel;
 static const mom_kernel mom_table[ARS_NDTYPES] = {
-#define ENT_MOM(N, T, K) [ARS_##N] = {mom_loop_red_##N, mom_loop_kept_##N},
+#define ENT_MOM(N, T, K) [ARS_##N] = {mom_loop_red_##N, mom_loop_kept_##N, mom_cols_##N},
     ARS_STORAGE_DTYPES(ENT_MOM)
 #undef ENT_MOM
 };
@@ -1074,6 +1195,75 @@ static int mom_one_result(const ars_iter *it, ars_loop_fn loop, char *mom, int64
     return ARS_OK;
 }
 
+/* The moments of two rows of n results (fields n doubles apart) merged:
+ * a's = a's and b's. */
+static void mom_comb_row(char *a, const char *b, int64_t n)
+{
+    int64_t off = n * (int64_t)sizeof(double);
+    for (int64_t j = 0; j < n; j++) {
+        moments ma = mom_load(a + j * sizeof(double), off);
+        moments mb = mom_load(b + j * sizeof(double), off);
+        mom_merge(&ma, &mb);
+        mom_store(a + j * sizeof(double), off, &ma);
+    }
+}
+
+/* A 2-D block with a contiguous row of results, as reduce_rows: parts of
+ * the rows (multiples of MOM_ROWS, so that the blocks, and the bits, are
+ * those of one part), each streaming whole rows into private moments, merged
+ * in a fixed tree at the end. */
+typedef struct {
+    const ars_iter *it;
+    red_block_fn cols;
+    int64_t off;
+    char *priv;        /* nparts - 1 private rows of moments */
+    int *failed;
+    int64_t bounds[ROWS_MAX_PARTS + 1];
+} momrows_job;
+
+static void momrows_part(int64_t begin, int64_t end, void *p)
+{
+    const momrows_job *job = p;
+    const ars_iter *it = job->it;
+    int64_t n0 = it->shape[0], width = n0 < ROWS_WIDTH ? n0 : ROWS_WIDTH;
+    void *scratch = malloc((size_t)(width * 6 * sizeof(double) + 1024));
+    if (!scratch) {
+        __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t part = begin; part < end; part++) {
+        int64_t r0 = job->bounds[part], r1 = job->bounds[part + 1];
+        char *mom = part == 0 ? it->data[1] : job->priv + (part - 1) * MOM_FIELDS * job->off;
+        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], sizeof(double),
+                        job->off};
+        const char *in = it->data[0] + r0 * it->strides[0][1];
+        for (int64_t j0 = 0; j0 < n0; j0 += width)
+            job->cols(in, mom, &g, j0, j0 + width < n0 ? j0 + width : n0, scratch);
+    }
+    free(scratch);
+}
+
+static int var_rows(const ars_iter *it, red_block_fn cols, int64_t isz, int64_t off)
+{
+    int64_t n1 = it->shape[1];
+    int64_t most = n1 / (2 * MOM_ROWS);
+    int64_t nparts = red_parts(it->size, isz, most < ROWS_MAX_PARTS ? most : ROWS_MAX_PARTS);
+    int failed = 0;
+    char *priv = NULL;
+    if (nparts > 1) {
+        priv = ars_alloc_zeroed((nparts - 1) * MOM_FIELDS * off);
+        if (!priv)
+            return ARS_ERR_NOMEM;
+    }
+    momrows_job job = {it, cols, off, priv, &failed, {0}};
+    tree_bounds(0, n1, nparts, MOM_ROWS, job.bounds);
+    job.bounds[nparts] = n1;
+    ars_parallel_for(nparts, 1, momrows_part, &job);
+    red_combine(mom_comb_row, it->data[1], priv, nparts, MOM_FIELDS * off, it->shape[0]);
+    ars_free(priv);
+    return failed ? ARS_ERR_NOMEM : ARS_OK;
+}
+
 int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_strides,
             int in_dtype, double *m2, const int64_t *m2_strides, int64_t m2_size)
 {
@@ -1095,6 +1285,12 @@ int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_st
     int64_t isz = ars_itemsize[in_dtype];
     if (rc || it.size == 0) {
         /* an error, or nothing to reduce */
+    } else if (it.ndim >= 2 && it.strides[1][0] != 0 && it.strides[1][1] == 0) {
+        /* a kept innermost dim over a reduced one: blocks of rows */
+        if (it.ndim == 2 && it.strides[1][0] == (int64_t)sizeof(double))
+            rc = var_rows(&it, k->cols, isz, off);
+        else
+            rc = reduce_blocks(&it, k->cols, isz, off);
     } else if (it.strides[1][0] != 0) {
         /* a kept innermost dim: chunks of its columns when it is wide */
         if (it.ndim >= 2 && it.shape[0] >= 2 * ROW_CHUNK) {
