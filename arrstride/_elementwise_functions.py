@@ -753,9 +753,9 @@ def where(condition: Array, x1: Union[Array, int, float, complex, bool] = _ONLY_
         x2 = _scalar_array(x2, d, func)
     else:
         d, x1, x2 = _operands(func, x1, x2, dt.ALL_SET, "any")
-    x1, x2 = dt.in_dtype(x1, d), dt.in_dtype(x2, d)
     shape = _broadcast_shape(func, x1._layout.shape, x2._layout.shape)
     shape = _broadcast_shape(func, condition._layout.shape, shape)
+    # x1 and x2 are cast into d block by block
     out = _ewise(EW_WHERE, 0, d.code, d.code, None, condition, x1, x2)
     return out if out is not None else _empty(shape, d)
 
@@ -770,7 +770,9 @@ def _clip_bound(func: str, name: str, v: Any, x: Array, default) -> Array:
     if isinstance(v, Array):
         if v._dtype not in _REAL_NUMERIC:
             raise dtype_error(func, "real-valued", v._dtype)
-        return dt.in_dtype(v, d)
+        # the bound takes x's dtype (the engine casts it block by block; a
+        # narrow float's bound is rounded to it here, then computed wider)
+        return dt.in_dtype(v, d) if dt.is_narrow(d) else v
     scalar = dt.python_scalar(v)  # NumPy scalars count as the Python scalars they hold
     if scalar is not None:
         v = scalar
@@ -843,11 +845,10 @@ def clip(x: Array, /, min: Optional[Union[int, float, Array]] = None,
     hi = _clip_bound(func, "max", max, x, hi_default)
     shape = _broadcast_shape(func, x._layout.shape, lo._layout.shape)
     shape = _broadcast_shape(func, shape, hi._layout.shape)
-    # the bounds are narrow already: clipping in float32 is exact
-    x, lo, hi = (dt.widened(a) for a in (x, lo, hi))
-    c = x._dtype.code
-    out = _ewise(EW_CLIP, 0, c, c, None, x, lo, hi)
-    return dt.in_dtype(out if out is not None else _empty(shape, x._dtype), d)
+    # computed in d.compute (a narrow float's bounds are narrow already, so
+    # clipping in float32 is exact), every operand cast block by block
+    out = _ewise(EW_CLIP, 0, d.compute.code, d.code, None, x, lo, hi)
+    return out if out is not None else _empty(shape, d)
 
 
 def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = False) -> Array:

@@ -148,6 +148,17 @@ def test_the_entry_checks_its_arguments():
         _core.ewise(_core.EW_UNARY, EXP, F64, F64, None, np.ones(3))
     with pytest.raises(TypeError, match="another dtype"):
         _core.ewise(_core.EW_WHERE, 0, F64, F64, None, xp.ones(3, dtype=xp.float32), a, a)
+    with pytest.raises(TypeError, match="another dtype"):
+        _core.ewise(_core.EW_WHERE, 0, F64, xp.float32.code, None, xp.ones(3, dtype=xp.bool), a, a)
+    with pytest.raises(TypeError, match="another dtype"):
+        _core.ewise(_core.EW_ISIN, 0, F64, BOOL, None, xp.ones(3, dtype=xp.float32), a)
+    # where's values and clip's operands of other dtypes are cast per block
+    cond = xp.asarray([True, False, True])
+    got = _core.ewise(_core.EW_WHERE, 0, F64, F64, None, cond, xp.asarray([1, 2, 3], dtype=xp.int8), a)
+    assert got.dtype == xp.float64 and got.tolist() == [1.0, 1.0, 3.0]
+    got = _core.ewise(_core.EW_CLIP, 0, xp.float32.code, xp.float16.code, None,
+                      xp.asarray([0.5, -1.0, 2.0], dtype=xp.float16), xp.zeros(1, dtype=xp.int64), a)
+    assert got.dtype == xp.float16 and got.tolist() == [0.5, 0.0, 1.0]
     # unary and binary inputs of other dtypes are cast per block, and a result
     # of another dtype than the kernel's is cast on store (never overrun)
     x32 = xp.asarray([0.5, -1.0, 2.0], dtype=xp.float32)

@@ -108,7 +108,7 @@ typedef int (*reduce_fn)(int, int, const int64_t *, const char *, const int64_t 
                          const int64_t *, int64_t, int);
 typedef int (*finish_fn)(int, char *, int64_t, int, double, double);
 typedef int (*conv_fn)(int, int, int, int, const int *, int, const int64_t *, char *, const char *,
-                       const char *);
+                       const char *, const char *);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
@@ -419,8 +419,8 @@ typedef struct {
     char *set;                     /* EW_ISIN: the set (sorted in place), nset elements */
     int64_t nset;
     int invert;
-    int conv;                      /* EW_UNARY, EW_BINARY: the inputs are of the dtypes icode (cast */
-    int icode[2];                  /* per block into code) or the output's is not the kernel's */
+    int conv;                      /* EW_UNARY, EW_BINARY, EW_WHERE, EW_CLIP: the inputs are of the */
+    int icode[3];                  /* dtypes icode (cast per block into code) or the output's is not the kernel's */
 } ew_call;
 /* what engine_run does with an input that overlaps a given output: decline,
  * or copy it first; CHECKED: copy it first, and the caller has decided that

@@ -204,9 +204,10 @@ int cast_operand(operand_t *o, int code, int64_t *cstr, PyObject **keep) {
 static inline __attribute__((always_inline)) int call_kernel(const ew_call *c, int flat, int nd, int64_t *dims,
                                                              char *o, const char *const *in, int64_t size) {
     int rc = 0;
-    if (c->conv) {  /* (unary or binary) inputs or an output of other dtypes: cast per block */
-        KERNEL(rc, size, k_ewise_conv(c->op, NIN[c->kind], c->code, c->out_code, c->icode, nd, dims, o, in[0],
-                                      in[1]));
+    if (c->conv) {  /* inputs or an output of other dtypes: cast per block */
+        int op = c->kind == EW_WHERE ? ARS_CONV_WHERE : c->kind == EW_CLIP ? ARS_CONV_CLIP : c->op;
+        KERNEL(rc, size, k_ewise_conv(op, NIN[c->kind], c->code, c->out_code, c->icode, nd, dims, o, in[0],
+                                      in[1], in[2]));
         return rc;
     }
     switch (c->kind) {
@@ -553,19 +554,25 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         }
         c.set = (char *)set.data, c.nset = set.size, c.invert = c.op != 0;
     }
-    if (c.kind == EW_UNARY || c.kind == EW_BINARY) {
-        /* inputs of any dtype, cast per block; an output of another dtype than
-         * code (a narrow float computed in float32, a comparison's bool, ...)
-         * goes through the kernel library's check against the kernel's own
-         * output dtype, and is cast on store when they differ */
+    if (c.kind == EW_UNARY || c.kind == EW_BINARY || c.kind == EW_WHERE || c.kind == EW_CLIP) {
+        /* inputs of any dtype, cast per block (where's condition: bool); an
+         * output of another dtype than code (a narrow float computed in
+         * float32, a comparison's bool, ...) goes through the kernel
+         * library's check against the kernel's own output dtype, and is cast
+         * on store when they differ */
+        if (c.kind == EW_WHERE && (ins[0].code != ARS_BOOL || c.out_code != c.code)) {
+            PyErr_SetString(PyExc_TypeError, "arrstride._core.ewise: where's condition has another dtype "
+                                             "than bool, or its out_code another than code");
+            return NULL;
+        }
         c.conv = c.out_code != c.code;
         for (int i = 0; i < nin; i++) {
             c.icode[i] = ins[i].code;
-            c.conv |= ins[i].code != c.code;
+            c.conv |= ins[i].code != c.code && !(c.kind == EW_WHERE && i == 0);
         }
     } else {
         for (int i = 0; i < nin; i++)
-            if (ins[i].code != (c.kind == EW_WHERE && i == 0 ? ARS_BOOL : c.kind == EW_WHERE ? c.out_code : c.code)) {
+            if (ins[i].code != c.code) {
                 PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s has another dtype than the call's",
                              names[i]);
                 return NULL;

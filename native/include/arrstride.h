@@ -206,13 +206,16 @@ int ars_binary(int op, int dtype, int ndim, const int64_t *dims, char *out,
 int ars_unary_flat(int op, int dtype, int64_t n, char *out, const char *x, int64_t xs);
 int ars_binary_flat(int op, int dtype, int64_t n, char *out, const char *x1, int64_t s1,
                     const char *x2, int64_t s2);
-/* ars_unary (nin 1) or ars_binary (nin 2) of op in `dtype` on inputs of the
- * dtypes in_dtypes, into an output of out_dtype: each input of another dtype
- * is cast into `dtype` and the kernel's result into out_dtype, block by block
- * (the casts of ars_cast). dims: shape, then the byte strides of the output
- * and of each input. */
+/* ars_unary (nin 1) or ars_binary (nin 2) of op in `dtype`, or (nin 3)
+ * ars_where (op ARS_CONV_WHERE: x1 the bool condition, out_dtype = dtype)
+ * or ars_clip (op ARS_CONV_CLIP), on inputs of the dtypes in_dtypes, into an
+ * output of out_dtype: each input of another dtype is cast into `dtype` and
+ * the kernel's result into out_dtype, block by block (the casts of
+ * ars_cast). dims: shape, then the byte strides of the output and of each
+ * input. */
+enum { ARS_CONV_WHERE = 0, ARS_CONV_CLIP = 1 };
 int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtypes, int ndim,
-                   const int64_t *dims, char *out, const char *x1, const char *x2);
+                   const int64_t *dims, char *out, const char *x1, const char *x2, const char *x3);
 /* out = cond ? x1 : x2 (cond is bool; x1, x2 and out share one item size). */
 int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
               const char *x1, const char *x2);

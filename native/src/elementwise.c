@@ -447,7 +447,7 @@ enum { CONV_BYTES = 8192 };
 typedef struct {
     ars_loop_fn loop;        /* the kernel of the compute dtype */
     void *ctx;               /* its ctx (streaming stores) when it writes the output itself */
-    ars_loop_fn load[2];     /* each input's cast into the compute dtype, or NULL */
+    ars_loop_fn load[3];     /* each input's cast into the compute dtype, or NULL */
     ars_loop_fn store;       /* the cast of the kernel's output into the output's dtype, or NULL */
     int64_t isz, osz;        /* item sizes: the compute dtype, the kernel's output dtype */
     int nin;
@@ -460,10 +460,10 @@ typedef struct {
 static void conv_loop(char **data, int64_t n, const int64_t *s, void *p)
 {
     const conv_ctx *c = p;
-    _Alignas(64) char buf[3][CONV_BYTES];
+    _Alignas(64) char buf[4][CONV_BYTES];
     int64_t wide = c->isz > c->osz ? c->isz : c->osz, b = CONV_BYTES / wide;
-    char *d[3];
-    int64_t st[3];
+    char *d[4];
+    int64_t st[4];
     for (int k = 0; k < c->nin; k++)
         if (c->load[k] && s[k + 1] == 0 && n > 0) {  /* one value for every element: cast once */
             char *cd[2] = {buf[k + 1], data[k + 1]};
@@ -511,34 +511,67 @@ static const char *conv_fixed(int ndim, const int64_t *dims, const int64_t *st, 
     return item;
 }
 
-int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtypes, int ndim,
-                   const int64_t *dims, char *out, const char *x1, const char *x2)
+/* where (ARS_CONV_WHERE) or clip (ARS_CONV_CLIP) as a kernel of `dtype`
+ * (the where loop of dtype's item size at the active level), or NULL */
+static const kernel *select_kernel(int op, int dtype, kernel *k)
 {
-    if (ndim < 0 || ndim > ARS_MAX_DIMS || nin < 1 || nin > 2 || out_dtype < 0 || out_dtype >= ARS_NDTYPES)
+    static const ars_loop_fn where_loops[ARS_NLEVELS][5] = {
+        ARS_SIZE_TABLE(where_l0_),
+#ifdef ARS_X86_64
+        ARS_SIZE_TABLE(where_l1_), ARS_SIZE_TABLE(where_l2_),
+#endif
+    };
+    int sc = ars_size_class(ars_itemsize[dtype]);
+    k->out = dtype;
+    k->cost = 1;
+    if (op == ARS_CONV_WHERE && sc >= 0)
+        k->loop = where_loops[ars_cpu_level()][sc];
+    else if (op == ARS_CONV_CLIP && clip_table[dtype])
+        k->loop = clip_table[dtype];
+    else
+        return NULL;
+    return k;
+}
+
+int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtypes, int ndim,
+                   const int64_t *dims, char *out, const char *x1, const char *x2, const char *x3)
+{
+    if (ndim < 0 || ndim > ARS_MAX_DIMS || nin < 1 || nin > 3 || out_dtype < 0 || out_dtype >= ARS_NDTYPES
+        || dtype < 0 || dtype >= ARS_NDTYPES)
         return ARS_ERR_ARG;
+    kernel sel;
     const kernel *k = nin == 1 ? lookup(&unary_table[0][0], ARS_NUNARY, op, dtype)
-                               : lookup(&binary_table[0][0], ARS_NBINARY, op, dtype);
+                      : nin == 2 ? lookup(&binary_table[0][0], ARS_NBINARY, op, dtype)
+                                 : select_kernel(op, dtype, &sel);
     if (!k)
+        return ARS_ERR_DTYPE;
+    /* where's condition is read as it is (bool); its other inputs are cast */
+    int first = nin == 3 && op == ARS_CONV_WHERE;
+    if (first && (in_dtypes[0] != ARS_BOOL || out_dtype != dtype))
         return ARS_ERR_DTYPE;
     for (int d = 0; d < ndim; d++)
         if (dims[d] <= 0)
             return ARS_OK;  /* no element: nothing read or written */
-    const char *x[2] = {x1, x2};
-    _Alignas(16) char item[2][16];
-    int from[2] = {dtype, dtype};
+    const char *x[3] = {x1, x2, x3};
+    _Alignas(16) char item[3][16];
+    int from[3] = {dtype, dtype, dtype};
+    int same = out_dtype == k->out;
     for (int i = 0; i < nin; i++) {
         from[i] = in_dtypes[i];
         if (from[i] < 0 || from[i] >= ARS_NDTYPES)
             return ARS_ERR_DTYPE;
-        if (from[i] != dtype) {
+        if (from[i] != dtype && !(first && i == 0)) {
             const char *v = conv_fixed(ndim, dims, dims + (2 + i) * ndim, x[i], from[i], dtype, item[i]);
             if (v)
                 x[i] = v, from[i] = dtype;
         }
+        same &= from[i] == dtype || (first && i == 0);
     }
-    if (from[0] == dtype && (nin == 1 || from[1] == dtype) && out_dtype == k->out)
-        return nin == 1 ? ars_unary(op, dtype, ndim, dims, out, x[0])
-                        : ars_binary(op, dtype, ndim, dims, out, x[0], x[1]);
+    if (same)
+        return nin == 1   ? ars_unary(op, dtype, ndim, dims, out, x[0])
+               : nin == 2 ? ars_binary(op, dtype, ndim, dims, out, x[0], x[1])
+               : first    ? ars_where(ars_itemsize[dtype], ndim, dims, out, x[0], x[1], x[2])
+                          : ars_clip(dtype, ndim, dims, out, x[0], x[1], x[2]);
     if (op == ARS_OP_POW && nin == 2 && from[1] == dtype) {
         /* one exponent for every element: ars_binary's unary fast form */
         int moves = 0;
@@ -548,21 +581,21 @@ int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtyp
         if (f)
             k = f, nin = 1;
     }
-    conv_ctx c = {k->loop, NULL, {NULL, NULL}, NULL, ars_itemsize[dtype], ars_itemsize[k->out], nin};
+    conv_ctx c = {k->loop, NULL, {NULL, NULL, NULL}, NULL, ars_itemsize[dtype], ars_itemsize[k->out], nin};
     int64_t work = ars_itemsize[out_dtype] * k->cost;
     for (int i = 0; i < nin; i++) {
-        if (from[i] != dtype)
+        if (from[i] != dtype && !(first && i == 0))
             c.load[i] = ars_cast_loop(dtype, from[i]);
-        work += ars_itemsize[from[i]] * k->cost + (from[i] != dtype ? ars_itemsize[dtype] : 0);
+        work += ars_itemsize[from[i]] * k->cost + (c.load[i] ? ars_itemsize[dtype] : 0);
     }
     if (out_dtype != k->out) {
         c.store = ars_cast_loop(out_dtype, k->out);
         work += ars_itemsize[k->out];
-    } else {
+    } else if (nin < 3) {  /* (where and clip store plainly) */
         c.ctx = stream_ctx(ndim, dims, ars_itemsize[out_dtype]);
     }
-    char *data[3] = {out, (char *)x[0], (char *)x[1]};
-    const int64_t items[3] = {ars_itemsize[out_dtype], ars_itemsize[from[0]],
-                              nin == 2 ? ars_itemsize[from[1]] : 0};
+    char *data[4] = {out, (char *)x[0], (char *)x[1], (char *)x[2]};
+    const int64_t items[4] = {ars_itemsize[out_dtype], ars_itemsize[from[0]],
+                              nin >= 2 ? ars_itemsize[from[1]] : 0, nin == 3 ? ars_itemsize[from[2]] : 0};
     return run(1 + nin, ndim, dims, data, items, conv_loop, &c, work);
 }
