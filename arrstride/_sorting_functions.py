@@ -1,7 +1,8 @@
 """Sorting functions: sort and argsort. Stable by default (an MSD radix sort
-on order-preserving keys in C); with stable=False, short lanes run a vector
-quicksort where the CPU has AVX-512 (equal elements then come in any order),
-and long ones the radix sort, which is faster there. NaNs sort last
+on order-preserving keys in C); with stable=False, lanes of more than 4
+elements run a vector quicksort where the CPU has AVX-512 (equal elements
+then come in any order; a long lane is split across the thread pool), and the
+radix sort elsewhere. NaNs sort last
 (first when descending, as the reversed ascending order); -0.0 and 0.0 are
 equal. Results are new arrays."""
 from __future__ import annotations

@@ -135,6 +135,32 @@ def test_take_rows_bad_index_and_empty_rows():
     assert_same(xp.take(x.T, xp.asarray([39, 0]), axis=0), np.take(n.T, [39, 0], axis=0))
 
 
+
+@pytest.mark.parametrize("idx_dtype", ["int64", "int32", "uint8", "uint64"])
+@pytest.mark.parametrize("block", [1, 3])
+def test_take_large_gathers(idx_dtype, block):
+    # past the GIL-free size and the prefetch distance, on the pool: take and
+    # x[idx] agree with NumPy for every index dtype, rows of one or more elements
+    rng = np.random.default_rng(4)
+    n = sample((300_000, block), "float64", 10)
+    hi = min(300_000, np.iinfo(idx_dtype).max + 1)
+    lo = 0 if idx_dtype.startswith("u") else -hi
+    idx = rng.integers(lo, hi, 70_000).astype(idx_dtype)
+    x = xp.asarray(n if block > 1 else n[:, 0])
+    ref = np.take(n if block > 1 else n[:, 0], idx, axis=0)
+    assert_same(xp.take(x, xp.asarray(idx), axis=0), ref)
+    assert_same(x[xp.asarray(idx)], ref)
+    assert_same(xp.take(x, xp.asarray(idx.reshape(700, 100)), axis=0), ref.reshape((700, 100) + ref.shape[1:]))
+    big = idx.copy()
+    big[-1] = 300_000 if idx_dtype in ("int64", "int32", "uint64") else big[-1]
+    if idx_dtype == "uint64":
+        big[-2] = 2**64 - 1  # not -1: out of range
+    if big[-1] != idx[-1]:
+        with pytest.raises(IndexError):
+            xp.take(x, xp.asarray(big), axis=0)
+        with pytest.raises(IndexError):
+            x[xp.asarray(big)]
+
 # ---- log1p: glibc's vector variant in the contiguous loop -----------------------------------
 
 @pytest.mark.parametrize("layout", LAYOUTS)

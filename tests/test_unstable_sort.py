@@ -1,5 +1,5 @@
-"""sort and argsort with stable=False (a vector quicksort on short lanes where
-the CPU has AVX-512, the radix sort elsewhere) against NumPy: values must equal NumPy's
+"""sort and argsort with stable=False (a vector quicksort on lanes of more
+than 4 elements where the CPU has AVX-512, the radix sort elsewhere) against NumPy: values must equal NumPy's
 sorted values (NaNs last, first when descending; -0.0 == 0.0), and argsort
 must return a permutation that sorts the values (ties in any order)."""
 import numpy as np
@@ -132,6 +132,29 @@ def test_unstable_many_rows_and_one_long_row():
     check(xp.asarray(b)[::-2], b[::-2], descending=True)
     c = np.concatenate([np.full(100_000, 3.0), rng.standard_normal(100_000), np.full(100_000, -0.0)])
     check(xp.asarray(c), c)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_unstable_long_lane_parts(threads):
+    # a lane long enough to be encoded and decoded in parts on the pool: the
+    # elements set aside (NaNs, int64's largest value) in one part only, in
+    # the first, or nowhere; dense, reversed and strided lanes
+    rng = np.random.default_rng(15)
+    before = xp.get_num_threads()
+    xp.set_num_threads(threads)
+    try:
+        for dtype in ("float64", "float32", "int64", "uint16"):
+            base = make("random", 200_003, dtype, rng)
+            for where in (None, 0, -1):
+                a = base.copy()
+                if where is not None:
+                    a[where] = np.nan if a.dtype.kind == "f" else np.iinfo(a.dtype).max
+                for view in (slice(None), slice(None, None, -1), slice(1, None, 3)):
+                    for descending in (False, True):
+                        check(xp.asarray(a)[view], a[view], descending=descending,
+                              msg=f"{dtype} {where} {view} desc={descending}")
+    finally:
+        xp.set_num_threads(before)
 
 
 def test_unstable_nan_placement_and_zero_d():

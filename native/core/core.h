@@ -124,6 +124,8 @@ typedef int (*count_true_fn)(int, const int64_t *, const char *, const int64_t *
 typedef int (*nonzero_fn)(int, const int64_t *, const char *, const int64_t *, int64_t *, int64_t);
 typedef int (*compress_fn)(int, const int64_t *, const char *, const int64_t *, const char *,
                            const int64_t *, char *, int64_t, int64_t);
+typedef int (*take_fn)(int, const int64_t *, char *, const int64_t *, const char *, const int64_t *,
+                       const char *, const int64_t *, int64_t, int64_t, int64_t, int64_t *);
 extern binary_nd_fn k_binary;
 extern unary_nd_fn k_unary;
 extern unary_fn k_unary_flat;
@@ -142,6 +144,7 @@ extern sort_fn k_sort;            /* ars_sort: sort and argsort along a lane */
 extern count_true_fn k_count_true;  /* ars_count_true: the true elements of a mask */
 extern compress_fn k_compress;
 extern nonzero_fn k_nonzero;         /* ars_nonzero_bool: the coordinates of a mask's true elements */      /* ars_compress: x[mask] in C order */
+extern take_fn k_take;            /* ars_take: a gather along one axis by int64 indices */
 extern matmul_fn k_matmul;
 extern PyObject *ensure_blas;            /* _blas.ensure: loads BLAS on first use */
 extern int blas_ready;

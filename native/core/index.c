@@ -477,8 +477,11 @@ static int read_index(const char *p, int code, int64_t *out) {
 
 /* x[idx] for a dense x of at least one dim and a dense integer array idx of
  * at least one dim: the rows x[i] for each i of idx, in a new array of shape
- * idx.shape + x.shape[1:]. NULL without an exception when it is not a fast
- * case (an index out of range included: the Python path words the error). */
+ * idx.shape + x.shape[1:], by the kernel library's gather (ars_take: each
+ * index checked as it is read, the source prefetched, on the pool when
+ * large); indices of another integer dtype are read into int64 first. NULL
+ * without an exception when it is not a fast case (an index out of range
+ * included: the Python path words the error). */
 static PyObject *gather_rows(const view_t *v, const view_t *w) {
     int kind = DINFO[w->code].kind;
     if ((kind != K_INT && kind != K_UINT) || !v->dense || !w->dense || v->ndim < 1 || w->ndim < 1
@@ -491,26 +494,43 @@ static PyObject *gather_rows(const view_t *v, const view_t *w) {
         dims[w->ndim + k - 1] = v->shape[k];
         block *= v->shape[k];  /* at most v's size */
     }
-    for (int64_t i = 0; i < w->size; i++) {  /* every index checked before anything is made */
-        int64_t j;
-        if (!read_index(w->data + i * w->itemsize, w->code, &j) || j < -n || j >= n)
-            return NULL;
-    }
     int64_t size;
     if (__builtin_mul_overflow(w->size, block, &size))
         return NULL;
-    PyObject *out = empty_dims(dims, nd, v->code, size);
-    if (out == NULL || size == 0)
-        return out;
-    char *dst = array_base((ArrayObject *)out);
-    int64_t bb = block * v->itemsize;
-    for (int64_t i = 0; i < w->size; i++, dst += bb) {
-        int64_t j = 0;
-        read_index(w->data + i * w->itemsize, w->code, &j);  /* checked above */
-        if (j < 0)
-            j += n;
-        memcpy(dst, v->data + j * bb, (size_t)bb);
+    if (size == 0) {  /* nothing is read, but every index is still checked */
+        for (int64_t i = 0; i < w->size; i++) {
+            int64_t j;
+            if (!read_index(w->data + i * w->itemsize, w->code, &j) || j < -n || j >= n)
+                return NULL;
+        }
+        return empty_dims(dims, nd, v->code, 0);
     }
+    const char *idx = w->data;
+    int64_t *tmp = NULL;
+    if (w->code != ARS_INT64) {
+        tmp = malloc(sizeof(int64_t) * (size_t)w->size);
+        if (tmp == NULL)
+            return NULL;
+        for (int64_t i = 0; i < w->size; i++)
+            if (!read_index(w->data + i * w->itemsize, w->code, &tmp[i])) {
+                free(tmp);
+                return NULL;
+            }
+        idx = (const char *)tmp;
+    }
+    PyObject *out = empty_dims(dims, nd, v->code, size);
+    if (out != NULL) {
+        /* (index, element of the row): out C-ordered, idx read once per row,
+         * the row's elements at one source offset per index */
+        int64_t isz = v->itemsize, bb = block * isz, bad = 0;
+        int64_t shape[2] = {w->size, block}, os[2] = {bb, isz}, is[2] = {8, 0}, ss[2] = {0, isz};
+        char *dst = array_base((ArrayObject *)out);
+        int rc;
+        KERNEL(rc, size, k_take(block == 1 ? 1 : 2, shape, dst, os, idx, is, v->data, ss, n, bb, isz, &bad));
+        if (rc != 0)
+            Py_CLEAR(out);  /* an index out of range: the Python path raises */
+    }
+    free(tmp);
     return out;
 }
 

@@ -29,7 +29,7 @@ static const struct { const char *name; void **fn; } KERNELS[] = {
     {"ars_compress", (void **)&k_compress},      {"ars_sort", (void **)&k_sort},
     {"ars_nonzero_bool", (void **)&k_nonzero},   {"ars_lane", (void **)&k_lane},
     {"ars_vector_norm", (void **)&k_norm},       {"ars_searchsorted", (void **)&k_search},
-    {"ars_ewise_conv", (void **)&k_ewise_conv},
+    {"ars_ewise_conv", (void **)&k_ewise_conv},  {"ars_take", (void **)&k_take},
 };
 enum { NKERNELS = sizeof KERNELS / sizeof KERNELS[0] };
 

@@ -38,6 +38,7 @@ search_fn k_search;
 sort_fn k_sort;
 count_true_fn k_count_true;
 compress_fn k_compress;
+take_fn k_take;
 nonzero_fn k_nonzero;
 matmul_fn k_matmul;
 PyObject *ensure_blas;

@@ -417,37 +417,74 @@ static int dense_out(char **data, const int64_t *s, int64_t os, int64_t isz)
     return os == isz && s[1] % isz == 0 && (uintptr_t)data[1] % (uintptr_t)isz == 0;
 }
 
-/* The quicksort runs on lanes longer than QUICK_MIN (shorter ones are faster
- * on the radix sort's insertion sort) and up to a length past which the radix
- * sort is faster: measured on lanes of 8 to 2**20 random elements (AMD EPYC,
- * AVX-512), the quicksort takes 0.1x the radix sort's time on 128 float64
- * values and 3.6x on 2**20; 0.8x on 2048 int32 values and 1.3x on 8192; an
- * argsort 0.3x on 32 values and 1.3x on 128. A stable order is a valid
- * unstable one, so stable=False takes whichever is faster. */
-enum { QUICK_MIN = 4, QUICK_MAX_K64 = 256, QUICK_MAX_K32 = 4096, QUICK_MAX_ARG = 64 };
+/* Lanes this short or shorter are faster on the radix sort's insertion sort;
+ * on longer ones the quicksort is faster at every length. 1 thread, 2**20
+ * random values in lanes of n, quicksort / radix sort time (loaded machine,
+ * AVX-512): float64 sort 0.07x at n = 64, 0.3x at 4096, 0.37x at 2**20;
+ * argsort 0.3x at 64, 0.8x at 4096, 0.73x at 2**20; int32 sort 0.06x at
+ * 64, 0.18x at 4096, 0.38x at 2**20. */
+enum { QUICK_MIN = 4 };
 
-static int quick_faster(int64_t n, int argsort, int64_t isz)
+/* One lane's encoding and decoding, split in parts for the thread pool. */
+typedef struct {
+    const sort_ctx *c;
+    const char *in;
+    char *out;
+    void *k;
+    int64_t *ix;
+    int64_t m;
+    int k32;
+    int last;  /* set (atomically) when a part set elements aside */
+} qlane;
+
+/* Parts of at least this many elements go to the pool. */
+enum { QPAR_GRAIN = 1 << 15 };
+
+static void qencode_part(int64_t b, int64_t e, void *p)
 {
-    int64_t most = argsort ? QUICK_MAX_ARG : isz <= 4 ? QUICK_MAX_K32 : QUICK_MAX_K64;
-    return n > QUICK_MIN && n <= most;
+    qlane *q = p;
+    const sort_ctx *c = q->c;
+    const char *in = q->in + b * c->in_step;
+    int64_t h = q->k32 ? qencode32_table[c->dtype](in, e - b, c->in_step, (int32_t *)q->k + b, NULL, b)
+                       : qencode64_table[c->dtype](in, e - b, c->in_step, (int64_t *)q->k + b,
+                                                   q->ix ? q->ix + b : NULL, b);
+    if (h != e - b)
+        __atomic_store_n(&q->last, 1, __ATOMIC_RELAXED);
+}
+
+static void qdecode_part(int64_t b, int64_t e, void *p)
+{
+    const qlane *q = p;
+    const sort_ctx *c = q->c;
+    int64_t n = c->n, m = q->m, os = c->out_step;
+    if (q->k32)
+        qdecode32_table[c->dtype](q->k, b, e, n, m, q->out, os, c->descending);
+    else if (!c->argsort)
+        qdecode64_table[c->dtype](q->k, b, e, n, m, q->out, os, c->descending);
+    else
+        for (int64_t i = b; i < e; i++) {
+            int64_t pos = i < m ? (c->descending ? n - 1 - i : i) : (c->descending ? i - m : i);
+            st_INT64(q->out + pos * os, q->ix[i]);
+        }
 }
 
 /* The quicksort of each lane: keys (in out itself when its lane is dense and
  * as wide as the keys, and the order ascending), sorted, then written back.
  * Values of 4 bytes or fewer are sorted on 32-bit keys, 16 to a vector. The
  * encoding returns m, the count of keys that sort before the elements set
- * aside (which the decoding writes after them). Lanes are short here
- * (quick_faster): the pool splits the lanes, never one lane. */
+ * aside (which the decoding writes after them). A long lane is encoded,
+ * sorted (sort_simd.h) and decoded on the thread pool; it is encoded again on
+ * one thread when some part found elements to set aside. */
 static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
 {
     sort_ctx *c = p;
-    int64_t n = c->n, os = c->out_step, isz = ars_itemsize[c->dtype];
+    int64_t n = c->n, isz = ars_itemsize[c->dtype];
     if (n == 0)
         return;
     int k32 = !c->argsort && isz <= 4;
     int64_t ksz = k32 ? 4 : 8;
-    int keys_in_out = !c->descending && !c->argsort && isz == ksz && dense_out(data, s, os, ksz);
-    int idx_in_out = !c->descending && c->argsort && dense_out(data, s, os, 8);
+    int keys_in_out = !c->descending && !c->argsort && isz == ksz && dense_out(data, s, c->out_step, ksz);
+    int idx_in_out = !c->descending && c->argsort && dense_out(data, s, c->out_step, 8);
     void *kbuf = keys_in_out ? NULL : ars_alloc((int64_t)(n * ksz));
     int64_t *ibuf = c->argsort && !idx_in_out ? ars_alloc((int64_t)n * sizeof(int64_t)) : NULL;
     if ((!keys_in_out && !kbuf) || (c->argsort && !idx_in_out && !ibuf)) {
@@ -457,29 +494,30 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
         return;
     }
     for (int64_t b = 0; b < nl && !ars_interrupted(); b++) {
-        const char *in = data[0] + b * s[0];
         char *out = data[1] + b * s[1];
-        void *k = keys_in_out ? (void *)out : kbuf;
-        int64_t *ix = c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
-        int64_t m = k32 ? qencode32_table[c->dtype](in, n, c->in_step, k, NULL, 0)
-                        : qencode64_table[c->dtype](in, n, c->in_step, k, ix, 0);
-        if (k32)
-            sort_k32(k, NULL, m);
-        else if (!c->argsort)
-            sort_k64(k, NULL, m);
+        qlane q = {c, data[0] + b * s[0], out, keys_in_out ? (void *)out : kbuf,
+                   c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL, 0, k32, 0};
+        if (n < 2 * QPAR_GRAIN)
+            qencode_part(0, n, &q);
         else
-            sort_a64(k, ix, m);
+            ars_parallel_for(n, QPAR_GRAIN, qencode_part, &q);
+        if (q.last)
+            q.m = k32 ? qencode32_table[c->dtype](q.in, n, c->in_step, q.k, NULL, 0)
+                      : qencode64_table[c->dtype](q.in, n, c->in_step, q.k, q.ix, 0);
+        else
+            q.m = n;
+        if (k32)
+            sort_k32(q.k, NULL, q.m);
+        else if (!c->argsort)
+            sort_k64(q.k, NULL, q.m);
+        else
+            sort_a64(q.k, q.ix, q.m);
         if (c->argsort && idx_in_out)
             continue;
-        if (k32)
-            qdecode32_table[c->dtype](k, 0, n, n, m, out, os, c->descending);
-        else if (!c->argsort)
-            qdecode64_table[c->dtype](k, 0, n, n, m, out, os, c->descending);
+        if (n < 2 * QPAR_GRAIN)
+            qdecode_part(0, n, &q);
         else
-            for (int64_t i = 0; i < n; i++) {
-                int64_t pos = i < m ? (c->descending ? n - 1 - i : i) : (c->descending ? i - m : i);
-                st_INT64(out + pos * os, ix[i]);
-            }
+            ars_parallel_for(n, QPAR_GRAIN, qdecode_part, &q);
     }
     ars_free(kbuf);
     ars_free(ibuf);
@@ -500,7 +538,7 @@ int ars_sort(int ndim, const int64_t *shape,
     sort_ctx c = {dtype, argsort, descending, n, in_step, out_step, 0};
     ars_loop_fn loop = sort_loop;
 #if ARS_SORT_SIMD
-    if (!stable && quick_faster(n, argsort, ars_itemsize[dtype]) && have_avx512())
+    if (!stable && n > QUICK_MIN && have_avx512())
         loop = quick_loop;
 #else
     (void)stable;

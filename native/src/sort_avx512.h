@@ -15,9 +15,8 @@
 
 /* ---- the quicksort (AVX-512) ------------------------------------------------------
  *
- * Unstable sorts (stable=False) of lanes of QUICK_MIN to QUICK_MAX_* elements
- * (sort.c's quick_faster) run a vector
- * quicksort (sort_simd.h) on signed keys: the values' order as int64 (int32
+ * Unstable sorts (stable=False) of lanes longer than sort.c's QUICK_MIN run a
+ * vector quicksort (sort_simd.h) on signed keys: the values' order as int64 (int32
  * for values of 4 bytes or fewer, argsort aside), one cheap invertible map
  * per dtype. The elements that sort last (NaNs; with 64-bit keys also the
  * largest value, whose key is the networks' padding) are moved to the end
