@@ -662,49 +662,69 @@ static inline double ars_acos(double x)
 
 /* ---- tan -------------------------------------------------------------------------- */
 
-/* fdlibm's k_tan.c on x + y (|x + y| <= pi/4, from vm_rem_pio2): tan for
- * odd = 0, -1/tan for odd = 1, the polynomial of degree 27 after folding
- * |x| >= 0.6744 to pi/4 - |x|; its two divisions (w*w / (w + v) folded,
- * -1/w unfolded) as one of selected parts. */
-static inline double vm_ktan(double x, double y, uint64_t odd)
+/* x - n pi/2 = r + *rl exactly enough for |x| <= VM_TRIG_MAX, n the nearest
+ * integer to x 2/pi (its parity in *q's low bit): pi/2 in three parts of 53
+ * bits; n * the first is subtracted exactly by one fma, n * the second as an
+ * exact product (two_prod by fma) and an exact sum (two_sum), the third
+ * only approximately (|n * it| < 2**-88). */
+static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
 {
-    int big = fabs(x) >= 0.6744;
-    double sg = x < 0 ? -1.0 : 1.0;
-    double xa = sg * x, ya = sg * y;
-    double xf = (VM_PIO4_HI - xa) + (3.06161699786838301793e-17 - ya);
-    x = big ? xf : x;
-    y = big ? 0.0 : y;
-    double z = x * x;
-    double w = z * z;
-    double r = 1.33333333333201242699e-01 + w * (2.18694882948595424599e-02
-               + w * (3.59207910759131235356e-03 + w * (5.88041240820264096874e-04
-               + w * (7.81794442939557092300e-05 + w * -1.85586374855275456654e-05))));
-    double v = z * (5.39682539762260521377e-02 + w * (8.86323982359930005737e-03
-               + w * (1.45620945432529025516e-03 + w * (2.46463134818469906812e-04
-               + w * (7.14072491382608190305e-05 + w * 2.59073051863633712884e-05)))));
-    double s = z * x;
-    r = y + z * (s * (r + v) + y);
-    r += 3.33333333333334091986e-01 * s;
-    w = x + r;
-    double iy = odd ? -1.0 : 1.0;
-    double q = (big ? w * w : -1.0) / (big ? w + iy : w);
-    double vb = sg * (iy - 2.0 * (x - (q - r)));
-    /* -1/(x + r) with w = x + r split, as fdlibm */
-    double wh = vm_from_bits(vm_bits(w) & 0xffffffff00000000u);
-    double vv = r - (wh - x);
-    double th = vm_from_bits(vm_bits(q) & 0xffffffff00000000u);
-    double so = 1.0 + th * wh;
-    double vo = th + q * (so + th * vv);
-    return big ? vb : odd ? vo : w;
+    double kd = vm_fma(x, 0x1.45f306dc9c883p-1, VM_SHIFT);
+    *q = vm_bits(kd);
+    double n = kd - VM_SHIFT;
+    double r1 = vm_fma(n, -0x1.921fb54442d18p+0, x);
+    double t = n * 0x1.1a62633145c07p-54;
+    double te = vm_fma(n, 0x1.1a62633145c07p-54, -t);
+    double r = r1 - t;
+    double bb = r - r1;
+    double e = (r1 - (r - bb)) - (t + bb);
+    *rl = vm_fma(n, 0x1.f1976b7ed8fbcp-110, e - te);
+    return r;
 }
 
+/* tan of |x| <= VM_TRIG_MAX: x - n pi/2 = r + rl (vm_reduce_pio2), s =
+ * sin(r + rl) and c = cos(r + rl) by fdlibm's kernels' polynomials, each
+ * as a sum hi + lo whose leading terms (r, 1 - r*r/2) are exact; tan = s / c
+ * for even n, -c / s for odd: the quotient q0 = hi / hi by one division
+ * (as a reciprocal), then q0 + (N - q0 D) / D with the residual by fma, so
+ * that the result rounds once. */
 static inline double ars_tan(double x)
 {
-    double y1;
+    double rl;
     uint64_t q;
-    double y0 = vm_rem_pio2(x, &y1, &q);
-    double v = vm_ktan(y0, y1, q & 1);
-    return x == 0 ? x : v;
+    double r = vm_reduce_pio2(x, &rl, &q);
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double w = z * z;
+    double ps = -1.98412698298579493134e-04 + z * 2.75573137070700676789e-06
+                + w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+    ps = vm_fma(z, ps, 8.33333333332248946124e-03);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double p3 = v * -1.66666666666666324348e-01;
+    double sc = vm_fma(v, -1.66666666666666324348e-01, -p3)
+                + vm_fma(vl, -1.66666666666666324348e-01, vm_fma(v * z, ps, vm_fma(-0.5 * z, rl, rl)));
+    double s0 = r + p3;
+    sc += (r - s0) + p3;
+    double sh = s0 + sc;
+    double sl = (s0 - sh) + sc;
+    double pc = -1.38888888888741095749e-03 + z * 2.48015872894767294178e-05
+                + w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
+                + z * -1.13596475577881948265e-11));
+    pc = vm_fma(z, pc, 4.16666666666666019037e-02);
+    double hz = 0.5 * z;
+    double ch0 = 1.0 - hz;
+    double cc = (((1.0 - ch0) - hz) - 0.5 * zl) + vm_fma(w, pc, -r * rl);
+    double ch = ch0 + cc;
+    double cl = (ch0 - ch) + cc;
+    int odd = (int)(q & 1);
+    double nh = odd ? -ch : sh, nl = odd ? -cl : sl;
+    double dh = odd ? sh : ch, dl = odd ? sl : cl;
+    double y = 1.0 / dh;
+    double q0 = nh * y;
+    double res = vm_fma(-q0, dh, nh);
+    double v2 = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
+    return x == 0 ? x : v2;
 }
 
 /* the second pass of tan: the C library's beyond VM_TRIG_MAX (as
