@@ -568,47 +568,72 @@ static inline double ars_atan(double x)
     return copysign(vm_atan_poly(n / d, hi, lo, 1.0, 0.0), x);
 }
 
-/* atan2: fdlibm's e_atan2.c computes atan(|y/x|) of the rounded quotient q;
- * here the quotient's rounding error is added back (cr = (n - q d) / (d (1
- * + q*q)), the residual exact by Dekker's product after scaling n and d to
- * about 1, divided in float32), so that the result rounds about once. Then
- * C99 Annex F's special values: both 0 give 0, both infinite pi/4, y
- * infinite pi/2, x infinite 0; pi minus those where x's sign bit is set,
- * then y's sign. */
+/* atan(mn / mx) + k pi/4 (0 <= mn <= mx, both finite, mx not 0 and below
+ * 2**1001, above 2**-1001 or mn / mx negligible there), atan's sign that of
+ * sw * lf (each +-1): k = 0 (1 where mn >= mx / 2), 2 - that where sw < 0,
+ * 4 - that where lf < 0. The reduced argument t = mn / mx, or (mn - mx) /
+ * (mn + mx) from mn >= mx / 2 on (the difference exact, the sum kept as hi
+ * + lo), |t| <= 1/2, comes from one division (as a reciprocal) and an fma
+ * residual as r + rl; atan(r + rl) = r - r**3 / 3 + r**5 Q(r*r) + rl (1 -
+ * r*r), Q of degree 11 (|error| < 2**-59.9 |r|, by Estrin's scheme), with
+ * r*r, r**3 and r**3 / 3 exact by fma; the sum with k pi/4 in two parts
+ * rounds once. (Flags as doubles and comparisons, no int arithmetic: GCC
+ * vectorizes that without converting lane widths.) */
+static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
+{
+    double d0 = mn + mx;
+    double nh = mn >= 0.5 * mx ? mn - mx : mn;
+    double dh = mn >= 0.5 * mx ? d0 : mx;
+    double dl = mn >= 0.5 * mx ? (mx - d0) + mn : 0.0;
+    double k0 = mn >= 0.5 * mx ? 1.0 : 1.0 - sw;
+    double y = 1.0 / dh;
+    double r = nh * y;
+    double rl = vm_fma(-r, dl, vm_fma(-r, dh, nh)) * y;
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double z2 = z * z, z4 = z2 * z2;
+    double q01 = vm_fma(z, -0x1.2492492470603p-3, 0x1.9999999999687p-3);
+    double q23 = vm_fma(z, -0x1.745d1484ca68ep-4, 0x1.c71c71b48e181p-4);
+    double q45 = vm_fma(z, -0x1.110d220120389p-4, 0x1.3b13708a21c85p-4);
+    double q67 = vm_fma(z, -0x1.acaafa499a8dfp-5, 0x1.e18d75b97951bp-5);
+    double q89 = vm_fma(z, -0x1.31f39c9499134p-5, 0x1.78c66abd67dc7p-5);
+    double q1011 = vm_fma(z, -0x1.183fda13317fbp-7, 0x1.88a6a1a594eb0p-6);
+    double q03 = vm_fma(z2, q23, q01), q47 = vm_fma(z2, q67, q45), q811 = vm_fma(z2, q1011, q89);
+    double q = vm_fma(z4 * z4, q811, vm_fma(z4, q47, q03));
+    /* -1/3 = C3H + C3L */
+    const double C3H = -0x1.5555555555555p-2, C3L = -0x1.5555555555555p-56;
+    double p3 = v * C3H;
+    double tl = vm_fma(v, C3H, -p3) + vm_fma(vl, C3H, vm_fma(v, C3L, vm_fma(v * z, q, vm_fma(-z, rl, rl))));
+    double sg = sw * lf;
+    double ah = r + p3;
+    double al = sg * (((r - ah) + p3) + tl);
+    ah = sg * ah;
+    double k = vm_fma(lf, k0 - 2.0, 2.0);
+    double bh = k * VM_PIO4_HI;
+    double bl = vm_fma(k, VM_PIO4_HI, -bh) + k * 3.06161699786838301793e-17;
+    double sh = bh + ah;
+    return sh + ((((bh - sh) + ah) + bl) + al);
+}
+
+/* atan2 through vm_atan_mm, with the magnitudes scaled by one power of 2
+ * where the larger is beyond 2**+-1000; then C99 Annex F's special values:
+ * both 0 give 0, both infinite pi/4, y infinite pi/2, x infinite 0; pi
+ * minus those where x's sign bit is set, then y's sign. */
 static inline double ars_atan2(double y, double x)
 {
-    double n = fabs(y), d = fabs(x);
-    int left = (int)(vm_bits(x) >> 63);
-    double q = n / d;
-    int g1 = q >= 0.4375, g2 = q >= 0.6875, g3 = q >= 1.1875, g4 = q >= 2.4375;
-    double rn = q, rd = 1.0;
-    rn = g1 ? (q + q) - 1.0 : rn;
-    rd = g1 ? 2.0 + q : rd;
-    rn = g2 ? q - 1.0 : rn;
-    rd = g2 ? q + 1.0 : rd;
-    rn = g3 ? q - 1.5 : rn;
-    rd = g3 ? 1.0 + 1.5 * q : rd;
-    rn = g4 ? -1.0 : rn;
-    rd = g4 ? q : rd;
-    /* n, d scaled by one power of 2 so that the larger is in [1, 2) */
-    double m = n > d ? n : d;
-    double pre = m > 0x1p500 ? 0x1p-600 : 1.0;
-    pre = m < 0x1p-500 ? 0x1p600 : pre;
-    double sc = vm_from_bits((2046u - (vm_bits(m * pre) >> 52)) << 52);
-    double ns = (n * pre) * sc, ds = (d * pre) * sc;
-    double pe, pp = vm_two_prod(q, ds, &pe);
-    double res = (ns - pp) - pe;
-    double cr = (double)((float)res / (float)(ds + q * ns));
-    cr = ((q > 0x1p-600) & (q < 0x1p60)) ? cr : 0.0;
-    double lo, hi = vm_atan_entry(g1, g2, g3, g4, left, &lo);
-    double v = vm_atan_poly(rn / rd, hi, lo, left ? -1.0 : 1.0, cr);
-    int yinf = n == (double)INFINITY, xinf = d == (double)INFINITY;
-    double w = 0.0;
-    w = (yinf & xinf) ? 7.85398163397448278999e-01 : w;
-    w = (yinf & !xinf) ? VM_PIO2_HI : w;
-    w = left ? VM_PI_HI - w : w;
-    w = (yinf & xinf & left) ? 2.356194490192344837e+00 : w;
-    int special = (((n == 0) & (d == 0)) | yinf | xinf) & (n == n) & (d == d);
+    double ay = fabs(y), ax = fabs(x);
+    double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
+    double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
+    double pre = mx > 0x1p1000 ? 0x1p-600 : 1.0;
+    pre = mx < 0x1p-1000 ? 0x1p600 : pre;
+    double v = vm_atan_mm(mn * pre, mx * pre, ay > ax ? -1.0 : 1.0, lf);
+    double w = ay == (double)INFINITY ? (ax == (double)INFINITY ? 7.85398163397448278999e-01 : VM_PIO2_HI) : 0.0;
+    w = lf < 0 ? VM_PI_HI - w : w;
+    w = ((ay == (double)INFINITY) & (ax == (double)INFINITY) & (lf < 0)) ? 2.356194490192344837e+00 : w;
+    int special = (((ay == 0) & (ax == 0)) | (ay == (double)INFINITY) | (ax == (double)INFINITY))
+                  & (ay == ay) & (ax == ax);
     return copysign(special ? w : v, y);
 }
 
