@@ -15,8 +15,11 @@
  * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
  * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
  * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
- * log(1 + f), sin and cos by fdlibm's kernels after a three-part reduction
- * by pi/2 (exact for |x| <= 2**20); the others from fdlibm's too, some
+ * log(1 + f), sin, cos and tan by fdlibm's kernel polynomials after a
+ * reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r) and
+ * cos(r) each kept in two parts (exact products by vm_fma) and tan as
+ * their quotient corrected by one fma residual; atan2 through one reduced
+ * quotient and a polynomial of its own; the others from fdlibm's too, some
  * with intermediate sums in two parts (see each).
  * float32: computed in float64 (the float64 algorithms, or a float64
  * polynomial with an error far below a float32 ulp) and rounded once, which
@@ -172,76 +175,78 @@ static inline double ars_log10(double x)
     return vm_log_special(x, vlo + w);
 }
 
-/* ---- sin, cos ------------------------------------------------------------------- */
+/* ---- sin, cos, tan ------------------------------------------------------------- */
 
 /* Beyond this size the reduction below is no longer exact: a second pass
- * (ars_sin_fix64, ...) takes the C library's sin and cos there. */
+ * (ars_sin_fix64, ...) takes the C library's sin, cos and tan there. */
 #define VM_TRIG_MAX 0x1p20
 
-/* fdlibm's kernels on [-pi/4, pi/4]: x + y is the reduced argument. */
-static inline double vm_ksin(double x, double y)
+/* x - n pi/2 = r + *rl exactly enough for |x| <= VM_TRIG_MAX, n the nearest
+ * integer to x 2/pi (n mod 4 in *q's low bits): pi/2 in three parts of 53
+ * bits; n * the first is subtracted exactly by one fma, n * the second as an
+ * exact product (two_prod by fma) and an exact sum (two_sum), the third
+ * only approximately (|n * it| < 2**-88). */
+static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
 {
-    double z = x * x;
-    double w = z * z;
-    double r = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)
-               + z * w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
-    double v = z * x;
-    return x - ((z * (0.5 * y - v * r) - y) - v * -1.66666666666666324348e-01);
-}
-
-static inline double vm_kcos(double x, double y)
-{
-    double z = x * x;
-    double w = z * z;
-    double r = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05))
-               + w * w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
-               + z * -1.13596475577881948265e-11));
-    double hz = 0.5 * z;
-    w = 1.0 - hz;
-    return w + (((1.0 - w) - hz) + (z * r - x * y));
-}
-
-/* x - n pi/2 = y0 + *y1 for |x| <= VM_TRIG_MAX, n (mod 4) in *q: pi/2 in
- * three 33-bit parts and a tail (fdlibm's e_rem_pio2.c: its second round
- * always, the third where the second cancels). */
-static inline double vm_rem_pio2(double x, double *y1, uint64_t *q)
-{
-    double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
+    double kd = vm_fma(x, 0x1.45f306dc9c883p-1, VM_SHIFT);
     *q = vm_bits(kd);
-    double fn = kd - VM_SHIFT;
-    double r = x - fn * 1.57079632673412561417e+00;
-    double w, t;
-    t = r;
-    w = fn * 6.07710050630396597660e-11;
-    r = t - w;
-    w = fn * 2.02226624879595063154e-21 - ((t - r) - w);
-    double y0 = r - w;
-    /* the third round where the second left fewer than 49 bits of x (its
-     * tail fn * pio2_2t is then redone in two parts) */
-    double r3, w3;
-    t = r;
-    w3 = fn * 2.02226624871116645580e-21;
-    r3 = t - w3;
-    w3 = fn * 8.47842766036889956997e-32 - ((t - r3) - w3);
-    int third = fabs(y0) < fabs(x) * 0x1p-49;
-    r = third ? r3 : r;
-    w = third ? w3 : w;
-    y0 = r - w;
-    *y1 = (r - y0) - w;
-    return y0;
+    double n = kd - VM_SHIFT;
+    double r1 = vm_fma(n, -0x1.921fb54442d18p+0, x);
+    double t = n * 0x1.1a62633145c07p-54;
+    double te = vm_fma(n, 0x1.1a62633145c07p-54, -t);
+    double r = r1 - t;
+    double bb = r - r1;
+    double e = (r1 - (r - bb)) - (t + bb);
+    *rl = vm_fma(n, 0x1.f1976b7ed8fbcp-110, e - te);
+    return r;
 }
 
-/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: the kernel of the
- * quadrant n + q0 after the reduction. */
+/* sin(r + rl) = sh + *sl and cos(r + rl) = *ch + *cl (|r| <= pi/4 + a
+ * little), each hi + lo with |lo| <= an ulp of hi, from fdlibm's kernel
+ * polynomials (k_sin.c, k_cos.c: relative errors below 2**-58): r*r, r**3
+ * and r**3 * S1 exact by fma, 1 - r*r/2 exact as a sum, the rest (below
+ * 1/60 of the result) rounded. */
+static inline double vm_sincos_dd(double r, double rl, double *sl, double *ch, double *cl)
+{
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double w = z * z;
+    double ps = -1.98412698298579493134e-04 + z * 2.75573137070700676789e-06
+                + w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+    ps = vm_fma(z, ps, 8.33333333332248946124e-03);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double p3 = v * -1.66666666666666324348e-01;
+    double sc = vm_fma(v, -1.66666666666666324348e-01, -p3)
+                + vm_fma(vl, -1.66666666666666324348e-01, vm_fma(v * z, ps, vm_fma(-0.5 * z, rl, rl)));
+    double s0 = r + p3;
+    sc += (r - s0) + p3;
+    double sh = s0 + sc;
+    *sl = (s0 - sh) + sc;
+    double pc = -1.38888888888741095749e-03 + z * 2.48015872894767294178e-05
+                + w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
+                + z * -1.13596475577881948265e-11));
+    pc = vm_fma(z, pc, 4.16666666666666019037e-02);
+    double hz = 0.5 * z;
+    double c0 = 1.0 - hz;
+    double cc = (((1.0 - c0) - hz) - 0.5 * zl) + vm_fma(w, pc, -r * rl);
+    *ch = c0 + cc;
+    *cl = (c0 - *ch) + cc;
+    return sh;
+}
+
+/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: +-sin or +-cos of
+ * the reduced argument by the quadrant n + q0, its two parts summed once. */
 static inline double vm_sincos(double x, uint64_t q0)
 {
-    double y1;
+    double rl, sl, ch, cl;
     uint64_t q;
-    double y0 = vm_rem_pio2(x, &y1, &q);
+    double r = vm_reduce_pio2(x, &rl, &q);
+    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
     q += q0;
-    double s = vm_ksin(y0, y1), c = vm_kcos(y0, y1);
-    double v = (q & 1) ? c : s;
-    return (q & 2) ? -v : v;
+    double v = (q & 1) ? ch + cl : sh + sl;
+    v = (q & 2) ? -v : v;
+    return (q0 == 0) & (x == 0) ? x : v;  /* sin(-0) = -0 */
 }
 
 static inline double ars_sin(double x) { return vm_sincos(x, 0); }
@@ -638,34 +643,50 @@ static inline double ars_atan2(double y, double x)
 }
 
 /* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
- * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2) */
+ * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2); p, with q
+ * in *q */
+static inline double vm_asin_pq(double t, double *q)
+{
+    *q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
+         + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+    return t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
+           + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
+           + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
+}
+
 static inline double vm_asin_r(double t)
 {
-    double p = t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
-               + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
-               + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
-    double q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
-               + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+    double q, p = vm_asin_pq(t, &q);
     return p / q;
 }
 
+/* asin(|x|) - |x| (small: |x| < 1/2, t = x*x) or asin(s) - s (s = sqrt(t),
+ * t = (1 - |x|) / 2) plus sqrt's rounding error s_true - s = (t - s*s) /
+ * 2s (by fma), as one quotient: |x| p / q or (e q + 2 (t - e) p) / (2 s q),
+ * e = t - s*s (vm_asin_pq). */
+static inline double vm_asin_u(double a, double t, double s, int small)
+{
+    double q, p = vm_asin_pq(t, &q);
+    double e = vm_fma(-s, s, t);
+    double n = small ? a * p : vm_fma(e, q, 2.0 * (t - e) * p);
+    double d = small ? q : 2.0 * s * q;
+    return n / (d == 0 ? 1.0 : d);  /* |x| = 1: s = 0, n = 0 */
+}
+
+/* asin: |x| + u below 1/2, pi/2 - 2 (s + u) from there (pi/2 - 2s exact as
+ * a sum), u from vm_asin_u; the special values from the arithmetic (sqrt
+ * of a negative t gives NaN beyond 1). */
 static inline double ars_asin(double x)
 {
     double a = fabs(x);
     int small = a < 0.5;
     double t = small ? x * x : (1.0 - a) * 0.5;
-    double r = vm_asin_r(t);
     double s = sqrt(t);
-    /* s as hi (its low 32 bits clear) + c, c = (t - hi*hi) / (s + hi) */
-    double sh = vm_from_bits(vm_bits(s) & 0xffffffff00000000u);
-    double c = (t - sh * sh) / (s + sh);
-    double p = 2.0 * s * r - (VM_PIO2_LO - 2.0 * c);
-    double qq = VM_PIO4_HI - 2.0 * sh;
-    double v = VM_PIO4_HI - (p - qq);
-    double v2 = VM_PIO2_HI - (2.0 * (s + s * r) - VM_PIO2_LO);
-    v = a >= 0.975 ? v2 : v;
+    double u = vm_asin_u(a, t, s, small);
+    double h = VM_PIO2_HI - 2.0 * s;
+    double l = ((VM_PIO2_HI - h) - 2.0 * s) + (VM_PIO2_LO - 2.0 * u);
+    double v = small ? a + u : h + l;
     v = copysign(v, x);
-    v = small ? x + x * r : v;
     return a < 0x1p-26 ? x : v;
 }
 
@@ -687,69 +708,25 @@ static inline double ars_acos(double x)
 
 /* ---- tan -------------------------------------------------------------------------- */
 
-/* x - n pi/2 = r + *rl exactly enough for |x| <= VM_TRIG_MAX, n the nearest
- * integer to x 2/pi (its parity in *q's low bit): pi/2 in three parts of 53
- * bits; n * the first is subtracted exactly by one fma, n * the second as an
- * exact product (two_prod by fma) and an exact sum (two_sum), the third
- * only approximately (|n * it| < 2**-88). */
-static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
-{
-    double kd = vm_fma(x, 0x1.45f306dc9c883p-1, VM_SHIFT);
-    *q = vm_bits(kd);
-    double n = kd - VM_SHIFT;
-    double r1 = vm_fma(n, -0x1.921fb54442d18p+0, x);
-    double t = n * 0x1.1a62633145c07p-54;
-    double te = vm_fma(n, 0x1.1a62633145c07p-54, -t);
-    double r = r1 - t;
-    double bb = r - r1;
-    double e = (r1 - (r - bb)) - (t + bb);
-    *rl = vm_fma(n, 0x1.f1976b7ed8fbcp-110, e - te);
-    return r;
-}
-
 /* tan of |x| <= VM_TRIG_MAX: x - n pi/2 = r + rl (vm_reduce_pio2), s =
- * sin(r + rl) and c = cos(r + rl) by fdlibm's kernels' polynomials, each
- * as a sum hi + lo whose leading terms (r, 1 - r*r/2) are exact; tan = s / c
- * for even n, -c / s for odd: the quotient q0 = hi / hi by one division
- * (as a reciprocal), then q0 + (N - q0 D) / D with the residual by fma, so
- * that the result rounds once. */
+ * sin(r + rl) and c = cos(r + rl) each as hi + lo (vm_sincos_dd); tan = s /
+ * c for even n, -c / s for odd: the quotient q0 = N * (1 / D) of the high
+ * parts by one division, then q0 + (N - q0 D) / D with the residual by fma,
+ * so that the result rounds once. */
 static inline double ars_tan(double x)
 {
-    double rl;
+    double rl, sl, ch, cl;
     uint64_t q;
     double r = vm_reduce_pio2(x, &rl, &q);
-    double z = r * r;
-    double zl = vm_fma(r, r, -z);
-    double w = z * z;
-    double ps = -1.98412698298579493134e-04 + z * 2.75573137070700676789e-06
-                + w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
-    ps = vm_fma(z, ps, 8.33333333332248946124e-03);
-    double v = r * z;
-    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
-    double p3 = v * -1.66666666666666324348e-01;
-    double sc = vm_fma(v, -1.66666666666666324348e-01, -p3)
-                + vm_fma(vl, -1.66666666666666324348e-01, vm_fma(v * z, ps, vm_fma(-0.5 * z, rl, rl)));
-    double s0 = r + p3;
-    sc += (r - s0) + p3;
-    double sh = s0 + sc;
-    double sl = (s0 - sh) + sc;
-    double pc = -1.38888888888741095749e-03 + z * 2.48015872894767294178e-05
-                + w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
-                + z * -1.13596475577881948265e-11));
-    pc = vm_fma(z, pc, 4.16666666666666019037e-02);
-    double hz = 0.5 * z;
-    double ch0 = 1.0 - hz;
-    double cc = (((1.0 - ch0) - hz) - 0.5 * zl) + vm_fma(w, pc, -r * rl);
-    double ch = ch0 + cc;
-    double cl = (ch0 - ch) + cc;
+    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
     int odd = (int)(q & 1);
     double nh = odd ? -ch : sh, nl = odd ? -cl : sl;
     double dh = odd ? sh : ch, dl = odd ? sl : cl;
     double y = 1.0 / dh;
     double q0 = nh * y;
     double res = vm_fma(-q0, dh, nh);
-    double v2 = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
-    return x == 0 ? x : v2;
+    double v = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
+    return x == 0 ? x : v;
 }
 
 /* the second pass of tan: the C library's beyond VM_TRIG_MAX (as
