@@ -663,19 +663,19 @@ static inline double vm_asin_r(double t)
 /* asin(|x|) - |x| (small: |x| < 1/2, t = x*x) or asin(s) - s (s = sqrt(t),
  * t = (1 - |x|) / 2) plus sqrt's rounding error s_true - s = (t - s*s) /
  * 2s (by fma), as one quotient: |x| p / q or (e q + 2 (t - e) p) / (2 s q),
- * e = t - s*s (vm_asin_pq). */
+ * e = t - s*s (vm_asin_pq; GCC still divides once per arm of the select). */
 static inline double vm_asin_u(double a, double t, double s, int small)
 {
     double q, p = vm_asin_pq(t, &q);
     double e = vm_fma(-s, s, t);
     double n = small ? a * p : vm_fma(e, q, 2.0 * (t - e) * p);
     double d = small ? q : 2.0 * s * q;
-    return n / (d == 0 ? 1.0 : d);  /* |x| = 1: s = 0, n = 0 */
+    return n / d;
 }
 
 /* asin: |x| + u below 1/2, pi/2 - 2 (s + u) from there (pi/2 - 2s exact as
- * a sum), u from vm_asin_u; the special values from the arithmetic (sqrt
- * of a negative t gives NaN beyond 1). */
+ * a sum), u from vm_asin_u (0 / 0 at |x| = 1: u = 0 there); the special
+ * values from the arithmetic (sqrt of a negative t gives NaN beyond 1). */
 static inline double ars_asin(double x)
 {
     double a = fabs(x);
@@ -686,6 +686,7 @@ static inline double ars_asin(double x)
     double h = VM_PIO2_HI - 2.0 * s;
     double l = ((VM_PIO2_HI - h) - 2.0 * s) + (VM_PIO2_LO - 2.0 * u);
     double v = small ? a + u : h + l;
+    v = a == 1.0 ? VM_PIO2_HI : v;
     v = copysign(v, x);
     return a < 0x1p-26 ? x : v;
 }
@@ -697,10 +698,13 @@ static inline double ars_acos(double x)
     double t = small ? x * x : (1.0 - a) * 0.5;
     double r = vm_asin_r(t);
     double s = sqrt(t);
-    double vs = VM_PIO2_HI - (x - (VM_PIO2_LO - x * r));
-    double vn = VM_PI_HI - 2.0 * (s + (r * s - VM_PIO2_LO));
+    /* pi/2 - x and pi - 2 df (df: s's high 21 bits, exact) as sums of
+     * two parts, sqrt(t) = df + c */
+    double hs = VM_PIO2_HI - x;
+    double vs = hs + (((VM_PIO2_HI - hs) - x) + (VM_PIO2_LO - x * r));
     double df = vm_from_bits(vm_bits(s) & 0xffffffff00000000u);
     double c = s > 0 ? (t - df * df) / (s + df) : 0.0;
+    double vn = (VM_PI_HI - 2.0 * df) + (2.0 * VM_PIO2_LO - 2.0 * (c + r * s));
     double vp = 2.0 * (df + (r * s + c));
     double v = x < 0 ? vn : vp;
     return small ? vs : v;
