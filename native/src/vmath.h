@@ -625,7 +625,11 @@ static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
 /* atan2 through vm_atan_mm, with the magnitudes scaled by one power of 2
  * where the larger is beyond 2**+-1000; then C99 Annex F's special values:
  * both 0 give 0, both infinite pi/4, y infinite pi/2, x infinite 0; pi
- * minus those where x's sign bit is set, then y's sign. */
+ * minus those where x's sign bit is set, then y's sign. Forced inline: GCC's
+ * size limit kept it a call in ew_binary_float.c, and the loop scalar. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline double ars_atan2(double y, double x)
 {
     double ay = fabs(y), ax = fabs(x);
