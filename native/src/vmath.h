@@ -15,8 +15,11 @@
  * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
  * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
  * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
- * log(1 + f), sin and cos by fdlibm's kernels after a three-part reduction
- * by pi/2 (exact for |x| <= 2**20); the others from fdlibm's too, some
+ * log(1 + f), sin, cos and tan by fdlibm's kernel polynomials after a
+ * reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r) and
+ * cos(r) each kept in two parts (exact products by vm_fma) and tan as
+ * their quotient corrected by one fma residual; atan2 through one reduced
+ * quotient and a polynomial of its own; the others from fdlibm's too, some
  * with intermediate sums in two parts (see each).
  * float32: computed in float64 (the float64 algorithms, or a float64
  * polynomial with an error far below a float32 ulp) and rounded once, which
@@ -172,76 +175,78 @@ static inline double ars_log10(double x)
     return vm_log_special(x, vlo + w);
 }
 
-/* ---- sin, cos ------------------------------------------------------------------- */
+/* ---- sin, cos, tan ------------------------------------------------------------- */
 
 /* Beyond this size the reduction below is no longer exact: a second pass
- * (ars_sin_fix64, ...) takes the C library's sin and cos there. */
+ * (ars_sin_fix64, ...) takes the C library's sin, cos and tan there. */
 #define VM_TRIG_MAX 0x1p20
 
-/* fdlibm's kernels on [-pi/4, pi/4]: x + y is the reduced argument. */
-static inline double vm_ksin(double x, double y)
+/* x - n pi/2 = r + *rl exactly enough for |x| <= VM_TRIG_MAX, n the nearest
+ * integer to x 2/pi (n mod 4 in *q's low bits): pi/2 in three parts of 53
+ * bits; n * the first is subtracted exactly by one fma, n * the second as an
+ * exact product (two_prod by fma) and an exact sum (two_sum), the third
+ * only approximately (|n * it| < 2**-88). */
+static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
 {
-    double z = x * x;
-    double w = z * z;
-    double r = 8.33333333332248946124e-03 + z * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)
-               + z * w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
-    double v = z * x;
-    return x - ((z * (0.5 * y - v * r) - y) - v * -1.66666666666666324348e-01);
-}
-
-static inline double vm_kcos(double x, double y)
-{
-    double z = x * x;
-    double w = z * z;
-    double r = z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05))
-               + w * w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
-               + z * -1.13596475577881948265e-11));
-    double hz = 0.5 * z;
-    w = 1.0 - hz;
-    return w + (((1.0 - w) - hz) + (z * r - x * y));
-}
-
-/* x - n pi/2 = y0 + *y1 for |x| <= VM_TRIG_MAX, n (mod 4) in *q: pi/2 in
- * three 33-bit parts and a tail (fdlibm's e_rem_pio2.c: its second round
- * always, the third where the second cancels). */
-static inline double vm_rem_pio2(double x, double *y1, uint64_t *q)
-{
-    double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
+    double kd = vm_fma(x, 0x1.45f306dc9c883p-1, VM_SHIFT);
     *q = vm_bits(kd);
-    double fn = kd - VM_SHIFT;
-    double r = x - fn * 1.57079632673412561417e+00;
-    double w, t;
-    t = r;
-    w = fn * 6.07710050630396597660e-11;
-    r = t - w;
-    w = fn * 2.02226624879595063154e-21 - ((t - r) - w);
-    double y0 = r - w;
-    /* the third round where the second left fewer than 49 bits of x (its
-     * tail fn * pio2_2t is then redone in two parts) */
-    double r3, w3;
-    t = r;
-    w3 = fn * 2.02226624871116645580e-21;
-    r3 = t - w3;
-    w3 = fn * 8.47842766036889956997e-32 - ((t - r3) - w3);
-    int third = fabs(y0) < fabs(x) * 0x1p-49;
-    r = third ? r3 : r;
-    w = third ? w3 : w;
-    y0 = r - w;
-    *y1 = (r - y0) - w;
-    return y0;
+    double n = kd - VM_SHIFT;
+    double r1 = vm_fma(n, -0x1.921fb54442d18p+0, x);
+    double t = n * 0x1.1a62633145c07p-54;
+    double te = vm_fma(n, 0x1.1a62633145c07p-54, -t);
+    double r = r1 - t;
+    double bb = r - r1;
+    double e = (r1 - (r - bb)) - (t + bb);
+    *rl = vm_fma(n, 0x1.f1976b7ed8fbcp-110, e - te);
+    return r;
 }
 
-/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: the kernel of the
- * quadrant n + q0 after the reduction. */
+/* sin(r + rl) = sh + *sl and cos(r + rl) = *ch + *cl (|r| <= pi/4 + a
+ * little), each hi + lo with |lo| <= an ulp of hi, from fdlibm's kernel
+ * polynomials (k_sin.c, k_cos.c: relative errors below 2**-58): r*r, r**3
+ * and r**3 * S1 exact by fma, 1 - r*r/2 exact as a sum, the rest (below
+ * 1/60 of the result) rounded. */
+static inline double vm_sincos_dd(double r, double rl, double *sl, double *ch, double *cl)
+{
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double w = z * z;
+    double ps = -1.98412698298579493134e-04 + z * 2.75573137070700676789e-06
+                + w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
+    ps = vm_fma(z, ps, 8.33333333332248946124e-03);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double p3 = v * -1.66666666666666324348e-01;
+    double sc = vm_fma(v, -1.66666666666666324348e-01, -p3)
+                + vm_fma(vl, -1.66666666666666324348e-01, vm_fma(v * z, ps, vm_fma(-0.5 * z, rl, rl)));
+    double s0 = r + p3;
+    sc += (r - s0) + p3;
+    double sh = s0 + sc;
+    *sl = (s0 - sh) + sc;
+    double pc = -1.38888888888741095749e-03 + z * 2.48015872894767294178e-05
+                + w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
+                + z * -1.13596475577881948265e-11));
+    pc = vm_fma(z, pc, 4.16666666666666019037e-02);
+    double hz = 0.5 * z;
+    double c0 = 1.0 - hz;
+    double cc = (((1.0 - c0) - hz) - 0.5 * zl) + vm_fma(w, pc, -r * rl);
+    *ch = c0 + cc;
+    *cl = (c0 - *ch) + cc;
+    return sh;
+}
+
+/* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: +-sin or +-cos of
+ * the reduced argument by the quadrant n + q0, its two parts summed once. */
 static inline double vm_sincos(double x, uint64_t q0)
 {
-    double y1;
+    double rl, sl, ch, cl;
     uint64_t q;
-    double y0 = vm_rem_pio2(x, &y1, &q);
+    double r = vm_reduce_pio2(x, &rl, &q);
+    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
     q += q0;
-    double s = vm_ksin(y0, y1), c = vm_kcos(y0, y1);
-    double v = (q & 1) ? c : s;
-    return (q & 2) ? -v : v;
+    double v = (q & 1) ? ch + cl : sh + sl;
+    v = (q & 2) ? -v : v;
+    return (q0 == 0) & (x == 0) ? x : v;  /* sin(-0) = -0 */
 }
 
 static inline double ars_sin(double x) { return vm_sincos(x, 0); }
@@ -568,79 +573,125 @@ static inline double ars_atan(double x)
     return copysign(vm_atan_poly(n / d, hi, lo, 1.0, 0.0), x);
 }
 
-/* atan2: fdlibm's e_atan2.c computes atan(|y/x|) of the rounded quotient q;
- * here the quotient's rounding error is added back (cr = (n - q d) / (d (1
- * + q*q)), the residual exact by Dekker's product after scaling n and d to
- * about 1, divided in float32), so that the result rounds about once. Then
- * C99 Annex F's special values: both 0 give 0, both infinite pi/4, y
- * infinite pi/2, x infinite 0; pi minus those where x's sign bit is set,
- * then y's sign. */
+/* atan(mn / mx) + k pi/4 (0 <= mn <= mx, both finite, mx not 0 and below
+ * 2**1001, above 2**-1001 or mn / mx negligible there), atan's sign that of
+ * sw * lf (each +-1): k = 0 (1 where mn >= mx / 2), 2 - that where sw < 0,
+ * 4 - that where lf < 0. The reduced argument t = mn / mx, or (mn - mx) /
+ * (mn + mx) from mn >= mx / 2 on (the difference exact, the sum kept as hi
+ * + lo), |t| <= 1/2, comes from one division (as a reciprocal) and an fma
+ * residual as r + rl; atan(r + rl) = r - r**3 / 3 + r**5 Q(r*r) + rl (1 -
+ * r*r), Q of degree 11 (|error| < 2**-59.9 |r|, by Estrin's scheme), with
+ * r*r, r**3 and r**3 / 3 exact by fma; the sum with k pi/4 in two parts
+ * rounds once. (Flags as doubles and comparisons, no int arithmetic: GCC
+ * vectorizes that without converting lane widths.) */
+static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
+{
+    double d0 = mn + mx;
+    double nh = mn >= 0.5 * mx ? mn - mx : mn;
+    double dh = mn >= 0.5 * mx ? d0 : mx;
+    double dl = mn >= 0.5 * mx ? (mx - d0) + mn : 0.0;
+    double k0 = mn >= 0.5 * mx ? 1.0 : 1.0 - sw;
+    double y = 1.0 / dh;
+    double r = nh * y;
+    double rl = vm_fma(-r, dl, vm_fma(-r, dh, nh)) * y;
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double z2 = z * z, z4 = z2 * z2;
+    double q01 = vm_fma(z, -0x1.2492492470603p-3, 0x1.9999999999687p-3);
+    double q23 = vm_fma(z, -0x1.745d1484ca68ep-4, 0x1.c71c71b48e181p-4);
+    double q45 = vm_fma(z, -0x1.110d220120389p-4, 0x1.3b13708a21c85p-4);
+    double q67 = vm_fma(z, -0x1.acaafa499a8dfp-5, 0x1.e18d75b97951bp-5);
+    double q89 = vm_fma(z, -0x1.31f39c9499134p-5, 0x1.78c66abd67dc7p-5);
+    double q1011 = vm_fma(z, -0x1.183fda13317fbp-7, 0x1.88a6a1a594eb0p-6);
+    double q03 = vm_fma(z2, q23, q01), q47 = vm_fma(z2, q67, q45), q811 = vm_fma(z2, q1011, q89);
+    double q = vm_fma(z4 * z4, q811, vm_fma(z4, q47, q03));
+    /* -1/3 = C3H + C3L */
+    const double C3H = -0x1.5555555555555p-2, C3L = -0x1.5555555555555p-56;
+    double p3 = v * C3H;
+    double tl = vm_fma(v, C3H, -p3) + vm_fma(vl, C3H, vm_fma(v, C3L, vm_fma(v * z, q, vm_fma(-z, rl, rl))));
+    double sg = sw * lf;
+    double ah = r + p3;
+    double al = sg * (((r - ah) + p3) + tl);
+    ah = sg * ah;
+    double k = vm_fma(lf, k0 - 2.0, 2.0);
+    double bh = k * VM_PIO4_HI;
+    double bl = vm_fma(k, VM_PIO4_HI, -bh) + k * 3.06161699786838301793e-17;
+    double sh = bh + ah;
+    return sh + ((((bh - sh) + ah) + bl) + al);
+}
+
+/* atan2 through vm_atan_mm, with the magnitudes scaled by one power of 2
+ * where the larger is beyond 2**+-1000; then C99 Annex F's special values:
+ * both 0 give 0, both infinite pi/4, y infinite pi/2, x infinite 0; pi
+ * minus those where x's sign bit is set, then y's sign. Forced inline: GCC's
+ * size limit kept it a call in ew_binary_float.c, and the loop scalar. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline double ars_atan2(double y, double x)
 {
-    double n = fabs(y), d = fabs(x);
-    int left = (int)(vm_bits(x) >> 63);
-    double q = n / d;
-    int g1 = q >= 0.4375, g2 = q >= 0.6875, g3 = q >= 1.1875, g4 = q >= 2.4375;
-    double rn = q, rd = 1.0;
-    rn = g1 ? (q + q) - 1.0 : rn;
-    rd = g1 ? 2.0 + q : rd;
-    rn = g2 ? q - 1.0 : rn;
-    rd = g2 ? q + 1.0 : rd;
-    rn = g3 ? q - 1.5 : rn;
-    rd = g3 ? 1.0 + 1.5 * q : rd;
-    rn = g4 ? -1.0 : rn;
-    rd = g4 ? q : rd;
-    /* n, d scaled by one power of 2 so that the larger is in [1, 2) */
-    double m = n > d ? n : d;
-    double pre = m > 0x1p500 ? 0x1p-600 : 1.0;
-    pre = m < 0x1p-500 ? 0x1p600 : pre;
-    double sc = vm_from_bits((2046u - (vm_bits(m * pre) >> 52)) << 52);
-    double ns = (n * pre) * sc, ds = (d * pre) * sc;
-    double pe, pp = vm_two_prod(q, ds, &pe);
-    double res = (ns - pp) - pe;
-    double cr = (double)((float)res / (float)(ds + q * ns));
-    cr = ((q > 0x1p-600) & (q < 0x1p60)) ? cr : 0.0;
-    double lo, hi = vm_atan_entry(g1, g2, g3, g4, left, &lo);
-    double v = vm_atan_poly(rn / rd, hi, lo, left ? -1.0 : 1.0, cr);
-    int yinf = n == (double)INFINITY, xinf = d == (double)INFINITY;
-    double w = 0.0;
-    w = (yinf & xinf) ? 7.85398163397448278999e-01 : w;
-    w = (yinf & !xinf) ? VM_PIO2_HI : w;
-    w = left ? VM_PI_HI - w : w;
-    w = (yinf & xinf & left) ? 2.356194490192344837e+00 : w;
-    int special = (((n == 0) & (d == 0)) | yinf | xinf) & (n == n) & (d == d);
+    double ay = fabs(y), ax = fabs(x);
+    double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
+    double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
+    double pre = mx > 0x1p1000 ? 0x1p-600 : 1.0;
+    pre = mx < 0x1p-1000 ? 0x1p600 : pre;
+    double v = vm_atan_mm(mn * pre, mx * pre, ay > ax ? -1.0 : 1.0, lf);
+    double w = ay == (double)INFINITY ? (ax == (double)INFINITY ? 7.85398163397448278999e-01 : VM_PIO2_HI) : 0.0;
+    w = lf < 0 ? VM_PI_HI - w : w;
+    w = ((ay == (double)INFINITY) & (ax == (double)INFINITY) & (lf < 0)) ? 2.356194490192344837e+00 : w;
+    int special = (((ay == 0) & (ax == 0)) | (ay == (double)INFINITY) | (ax == (double)INFINITY))
+                  & (ay == ay) & (ax == ax);
     return copysign(special ? w : v, y);
 }
 
 /* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
- * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2) */
+ * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2); p, with q
+ * in *q */
+static inline double vm_asin_pq(double t, double *q)
+{
+    *q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
+         + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+    return t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
+           + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
+           + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
+}
+
 static inline double vm_asin_r(double t)
 {
-    double p = t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
-               + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
-               + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
-    double q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
-               + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
+    double q, p = vm_asin_pq(t, &q);
     return p / q;
 }
 
+/* asin(|x|) - |x| (small: |x| < 1/2, t = x*x) or asin(s) - s (s = sqrt(t),
+ * t = (1 - |x|) / 2) plus sqrt's rounding error s_true - s = (t - s*s) /
+ * 2s (by fma), as one quotient: |x| p / q or (e q + 2 (t - e) p) / (2 s q),
+ * e = t - s*s (vm_asin_pq; GCC still divides once per arm of the select). */
+static inline double vm_asin_u(double a, double t, double s, int small)
+{
+    double q, p = vm_asin_pq(t, &q);
+    double e = vm_fma(-s, s, t);
+    double n = small ? a * p : vm_fma(e, q, 2.0 * (t - e) * p);
+    double d = small ? q : 2.0 * s * q;
+    return n / d;
+}
+
+/* asin: |x| + u below 1/2, pi/2 - 2 (s + u) from there (pi/2 - 2s exact as
+ * a sum), u from vm_asin_u (0 / 0 at |x| = 1: u = 0 there); the special
+ * values from the arithmetic (sqrt of a negative t gives NaN beyond 1). */
 static inline double ars_asin(double x)
 {
     double a = fabs(x);
     int small = a < 0.5;
     double t = small ? x * x : (1.0 - a) * 0.5;
-    double r = vm_asin_r(t);
     double s = sqrt(t);
-    /* s as hi (its low 32 bits clear) + c, c = (t - hi*hi) / (s + hi) */
-    double sh = vm_from_bits(vm_bits(s) & 0xffffffff00000000u);
-    double c = (t - sh * sh) / (s + sh);
-    double p = 2.0 * s * r - (VM_PIO2_LO - 2.0 * c);
-    double qq = VM_PIO4_HI - 2.0 * sh;
-    double v = VM_PIO4_HI - (p - qq);
-    double v2 = VM_PIO2_HI - (2.0 * (s + s * r) - VM_PIO2_LO);
-    v = a >= 0.975 ? v2 : v;
+    double u = vm_asin_u(a, t, s, small);
+    double h = VM_PIO2_HI - 2.0 * s;
+    double l = ((VM_PIO2_HI - h) - 2.0 * s) + (VM_PIO2_LO - 2.0 * u);
+    double v = small ? a + u : h + l;
+    v = a == 1.0 ? VM_PIO2_HI : v;
     v = copysign(v, x);
-    v = small ? x + x * r : v;
     return a < 0x1p-26 ? x : v;
 }
 
@@ -651,10 +702,13 @@ static inline double ars_acos(double x)
     double t = small ? x * x : (1.0 - a) * 0.5;
     double r = vm_asin_r(t);
     double s = sqrt(t);
-    double vs = VM_PIO2_HI - (x - (VM_PIO2_LO - x * r));
-    double vn = VM_PI_HI - 2.0 * (s + (r * s - VM_PIO2_LO));
+    /* pi/2 - x and pi - 2 df (df: s's high 21 bits, exact) as sums of
+     * two parts, sqrt(t) = df + c */
+    double hs = VM_PIO2_HI - x;
+    double vs = hs + (((VM_PIO2_HI - hs) - x) + (VM_PIO2_LO - x * r));
     double df = vm_from_bits(vm_bits(s) & 0xffffffff00000000u);
     double c = s > 0 ? (t - df * df) / (s + df) : 0.0;
+    double vn = (VM_PI_HI - 2.0 * df) + (2.0 * VM_PIO2_LO - 2.0 * (c + r * s));
     double vp = 2.0 * (df + (r * s + c));
     double v = x < 0 ? vn : vp;
     return small ? vs : v;
@@ -662,48 +716,24 @@ static inline double ars_acos(double x)
 
 /* ---- tan -------------------------------------------------------------------------- */
 
-/* fdlibm's k_tan.c on x + y (|x + y| <= pi/4, from vm_rem_pio2): tan for
- * odd = 0, -1/tan for odd = 1, the polynomial of degree 27 after folding
- * |x| >= 0.6744 to pi/4 - |x|; its two divisions (w*w / (w + v) folded,
- * -1/w unfolded) as one of selected parts. */
-static inline double vm_ktan(double x, double y, uint64_t odd)
-{
-    int big = fabs(x) >= 0.6744;
-    double sg = x < 0 ? -1.0 : 1.0;
-    double xa = sg * x, ya = sg * y;
-    double xf = (VM_PIO4_HI - xa) + (3.06161699786838301793e-17 - ya);
-    x = big ? xf : x;
-    y = big ? 0.0 : y;
-    double z = x * x;
-    double w = z * z;
-    double r = 1.33333333333201242699e-01 + w * (2.18694882948595424599e-02
-               + w * (3.59207910759131235356e-03 + w * (5.88041240820264096874e-04
-               + w * (7.81794442939557092300e-05 + w * -1.85586374855275456654e-05))));
-    double v = z * (5.39682539762260521377e-02 + w * (8.86323982359930005737e-03
-               + w * (1.45620945432529025516e-03 + w * (2.46463134818469906812e-04
-               + w * (7.14072491382608190305e-05 + w * 2.59073051863633712884e-05)))));
-    double s = z * x;
-    r = y + z * (s * (r + v) + y);
-    r += 3.33333333333334091986e-01 * s;
-    w = x + r;
-    double iy = odd ? -1.0 : 1.0;
-    double q = (big ? w * w : -1.0) / (big ? w + iy : w);
-    double vb = sg * (iy - 2.0 * (x - (q - r)));
-    /* -1/(x + r) with w = x + r split, as fdlibm */
-    double wh = vm_from_bits(vm_bits(w) & 0xffffffff00000000u);
-    double vv = r - (wh - x);
-    double th = vm_from_bits(vm_bits(q) & 0xffffffff00000000u);
-    double so = 1.0 + th * wh;
-    double vo = th + q * (so + th * vv);
-    return big ? vb : odd ? vo : w;
-}
-
+/* tan of |x| <= VM_TRIG_MAX: x - n pi/2 = r + rl (vm_reduce_pio2), s =
+ * sin(r + rl) and c = cos(r + rl) each as hi + lo (vm_sincos_dd); tan = s /
+ * c for even n, -c / s for odd: the quotient q0 = N * (1 / D) of the high
+ * parts by one division, then q0 + (N - q0 D) / D with the residual by fma,
+ * so that the result rounds once. */
 static inline double ars_tan(double x)
 {
-    double y1;
+    double rl, sl, ch, cl;
     uint64_t q;
-    double y0 = vm_rem_pio2(x, &y1, &q);
-    double v = vm_ktan(y0, y1, q & 1);
+    double r = vm_reduce_pio2(x, &rl, &q);
+    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
+    int odd = (int)(q & 1);
+    double nh = odd ? -ch : sh, nl = odd ? -cl : sl;
+    double dh = odd ? sh : ch, dl = odd ? sl : cl;
+    double y = 1.0 / dh;
+    double q0 = nh * y;
+    double res = vm_fma(-q0, dh, nh);
+    double v = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
     return x == 0 ? x : v;
 }
 
