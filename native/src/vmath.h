@@ -61,34 +61,145 @@ static inline double vm_pow2(double nd)
     return vm_from_bits((vm_bits(nd + VM_SHIFT) + 1023u) << 52);
 }
 
+/* y * 2**k for an integer k (in a double), -2044 <= k <= 2046: two factors,
+ * each a normal number, so that only the last product rounds */
+static inline double vm_scale(double y, double k)
+{
+    double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
+    return y * vm_pow2(k1) * vm_pow2(k - k1);
+}
+
 /* ---- exp ------------------------------------------------------------------------ */
 
 #define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
 #define VM_LN2_LO 1.90821492927058770002e-10
 #define VM_INVLN2 1.44269504088896338700e+00
 
-/* e**(hi - lo) * 2**k, for |hi - lo| <= 0.35 and -1076 <= k <= 1024 (fdlibm's
- * e_exp.c: r - r**2 P(r**2) approximates 2r / (e**r - 1) ... rearranged). */
-static inline double vm_exp_tail(double hi, double lo, double k)
+/* 2**(j/128) = vm_exp_tab_hi[j] (1 + vm_exp_tab_lo[j]), j = 0..127: the
+ * first rounded to double, the second relative to it (mpmath) */
+static const double vm_exp_tab_hi[128] = {
+    0x1.0000000000000p+0, 0x1.0163da9fb3335p+0, 0x1.02c9a3e778061p+0, 0x1.04315e86e7f85p+0,
+    0x1.059b0d3158574p+0, 0x1.0706b29ddf6dep+0, 0x1.0874518759bc8p+0, 0x1.09e3ecac6f383p+0,
+    0x1.0b5586cf9890fp+0, 0x1.0cc922b7247f7p+0, 0x1.0e3ec32d3d1a2p+0, 0x1.0fb66affed31bp+0,
+    0x1.11301d0125b51p+0, 0x1.12abdc06c31ccp+0, 0x1.1429aaea92de0p+0, 0x1.15a98c8a58e51p+0,
+    0x1.172b83c7d517bp+0, 0x1.18af9388c8deap+0, 0x1.1a35beb6fcb75p+0, 0x1.1bbe084045cd4p+0,
+    0x1.1d4873168b9aap+0, 0x1.1ed5022fcd91dp+0, 0x1.2063b88628cd6p+0, 0x1.21f49917ddc96p+0,
+    0x1.2387a6e756238p+0, 0x1.251ce4fb2a63fp+0, 0x1.26b4565e27cddp+0, 0x1.284dfe1f56381p+0,
+    0x1.29e9df51fdee1p+0, 0x1.2b87fd0dad990p+0, 0x1.2d285a6e4030bp+0, 0x1.2ecafa93e2f56p+0,
+    0x1.306fe0a31b715p+0, 0x1.32170fc4cd831p+0, 0x1.33c08b26416ffp+0, 0x1.356c55f929ff1p+0,
+    0x1.371a7373aa9cbp+0, 0x1.38cae6d05d866p+0, 0x1.3a7db34e59ff7p+0, 0x1.3c32dc313a8e5p+0,
+    0x1.3dea64c123422p+0, 0x1.3fa4504ac801cp+0, 0x1.4160a21f72e2ap+0, 0x1.431f5d950a897p+0,
+    0x1.44e086061892dp+0, 0x1.46a41ed1d0057p+0, 0x1.486a2b5c13cd0p+0, 0x1.4a32af0d7d3dep+0,
+    0x1.4bfdad5362a27p+0, 0x1.4dcb299fddd0dp+0, 0x1.4f9b2769d2ca7p+0, 0x1.516daa2cf6642p+0,
+    0x1.5342b569d4f82p+0, 0x1.551a4ca5d920fp+0, 0x1.56f4736b527dap+0, 0x1.58d12d497c7fdp+0,
+    0x1.5ab07dd485429p+0, 0x1.5c9268a5946b7p+0, 0x1.5e76f15ad2148p+0, 0x1.605e1b976dc09p+0,
+    0x1.6247eb03a5585p+0, 0x1.6434634ccc320p+0, 0x1.6623882552225p+0, 0x1.68155d44ca973p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.6c012750bdabfp+0, 0x1.6dfb23c651a2fp+0, 0x1.6ff7df9519484p+0,
+    0x1.71f75e8ec5f74p+0, 0x1.73f9a48a58174p+0, 0x1.75feb564267c9p+0, 0x1.780694fde5d3fp+0,
+    0x1.7a11473eb0187p+0, 0x1.7c1ed0130c132p+0, 0x1.7e2f336cf4e62p+0, 0x1.80427543e1a12p+0,
+    0x1.82589994cce13p+0, 0x1.8471a4623c7adp+0, 0x1.868d99b4492edp+0, 0x1.88ac7d98a6699p+0,
+    0x1.8ace5422aa0dbp+0, 0x1.8cf3216b5448cp+0, 0x1.8f1ae99157736p+0, 0x1.9145b0b91ffc6p+0,
+    0x1.93737b0cdc5e5p+0, 0x1.95a44cbc8520fp+0, 0x1.97d829fde4e50p+0, 0x1.9a0f170ca07bap+0,
+    0x1.9c49182a3f090p+0, 0x1.9e86319e32323p+0, 0x1.a0c667b5de565p+0, 0x1.a309bec4a2d33p+0,
+    0x1.a5503b23e255dp+0, 0x1.a799e1330b358p+0, 0x1.a9e6b5579fdbfp+0, 0x1.ac36bbfd3f37ap+0,
+    0x1.ae89f995ad3adp+0, 0x1.b0e07298db666p+0, 0x1.b33a2b84f15fbp+0, 0x1.b59728de5593ap+0,
+    0x1.b7f76f2fb5e47p+0, 0x1.ba5b030a1064ap+0, 0x1.bcc1e904bc1d2p+0, 0x1.bf2c25bd71e09p+0,
+    0x1.c199bdd85529cp+0, 0x1.c40ab5fffd07ap+0, 0x1.c67f12e57d14bp+0, 0x1.c8f6d9406e7b5p+0,
+    0x1.cb720dcef9069p+0, 0x1.cdf0b555dc3fap+0, 0x1.d072d4a07897cp+0, 0x1.d2f87080d89f2p+0,
+    0x1.d5818dcfba487p+0, 0x1.d80e316c98398p+0, 0x1.da9e603db3285p+0, 0x1.dd321f301b460p+0,
+    0x1.dfc97337b9b5fp+0, 0x1.e264614f5a129p+0, 0x1.e502ee78b3ff6p+0, 0x1.e7a51fbc74c83p+0,
+    0x1.ea4afa2a490dap+0, 0x1.ecf482d8e67f1p+0, 0x1.efa1bee615a27p+0, 0x1.f252b376bba97p+0,
+    0x1.f50765b6e4540p+0, 0x1.f7bfdad9cbe14p+0, 0x1.fa7c1819e90d8p+0, 0x1.fd3c22b8f71f1p+0,
+};
+static const double vm_exp_tab_lo[128] = {
+    0x0.0p+0, 0x1.b3b4f1a88bf6ep-54, -0x1.160139cd8dc5dp-56, -0x1.05e7a108766d1p-54,
+    0x1.cd2523567f613p-55, -0x1.bce8023f98efap-55, 0x1.0f74e61e6c861p-57, 0x1.0a3e45b33d399p-54,
+    0x1.79aa65d837b6dp-54, 0x1.eb51a92fdeffcp-55, 0x1.ebe3d702f9cd1p-60, -0x1.a033489906e0bp-57,
+    -0x1.556522a2fbd0ep-54, -0x1.080ef8c4eea55p-58, -0x1.1c923b9d5f416p-54, 0x1.0d3e3e95c55afp-55,
+    -0x1.01b15eaa59348p-55, -0x1.f1ff055de323dp-55, 0x1.b898c3f1353bfp-55, -0x1.6d99c7611eb26p-54,
+    0x1.aecf73e3a2f60p-54, -0x1.fe782cb86389dp-55, 0x1.a6f4144a6c38dp-55, 0x1.07a05b0e4047dp-55,
+    0x1.68efde3a8a894p-54, 0x1.75e18f274487dp-55, 0x1.0472b981fe7f2p-55, -0x1.6b87b3f71085ep-54,
+    0x1.2f7e16d09ab31p-55, -0x1.d219b1a6fbffap-60, 0x1.b3782720c0ab4p-55, 0x1.e149289cecb8fp-57,
+    0x1.34d754db0abb6p-55, 0x1.64201e2ac744cp-55, 0x1.fdd395dd3f84ap-55, -0x1.6a3803b8e5b04p-55,
+    -0x1.24aedcc4b5068p-54, -0x1.907f81b512d8ep-54, -0x1.1d1e83e9436d2p-56, -0x1.91919b3ce1b15p-54,
+    0x1.59f48a72a4c6dp-55, -0x1.312607a28698ap-54, -0x1.8a78f4817895bp-58, -0x1.c2c9b67499a1bp-56,
+    0x1.363ed60c2ac11p-59, 0x1.666093b0664efp-54, 0x1.ecce1daa10379p-57, 0x1.3ff8e3f0f1230p-54,
+    0x1.690cebb7aafb0p-56, 0x1.31dbdeb54e077p-54, -0x1.f94340071a38ep-55, -0x1.7deccdc93a349p-55,
+    -0x1.8dec6bd0f385fp-56, -0x1.61246ec7b5cf6p-55, 0x1.3350518fdd78ep-54, 0x1.b98b72f8a9b05p-56,
+    0x1.063e1e21c5409p-54, 0x1.4c7855019c6eap-60, 0x1.432e62b64c035p-54, -0x1.ce44a6199769fp-55,
+    -0x1.c33c53bef4da8p-55, -0x1.45378892be9aep-55, -0x1.3cedd78565858p-54, 0x1.710aa807e1964p-58,
+    -0x1.3b3efbf5e2228p-54, -0x1.a12ad8734b982p-57, -0x1.367efb86da9eep-57, -0x1.0dc3d54e08851p-55,
+    -0x1.81f647e5a3ecfp-56, -0x1.6ee4ac08b7db0p-55, -0x1.619321e55e68ap-55, 0x1.09ccb5e09d4d3p-54,
+    -0x1.b32dcb94da51dp-56, 0x1.4ecfd5467c06bp-54, 0x1.5ebe1abd66c55p-57, -0x1.8a1c52fb3cf42p-55,
+    -0x1.369b6f13b3734p-54, -0x1.05e843a19ff1ep-55, -0x1.4d450d872576ep-54, 0x1.0ad675b0e8a00p-54,
+    0x1.db72fc1f0eab4p-55, -0x1.5b6609cc5e7ffp-57, 0x1.bf68359f35f44p-56, -0x1.3091fa71e3d83p-54,
+    -0x1.da9b88b6c1e29p-58, -0x1.c23f97c90b959p-57, -0x1.2434322f4f9aap-54, -0x1.5ca6cd7668e4bp-55,
+    0x1.1affc2b91ce27p-56, 0x1.dd235e10a73bbp-57, -0x1.7c50422622263p-55, 0x1.b1c86e3e231d5p-55,
+    -0x1.1bbd1d3bcbb15p-54, 0x1.0cc319cee31d2p-54, 0x1.469846e735ab3p-55, -0x1.2dfcd978e9db4p-55,
+    0x1.c1a7792cb3387p-55, -0x1.07b8f4ad1d9fap-54, -0x1.5c3d956dcaebap-58, -0x1.0a40e3da6f640p-54,
+    -0x1.8d6f438ad9334p-57, -0x1.1eee26b588a35p-54, 0x1.4ffd70a5fddcdp-56, -0x1.1bdfbfa9298acp-54,
+    0x1.36eae30af0cb3p-56, 0x1.ee3325c9ffd94p-55, 0x1.4e08fd10959acp-55, 0x1.3cdaf384e1a67p-57,
+    0x1.76b2c6c921968p-57, -0x1.08a1883ccb5d2p-55, -0x1.fad5d3ffffa6fp-55, -0x1.00dae3875a949p-54,
+    0x1.4a385a63d07a7p-56, -0x1.2919e2040220fp-55, 0x1.e5a50d5c192acp-55, 0x1.43a59ac016b4bp-55,
+    -0x1.2d52107b43e1fp-55, -0x1.92ab93b470dc9p-55, 0x1.4b604603a88d3p-56, 0x1.3c5ec519d7271p-55,
+    -0x1.ff7128fd391f0p-55, -0x1.dae98e223747dp-55, 0x1.ec3bc41aa2008p-55, 0x1.42b94c3a9eb32p-55,
+    0x1.a64a931d185eep-55, -0x1.e37bae43be3edp-55, 0x1.7893b4d91cd9dp-56, 0x1.305c14160cc89p-58,
+};
+#define VM_INVLN2N 0x1.71547652b82fep+7  /* 128/ln2 */
+#define VM_LN2N_HI 0x1.62e42fefc0000p-8  /* ln2/128, 35 bits: k * it is exact */
+#define VM_LN2N_LO -0x1.c610ca86c3899p-44
+
+/* x = n ln2/128 + r for |x| <= 746: n = round(x 128/ln2) = 128 e + j (0 <=
+ * j < 128, returned), r = x - n ln2/128 as *r0 (exact: the FMA's product
+ * is) + *rm, |r| <= ln2/256 + 2**-40. */
+static inline uint64_t vm_exp_reduce(double x, double *r0, double *rm, double *e)
 {
-    double r = hi - lo;
-    double t = r * r;
-    double c = r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
-               + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
-               + t * 4.13813679705723846039e-08))));
-    double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
-    /* 2**k as two factors, each a normal number: y * 2**k1 is exact, the
-     * second product rounds once (subnormal results included) */
-    double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
-    return y * vm_pow2(k1) * vm_pow2(k - k1);
+    double kd = vm_fma(x, VM_INVLN2N, VM_SHIFT);
+    uint64_t kb = vm_bits(kd);
+    double n = kd - VM_SHIFT;
+    *r0 = vm_fma(n, -VM_LN2N_HI, x);
+    *rm = n * -VM_LN2N_LO;
+    /* the low 52 bits of kb are 2**51 + n: shifted by 7, 2**44 + floor(n / 128) */
+    *e = vm_from_bits(0x4330000000000000u | ((kb & 0xfffffffffffffu) >> 7)) - (0x1p52 + 0x1p44);
+    return kb & 127u;
+}
+
+/* e**r - 1 - r for |r| <= ln2/256 + 2**-40: Taylor's series to r**6
+ * (truncation below 2**-71, so that expm1 of a small r stays exact too) */
+static inline double vm_exp_poly(double r)
+{
+    double r2 = r * r;
+    return r2 * (vm_fma(r, 1.0 / 6, 0.5) + r2 * (vm_fma(r, 1.0 / 120, 1.0 / 24) + r2 * (1.0 / 720)));
+}
+
+/* e**(x + xl) for a small xl and |x| <= 746 (garbage beyond, where the
+ * callers select their limits after the call: a clamp before it made GCC
+ * specialize the clamped constant's path and give up vectorizing): 2**(j/128)
+ * from the table as h (1 + l); y = h + h (l + e**r - 1) in [1, 2) rounds
+ * once, and vm_scale's two factors give y 2**e exactly: 0.51 ulp. The
+ * lookups are emulated gathers (scalar loads): GCC's generic tuning keeps
+ * the gather instructions off. */
+static inline double vm_exp_xl(double x, double xl)
+{
+    double r0, rm, e;
+    uint64_t j = vm_exp_reduce(x, &r0, &rm, &e);
+    double r = r0 + (rm + xl);
+    double h = vm_exp_tab_hi[j], l = vm_exp_tab_lo[j];
+    double p = r + vm_exp_poly(r);
+    /* for a subnormal result (e < -1022) the sum rounds at its quantum,
+     * 2**-1074 once scaled: c = 2**(-1022 - e) added first, then taken away
+     * (exactly) */
+    double c = e < -1022.0 ? vm_pow2(-1022.0 - e) : 0.0;
+    double s = c + h;
+    double w = s + vm_fma(h, l + p, h - (s - c));
+    return vm_scale(w - c, e);
 }
 
 static inline double ars_exp(double x)
 {
-    /* beyond [-746, 710] the result is 0 or inf; NaN passes the compares */
-    double xc = x < -746.0 ? -746.0 : x > 710.0 ? 710.0 : x;
-    double k = (xc * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
-    return vm_exp_tail(xc - k * VM_LN2_HI, k * VM_LN2_LO, k);
+    /* e**x rounds to inf above 709.79, to 0 below -745.14; NaN passes */
+    double v = vm_exp_xl(x, 0.0);
+    return x > 710.0 ? (double)INFINITY : x < -746.0 ? 0.0 : v;
 }
 
 /* ---- log -------------------------------------------------------------------------- */
@@ -255,14 +366,6 @@ static inline double ars_cos(double x) { return vm_sincos(x, 1); }
 #define VM_PIO2_LO 6.12323399573676603587e-17
 #define VM_PIO4_HI 7.85398163397448278999e-01
 
-/* y * 2**k for an integer k (in a double), -2044 <= k <= 2046: two factors,
- * each a normal number, so that only the last product rounds */
-static inline double vm_scale(double y, double k)
-{
-    double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
-    return y * vm_pow2(k1) * vm_pow2(k - k1);
-}
-
 /* a + b = s + *e exactly (Knuth's two-sum, any order of magnitude) */
 static inline double vm_two_sum(double a, double b, double *e)
 {
@@ -272,39 +375,34 @@ static inline double vm_two_sum(double a, double b, double *e)
     return s;
 }
 
-/* a * b = p + *e exactly (Dekker's product, no FMA), |a|, |b| < 2**995 and
- * the product's low part not below the normal range */
+/* a * b = p + *e exactly (the FMA's product is exact; *e loses bits only
+ * where it falls below the normal range) */
 static inline double vm_two_prod(double a, double b, double *e)
 {
-    double ca = a * 134217729.0, cb = b * 134217729.0;
-    double ah = ca - (ca - a), al = a - ah;
-    double bh = cb - (cb - b), bl = b - bh;
     double p = a * b;
-    *e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    *e = vm_fma(a, b, -p);
     return p;
 }
 
-/* e**x = (s + *t) * 2**k for |x| <= 711, k = round(x / ln2) in *k:
- * fdlibm's exp kernel (as vm_exp_tail) in two parts, so that the callers
- * round once at the end. e**r = 1 + r + r*r/2 + R3, R3 = r c / (2 - c) -
- * r*r/2 rewritten as r z (1 - (2 + r) P) / (2 (2 - c)) (c = r - z P, z =
- * r*r): s = 1 + hi rounded; *t its rounding error (exact), r*r/2 (exact in
- * two parts), R3, -lo and the rounding error of r = hi - lo. */
+/* e**x = (s + *t) * 2**k for |x| <= 711, the parts as in vm_exp_xl:
+ * 2**(j/128) e**r = h (1 + l) (1 + r + P), with r = r0 + rm and 1 + l + r
+ * + P in two parts (|l| < 2**-53, |r| < 2**-8); s = h + h u rounded (in [1,
+ * 2]), *t the rest. Relative error about 2**-68. */
 static inline double vm_exp_dd(double x, double *t, double *k)
 {
-    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
-    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO;
-    double r = hi - lo;
-    double rr = (hi - r) - lo;
-    double zl, z = vm_two_prod(r, r, &zl);
-    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
-               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
-               + z * 4.13813679705723846039e-08)));
-    double c = r - z * p;
-    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
-    double s = 1.0 + hi;
-    *t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
-    *k = kd;
+    double r0, rm, e;
+    uint64_t j = vm_exp_reduce(x, &r0, &rm, &e);
+    double rl, r = vm_two_sum(r0, rm, &rl);
+    double h = vm_exp_tab_hi[j], l = vm_exp_tab_lo[j];
+    double c = vm_exp_poly(r);
+    double pl, p = vm_two_sum(r, c, &pl);
+    double ul, u = vm_two_sum(p, l, &ul);
+    ul += pl + rl + l * p;
+    double hl, hu = vm_two_prod(h, u, &hl);
+    hl = vm_fma(h, ul, hl);
+    double s = h + hu;
+    *t = ((h - s) + hu) + hl;
+    *k = e;
     return s;
 }
 
@@ -313,12 +411,12 @@ static inline double vm_expm1_dd(double x, double *lo)
 {
     double t, k, s = vm_exp_dd(x, &t, &k);
     /* 2**k s - 1 + 2**k t; 2**k is a normal number for -58 <= k <= 56,
-     * beyond that the -1 is below half an ulp */
+     * beyond that the -1 is below half an ulp and joins t */
     double p = vm_pow2(k > 56.0 ? 0.0 : k);
     double e, d = vm_two_sum(s * p, -1.0, &e);
     double w = t * p + e;
     double h = vm_two_sum(d, w, &e);
-    double big = vm_scale(s + t, k);
+    double big = vm_scale(s + (t - vm_pow2(-(k < 1000.0 ? k : 1000.0))), k);
     *lo = k > 56.0 ? 0.0 : e;
     return k > 56.0 ? big : h;
 }
@@ -328,6 +426,9 @@ static inline double ars_expm1(double x)
     /* e**x - 1 rounds to -1 below -38, overflows above 709.79; NaN passes */
     double xc = x < -40.0 ? -40.0 : x > 710.0 ? 710.0 : x;
     double lo, v = vm_expm1_dd(xc, &lo);
+    /* below 2**-35 x + x*x/2 (the two parts' absolute error, 2**-106, is
+     * too much there); -0 stays -0 */
+    v = fabs(x) < 0x1p-35 ? vm_fma(x, 0.5 * x, x) : v;
     return x == 0 ? x : v;
 }
 
@@ -755,25 +856,6 @@ static inline double vm_log_dd(double x, double *lo)
     return h;
 }
 
-/* e**(x + xl) for |x| <= 746 (a small xl), rounded once but for results in
- * the subnormal range */
-static inline double vm_exp_xl(double x, double xl)
-{
-    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
-    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO - xl;
-    double r = hi - lo;
-    double rr = (hi - r) - lo;
-    double zl, z = vm_two_prod(r, r, &zl);
-    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
-               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
-               + z * 4.13813679705723846039e-08)));
-    double c = r - z * p;
-    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
-    double s = 1.0 + hi;
-    double t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
-    return vm_scale(s + t, kd);
-}
-
 /* pow: e**(y log|x|) with log|x| and the product in two parts, the sign
  * from y's parity, and C99 Annex F's special values by selects. Forced
  * inline: GCC's size limit would keep it a call, and the loop scalar. */
@@ -791,8 +873,7 @@ static inline double ars_pow(double x, double y)
     double ze, z = vm_two_prod(y, l, &ze);
     ze += y * ll;
     int over = z > 710.0, under = z < -746.0;
-    double zc = over ? 710.0 : under ? -746.0 : z;
-    double v = vm_exp_xl(zc, (over | under) ? 0.0 : ze);
+    double v = vm_exp_xl(z, ze);
     v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
     int neg = (x < 0) & yodd;
     v = neg ? -v : v;
