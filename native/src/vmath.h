@@ -69,6 +69,24 @@ static inline double vm_scale(double y, double k)
     return y * vm_pow2(k1) * vm_pow2(k - k1);
 }
 
+/* a + b = s + *e exactly (Knuth's two-sum, any order of magnitude) */
+static inline double vm_two_sum(double a, double b, double *e)
+{
+    double s = a + b;
+    double bb = s - a;
+    *e = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* a * b = p + *e exactly (the FMA's product is exact; *e loses bits only
+ * where it falls below the normal range) */
+static inline double vm_two_prod(double a, double b, double *e)
+{
+    double p = a * b;
+    *e = vm_fma(a, b, -p);
+    return p;
+}
+
 /* ---- exp ------------------------------------------------------------------------ */
 
 #define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
@@ -239,48 +257,232 @@ static inline double vm_log_special(double x, double v)
     return x > 0 && x < INFINITY ? v : x == 0 ? -INFINITY : x < 0 ? (double)NAN : x + x;
 }
 
-static inline double ars_log(double x)
+/* For z in the i-th of 256 intervals of [0.6875 + 2**-10, 1.375 + 2**-9)
+ * (the top 8 bits of z's mantissa less that start's): 1/c, c near the
+ * interval's middle, rounded to 9 bits (1 for the interval around 1), and
+ * -log(1/c) = hi + lo (mpmath), lo stored in vm_log_tab_c below 1/c's last
+ * bit, times 2**44. With 9 bits, z (1/c) - 1 (|.| < 2**-8.4) is exact in
+ * one FMA. */
+static const double vm_log_tab_c[256] = {
+    0x1.7318783cb9802p+0, 0x1.71e0fa896e016p+0, 0x1.710fb6aeb27afp+0, 0x1.7018c76ceb015p+0,
+    0x1.6f0a966408ebcp+0, 0x1.6e1cfb1b39ca4p+0, 0x1.6d1da856ccd98p+0, 0x1.6c0eef507bfacp+0,
+    0x1.6b1f893d41c41p+0, 0x1.69f4242837568p+0, 0x1.690de3077d7e3p+0, 0x1.67ebdc9c7c238p+0,
+    0x1.6718ebcb7deeap+0, 0x1.65ead9524d7cap+0, 0x1.650c0ce7bf184p+0, 0x1.63fd8db0a7cc1p+0,
+    0x1.63142a87d977ep+0, 0x1.62092cd9ad824p+0, 0x1.610cffe1a0f8cp+0, 0x1.5fe0bd2132133p+0,
+    0x1.5f129931715adp+0, 0x1.5e10bcfb6082dp+0, 0x1.5e10bcfb6082dp+0, 0x1.5d1e3265c6a1dp+0,
+    0x1.5c0e34328ca30p+0, 0x1.5b036ac53b023p+0, 0x1.5a0a6ea62c049p+0, 0x1.590151acc4c0ap+0,
+    0x1.5818f4cdb95ecp+0, 0x1.571896b5fd853p+0, 0x1.55e852db3ec10p+0, 0x1.55043ddb15c1dp+0,
+    0x1.54176f5eb0963p+0, 0x1.54176f5eb0963p+0, 0x1.531c9fdf9a0c5p+0, 0x1.52010e5c62affp+0,
+    0x1.50e62c2e4f1b3p+0, 0x1.4fff18ce0aa3cp+0, 0x1.4ee8499d67123p+0, 0x1.4df9d817d52cdp+0,
+    0x1.4df9d817d52cdp+0, 0x1.4cf7e09bf1e1ap+0, 0x1.4be8230217f9ep+0, 0x1.4af8ba3e01a11p+0,
+    0x1.4a0947610bd28p+0, 0x1.490e5cab47fb8p+0, 0x1.490e5cab47fb8p+0, 0x1.480e555732791p+0,
+    0x1.46ff1d049017fp+0, 0x1.45f5bce435792p+0, 0x1.4502dc0747380p+0, 0x1.4402c2af0003cp+0,
+    0x1.4402c2af0003cp+0, 0x1.42f3e59d7333ap+0, 0x1.41f48dde5340ep+0, 0x1.40f6e32fc1552p+0,
+    0x1.400a7b44fc21ap+0, 0x1.400a7b44fc21ap+0, 0x1.3f0b9ef71c520p+0, 0x1.3dfac0c62ede4p+0,
+    0x1.3cf22ec011f31p+0, 0x1.3cf22ec011f31p+0, 0x1.3c04e633fcd90p+0, 0x1.3b07a30de4631p+0,
+    0x1.39fcd91dc9f0bp+0, 0x1.39fcd91dc9f0bp+0, 0x1.38f5450e707fep+0, 0x1.37f137d9f158fp+0,
+    0x1.370ab4ec28d2bp+0, 0x1.370ab4ec28d2bp+0, 0x1.360dfbfedfd04p+0, 0x1.35052f9201ce8p+0,
+    0x1.33fc83929a52cp+0, 0x1.33fc83929a52cp+0, 0x1.3306c99018aa1p+0, 0x1.320e557134767p+0,
+    0x1.320e557134767p+0, 0x1.310424039387bp+0, 0x1.3006f183bebf2p+0, 0x1.2f059748aaa2bp+0,
+    0x1.2f059748aaa2bp+0, 0x1.2e0ba37fc5238p+0, 0x1.2cf4bb3f219e5p+0, 0x1.2cf4bb3f219e5p+0,
+    0x1.2bf30584d5e0fp+0, 0x1.2b06acea39f60p+0, 0x1.2b06acea39f60p+0, 0x1.29f8864d27544p+0,
+    0x1.29002d738fb2cp+0, 0x1.29002d738fb2cp+0, 0x1.27f67f4471dfcp+0, 0x1.26f055c2073fbp+0,
+    0x1.26f055c2073fbp+0, 0x1.25fadf3f72e35p+0, 0x1.24f2ebbf60e2cp+0, 0x1.24f2ebbf60e2cp+0,
+    0x1.23f32d11d0b7ep+0, 0x1.22fabce6e051ep+0, 0x1.22fabce6e051ep+0, 0x1.22055d1ae6607p+0,
+    0x1.20f9e83368e91p+0, 0x1.20f9e83368e91p+0, 0x1.200161578001ep+0, 0x1.1efa1bc89ab8ap+0,
+    0x1.1efa1bc89ab8ap+0, 0x1.1dfea29e8107fp+0, 0x1.1dfea29e8107fp+0, 0x1.1cff7bc3987e7p+0,
+    0x1.1bf9af42dd564p+0, 0x1.1bf9af42dd564p+0, 0x1.1b024133c3831p+0, 0x1.1a00a534bd59ap+0,
+    0x1.1a00a534bd59ap+0, 0x1.1907bbb7f3765p+0, 0x1.1907bbb7f3765p+0, 0x1.180641b664613p+0,
+    0x1.1704e21163b08p+0, 0x1.1704e21163b08p+0, 0x1.15f96d8719796p+0, 0x1.15f96d8719796p+0,
+    0x1.14fc44560d94dp+0, 0x1.14fc44560d94dp+0, 0x1.1406d667c89f0p+0, 0x1.13007049658ffp+0,
+    0x1.13007049658ffp+0, 0x1.120179da3e8c2p+0, 0x1.120179da3e8c2p+0, 0x1.10fcfe4b59987p+0,
+    0x1.0ffcf419b4749p+0, 0x1.0ffcf419b4749p+0, 0x1.0eff70e1d66d4p+0, 0x1.0eff70e1d66d4p+0,
+    0x1.0e01eb9759c13p+0, 0x1.0e01eb9759c13p+0, 0x1.0cfc14be2ff5cp+0, 0x1.0cfc14be2ff5cp+0,
+    0x1.0bfdce586af09p+0, 0x1.0b039cab8569cp+0, 0x1.0b039cab8569cp+0, 0x1.0a02b7f526febp+0,
+    0x1.0a02b7f526febp+0, 0x1.0901e9ae889bbp+0, 0x1.0901e9ae889bbp+0, 0x1.07fecc1c0fb0ep+0,
+    0x1.07fecc1c0fb0ep+0, 0x1.070010ae6922ap+0, 0x1.070010ae6922ap+0, 0x1.06015b602ace4p+0,
+    0x1.06015b602ace4p+0, 0x1.0500432d6a40bp+0, 0x1.0500432d6a40bp+0, 0x1.040060c24b166p+0,
+    0x1.040060c24b166p+0, 0x1.030045b5da1f5p+0, 0x1.030045b5da1f5p+0, 0x1.020003c896fc7p+0,
+    0x1.020003c896fc7p+0, 0x1.00ffdafbca54bp+0, 0x1.00ffdafbca54bp+0, 0x1.0000000000000p+0,
+    0x1.fe00fcb31c67bp-1, 0x1.fc00a33316a0cp-1, 0x1.fa008258b09c0p-1, 0x1.f8024f91d082ep-1,
+    0x1.f5fce64a18dffp-1, 0x1.f3fc5cda5f3ccp-1, 0x1.f1fc63f9eb2f3p-1, 0x1.f0070173c75d5p-1,
+    0x1.eefeacb7d2e06p-1, 0x1.ecffabdf3d66bp-1, 0x1.eafe4407713b0p-1, 0x1.e90797be262dap-1,
+    0x1.e6fa362764de5p-1, 0x1.e503cb9e741ebp-1, 0x1.e3f86dc13ebfcp-1, 0x1.e1fb06c0db121p-1,
+    0x1.dff1147fb37eap-1, 0x1.ddfa2a9f26165p-1, 0x1.dcf19f8218f7ep-1, 0x1.db0d4957e477cp-1,
+    0x1.d908dd1a4d56ep-1, 0x1.d6f5d0314f1ccp-1, 0x1.d60f9c3a2e2e2p-1, 0x1.d3fe8da99ded3p-1,
+    0x1.d20373e5bff7ep-1, 0x1.d0f815f37adbfp-1, 0x1.cf07ec2f8f330p-1, 0x1.cdf5251aefe0ep-1,
+    0x1.cbfbfea044b8dp-1, 0x1.ca0d1c65aacd3p-1, 0x1.c90676bdf7ddbp-1, 0x1.c7084e6766abdp-1,
+    0x1.c5f975019ba20p-1, 0x1.c3f29b05ef503p-1, 0x1.c1e228ff66fd4p-1, 0x1.c0e96d5ffaa23p-1,
+    0x1.beed2a9009e3dp-1, 0x1.bdf8e44389934p-1, 0x1.bbe91c7e9efaep-1, 0x1.bae9c6b2605cdp-1,
+    0x1.b8f1dc74a1020p-1, 0x1.b80bea08d2dcap-1, 0x1.b5e278195cab3p-1, 0x1.b4f4eb1dc9f3dp-1,
+    0x1.b2e6d82b87fc4p-1, 0x1.b1fe8e5697dc7p-1, 0x1.b114f4d710fecp-1, 0x1.aef526cee0fd8p-1,
+    0x1.adfc5961e173cp-1, 0x1.abe721a63de1fp-1, 0x1.aaeade5fff4b3p-1, 0x1.aa0f7c7b75e7ep-1,
+    0x1.a7eedcd318f42p-1, 0x1.a71d685f35eeap-1, 0x1.a51054473941bp-1, 0x1.a408a16283fdcp-1,
+    0x1.a31f47dfd8720p-1, 0x1.a10ef903ee2e2p-1, 0x1.a01bcafa9de97p-1, 0x1.9f1ab5ca9eaa1p-1,
+    0x1.9d0341dce6bb4p-1, 0x1.9c03ba6abed4ap-1, 0x1.9b1f11aa3853ap-1, 0x1.99e71a74d3a86p-1,
+    0x1.9816062924247p-1, 0x1.96e3f207be58ep-1, 0x1.960d508ea4fcbp-1, 0x1.950ff5246ebdcp-1,
+    0x1.92e2cc6e6546cp-1, 0x1.91f7baa6911c8p-1, 0x1.90f6c1c410945p-1, 0x1.901f665066f98p-1,
+    0x1.8dfb9f5bd0b5bp-1, 0x1.8cdf10d397f3cp-1, 0x1.8c39b62dda9d2p-1, 0x1.8b143c2e68685p-1,
+    0x1.8a08b163ceae9p-1, 0x1.87ef19c5a0fe4p-1, 0x1.8700f049b55eap-1, 0x1.862cdf7a51681p-1,
+    0x1.852f73ad1aa14p-1, 0x1.83eed5147bdb7p-1, 0x1.832a2586e9344p-1, 0x1.821f7ae91aebap-1,
+    0x1.803c1df5bb3b6p-1, 0x1.7ee7a919e3aebp-1, 0x1.7dcfa4a5004f4p-1, 0x1.7d00c128d1dc2p-1,
+    0x1.7bd852cdec348p-1, 0x1.7af195523adc6p-1, 0x1.79f66d878bbe4p-1, 0x1.78f18ea672671p-1,
+    0x1.77daa5b035eaep-1, 0x1.7610dbb243827p-1, 0x1.74da9db5b709ep-1, 0x1.74031f698298bp-1,
+};
+static const double vm_log_tab_hi[256] = {
+    -0x1.7bede0a37afc0p-2, -0x1.792a55fdd47a2p-2, -0x1.7664e1239dbcfp-2, -0x1.739d7f6bbd007p-2,
+    -0x1.70d42e2789236p-2, -0x1.6e08eaa2ba1e4p-2, -0x1.6b3bb2235943ep-2, -0x1.686c81e9b14afp-2,
+    -0x1.659b57303e1f3p-2, -0x1.62c82f2b9c795p-2, -0x1.5ff3070a793d4p-2, -0x1.5d1bdbf5809cap-2,
+    -0x1.5a42ab0f4cfe2p-2, -0x1.5767717455a6cp-2, -0x1.548a2c3add263p-2, -0x1.51aad872df82dp-2,
+    -0x1.4ec973260026ap-2, -0x1.4be5f957778a1p-2, -0x1.49006804009d1p-2, -0x1.4618bc21c5ec2p-2,
+    -0x1.432ef2a04e814p-2, -0x1.404308686a7e4p-2, -0x1.404308686a7e4p-2, -0x1.3d54fa5c1f710p-2,
+    -0x1.3a64c556945eap-2, -0x1.3772662bfd85bp-2, -0x1.347dd9a987d55p-2, -0x1.31871c9544185p-2,
+    -0x1.2e8e2bae11d31p-2, -0x1.2b9303ab89d25p-2, -0x1.2895a13de86a3p-2, -0x1.2596010df763ap-2,
+    -0x1.22941fbcf7966p-2, -0x1.22941fbcf7966p-2, -0x1.1f8ff9e48a2f3p-2, -0x1.1c898c16999fbp-2,
+    -0x1.1980d2dd4236fp-2, -0x1.1675cababa60ep-2, -0x1.136870293a8b0p-2, -0x1.1058bf9ae4ad5p-2,
+    -0x1.1058bf9ae4ad5p-2, -0x1.0d46b579ab74bp-2, -0x1.0a324e27390e3p-2, -0x1.071b85fcd590dp-2,
+    -0x1.0402594b4d041p-2, -0x1.00e6c45ad501dp-2, -0x1.00e6c45ad501dp-2, -0x1.fb9186d5e3e2bp-3,
+    -0x1.f550a564b7b37p-3, -0x1.ef0adcbdc5936p-3, -0x1.e8c0252aa5a60p-3, -0x1.e27076e2af2e6p-3,
+    -0x1.e27076e2af2e6p-3, -0x1.dc1bca0abec7dp-3, -0x1.d5c216b4fbb91p-3, -0x1.cf6354e09c5dcp-3,
+    -0x1.c8ff7c79a9a22p-3, -0x1.c8ff7c79a9a22p-3, -0x1.c2968558c18c1p-3, -0x1.bc286742d8cd6p-3,
+    -0x1.b5b519e8fb5a4p-3, -0x1.b5b519e8fb5a4p-3, -0x1.af3c94e80bff3p-3, -0x1.a8becfc882f19p-3,
+    -0x1.a23bc1fe2b563p-3, -0x1.a23bc1fe2b563p-3, -0x1.9bb362e7dfb83p-3, -0x1.9525a9cf456b4p-3,
+    -0x1.8e928de886d41p-3, -0x1.8e928de886d41p-3, -0x1.87fa06520c911p-3, -0x1.815c0a14357ebp-3,
+    -0x1.7ab890210d909p-3, -0x1.7ab890210d909p-3, -0x1.740f8f54037a5p-3, -0x1.6d60fe719d21dp-3,
+    -0x1.6d60fe719d21dp-3, -0x1.66acd4272ad51p-3, -0x1.5ff3070a793d4p-3, -0x1.59338d9982086p-3,
+    -0x1.59338d9982086p-3, -0x1.526e5e3a1b438p-3, -0x1.4ba36f39a55e5p-3, -0x1.4ba36f39a55e5p-3,
+    -0x1.44d2b6ccb7d1ep-3, -0x1.3dfc2b0ecc62ap-3, -0x1.3dfc2b0ecc62ap-3, -0x1.371fc201e8f74p-3,
+    -0x1.303d718e47fd3p-3, -0x1.303d718e47fd3p-3, -0x1.29552f81ff523p-3, -0x1.2266f190a5acbp-3,
+    -0x1.2266f190a5acbp-3, -0x1.1b72ad52f67a0p-3, -0x1.14785846742acp-3, -0x1.14785846742acp-3,
+    -0x1.0d77e7cd08e59p-3, -0x1.0671512ca596ep-3, -0x1.0671512ca596ep-3, -0x1.fec9131dbeabbp-4,
+    -0x1.f0a30c01162a6p-4, -0x1.f0a30c01162a6p-4, -0x1.e27076e2af2e6p-4, -0x1.d4313d66cb35dp-4,
+    -0x1.d4313d66cb35dp-4, -0x1.c5e548f5bc743p-4, -0x1.c5e548f5bc743p-4, -0x1.b78c82bb0eda1p-4,
+    -0x1.a926d3a4ad563p-4, -0x1.a926d3a4ad563p-4, -0x1.9ab42462033adp-4, -0x1.8c345d6319b21p-4,
+    -0x1.8c345d6319b21p-4, -0x1.7da766d7b12cdp-4, -0x1.7da766d7b12cdp-4, -0x1.6f0d28ae56b4cp-4,
+    -0x1.60658a93750c4p-4, -0x1.60658a93750c4p-4, -0x1.51b073f06183fp-4, -0x1.51b073f06183fp-4,
+    -0x1.42edcbea646f0p-4, -0x1.42edcbea646f0p-4, -0x1.341d7961bd1d1p-4, -0x1.253f62f0a1417p-4,
+    -0x1.253f62f0a1417p-4, -0x1.16536eea37ae1p-4, -0x1.16536eea37ae1p-4, -0x1.075983598e471p-4,
+    -0x1.f0a30c01162a6p-5, -0x1.f0a30c01162a6p-5, -0x1.d276b8adb0b52p-5, -0x1.d276b8adb0b52p-5,
+    -0x1.b42dd711971bfp-5, -0x1.b42dd711971bfp-5, -0x1.95c830ec8e3ebp-5, -0x1.95c830ec8e3ebp-5,
+    -0x1.77458f632dcfcp-5, -0x1.58a5bafc8e4d5p-5, -0x1.58a5bafc8e4d5p-5, -0x1.39e87b9febd60p-5,
+    -0x1.39e87b9febd60p-5, -0x1.1b0d98923d980p-5, -0x1.1b0d98923d980p-5, -0x1.f829b0e783300p-6,
+    -0x1.f829b0e783300p-6, -0x1.b9fc027af9198p-6, -0x1.b9fc027af9198p-6, -0x1.7b91b07d5b11bp-6,
+    -0x1.7b91b07d5b11bp-6, -0x1.3cea44346a575p-6, -0x1.3cea44346a575p-6, -0x1.fc0a8b0fc03e4p-7,
+    -0x1.fc0a8b0fc03e4p-7, -0x1.7dc475f810a77p-7, -0x1.7dc475f810a77p-7, -0x1.fe02a6b106789p-8,
+    -0x1.fe02a6b106789p-8, -0x1.ff00aa2b10bc0p-9, -0x1.ff00aa2b10bc0p-9, 0x0.0p+0,
+    0x1.0080559588b35p-8, 0x1.010157588de71p-7, 0x1.82448a388a2aap-7, 0x1.0205658935847p-6,
+    0x1.432a925980cc1p-6, 0x1.8492528c8cabfp-6, 0x1.c63d2ec14aaf2p-6, 0x1.0415d89e74444p-5,
+    0x1.149e3e4005a8dp-5, 0x1.35c8bfaa1306bp-5, 0x1.5715c4c03ceefp-5, 0x1.788595a3577bap-5,
+    0x1.9a187b573de7cp-5, 0x1.bbcebfc68f420p-5, 0x1.ccb73cdddb2ccp-5, 0x1.eea31c006b87cp-5,
+    0x1.08598b59e3a07p-4, 0x1.1973bd1465567p-4, 0x1.2207b5c78549ep-4, 0x1.333d7f8183f4bp-4,
+    0x1.4485e03dbdfadp-4, 0x1.55e10050e0384p-4, 0x1.5e95a4d9791cbp-4, 0x1.700d30aeac0e1p-4,
+    0x1.8197e2f40e3f0p-4, 0x1.8a6477a91dc29p-4, 0x1.9c0c32d4d2548p-4, 0x1.a4e7640b1bc38p-4,
+    0x1.b6ac88dad5b1cp-4, 0x1.c885801bc4b23p-4, 0x1.d179788219364p-4, 0x1.e3707ee30487bp-4,
+    0x1.ec739830a1120p-4, 0x1.fe89139dbd566p-4, 0x1.08598b59e3a07p-3, 0x1.0ce7ecdccc28dp-3,
+    0x1.160c8024b27b1p-3, 0x1.1aa2b7e23f72ap-3, 0x1.23d712a49c202p-3, 0x1.28753bc11aba5p-3,
+    0x1.31b994d3a4f85p-3, 0x1.365fcb0159016p-3, 0x1.3fb45a59928ccp-3, 0x1.4462b9dc9b3dcp-3,
+    0x1.4dc7b897bc1c8p-3, 0x1.527e5e4a1b58dp-3, 0x1.5737cc9018cddp-3, 0x1.60b3100b09476p-3,
+    0x1.6574ebe8c133ap-3, 0x1.6f0128b756abcp-3, 0x1.73cb9074fd14dp-3, 0x1.7898d85444c73p-3,
+    0x1.823c16551a3c2p-3, 0x1.871213750e994p-3, 0x1.90c6db9fcbcd9p-3, 0x1.95a5adcf7017fp-3,
+    0x1.9a8778debaa38p-3, 0x1.a454082e6ab05p-3, 0x1.a93ed3c8ad9e3p-3, 0x1.ae2ca6f672bd4p-3,
+    0x1.b811730b823d2p-3, 0x1.bd087383bd8adp-3, 0x1.c2028ab17f9b4p-3, 0x1.c6ffbc6f00f71p-3,
+    0x1.d1037f2655e7bp-3, 0x1.d60a17f903515p-3, 0x1.db13db0d48940p-3, 0x1.e020cc6235ab5p-3,
+    0x1.ea4449f04aaf5p-3, 0x1.ef5ade4dcffe6p-3, 0x1.f474b134df229p-3, 0x1.f991c6cb3b379p-3,
+    0x1.01eae5626c691p-2, 0x1.047e60cde83b8p-2, 0x1.07138604d5862p-2, 0x1.09aa572e6c6d4p-2,
+    0x1.0c42d676162e3p-2, 0x1.1178e8227e47cp-2, 0x1.14167ef367783p-2, 0x1.16b5ccbacfb73p-2,
+    0x1.1956d3b9bc2fap-2, 0x1.1bf99635a6b95p-2, 0x1.1e9e1678899f4p-2, 0x1.214456d0eb8d4p-2,
+    0x1.269621134db92p-2, 0x1.2941afb186b7cp-2, 0x1.2bef07cdc9354p-2, 0x1.2e9e2bce12286p-2,
+    0x1.314f1e1d35ce4p-2, 0x1.3401e12aecba1p-2, 0x1.36b6776be1117p-2, 0x1.396ce359bbf54p-2,
+    0x1.3c25277333184p-2, 0x1.419b423d5e8c7p-2, 0x1.44591e0539f49p-2, 0x1.4718dc271c41bp-2,
+};
+
+
+/* x (> 0, finite; subnormals scaled by 2**54 first) = 2**k z, z in the i-th
+ * interval of the tables (returned); r = z/c - 1 exactly, |r| < 2**-8.4;
+ * *cl = log(c)'s low part (-lo). */
+static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
 {
-    double k;
-    double f = vm_log_reduce(x, &k);
-    double hfsq = 0.5 * f * f;
-    double v = k * VM_LN2_HI - ((hfsq - (vm_log1p_tail(f, hfsq) + k * VM_LN2_LO)) - f);
-    return vm_log_special(x, v);
+    int sub = x < 0x1p-1022;
+    double m = sub ? x * 0x1p54 : x;
+    uint64_t ix = vm_bits(m);
+    uint64_t tmp = ix - 0x3fe6080000000000u;
+    uint64_t i = (tmp >> 44) & 255u;
+    /* kk = k + 1024, kept non-negative so that a logical shift gives it */
+    uint64_t kk = (tmp + (1024ull << 52)) >> 52;
+    double z = vm_from_bits(ix - (kk << 52) + (1024ull << 52));
+    *k = (vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0)) - (sub ? 54.0 : 0.0);
+    double t = vm_log_tab_c[i];
+    double invc = (t + 0x1.8p43) - 0x1.8p43;
+    *cl = (t - invc) * 0x1p-44;
+    *r = vm_fma(z, invc, -1.0);
+    return i;
 }
 
-/* log(1 + f) as hi + lo, hi with its low 32 bits clear (FreeBSD's e_log2.c
- * and e_log10.c), so that hi times a 32-bit constant is exact. */
-static inline double vm_log_hilo(double f, double *lo)
+/* log1p(r) - r + r*r/2 for |r| < 2**-8: r**3 (1/3 - r/4 + ... - r**5/8)
+ * (Taylor: error below 2**-67 r) */
+static inline double vm_log_poly(double r, double r2)
 {
-    double hfsq = 0.5 * f * f;
-    double r = vm_log1p_tail(f, hfsq);
-    double hi = vm_from_bits(vm_bits(f - hfsq) & 0xffffffff00000000u);
-    *lo = (f - hi) - hfsq + r;
-    return hi;
+    return (r2 * r) * (vm_fma(r, -0.25, 1.0 / 3) + r2 * vm_fma(r, -1.0 / 6, 0.2)
+           + (r2 * r2) * vm_fma(r, -0.125, 1.0 / 7));
+}
+
+/* log(x) = hi + *lo for a positive finite x, relative error below 2**-67:
+ * log(x) = k ln2 - log(1/c) + log1p(r), the sums of the large terms (k ln2,
+ * log c, r, r*r/2) in two parts. No division; two table lookups. */
+static inline double vm_log_dd(double x, double *lo)
+{
+    double k, cl, r;
+    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl);
+    double r2e, r2 = vm_two_prod(r, r, &r2e);
+    double we, w = vm_two_sum(k * VM_LN2_HI, vm_log_tab_hi[i], &we);
+    double e1, h1 = vm_two_sum(w, r, &e1);
+    double e2, h2 = vm_two_sum(h1, -0.5 * r2, &e2);
+    double l = (we + e1 + e2) + (cl + k * VM_LN2_LO) + (vm_log_poly(r, r2) - 0.5 * r2e);
+    double h = h2 + l;
+    *lo = l - (h - h2);
+    return h;
+}
+
+/* log(x) = hi + *lo as vm_log_dd, cheaper and with a relative error below
+ * 2**-60: r*r/2 joins the low part; k ln2 + log c is a Fast2Sum (|k ln2|
+ * >= |log c| unless k = 0). */
+static inline double vm_log_hl(double x, double *lo)
+{
+    double k, cl, r;
+    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl);
+    double r2 = r * r;
+    double a = k * VM_LN2_HI;
+    double w = a + vm_log_tab_hi[i];
+    double we = (a - w) + vm_log_tab_hi[i];
+    double e, h = vm_two_sum(w, r, &e);
+    double l = (e + we) + (cl + k * VM_LN2_LO) + vm_fma(r2, -0.5, vm_log_poly(r, r2));
+    double v = h + l;
+    *lo = l - (v - h);
+    return v;
+}
+
+static inline double ars_log(double x)
+{
+    double lo;
+    return vm_log_special(x, vm_log_hl(x, &lo));
+}
+
+/* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
+static inline double vm_log_times(double x, double ch, double cl)
+{
+    double lo, hi = vm_log_hl(x, &lo);
+    double pe, p = vm_two_prod(hi, ch, &pe);
+    return vm_log_special(x, p + (pe + vm_fma(hi, cl, lo * ch)));
 }
 
 static inline double ars_log2(double x)
 {
-    double k, lo;
-    double hi = vm_log_hilo(vm_log_reduce(x, &k), &lo);
-    double vhi = hi * 1.44269504072144627571e+00;
-    double vlo = (lo + hi) * 1.67517131648865118353e-10 + lo * 1.44269504072144627571e+00;
-    double w = k + vhi;
-    vlo += (k - w) + vhi;
-    return vm_log_special(x, vlo + w);
+    return vm_log_times(x, 0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56);
 }
 
 static inline double ars_log10(double x)
 {
-    double k, lo;
-    double hi = vm_log_hilo(vm_log_reduce(x, &k), &lo);
-    double vhi = hi * 4.34294481878168880939e-01;
-    double y2 = k * 3.01029995663611771306e-01;
-    double vlo = k * 3.69423907715893078616e-13 + (lo + hi) * 2.50829467116452752298e-11
-                 + lo * 4.34294481878168880939e-01;
-    double w = y2 + vhi;
-    vlo += (y2 - w) + vhi;
-    return vm_log_special(x, vlo + w);
+    return vm_log_times(x, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
 }
 
 /* ---- sin, cos ------------------------------------------------------------------- */
@@ -365,24 +567,6 @@ static inline double ars_cos(double x) { return vm_sincos(x, 1); }
 #define VM_PIO2_HI 1.57079632679489655800e+00
 #define VM_PIO2_LO 6.12323399573676603587e-17
 #define VM_PIO4_HI 7.85398163397448278999e-01
-
-/* a + b = s + *e exactly (Knuth's two-sum, any order of magnitude) */
-static inline double vm_two_sum(double a, double b, double *e)
-{
-    double s = a + b;
-    double bb = s - a;
-    *e = (a - (s - bb)) + (b - bb);
-    return s;
-}
-
-/* a * b = p + *e exactly (the FMA's product is exact; *e loses bits only
- * where it falls below the normal range) */
-static inline double vm_two_prod(double a, double b, double *e)
-{
-    double p = a * b;
-    *e = vm_fma(a, b, -p);
-    return p;
-}
 
 /* e**x = (s + *t) * 2**k for |x| <= 711, the parts as in vm_exp_xl:
  * 2**(j/128) e**r = h (1 + l) (1 + r + P), with r = r0 + rm and 1 + l + r
@@ -823,38 +1007,6 @@ static inline void ars_tan_fix64(double *o, const double *a, int64_t n)
 }
 
 /* ---- pow -------------------------------------------------------------------------- */
-
-/* log(x) = hi + *lo for a positive finite x, relative error about 2**-64:
- * x = 2**k (1 + f), log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| < 0.172,
- * = 2s + 2s**3/3 + s**5 P(s*s), with s, s*s, s**3 and 2s**3/3 in two parts
- * (Dekker's products), the series to s**29. */
-static inline double vm_log_dd(double x, double *lo)
-{
-    double k;
-    double f = vm_log_reduce(x, &k);
-    double dl, d = vm_two_sum(2.0, f, &dl);
-    double s = f / d;
-    double pe, pp = vm_two_prod(s, d, &pe);
-    double sl = vm_div_lo(((f - pp) - pe) - s * dl, d);
-    double s2l, s2 = vm_two_prod(s, s, &s2l);
-    s2l += 2.0 * s * sl;
-    double s3l, s3 = vm_two_prod(s, s2, &s3l);
-    s3l += s * s2l + sl * s2;
-    double w = s2 * s2;
-    double p = (0.4 + s2 * (2.0 / 7)) + w * ((2.0 / 9 + s2 * (2.0 / 11)) + w * ((2.0 / 13 + s2 * (2.0 / 15))
-               + w * ((2.0 / 17 + s2 * (2.0 / 19)) + w * ((2.0 / 21 + s2 * (2.0 / 23))
-               + w * ((2.0 / 25 + s2 * (2.0 / 27)) + w * (2.0 / 29))))));
-    /* 2/3 = C + Cl */
-    const double C = 6.66666666666666629659e-01, Cl = 3.70074341541718826264e-17;
-    double t3e, t3 = vm_two_prod(s3, C, &t3e);
-    double ae, a = vm_two_sum(2.0 * s, t3, &ae);
-    double l = 2.0 * sl + ae + t3e + (s3l * C + s3 * Cl) + s3 * s2 * p;
-    double be, b = vm_two_sum(k * VM_LN2_HI, a, &be);
-    l += be + k * VM_LN2_LO;
-    double h = b + l;
-    *lo = l - (h - b);
-    return h;
-}
 
 /* pow: e**(y log|x|) with log|x| and the product in two parts, the sign
  * from y's parity, and C99 Annex F's special values by selects. Forced
