@@ -443,21 +443,29 @@ static inline double vm_log_dd(double x, double *lo)
     return h;
 }
 
-/* log(x) = hi + *lo as vm_log_dd, cheaper and with a relative error below
- * 2**-60: r*r/2 joins the low part; k ln2 + log c is a Fast2Sum (|k ln2|
- * >= |log c| unless k = 0). */
+/* log(x) = hi + *lo for a positive finite x, relative error about 2**-58,
+ * table-free (the table's emulated gathers cost more than one division):
+ * fdlibm's log(1 + f) = f - f*f/2 + s (f*f/2 + R(s*s)), s = f / (2 + f),
+ * with f*f/2 exact in two parts (FMA) and the sums f - f*f/2 and k ln2 +
+ * that in two parts. */
 static inline double vm_log_hl(double x, double *lo)
 {
-    double k, cl, r;
-    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl);
-    double r2 = r * r;
-    double a = k * VM_LN2_HI;
-    double w = a + vm_log_tab_hi[i];
-    double we = (a - w) + vm_log_tab_hi[i];
-    double e, h = vm_two_sum(w, r, &e);
-    double l = (e + we) + (cl + k * VM_LN2_LO) + vm_fma(r2, -0.5, vm_log_poly(r, r2));
-    double v = h + l;
-    *lo = l - (v - h);
+    double k;
+    double f = vm_log_reduce(x, &k);
+    double s = f / (2.0 + f);
+    double z = s * s;
+    double w = z * z;
+    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01
+                + w * 1.531383769920937332e-01));
+    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01
+                + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+    double he, h = vm_two_prod(0.5 * f, f, &he);
+    double a = f - h;
+    double ae = (f - a) - h;
+    double be, b = vm_two_sum(k * VM_LN2_HI, a, &be);
+    double l = (be + ae) + (vm_fma(s, h + (t1 + t2), k * VM_LN2_LO) - he);
+    double v = b + l;
+    *lo = l - (v - b);
     return v;
 }
 
@@ -618,21 +626,25 @@ static inline double ars_expm1(double x)
 
 static inline double ars_tanh(double x)
 {
-    /* tanh a = m / (m + 2), m = e**(2a) - 1 in two parts, a = |x|: q = n / d
-     * with n = m (a < 0.55) or 2 (then tanh = 1 - q), corrected for the
-     * low parts and the division's rounding (the residual n - q d exactly,
-     * divided in float32: it only needs a few bits). 1 from 22 on; a - a**3/3
-     * below 2**-26. */
+    /* tanh a = (E - 1) / (E + 1), E = e**(2a) = eh + el (vm_exp_dd, scaled
+     * by 2**k exactly), a = |x|: q = n / d with d = E + 1 and n = E - 1 (a <
+     * 0.55; eh - 1 is exact, then rounded with el) or 2 (then tanh = 1 -
+     * q), corrected for the low parts and the division's rounding (the
+     * residual n - q d exactly, divided in float32: it only needs a few
+     * bits). 1 from 22 on; a - a**3/3 below 2**-26. */
     double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
-    double ml, mh = vm_expm1_dd(ac + ac, &ml);
-    double dl, dh = vm_two_sum(mh, 2.0, &dl);
-    dl += ml;
+    double t, k, s = vm_exp_dd(ac + ac, &t, &k);
+    double p = vm_pow2(k);
+    double eh = s * p, el = t * p;
+    double dh = eh + 1.0;
+    double dl = ((eh - dh) + 1.0) + el;
+    double e1 = eh - 1.0;
+    double m = e1 + el;
     int small = a < 0.55;
-    double n = small ? mh : 2.0;
-    double nl = small ? ml : 0.0;
+    double n = small ? m : 2.0;
+    double nl = small ? (e1 - m) + el : 0.0;
     double q = n / dh;
-    double pe, pp = vm_two_prod(q, dh, &pe);
-    double res = (((n - pp) - pe) + nl) - q * dl;
+    double res = (vm_fma(-q, dh, n) + nl) - q * dl;
     double corr = (double)((float)res / (float)dh);
     double v = small ? q + corr : 1.0 - (q + corr);
     v = a < 0x1p-26 ? a - a * a * a * (1.0 / 3) : v;
