@@ -692,15 +692,15 @@ static inline double ars_sinh(double x)
 
 /* ---- log1p and the inverse hyperbolic functions --------------------------------- */
 
-/* log(u) + c / u + kadd ln2 for u > 0 (fdlibm's s_log1p.c: c is the
- * rounding error of u = 1 + x), and log's special values of u */
+/* log(u) + c / u + kadd ln2 for u > 0 (vm_log_hl; as fdlibm's s_log1p.c, c
+ * is the rounding error of u = 1 + x), and log's special values of u */
 static inline double vm_log_c(double u, double c, double kadd)
 {
-    double k;
-    double f = vm_log_reduce(u, &k);
-    k += kadd;
-    double hfsq = 0.5 * f * f;
-    double v = k * VM_LN2_HI - ((hfsq - (vm_log1p_tail(f, hfsq) + (k * VM_LN2_LO + c / u))) - f);
+    double lo, hi = vm_log_hl(u, &lo);
+    /* kadd is 0 or 1, and 1 only for u > 2**28: |hi| > ln2 (Fast2Sum) */
+    double a = kadd * VM_LN2_HI;
+    double b = hi + a;
+    double v = b + ((((hi - b) + a) + lo) + (c / u + kadd * VM_LN2_LO));
     return vm_log_special(u, v);
 }
 
@@ -716,7 +716,9 @@ static inline double vm_log1p(double w, double wl)
 
 static inline double ars_log1p(double x)
 {
+    /* below 2**-20 x - x*x/2 + x**3/3 (error < 2**-62 x) */
     double v = vm_log1p(x, 0.0);
+    v = fabs(x) < 0x1p-20 ? vm_fma(x * x, vm_fma(x, 1.0 / 3, -0.5), x) : v;
     return fabs(x) < 0x1p-54 ? x : v;
 }
 
