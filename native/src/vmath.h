@@ -11,13 +11,19 @@
  * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
  * gives those the C library's scalar functions.
  *
- * float64: the table-free algorithms of fdlibm (Sun Microsystems, 1993;
- * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
- * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
- * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
- * log(1 + f), sin and cos by fdlibm's kernels after a three-part reduction
+ * float64: exp by a 128-entry table of 2**(j/128) (hi and lo parts) after
+ * a reduction by ln2/128 in FMAs, Taylor to r**6 and one rounding (0.51
+ * ulp; the same reduction in two parts, vm_exp_dd, serves expm1, tanh,
+ * sinh and cosh); log, log10, log1p and the inverse hyperbolic functions
+ * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
+ * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
+ * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
+ * table's emulated gathers made it slower than the division for log
+ * itself); sin and cos by fdlibm's kernels after a three-part reduction
  * by pi/2 (exact for |x| <= 2**20); the others from fdlibm's too, some
- * with intermediate sums in two parts (see each).
+ * with intermediate sums in two parts (see each). vm_two_prod is one FMA.
+ * The tables (mpmath) are read by scalar loads: GCC's generic tuning
+ * keeps gathers off, and they were slower on Zen 4 anyway.
  * float32: computed in float64 (the float64 algorithms, or a float64
  * polynomial with an error far below a float32 ulp) and rounded once, which
  * is within 1 ulp and nearly always correctly rounded.
@@ -91,7 +97,6 @@ static inline double vm_two_prod(double a, double b, double *e)
 
 #define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
 #define VM_LN2_LO 1.90821492927058770002e-10
-#define VM_INVLN2 1.44269504088896338700e+00
 
 /* 2**(j/128) = vm_exp_tab_hi[j] (1 + vm_exp_tab_lo[j]), j = 0..127: the
  * first rounded to double, the second relative to it (mpmath) */
@@ -234,20 +239,6 @@ static inline double vm_log_reduce(double x, double *k)
     double z = vm_from_bits(ix - (kk << 52) + (1024ull << 52));
     *k = (vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0)) - (sub ? 54.0 : 0.0);
     return z - 1.0;
-}
-
-/* log(1 + f) - f + f*f/2 for sqrt(2)/2 - 1 <= f < sqrt(2) - 1 (fdlibm's
- * k_log1p: s * (f*f/2 + R(s*s)), s = f / (2 + f)) */
-static inline double vm_log1p_tail(double f, double hfsq)
-{
-    double s = f / (2.0 + f);
-    double z = s * s;
-    double w = z * z;
-    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01
-                + w * 1.531383769920937332e-01));
-    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01
-                + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
-    return s * (hfsq + t2 + t1);
 }
 
 /* The special values of every logarithm: x < 0 (and -inf) NaN, 0 -inf, +inf
@@ -476,21 +467,24 @@ static inline double ars_log(double x)
 }
 
 /* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
-static inline double vm_log_times(double x, double ch, double cl)
+static inline double vm_log_times(double x, double hi, double lo, double ch, double cl)
 {
-    double lo, hi = vm_log_hl(x, &lo);
     double pe, p = vm_two_prod(hi, ch, &pe);
     return vm_log_special(x, p + (pe + vm_fma(hi, cl, lo * ch)));
 }
 
+/* log2 through the table's double-double log (slower than vm_log_hl, whose
+ * error log2's multiplication by 1/ln2 magnifies: 0.67 ulp against 0.50) */
 static inline double ars_log2(double x)
 {
-    return vm_log_times(x, 0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56);
+    double lo, hi = vm_log_dd(x, &lo);
+    return vm_log_times(x, hi, lo, 0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56);
 }
 
 static inline double ars_log10(double x)
 {
-    return vm_log_times(x, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
+    double lo, hi = vm_log_hl(x, &lo);
+    return vm_log_times(x, hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
 }
 
 /* ---- sin, cos ------------------------------------------------------------------- */
