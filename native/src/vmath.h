@@ -7,20 +7,27 @@
  * CPU: the compiler fuses nothing (the build passes -ffp-contract=off) and a
  * fused multiply-add is written out as vm_fma, correctly rounded at every
  * level, so a result's bits depend on the input alone, not on the SIMD
- * level, the CPU family or the compiler. No libm call, except for sin, cos and tan of |x| > 2**20
+ * level, the CPU family or the compiler. No libm call (but fma() at
+ * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
  * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
  * gives those the C library's scalar functions.
  *
- * float64: the table-free algorithms of fdlibm (Sun Microsystems, 1993;
- * FreeBSD's msun for log2 and log10), each within 1 ulp: exp's rational
- * approximation on |r| <= ln2/2 after a Cody-Waite reduction, log's
- * polynomial in s = f / (2 + f), log2 and log10 through a hi + lo split of
- * log(1 + f), sin, cos and tan by fdlibm's kernel polynomials after a
+ * float64: exp by a 128-entry table of 2**(j/128) (hi and lo parts) after
+ * a reduction by ln2/128 in FMAs, Taylor to r**6 and one rounding (0.51
+ * ulp; the same reduction in two parts, vm_exp_dd, serves expm1, tanh,
+ * sinh and cosh); log, log10, log1p and the inverse hyperbolic functions
+ * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
+ * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
+ * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
+ * table's emulated gathers made it slower than the division for log
+ * itself); sin, cos and tan by fdlibm's kernel polynomials after a
  * reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r) and
  * cos(r) each kept in two parts (exact products by vm_fma) and tan as
  * their quotient corrected by one fma residual; atan2 through one reduced
  * quotient and a polynomial of its own; the others from fdlibm's too, some
- * with intermediate sums in two parts (see each).
+ * with intermediate sums in two parts (see each). vm_two_prod is one FMA.
+ * The tables (mpmath) are read by scalar loads: GCC's generic tuning
+ * keeps gathers off, and they were slower on Zen 4 anyway.
  * float32: computed in float64 (the float64 algorithms, or a float64
  * polynomial with an error far below a float32 ulp) and rounded once, which
  * is within 1 ulp and nearly always correctly rounded.
@@ -64,34 +71,162 @@ static inline double vm_pow2(double nd)
     return vm_from_bits((vm_bits(nd + VM_SHIFT) + 1023u) << 52);
 }
 
-/* ---- exp ------------------------------------------------------------------------ */
-
-#define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
-#define VM_LN2_LO 1.90821492927058770002e-10
-#define VM_INVLN2 1.44269504088896338700e+00
-
-/* e**(hi - lo) * 2**k, for |hi - lo| <= 0.35 and -1076 <= k <= 1024 (fdlibm's
- * e_exp.c: r - r**2 P(r**2) approximates 2r / (e**r - 1) ... rearranged). */
-static inline double vm_exp_tail(double hi, double lo, double k)
+/* y * 2**k for an integer k (in a double), -2044 <= k <= 2046: two factors,
+ * each a normal number, so that only the last product rounds */
+static inline double vm_scale(double y, double k)
 {
-    double r = hi - lo;
-    double t = r * r;
-    double c = r - t * (1.66666666666666019037e-01 + t * (-2.77777777770155933842e-03
-               + t * (6.61375632143793436117e-05 + t * (-1.65339022054652515390e-06
-               + t * 4.13813679705723846039e-08))));
-    double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
-    /* 2**k as two factors, each a normal number: y * 2**k1 is exact, the
-     * second product rounds once (subnormal results included) */
     double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
     return y * vm_pow2(k1) * vm_pow2(k - k1);
 }
 
+/* a + b = s + *e exactly (Knuth's two-sum, any order of magnitude) */
+static inline double vm_two_sum(double a, double b, double *e)
+{
+    double s = a + b;
+    double bb = s - a;
+    *e = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* a * b = p + *e exactly (the FMA's product is exact; *e loses bits only
+ * where it falls below the normal range) */
+static inline double vm_two_prod(double a, double b, double *e)
+{
+    double p = a * b;
+    *e = vm_fma(a, b, -p);
+    return p;
+}
+
+/* ---- exp ------------------------------------------------------------------------ */
+
+#define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
+#define VM_LN2_LO 1.90821492927058770002e-10
+
+/* 2**(j/128) = vm_exp_tab_hi[j] (1 + vm_exp_tab_lo[j]), j = 0..127: the
+ * first rounded to double, the second relative to it (mpmath) */
+static const double vm_exp_tab_hi[128] = {
+    0x1.0000000000000p+0, 0x1.0163da9fb3335p+0, 0x1.02c9a3e778061p+0, 0x1.04315e86e7f85p+0,
+    0x1.059b0d3158574p+0, 0x1.0706b29ddf6dep+0, 0x1.0874518759bc8p+0, 0x1.09e3ecac6f383p+0,
+    0x1.0b5586cf9890fp+0, 0x1.0cc922b7247f7p+0, 0x1.0e3ec32d3d1a2p+0, 0x1.0fb66affed31bp+0,
+    0x1.11301d0125b51p+0, 0x1.12abdc06c31ccp+0, 0x1.1429aaea92de0p+0, 0x1.15a98c8a58e51p+0,
+    0x1.172b83c7d517bp+0, 0x1.18af9388c8deap+0, 0x1.1a35beb6fcb75p+0, 0x1.1bbe084045cd4p+0,
+    0x1.1d4873168b9aap+0, 0x1.1ed5022fcd91dp+0, 0x1.2063b88628cd6p+0, 0x1.21f49917ddc96p+0,
+    0x1.2387a6e756238p+0, 0x1.251ce4fb2a63fp+0, 0x1.26b4565e27cddp+0, 0x1.284dfe1f56381p+0,
+    0x1.29e9df51fdee1p+0, 0x1.2b87fd0dad990p+0, 0x1.2d285a6e4030bp+0, 0x1.2ecafa93e2f56p+0,
+    0x1.306fe0a31b715p+0, 0x1.32170fc4cd831p+0, 0x1.33c08b26416ffp+0, 0x1.356c55f929ff1p+0,
+    0x1.371a7373aa9cbp+0, 0x1.38cae6d05d866p+0, 0x1.3a7db34e59ff7p+0, 0x1.3c32dc313a8e5p+0,
+    0x1.3dea64c123422p+0, 0x1.3fa4504ac801cp+0, 0x1.4160a21f72e2ap+0, 0x1.431f5d950a897p+0,
+    0x1.44e086061892dp+0, 0x1.46a41ed1d0057p+0, 0x1.486a2b5c13cd0p+0, 0x1.4a32af0d7d3dep+0,
+    0x1.4bfdad5362a27p+0, 0x1.4dcb299fddd0dp+0, 0x1.4f9b2769d2ca7p+0, 0x1.516daa2cf6642p+0,
+    0x1.5342b569d4f82p+0, 0x1.551a4ca5d920fp+0, 0x1.56f4736b527dap+0, 0x1.58d12d497c7fdp+0,
+    0x1.5ab07dd485429p+0, 0x1.5c9268a5946b7p+0, 0x1.5e76f15ad2148p+0, 0x1.605e1b976dc09p+0,
+    0x1.6247eb03a5585p+0, 0x1.6434634ccc320p+0, 0x1.6623882552225p+0, 0x1.68155d44ca973p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.6c012750bdabfp+0, 0x1.6dfb23c651a2fp+0, 0x1.6ff7df9519484p+0,
+    0x1.71f75e8ec5f74p+0, 0x1.73f9a48a58174p+0, 0x1.75feb564267c9p+0, 0x1.780694fde5d3fp+0,
+    0x1.7a11473eb0187p+0, 0x1.7c1ed0130c132p+0, 0x1.7e2f336cf4e62p+0, 0x1.80427543e1a12p+0,
+    0x1.82589994cce13p+0, 0x1.8471a4623c7adp+0, 0x1.868d99b4492edp+0, 0x1.88ac7d98a6699p+0,
+    0x1.8ace5422aa0dbp+0, 0x1.8cf3216b5448cp+0, 0x1.8f1ae99157736p+0, 0x1.9145b0b91ffc6p+0,
+    0x1.93737b0cdc5e5p+0, 0x1.95a44cbc8520fp+0, 0x1.97d829fde4e50p+0, 0x1.9a0f170ca07bap+0,
+    0x1.9c49182a3f090p+0, 0x1.9e86319e32323p+0, 0x1.a0c667b5de565p+0, 0x1.a309bec4a2d33p+0,
+    0x1.a5503b23e255dp+0, 0x1.a799e1330b358p+0, 0x1.a9e6b5579fdbfp+0, 0x1.ac36bbfd3f37ap+0,
+    0x1.ae89f995ad3adp+0, 0x1.b0e07298db666p+0, 0x1.b33a2b84f15fbp+0, 0x1.b59728de5593ap+0,
+    0x1.b7f76f2fb5e47p+0, 0x1.ba5b030a1064ap+0, 0x1.bcc1e904bc1d2p+0, 0x1.bf2c25bd71e09p+0,
+    0x1.c199bdd85529cp+0, 0x1.c40ab5fffd07ap+0, 0x1.c67f12e57d14bp+0, 0x1.c8f6d9406e7b5p+0,
+    0x1.cb720dcef9069p+0, 0x1.cdf0b555dc3fap+0, 0x1.d072d4a07897cp+0, 0x1.d2f87080d89f2p+0,
+    0x1.d5818dcfba487p+0, 0x1.d80e316c98398p+0, 0x1.da9e603db3285p+0, 0x1.dd321f301b460p+0,
+    0x1.dfc97337b9b5fp+0, 0x1.e264614f5a129p+0, 0x1.e502ee78b3ff6p+0, 0x1.e7a51fbc74c83p+0,
+    0x1.ea4afa2a490dap+0, 0x1.ecf482d8e67f1p+0, 0x1.efa1bee615a27p+0, 0x1.f252b376bba97p+0,
+    0x1.f50765b6e4540p+0, 0x1.f7bfdad9cbe14p+0, 0x1.fa7c1819e90d8p+0, 0x1.fd3c22b8f71f1p+0,
+};
+static const double vm_exp_tab_lo[128] = {
+    0x0.0p+0, 0x1.b3b4f1a88bf6ep-54, -0x1.160139cd8dc5dp-56, -0x1.05e7a108766d1p-54,
+    0x1.cd2523567f613p-55, -0x1.bce8023f98efap-55, 0x1.0f74e61e6c861p-57, 0x1.0a3e45b33d399p-54,
+    0x1.79aa65d837b6dp-54, 0x1.eb51a92fdeffcp-55, 0x1.ebe3d702f9cd1p-60, -0x1.a033489906e0bp-57,
+    -0x1.556522a2fbd0ep-54, -0x1.080ef8c4eea55p-58, -0x1.1c923b9d5f416p-54, 0x1.0d3e3e95c55afp-55,
+    -0x1.01b15eaa59348p-55, -0x1.f1ff055de323dp-55, 0x1.b898c3f1353bfp-55, -0x1.6d99c7611eb26p-54,
+    0x1.aecf73e3a2f60p-54, -0x1.fe782cb86389dp-55, 0x1.a6f4144a6c38dp-55, 0x1.07a05b0e4047dp-55,
+    0x1.68efde3a8a894p-54, 0x1.75e18f274487dp-55, 0x1.0472b981fe7f2p-55, -0x1.6b87b3f71085ep-54,
+    0x1.2f7e16d09ab31p-55, -0x1.d219b1a6fbffap-60, 0x1.b3782720c0ab4p-55, 0x1.e149289cecb8fp-57,
+    0x1.34d754db0abb6p-55, 0x1.64201e2ac744cp-55, 0x1.fdd395dd3f84ap-55, -0x1.6a3803b8e5b04p-55,
+    -0x1.24aedcc4b5068p-54, -0x1.907f81b512d8ep-54, -0x1.1d1e83e9436d2p-56, -0x1.91919b3ce1b15p-54,
+    0x1.59f48a72a4c6dp-55, -0x1.312607a28698ap-54, -0x1.8a78f4817895bp-58, -0x1.c2c9b67499a1bp-56,
+    0x1.363ed60c2ac11p-59, 0x1.666093b0664efp-54, 0x1.ecce1daa10379p-57, 0x1.3ff8e3f0f1230p-54,
+    0x1.690cebb7aafb0p-56, 0x1.31dbdeb54e077p-54, -0x1.f94340071a38ep-55, -0x1.7deccdc93a349p-55,
+    -0x1.8dec6bd0f385fp-56, -0x1.61246ec7b5cf6p-55, 0x1.3350518fdd78ep-54, 0x1.b98b72f8a9b05p-56,
+    0x1.063e1e21c5409p-54, 0x1.4c7855019c6eap-60, 0x1.432e62b64c035p-54, -0x1.ce44a6199769fp-55,
+    -0x1.c33c53bef4da8p-55, -0x1.45378892be9aep-55, -0x1.3cedd78565858p-54, 0x1.710aa807e1964p-58,
+    -0x1.3b3efbf5e2228p-54, -0x1.a12ad8734b982p-57, -0x1.367efb86da9eep-57, -0x1.0dc3d54e08851p-55,
+    -0x1.81f647e5a3ecfp-56, -0x1.6ee4ac08b7db0p-55, -0x1.619321e55e68ap-55, 0x1.09ccb5e09d4d3p-54,
+    -0x1.b32dcb94da51dp-56, 0x1.4ecfd5467c06bp-54, 0x1.5ebe1abd66c55p-57, -0x1.8a1c52fb3cf42p-55,
+    -0x1.369b6f13b3734p-54, -0x1.05e843a19ff1ep-55, -0x1.4d450d872576ep-54, 0x1.0ad675b0e8a00p-54,
+    0x1.db72fc1f0eab4p-55, -0x1.5b6609cc5e7ffp-57, 0x1.bf68359f35f44p-56, -0x1.3091fa71e3d83p-54,
+    -0x1.da9b88b6c1e29p-58, -0x1.c23f97c90b959p-57, -0x1.2434322f4f9aap-54, -0x1.5ca6cd7668e4bp-55,
+    0x1.1affc2b91ce27p-56, 0x1.dd235e10a73bbp-57, -0x1.7c50422622263p-55, 0x1.b1c86e3e231d5p-55,
+    -0x1.1bbd1d3bcbb15p-54, 0x1.0cc319cee31d2p-54, 0x1.469846e735ab3p-55, -0x1.2dfcd978e9db4p-55,
+    0x1.c1a7792cb3387p-55, -0x1.07b8f4ad1d9fap-54, -0x1.5c3d956dcaebap-58, -0x1.0a40e3da6f640p-54,
+    -0x1.8d6f438ad9334p-57, -0x1.1eee26b588a35p-54, 0x1.4ffd70a5fddcdp-56, -0x1.1bdfbfa9298acp-54,
+    0x1.36eae30af0cb3p-56, 0x1.ee3325c9ffd94p-55, 0x1.4e08fd10959acp-55, 0x1.3cdaf384e1a67p-57,
+    0x1.76b2c6c921968p-57, -0x1.08a1883ccb5d2p-55, -0x1.fad5d3ffffa6fp-55, -0x1.00dae3875a949p-54,
+    0x1.4a385a63d07a7p-56, -0x1.2919e2040220fp-55, 0x1.e5a50d5c192acp-55, 0x1.43a59ac016b4bp-55,
+    -0x1.2d52107b43e1fp-55, -0x1.92ab93b470dc9p-55, 0x1.4b604603a88d3p-56, 0x1.3c5ec519d7271p-55,
+    -0x1.ff7128fd391f0p-55, -0x1.dae98e223747dp-55, 0x1.ec3bc41aa2008p-55, 0x1.42b94c3a9eb32p-55,
+    0x1.a64a931d185eep-55, -0x1.e37bae43be3edp-55, 0x1.7893b4d91cd9dp-56, 0x1.305c14160cc89p-58,
+};
+#define VM_INVLN2N 0x1.71547652b82fep+7  /* 128/ln2 */
+#define VM_LN2N_HI 0x1.62e42fefc0000p-8  /* ln2/128, 35 bits: k * it is exact */
+#define VM_LN2N_LO -0x1.c610ca86c3899p-44
+
+/* x = n ln2/128 + r for |x| <= 746: n = round(x 128/ln2) = 128 e + j (0 <=
+ * j < 128, returned), r = x - n ln2/128 as *r0 (exact: the FMA's product
+ * is) + *rm, |r| <= ln2/256 + 2**-40. */
+static inline uint64_t vm_exp_reduce(double x, double *r0, double *rm, double *e)
+{
+    double kd = vm_fma(x, VM_INVLN2N, VM_SHIFT);
+    uint64_t kb = vm_bits(kd);
+    double n = kd - VM_SHIFT;
+    *r0 = vm_fma(n, -VM_LN2N_HI, x);
+    *rm = n * -VM_LN2N_LO;
+    /* the low 52 bits of kb are 2**51 + n: shifted by 7, 2**44 + floor(n / 128) */
+    *e = vm_from_bits(0x4330000000000000u | ((kb & 0xfffffffffffffu) >> 7)) - (0x1p52 + 0x1p44);
+    return kb & 127u;
+}
+
+/* e**r - 1 - r for |r| <= ln2/256 + 2**-40: Taylor's series to r**6
+ * (truncation below 2**-71, so that expm1 of a small r stays exact too) */
+static inline double vm_exp_poly(double r)
+{
+    double r2 = r * r;
+    return r2 * (vm_fma(r, 1.0 / 6, 0.5) + r2 * (vm_fma(r, 1.0 / 120, 1.0 / 24) + r2 * (1.0 / 720)));
+}
+
+/* e**(x + xl) for a small xl and |x| <= 746 (garbage beyond, where the
+ * callers select their limits after the call: a clamp before it made GCC
+ * specialize the clamped constant's path and give up vectorizing): 2**(j/128)
+ * from the table as h (1 + l); y = h + h (l + e**r - 1) in [1, 2) rounds
+ * once, and vm_scale's two factors give y 2**e exactly: 0.51 ulp. The
+ * lookups are emulated gathers (scalar loads): GCC's generic tuning keeps
+ * the gather instructions off. */
+static inline double vm_exp_xl(double x, double xl)
+{
+    double r0, rm, e;
+    uint64_t j = vm_exp_reduce(x, &r0, &rm, &e);
+    double r = r0 + (rm + xl);
+    double h = vm_exp_tab_hi[j], l = vm_exp_tab_lo[j];
+    double p = r + vm_exp_poly(r);
+    /* for a subnormal result (e < -1022) the sum rounds at its quantum,
+     * 2**-1074 once scaled: c = 2**(-1022 - e) added first, then taken away
+     * (exactly) */
+    double c = e < -1022.0 ? vm_pow2(-1022.0 - e) : 0.0;
+    double s = c + h;
+    double w = s + vm_fma(h, l + p, h - (s - c));
+    return vm_scale(w - c, e);
+}
+
 static inline double ars_exp(double x)
 {
-    /* beyond [-746, 710] the result is 0 or inf; NaN passes the compares */
-    double xc = x < -746.0 ? -746.0 : x > 710.0 ? 710.0 : x;
-    double k = (xc * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
-    return vm_exp_tail(xc - k * VM_LN2_HI, k * VM_LN2_LO, k);
+    /* e**x rounds to inf above 709.79, to 0 below -745.14; NaN passes */
+    double v = vm_exp_xl(x, 0.0);
+    return x > 710.0 ? (double)INFINITY : x < -746.0 ? 0.0 : v;
 }
 
 /* ---- log -------------------------------------------------------------------------- */
@@ -110,20 +245,6 @@ static inline double vm_log_reduce(double x, double *k)
     return z - 1.0;
 }
 
-/* log(1 + f) - f + f*f/2 for sqrt(2)/2 - 1 <= f < sqrt(2) - 1 (fdlibm's
- * k_log1p: s * (f*f/2 + R(s*s)), s = f / (2 + f)) */
-static inline double vm_log1p_tail(double f, double hfsq)
-{
-    double s = f / (2.0 + f);
-    double z = s * s;
-    double w = z * z;
-    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01
-                + w * 1.531383769920937332e-01));
-    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01
-                + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
-    return s * (hfsq + t2 + t1);
-}
-
 /* The special values of every logarithm: x < 0 (and -inf) NaN, 0 -inf, +inf
  * and NaN themselves; v for the rest. */
 static inline double vm_log_special(double x, double v)
@@ -131,48 +252,243 @@ static inline double vm_log_special(double x, double v)
     return x > 0 && x < INFINITY ? v : x == 0 ? -INFINITY : x < 0 ? (double)NAN : x + x;
 }
 
-static inline double ars_log(double x)
+/* For z in the i-th of 256 intervals of [0.6875 + 2**-10, 1.375 + 2**-9)
+ * (the top 8 bits of z's mantissa less that start's): 1/c, c near the
+ * interval's middle, rounded to 9 bits (1 for the interval around 1), and
+ * -log(1/c) = hi + lo (mpmath), lo stored in vm_log_tab_c below 1/c's last
+ * bit, times 2**44. With 9 bits, z (1/c) - 1 (|.| < 2**-8.4) is exact in
+ * one FMA. */
+static const double vm_log_tab_c[256] = {
+    0x1.7318783cb9802p+0, 0x1.71e0fa896e016p+0, 0x1.710fb6aeb27afp+0, 0x1.7018c76ceb015p+0,
+    0x1.6f0a966408ebcp+0, 0x1.6e1cfb1b39ca4p+0, 0x1.6d1da856ccd98p+0, 0x1.6c0eef507bfacp+0,
+    0x1.6b1f893d41c41p+0, 0x1.69f4242837568p+0, 0x1.690de3077d7e3p+0, 0x1.67ebdc9c7c238p+0,
+    0x1.6718ebcb7deeap+0, 0x1.65ead9524d7cap+0, 0x1.650c0ce7bf184p+0, 0x1.63fd8db0a7cc1p+0,
+    0x1.63142a87d977ep+0, 0x1.62092cd9ad824p+0, 0x1.610cffe1a0f8cp+0, 0x1.5fe0bd2132133p+0,
+    0x1.5f129931715adp+0, 0x1.5e10bcfb6082dp+0, 0x1.5e10bcfb6082dp+0, 0x1.5d1e3265c6a1dp+0,
+    0x1.5c0e34328ca30p+0, 0x1.5b036ac53b023p+0, 0x1.5a0a6ea62c049p+0, 0x1.590151acc4c0ap+0,
+    0x1.5818f4cdb95ecp+0, 0x1.571896b5fd853p+0, 0x1.55e852db3ec10p+0, 0x1.55043ddb15c1dp+0,
+    0x1.54176f5eb0963p+0, 0x1.54176f5eb0963p+0, 0x1.531c9fdf9a0c5p+0, 0x1.52010e5c62affp+0,
+    0x1.50e62c2e4f1b3p+0, 0x1.4fff18ce0aa3cp+0, 0x1.4ee8499d67123p+0, 0x1.4df9d817d52cdp+0,
+    0x1.4df9d817d52cdp+0, 0x1.4cf7e09bf1e1ap+0, 0x1.4be8230217f9ep+0, 0x1.4af8ba3e01a11p+0,
+    0x1.4a0947610bd28p+0, 0x1.490e5cab47fb8p+0, 0x1.490e5cab47fb8p+0, 0x1.480e555732791p+0,
+    0x1.46ff1d049017fp+0, 0x1.45f5bce435792p+0, 0x1.4502dc0747380p+0, 0x1.4402c2af0003cp+0,
+    0x1.4402c2af0003cp+0, 0x1.42f3e59d7333ap+0, 0x1.41f48dde5340ep+0, 0x1.40f6e32fc1552p+0,
+    0x1.400a7b44fc21ap+0, 0x1.400a7b44fc21ap+0, 0x1.3f0b9ef71c520p+0, 0x1.3dfac0c62ede4p+0,
+    0x1.3cf22ec011f31p+0, 0x1.3cf22ec011f31p+0, 0x1.3c04e633fcd90p+0, 0x1.3b07a30de4631p+0,
+    0x1.39fcd91dc9f0bp+0, 0x1.39fcd91dc9f0bp+0, 0x1.38f5450e707fep+0, 0x1.37f137d9f158fp+0,
+    0x1.370ab4ec28d2bp+0, 0x1.370ab4ec28d2bp+0, 0x1.360dfbfedfd04p+0, 0x1.35052f9201ce8p+0,
+    0x1.33fc83929a52cp+0, 0x1.33fc83929a52cp+0, 0x1.3306c99018aa1p+0, 0x1.320e557134767p+0,
+    0x1.320e557134767p+0, 0x1.310424039387bp+0, 0x1.3006f183bebf2p+0, 0x1.2f059748aaa2bp+0,
+    0x1.2f059748aaa2bp+0, 0x1.2e0ba37fc5238p+0, 0x1.2cf4bb3f219e5p+0, 0x1.2cf4bb3f219e5p+0,
+    0x1.2bf30584d5e0fp+0, 0x1.2b06acea39f60p+0, 0x1.2b06acea39f60p+0, 0x1.29f8864d27544p+0,
+    0x1.29002d738fb2cp+0, 0x1.29002d738fb2cp+0, 0x1.27f67f4471dfcp+0, 0x1.26f055c2073fbp+0,
+    0x1.26f055c2073fbp+0, 0x1.25fadf3f72e35p+0, 0x1.24f2ebbf60e2cp+0, 0x1.24f2ebbf60e2cp+0,
+    0x1.23f32d11d0b7ep+0, 0x1.22fabce6e051ep+0, 0x1.22fabce6e051ep+0, 0x1.22055d1ae6607p+0,
+    0x1.20f9e83368e91p+0, 0x1.20f9e83368e91p+0, 0x1.200161578001ep+0, 0x1.1efa1bc89ab8ap+0,
+    0x1.1efa1bc89ab8ap+0, 0x1.1dfea29e8107fp+0, 0x1.1dfea29e8107fp+0, 0x1.1cff7bc3987e7p+0,
+    0x1.1bf9af42dd564p+0, 0x1.1bf9af42dd564p+0, 0x1.1b024133c3831p+0, 0x1.1a00a534bd59ap+0,
+    0x1.1a00a534bd59ap+0, 0x1.1907bbb7f3765p+0, 0x1.1907bbb7f3765p+0, 0x1.180641b664613p+0,
+    0x1.1704e21163b08p+0, 0x1.1704e21163b08p+0, 0x1.15f96d8719796p+0, 0x1.15f96d8719796p+0,
+    0x1.14fc44560d94dp+0, 0x1.14fc44560d94dp+0, 0x1.1406d667c89f0p+0, 0x1.13007049658ffp+0,
+    0x1.13007049658ffp+0, 0x1.120179da3e8c2p+0, 0x1.120179da3e8c2p+0, 0x1.10fcfe4b59987p+0,
+    0x1.0ffcf419b4749p+0, 0x1.0ffcf419b4749p+0, 0x1.0eff70e1d66d4p+0, 0x1.0eff70e1d66d4p+0,
+    0x1.0e01eb9759c13p+0, 0x1.0e01eb9759c13p+0, 0x1.0cfc14be2ff5cp+0, 0x1.0cfc14be2ff5cp+0,
+    0x1.0bfdce586af09p+0, 0x1.0b039cab8569cp+0, 0x1.0b039cab8569cp+0, 0x1.0a02b7f526febp+0,
+    0x1.0a02b7f526febp+0, 0x1.0901e9ae889bbp+0, 0x1.0901e9ae889bbp+0, 0x1.07fecc1c0fb0ep+0,
+    0x1.07fecc1c0fb0ep+0, 0x1.070010ae6922ap+0, 0x1.070010ae6922ap+0, 0x1.06015b602ace4p+0,
+    0x1.06015b602ace4p+0, 0x1.0500432d6a40bp+0, 0x1.0500432d6a40bp+0, 0x1.040060c24b166p+0,
+    0x1.040060c24b166p+0, 0x1.030045b5da1f5p+0, 0x1.030045b5da1f5p+0, 0x1.020003c896fc7p+0,
+    0x1.020003c896fc7p+0, 0x1.00ffdafbca54bp+0, 0x1.00ffdafbca54bp+0, 0x1.0000000000000p+0,
+    0x1.fe00fcb31c67bp-1, 0x1.fc00a33316a0cp-1, 0x1.fa008258b09c0p-1, 0x1.f8024f91d082ep-1,
+    0x1.f5fce64a18dffp-1, 0x1.f3fc5cda5f3ccp-1, 0x1.f1fc63f9eb2f3p-1, 0x1.f0070173c75d5p-1,
+    0x1.eefeacb7d2e06p-1, 0x1.ecffabdf3d66bp-1, 0x1.eafe4407713b0p-1, 0x1.e90797be262dap-1,
+    0x1.e6fa362764de5p-1, 0x1.e503cb9e741ebp-1, 0x1.e3f86dc13ebfcp-1, 0x1.e1fb06c0db121p-1,
+    0x1.dff1147fb37eap-1, 0x1.ddfa2a9f26165p-1, 0x1.dcf19f8218f7ep-1, 0x1.db0d4957e477cp-1,
+    0x1.d908dd1a4d56ep-1, 0x1.d6f5d0314f1ccp-1, 0x1.d60f9c3a2e2e2p-1, 0x1.d3fe8da99ded3p-1,
+    0x1.d20373e5bff7ep-1, 0x1.d0f815f37adbfp-1, 0x1.cf07ec2f8f330p-1, 0x1.cdf5251aefe0ep-1,
+    0x1.cbfbfea044b8dp-1, 0x1.ca0d1c65aacd3p-1, 0x1.c90676bdf7ddbp-1, 0x1.c7084e6766abdp-1,
+    0x1.c5f975019ba20p-1, 0x1.c3f29b05ef503p-1, 0x1.c1e228ff66fd4p-1, 0x1.c0e96d5ffaa23p-1,
+    0x1.beed2a9009e3dp-1, 0x1.bdf8e44389934p-1, 0x1.bbe91c7e9efaep-1, 0x1.bae9c6b2605cdp-1,
+    0x1.b8f1dc74a1020p-1, 0x1.b80bea08d2dcap-1, 0x1.b5e278195cab3p-1, 0x1.b4f4eb1dc9f3dp-1,
+    0x1.b2e6d82b87fc4p-1, 0x1.b1fe8e5697dc7p-1, 0x1.b114f4d710fecp-1, 0x1.aef526cee0fd8p-1,
+    0x1.adfc5961e173cp-1, 0x1.abe721a63de1fp-1, 0x1.aaeade5fff4b3p-1, 0x1.aa0f7c7b75e7ep-1,
+    0x1.a7eedcd318f42p-1, 0x1.a71d685f35eeap-1, 0x1.a51054473941bp-1, 0x1.a408a16283fdcp-1,
+    0x1.a31f47dfd8720p-1, 0x1.a10ef903ee2e2p-1, 0x1.a01bcafa9de97p-1, 0x1.9f1ab5ca9eaa1p-1,
+    0x1.9d0341dce6bb4p-1, 0x1.9c03ba6abed4ap-1, 0x1.9b1f11aa3853ap-1, 0x1.99e71a74d3a86p-1,
+    0x1.9816062924247p-1, 0x1.96e3f207be58ep-1, 0x1.960d508ea4fcbp-1, 0x1.950ff5246ebdcp-1,
+    0x1.92e2cc6e6546cp-1, 0x1.91f7baa6911c8p-1, 0x1.90f6c1c410945p-1, 0x1.901f665066f98p-1,
+    0x1.8dfb9f5bd0b5bp-1, 0x1.8cdf10d397f3cp-1, 0x1.8c39b62dda9d2p-1, 0x1.8b143c2e68685p-1,
+    0x1.8a08b163ceae9p-1, 0x1.87ef19c5a0fe4p-1, 0x1.8700f049b55eap-1, 0x1.862cdf7a51681p-1,
+    0x1.852f73ad1aa14p-1, 0x1.83eed5147bdb7p-1, 0x1.832a2586e9344p-1, 0x1.821f7ae91aebap-1,
+    0x1.803c1df5bb3b6p-1, 0x1.7ee7a919e3aebp-1, 0x1.7dcfa4a5004f4p-1, 0x1.7d00c128d1dc2p-1,
+    0x1.7bd852cdec348p-1, 0x1.7af195523adc6p-1, 0x1.79f66d878bbe4p-1, 0x1.78f18ea672671p-1,
+    0x1.77daa5b035eaep-1, 0x1.7610dbb243827p-1, 0x1.74da9db5b709ep-1, 0x1.74031f698298bp-1,
+};
+static const double vm_log_tab_hi[256] = {
+    -0x1.7bede0a37afc0p-2, -0x1.792a55fdd47a2p-2, -0x1.7664e1239dbcfp-2, -0x1.739d7f6bbd007p-2,
+    -0x1.70d42e2789236p-2, -0x1.6e08eaa2ba1e4p-2, -0x1.6b3bb2235943ep-2, -0x1.686c81e9b14afp-2,
+    -0x1.659b57303e1f3p-2, -0x1.62c82f2b9c795p-2, -0x1.5ff3070a793d4p-2, -0x1.5d1bdbf5809cap-2,
+    -0x1.5a42ab0f4cfe2p-2, -0x1.5767717455a6cp-2, -0x1.548a2c3add263p-2, -0x1.51aad872df82dp-2,
+    -0x1.4ec973260026ap-2, -0x1.4be5f957778a1p-2, -0x1.49006804009d1p-2, -0x1.4618bc21c5ec2p-2,
+    -0x1.432ef2a04e814p-2, -0x1.404308686a7e4p-2, -0x1.404308686a7e4p-2, -0x1.3d54fa5c1f710p-2,
+    -0x1.3a64c556945eap-2, -0x1.3772662bfd85bp-2, -0x1.347dd9a987d55p-2, -0x1.31871c9544185p-2,
+    -0x1.2e8e2bae11d31p-2, -0x1.2b9303ab89d25p-2, -0x1.2895a13de86a3p-2, -0x1.2596010df763ap-2,
+    -0x1.22941fbcf7966p-2, -0x1.22941fbcf7966p-2, -0x1.1f8ff9e48a2f3p-2, -0x1.1c898c16999fbp-2,
+    -0x1.1980d2dd4236fp-2, -0x1.1675cababa60ep-2, -0x1.136870293a8b0p-2, -0x1.1058bf9ae4ad5p-2,
+    -0x1.1058bf9ae4ad5p-2, -0x1.0d46b579ab74bp-2, -0x1.0a324e27390e3p-2, -0x1.071b85fcd590dp-2,
+    -0x1.0402594b4d041p-2, -0x1.00e6c45ad501dp-2, -0x1.00e6c45ad501dp-2, -0x1.fb9186d5e3e2bp-3,
+    -0x1.f550a564b7b37p-3, -0x1.ef0adcbdc5936p-3, -0x1.e8c0252aa5a60p-3, -0x1.e27076e2af2e6p-3,
+    -0x1.e27076e2af2e6p-3, -0x1.dc1bca0abec7dp-3, -0x1.d5c216b4fbb91p-3, -0x1.cf6354e09c5dcp-3,
+    -0x1.c8ff7c79a9a22p-3, -0x1.c8ff7c79a9a22p-3, -0x1.c2968558c18c1p-3, -0x1.bc286742d8cd6p-3,
+    -0x1.b5b519e8fb5a4p-3, -0x1.b5b519e8fb5a4p-3, -0x1.af3c94e80bff3p-3, -0x1.a8becfc882f19p-3,
+    -0x1.a23bc1fe2b563p-3, -0x1.a23bc1fe2b563p-3, -0x1.9bb362e7dfb83p-3, -0x1.9525a9cf456b4p-3,
+    -0x1.8e928de886d41p-3, -0x1.8e928de886d41p-3, -0x1.87fa06520c911p-3, -0x1.815c0a14357ebp-3,
+    -0x1.7ab890210d909p-3, -0x1.7ab890210d909p-3, -0x1.740f8f54037a5p-3, -0x1.6d60fe719d21dp-3,
+    -0x1.6d60fe719d21dp-3, -0x1.66acd4272ad51p-3, -0x1.5ff3070a793d4p-3, -0x1.59338d9982086p-3,
+    -0x1.59338d9982086p-3, -0x1.526e5e3a1b438p-3, -0x1.4ba36f39a55e5p-3, -0x1.4ba36f39a55e5p-3,
+    -0x1.44d2b6ccb7d1ep-3, -0x1.3dfc2b0ecc62ap-3, -0x1.3dfc2b0ecc62ap-3, -0x1.371fc201e8f74p-3,
+    -0x1.303d718e47fd3p-3, -0x1.303d718e47fd3p-3, -0x1.29552f81ff523p-3, -0x1.2266f190a5acbp-3,
+    -0x1.2266f190a5acbp-3, -0x1.1b72ad52f67a0p-3, -0x1.14785846742acp-3, -0x1.14785846742acp-3,
+    -0x1.0d77e7cd08e59p-3, -0x1.0671512ca596ep-3, -0x1.0671512ca596ep-3, -0x1.fec9131dbeabbp-4,
+    -0x1.f0a30c01162a6p-4, -0x1.f0a30c01162a6p-4, -0x1.e27076e2af2e6p-4, -0x1.d4313d66cb35dp-4,
+    -0x1.d4313d66cb35dp-4, -0x1.c5e548f5bc743p-4, -0x1.c5e548f5bc743p-4, -0x1.b78c82bb0eda1p-4,
+    -0x1.a926d3a4ad563p-4, -0x1.a926d3a4ad563p-4, -0x1.9ab42462033adp-4, -0x1.8c345d6319b21p-4,
+    -0x1.8c345d6319b21p-4, -0x1.7da766d7b12cdp-4, -0x1.7da766d7b12cdp-4, -0x1.6f0d28ae56b4cp-4,
+    -0x1.60658a93750c4p-4, -0x1.60658a93750c4p-4, -0x1.51b073f06183fp-4, -0x1.51b073f06183fp-4,
+    -0x1.42edcbea646f0p-4, -0x1.42edcbea646f0p-4, -0x1.341d7961bd1d1p-4, -0x1.253f62f0a1417p-4,
+    -0x1.253f62f0a1417p-4, -0x1.16536eea37ae1p-4, -0x1.16536eea37ae1p-4, -0x1.075983598e471p-4,
+    -0x1.f0a30c01162a6p-5, -0x1.f0a30c01162a6p-5, -0x1.d276b8adb0b52p-5, -0x1.d276b8adb0b52p-5,
+    -0x1.b42dd711971bfp-5, -0x1.b42dd711971bfp-5, -0x1.95c830ec8e3ebp-5, -0x1.95c830ec8e3ebp-5,
+    -0x1.77458f632dcfcp-5, -0x1.58a5bafc8e4d5p-5, -0x1.58a5bafc8e4d5p-5, -0x1.39e87b9febd60p-5,
+    -0x1.39e87b9febd60p-5, -0x1.1b0d98923d980p-5, -0x1.1b0d98923d980p-5, -0x1.f829b0e783300p-6,
+    -0x1.f829b0e783300p-6, -0x1.b9fc027af9198p-6, -0x1.b9fc027af9198p-6, -0x1.7b91b07d5b11bp-6,
+    -0x1.7b91b07d5b11bp-6, -0x1.3cea44346a575p-6, -0x1.3cea44346a575p-6, -0x1.fc0a8b0fc03e4p-7,
+    -0x1.fc0a8b0fc03e4p-7, -0x1.7dc475f810a77p-7, -0x1.7dc475f810a77p-7, -0x1.fe02a6b106789p-8,
+    -0x1.fe02a6b106789p-8, -0x1.ff00aa2b10bc0p-9, -0x1.ff00aa2b10bc0p-9, 0x0.0p+0,
+    0x1.0080559588b35p-8, 0x1.010157588de71p-7, 0x1.82448a388a2aap-7, 0x1.0205658935847p-6,
+    0x1.432a925980cc1p-6, 0x1.8492528c8cabfp-6, 0x1.c63d2ec14aaf2p-6, 0x1.0415d89e74444p-5,
+    0x1.149e3e4005a8dp-5, 0x1.35c8bfaa1306bp-5, 0x1.5715c4c03ceefp-5, 0x1.788595a3577bap-5,
+    0x1.9a187b573de7cp-5, 0x1.bbcebfc68f420p-5, 0x1.ccb73cdddb2ccp-5, 0x1.eea31c006b87cp-5,
+    0x1.08598b59e3a07p-4, 0x1.1973bd1465567p-4, 0x1.2207b5c78549ep-4, 0x1.333d7f8183f4bp-4,
+    0x1.4485e03dbdfadp-4, 0x1.55e10050e0384p-4, 0x1.5e95a4d9791cbp-4, 0x1.700d30aeac0e1p-4,
+    0x1.8197e2f40e3f0p-4, 0x1.8a6477a91dc29p-4, 0x1.9c0c32d4d2548p-4, 0x1.a4e7640b1bc38p-4,
+    0x1.b6ac88dad5b1cp-4, 0x1.c885801bc4b23p-4, 0x1.d179788219364p-4, 0x1.e3707ee30487bp-4,
+    0x1.ec739830a1120p-4, 0x1.fe89139dbd566p-4, 0x1.08598b59e3a07p-3, 0x1.0ce7ecdccc28dp-3,
+    0x1.160c8024b27b1p-3, 0x1.1aa2b7e23f72ap-3, 0x1.23d712a49c202p-3, 0x1.28753bc11aba5p-3,
+    0x1.31b994d3a4f85p-3, 0x1.365fcb0159016p-3, 0x1.3fb45a59928ccp-3, 0x1.4462b9dc9b3dcp-3,
+    0x1.4dc7b897bc1c8p-3, 0x1.527e5e4a1b58dp-3, 0x1.5737cc9018cddp-3, 0x1.60b3100b09476p-3,
+    0x1.6574ebe8c133ap-3, 0x1.6f0128b756abcp-3, 0x1.73cb9074fd14dp-3, 0x1.7898d85444c73p-3,
+    0x1.823c16551a3c2p-3, 0x1.871213750e994p-3, 0x1.90c6db9fcbcd9p-3, 0x1.95a5adcf7017fp-3,
+    0x1.9a8778debaa38p-3, 0x1.a454082e6ab05p-3, 0x1.a93ed3c8ad9e3p-3, 0x1.ae2ca6f672bd4p-3,
+    0x1.b811730b823d2p-3, 0x1.bd087383bd8adp-3, 0x1.c2028ab17f9b4p-3, 0x1.c6ffbc6f00f71p-3,
+    0x1.d1037f2655e7bp-3, 0x1.d60a17f903515p-3, 0x1.db13db0d48940p-3, 0x1.e020cc6235ab5p-3,
+    0x1.ea4449f04aaf5p-3, 0x1.ef5ade4dcffe6p-3, 0x1.f474b134df229p-3, 0x1.f991c6cb3b379p-3,
+    0x1.01eae5626c691p-2, 0x1.047e60cde83b8p-2, 0x1.07138604d5862p-2, 0x1.09aa572e6c6d4p-2,
+    0x1.0c42d676162e3p-2, 0x1.1178e8227e47cp-2, 0x1.14167ef367783p-2, 0x1.16b5ccbacfb73p-2,
+    0x1.1956d3b9bc2fap-2, 0x1.1bf99635a6b95p-2, 0x1.1e9e1678899f4p-2, 0x1.214456d0eb8d4p-2,
+    0x1.269621134db92p-2, 0x1.2941afb186b7cp-2, 0x1.2bef07cdc9354p-2, 0x1.2e9e2bce12286p-2,
+    0x1.314f1e1d35ce4p-2, 0x1.3401e12aecba1p-2, 0x1.36b6776be1117p-2, 0x1.396ce359bbf54p-2,
+    0x1.3c25277333184p-2, 0x1.419b423d5e8c7p-2, 0x1.44591e0539f49p-2, 0x1.4718dc271c41bp-2,
+};
+
+
+/* x (> 0, finite; subnormals scaled by 2**54 first) = 2**k z, z in the i-th
+ * interval of the tables (returned); r = z/c - 1 exactly, |r| < 2**-8.4;
+ * *cl = log(c)'s low part (-lo). */
+static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
+{
+    int sub = x < 0x1p-1022;
+    double m = sub ? x * 0x1p54 : x;
+    uint64_t ix = vm_bits(m);
+    uint64_t tmp = ix - 0x3fe6080000000000u;
+    uint64_t i = (tmp >> 44) & 255u;
+    /* kk = k + 1024, kept non-negative so that a logical shift gives it */
+    uint64_t kk = (tmp + (1024ull << 52)) >> 52;
+    double z = vm_from_bits(ix - (kk << 52) + (1024ull << 52));
+    *k = (vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0)) - (sub ? 54.0 : 0.0);
+    double t = vm_log_tab_c[i];
+    double invc = (t + 0x1.8p43) - 0x1.8p43;
+    *cl = (t - invc) * 0x1p-44;
+    *r = vm_fma(z, invc, -1.0);
+    return i;
+}
+
+/* log1p(r) - r + r*r/2 for |r| < 2**-8: r**3 (1/3 - r/4 + ... - r**5/8)
+ * (Taylor: error below 2**-67 r) */
+static inline double vm_log_poly(double r, double r2)
+{
+    return (r2 * r) * (vm_fma(r, -0.25, 1.0 / 3) + r2 * vm_fma(r, -1.0 / 6, 0.2)
+           + (r2 * r2) * vm_fma(r, -0.125, 1.0 / 7));
+}
+
+/* log(x) = hi + *lo for a positive finite x, relative error below 2**-67:
+ * log(x) = k ln2 - log(1/c) + log1p(r), the sums of the large terms (k ln2,
+ * log c, r, r*r/2) in two parts. No division; two table lookups. */
+static inline double vm_log_dd(double x, double *lo)
+{
+    double k, cl, r;
+    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl);
+    double r2e, r2 = vm_two_prod(r, r, &r2e);
+    double we, w = vm_two_sum(k * VM_LN2_HI, vm_log_tab_hi[i], &we);
+    double e1, h1 = vm_two_sum(w, r, &e1);
+    double e2, h2 = vm_two_sum(h1, -0.5 * r2, &e2);
+    double l = (we + e1 + e2) + (cl + k * VM_LN2_LO) + (vm_log_poly(r, r2) - 0.5 * r2e);
+    double h = h2 + l;
+    *lo = l - (h - h2);
+    return h;
+}
+
+/* log(x) = hi + *lo for a positive finite x, relative error about 2**-58,
+ * table-free (the table's emulated gathers cost more than one division):
+ * fdlibm's log(1 + f) = f - f*f/2 + s (f*f/2 + R(s*s)), s = f / (2 + f),
+ * with f*f/2 exact in two parts (FMA) and the sums f - f*f/2 and k ln2 +
+ * that in two parts. */
+static inline double vm_log_hl(double x, double *lo)
 {
     double k;
     double f = vm_log_reduce(x, &k);
-    double hfsq = 0.5 * f * f;
-    double v = k * VM_LN2_HI - ((hfsq - (vm_log1p_tail(f, hfsq) + k * VM_LN2_LO)) - f);
-    return vm_log_special(x, v);
+    double s = f / (2.0 + f);
+    double z = s * s;
+    double w = z * z;
+    double t1 = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01
+                + w * 1.531383769920937332e-01));
+    double t2 = z * (6.666666666666735130e-01 + w * (2.857142874366239149e-01
+                + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+    double he, h = vm_two_prod(0.5 * f, f, &he);
+    double a = f - h;
+    double ae = (f - a) - h;
+    double be, b = vm_two_sum(k * VM_LN2_HI, a, &be);
+    double l = (be + ae) + (vm_fma(s, h + (t1 + t2), k * VM_LN2_LO) - he);
+    double v = b + l;
+    *lo = l - (v - b);
+    return v;
 }
 
-/* log(1 + f) as hi + lo, hi with its low 32 bits clear (FreeBSD's e_log2.c
- * and e_log10.c), so that hi times a 32-bit constant is exact. */
-static inline double vm_log_hilo(double f, double *lo)
+static inline double ars_log(double x)
 {
-    double hfsq = 0.5 * f * f;
-    double r = vm_log1p_tail(f, hfsq);
-    double hi = vm_from_bits(vm_bits(f - hfsq) & 0xffffffff00000000u);
-    *lo = (f - hi) - hfsq + r;
-    return hi;
+    double lo;
+    return vm_log_special(x, vm_log_hl(x, &lo));
 }
 
+/* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
+static inline double vm_log_times(double x, double hi, double lo, double ch, double cl)
+{
+    double pe, p = vm_two_prod(hi, ch, &pe);
+    return vm_log_special(x, p + (pe + vm_fma(hi, cl, lo * ch)));
+}
+
+/* log2 through the table's double-double log (slower than vm_log_hl, whose
+ * error log2's multiplication by 1/ln2 magnifies: 0.67 ulp against 0.50) */
 static inline double ars_log2(double x)
 {
-    double k, lo;
-    double hi = vm_log_hilo(vm_log_reduce(x, &k), &lo);
-    double vhi = hi * 1.44269504072144627571e+00;
-    double vlo = (lo + hi) * 1.67517131648865118353e-10 + lo * 1.44269504072144627571e+00;
-    double w = k + vhi;
-    vlo += (k - w) + vhi;
-    return vm_log_special(x, vlo + w);
+    double lo, hi = vm_log_dd(x, &lo);
+    return vm_log_times(x, hi, lo, 0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56);
 }
 
 static inline double ars_log10(double x)
 {
-    double k, lo;
-    double hi = vm_log_hilo(vm_log_reduce(x, &k), &lo);
-    double vhi = hi * 4.34294481878168880939e-01;
-    double y2 = k * 3.01029995663611771306e-01;
-    double vlo = k * 3.69423907715893078616e-13 + (lo + hi) * 2.50829467116452752298e-11
-                 + lo * 4.34294481878168880939e-01;
-    double w = y2 + vhi;
-    vlo += (y2 - w) + vhi;
-    return vm_log_special(x, vlo + w);
+    double lo, hi = vm_log_hl(x, &lo);
+    return vm_log_times(x, hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
 }
 
 /* ---- sin, cos, tan ------------------------------------------------------------- */
@@ -260,56 +576,25 @@ static inline double ars_cos(double x) { return vm_sincos(x, 1); }
 #define VM_PIO2_LO 6.12323399573676603587e-17
 #define VM_PIO4_HI 7.85398163397448278999e-01
 
-/* y * 2**k for an integer k (in a double), -2044 <= k <= 2046: two factors,
- * each a normal number, so that only the last product rounds */
-static inline double vm_scale(double y, double k)
-{
-    double k1 = (k * 0.5 + VM_SHIFT) - VM_SHIFT;
-    return y * vm_pow2(k1) * vm_pow2(k - k1);
-}
-
-/* a + b = s + *e exactly (Knuth's two-sum, any order of magnitude) */
-static inline double vm_two_sum(double a, double b, double *e)
-{
-    double s = a + b;
-    double bb = s - a;
-    *e = (a - (s - bb)) + (b - bb);
-    return s;
-}
-
-/* a * b = p + *e exactly (Dekker's product, no FMA), |a|, |b| < 2**995 and
- * the product's low part not below the normal range */
-static inline double vm_two_prod(double a, double b, double *e)
-{
-    double ca = a * 134217729.0, cb = b * 134217729.0;
-    double ah = ca - (ca - a), al = a - ah;
-    double bh = cb - (cb - b), bl = b - bh;
-    double p = a * b;
-    *e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-    return p;
-}
-
-/* e**x = (s + *t) * 2**k for |x| <= 711, k = round(x / ln2) in *k:
- * fdlibm's exp kernel (as vm_exp_tail) in two parts, so that the callers
- * round once at the end. e**r = 1 + r + r*r/2 + R3, R3 = r c / (2 - c) -
- * r*r/2 rewritten as r z (1 - (2 + r) P) / (2 (2 - c)) (c = r - z P, z =
- * r*r): s = 1 + hi rounded; *t its rounding error (exact), r*r/2 (exact in
- * two parts), R3, -lo and the rounding error of r = hi - lo. */
+/* e**x = (s + *t) * 2**k for |x| <= 711, the parts as in vm_exp_xl:
+ * 2**(j/128) e**r = h (1 + l) (1 + r + P), with r = r0 + rm and 1 + l + r
+ * + P in two parts (|l| < 2**-53, |r| < 2**-8); s = h + h u rounded (in [1,
+ * 2]), *t the rest. Relative error about 2**-68. */
 static inline double vm_exp_dd(double x, double *t, double *k)
 {
-    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
-    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO;
-    double r = hi - lo;
-    double rr = (hi - r) - lo;
-    double zl, z = vm_two_prod(r, r, &zl);
-    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
-               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
-               + z * 4.13813679705723846039e-08)));
-    double c = r - z * p;
-    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
-    double s = 1.0 + hi;
-    *t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
-    *k = kd;
+    double r0, rm, e;
+    uint64_t j = vm_exp_reduce(x, &r0, &rm, &e);
+    double rl, r = vm_two_sum(r0, rm, &rl);
+    double h = vm_exp_tab_hi[j], l = vm_exp_tab_lo[j];
+    double c = vm_exp_poly(r);
+    double pl, p = vm_two_sum(r, c, &pl);
+    double ul, u = vm_two_sum(p, l, &ul);
+    ul += pl + rl + l * p;
+    double hl, hu = vm_two_prod(h, u, &hl);
+    hl = vm_fma(h, ul, hl);
+    double s = h + hu;
+    *t = ((h - s) + hu) + hl;
+    *k = e;
     return s;
 }
 
@@ -318,12 +603,12 @@ static inline double vm_expm1_dd(double x, double *lo)
 {
     double t, k, s = vm_exp_dd(x, &t, &k);
     /* 2**k s - 1 + 2**k t; 2**k is a normal number for -58 <= k <= 56,
-     * beyond that the -1 is below half an ulp */
+     * beyond that the -1 is below half an ulp and joins t */
     double p = vm_pow2(k > 56.0 ? 0.0 : k);
     double e, d = vm_two_sum(s * p, -1.0, &e);
     double w = t * p + e;
     double h = vm_two_sum(d, w, &e);
-    double big = vm_scale(s + t, k);
+    double big = vm_scale(s + (t - vm_pow2(-(k < 1000.0 ? k : 1000.0))), k);
     *lo = k > 56.0 ? 0.0 : e;
     return k > 56.0 ? big : h;
 }
@@ -333,26 +618,33 @@ static inline double ars_expm1(double x)
     /* e**x - 1 rounds to -1 below -38, overflows above 709.79; NaN passes */
     double xc = x < -40.0 ? -40.0 : x > 710.0 ? 710.0 : x;
     double lo, v = vm_expm1_dd(xc, &lo);
+    /* below 2**-35 x + x*x/2 (the two parts' absolute error, 2**-106, is
+     * too much there); -0 stays -0 */
+    v = fabs(x) < 0x1p-35 ? vm_fma(x, 0.5 * x, x) : v;
     return x == 0 ? x : v;
 }
 
 static inline double ars_tanh(double x)
 {
-    /* tanh a = m / (m + 2), m = e**(2a) - 1 in two parts, a = |x|: q = n / d
-     * with n = m (a < 0.55) or 2 (then tanh = 1 - q), corrected for the
-     * low parts and the division's rounding (the residual n - q d exactly,
-     * divided in float32: it only needs a few bits). 1 from 22 on; a - a**3/3
-     * below 2**-26. */
+    /* tanh a = (E - 1) / (E + 1), E = e**(2a) = eh + el (vm_exp_dd, scaled
+     * by 2**k exactly), a = |x|: q = n / d with d = E + 1 and n = E - 1 (a <
+     * 0.55; eh - 1 is exact, then rounded with el) or 2 (then tanh = 1 -
+     * q), corrected for the low parts and the division's rounding (the
+     * residual n - q d exactly, divided in float32: it only needs a few
+     * bits). 1 from 22 on; a - a**3/3 below 2**-26. */
     double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
-    double ml, mh = vm_expm1_dd(ac + ac, &ml);
-    double dl, dh = vm_two_sum(mh, 2.0, &dl);
-    dl += ml;
+    double t, k, s = vm_exp_dd(ac + ac, &t, &k);
+    double p = vm_pow2(k);
+    double eh = s * p, el = t * p;
+    double dh = eh + 1.0;
+    double dl = ((eh - dh) + 1.0) + el;
+    double e1 = eh - 1.0;
+    double m = e1 + el;
     int small = a < 0.55;
-    double n = small ? mh : 2.0;
-    double nl = small ? ml : 0.0;
+    double n = small ? m : 2.0;
+    double nl = small ? (e1 - m) + el : 0.0;
     double q = n / dh;
-    double pe, pp = vm_two_prod(q, dh, &pe);
-    double res = (((n - pp) - pe) + nl) - q * dl;
+    double res = (vm_fma(-q, dh, n) + nl) - q * dl;
     double corr = (double)((float)res / (float)dh);
     double v = small ? q + corr : 1.0 - (q + corr);
     v = a < 0x1p-26 ? a - a * a * a * (1.0 / 3) : v;
@@ -400,15 +692,15 @@ static inline double ars_sinh(double x)
 
 /* ---- log1p and the inverse hyperbolic functions --------------------------------- */
 
-/* log(u) + c / u + kadd ln2 for u > 0 (fdlibm's s_log1p.c: c is the
- * rounding error of u = 1 + x), and log's special values of u */
+/* log(u) + c / u + kadd ln2 for u > 0 (vm_log_hl; as fdlibm's s_log1p.c, c
+ * is the rounding error of u = 1 + x), and log's special values of u */
 static inline double vm_log_c(double u, double c, double kadd)
 {
-    double k;
-    double f = vm_log_reduce(u, &k);
-    k += kadd;
-    double hfsq = 0.5 * f * f;
-    double v = k * VM_LN2_HI - ((hfsq - (vm_log1p_tail(f, hfsq) + (k * VM_LN2_LO + c / u))) - f);
+    double lo, hi = vm_log_hl(u, &lo);
+    /* kadd is 0 or 1, and 1 only for u > 2**28: |hi| > ln2 (Fast2Sum) */
+    double a = kadd * VM_LN2_HI;
+    double b = hi + a;
+    double v = b + ((((hi - b) + a) + lo) + (c / u + kadd * VM_LN2_LO));
     return vm_log_special(u, v);
 }
 
@@ -424,7 +716,9 @@ static inline double vm_log1p(double w, double wl)
 
 static inline double ars_log1p(double x)
 {
+    /* below 2**-20 x - x*x/2 + x**3/3 (error < 2**-62 x) */
     double v = vm_log1p(x, 0.0);
+    v = fabs(x) < 0x1p-20 ? vm_fma(x * x, vm_fma(x, 1.0 / 3, -0.5), x) : v;
     return fabs(x) < 0x1p-54 ? x : v;
 }
 
@@ -753,57 +1047,6 @@ static inline void ars_tan_fix64(double *o, const double *a, int64_t n)
 
 /* ---- pow -------------------------------------------------------------------------- */
 
-/* log(x) = hi + *lo for a positive finite x, relative error about 2**-64:
- * x = 2**k (1 + f), log(1 + f) = 2 atanh(s), s = f / (2 + f), |s| < 0.172,
- * = 2s + 2s**3/3 + s**5 P(s*s), with s, s*s, s**3 and 2s**3/3 in two parts
- * (Dekker's products), the series to s**29. */
-static inline double vm_log_dd(double x, double *lo)
-{
-    double k;
-    double f = vm_log_reduce(x, &k);
-    double dl, d = vm_two_sum(2.0, f, &dl);
-    double s = f / d;
-    double pe, pp = vm_two_prod(s, d, &pe);
-    double sl = vm_div_lo(((f - pp) - pe) - s * dl, d);
-    double s2l, s2 = vm_two_prod(s, s, &s2l);
-    s2l += 2.0 * s * sl;
-    double s3l, s3 = vm_two_prod(s, s2, &s3l);
-    s3l += s * s2l + sl * s2;
-    double w = s2 * s2;
-    double p = (0.4 + s2 * (2.0 / 7)) + w * ((2.0 / 9 + s2 * (2.0 / 11)) + w * ((2.0 / 13 + s2 * (2.0 / 15))
-               + w * ((2.0 / 17 + s2 * (2.0 / 19)) + w * ((2.0 / 21 + s2 * (2.0 / 23))
-               + w * ((2.0 / 25 + s2 * (2.0 / 27)) + w * (2.0 / 29))))));
-    /* 2/3 = C + Cl */
-    const double C = 6.66666666666666629659e-01, Cl = 3.70074341541718826264e-17;
-    double t3e, t3 = vm_two_prod(s3, C, &t3e);
-    double ae, a = vm_two_sum(2.0 * s, t3, &ae);
-    double l = 2.0 * sl + ae + t3e + (s3l * C + s3 * Cl) + s3 * s2 * p;
-    double be, b = vm_two_sum(k * VM_LN2_HI, a, &be);
-    l += be + k * VM_LN2_LO;
-    double h = b + l;
-    *lo = l - (h - b);
-    return h;
-}
-
-/* e**(x + xl) for |x| <= 746 (a small xl), rounded once but for results in
- * the subnormal range */
-static inline double vm_exp_xl(double x, double xl)
-{
-    double kd = (x * VM_INVLN2 + VM_SHIFT) - VM_SHIFT;
-    double hi = x - kd * VM_LN2_HI, lo = kd * VM_LN2_LO - xl;
-    double r = hi - lo;
-    double rr = (hi - r) - lo;
-    double zl, z = vm_two_prod(r, r, &zl);
-    double p = 1.66666666666666019037e-01 + z * (-2.77777777770155933842e-03
-               + z * (6.61375632143793436117e-05 + z * (-1.65339022054652515390e-06
-               + z * 4.13813679705723846039e-08)));
-    double c = r - z * p;
-    double r3 = (r * z) * (1.0 - (2.0 + r) * p) / (2.0 * (2.0 - c));
-    double s = 1.0 + hi;
-    double t = ((1.0 - s) + hi) + (0.5 * z + ((0.5 * zl + r3 + r * rr) - lo));
-    return vm_scale(s + t, kd);
-}
-
 /* pow: e**(y log|x|) with log|x| and the product in two parts, the sign
  * from y's parity, and C99 Annex F's special values by selects. Forced
  * inline: GCC's size limit would keep it a call, and the loop scalar. */
@@ -821,8 +1064,7 @@ static inline double ars_pow(double x, double y)
     double ze, z = vm_two_prod(y, l, &ze);
     ze += y * ll;
     int over = z > 710.0, under = z < -746.0;
-    double zc = over ? 710.0 : under ? -746.0 : z;
-    double v = vm_exp_xl(zc, (over | under) ? 0.0 : ze);
+    double v = vm_exp_xl(z, ze);
     v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
     int neg = (x < 0) & yodd;
     v = neg ? -v : v;
