@@ -46,6 +46,14 @@ static const int64_t BYTES_PER_THREAD = 1 << 19;
  * much of that it spins without yielding the CPU. */
 static const int64_t SPIN_NS = 50000;
 static const int64_t PAUSE_NS = 3000;
+/* A worker that ran out of chunks while the region's other threads still run
+ * theirs keeps spinning until the region ends (and SPIN_NS after), for at most
+ * this long: back-to-back regions then find it awake. A caller waiting for a
+ * claimed chunk spins for up to its own mean chunk's length, within the same
+ * bound, before it sleeps. On an idle virtual machine a sleeping thread's CPU
+ * halts, and waking it costs far more than the spin (memory-bound 1e7-element
+ * kernels ran at their one-thread speed when every region woke its worker). */
+static const int64_t HOLD_NS = 1000000;
 /* A region whose caller waited this long for a claimed chunk, and longer than
  * twice its own share of the work took, met a worker that lost its CPU in the
  * middle of a chunk (the machine is oversubscribed; an idle machine makes the
@@ -128,6 +136,7 @@ static inline uint64_t ticket_of(uint32_t gen, int64_t nchunks)
 static struct {
     _Alignas(64) uint64_t ticket;
     _Alignas(64) int64_t done;     /* chunks finished (atomic) */
+    int active;                    /* a region is under way (atomic) */
     ars_range_fn fn;
     void *ctx;
     int64_t n, nchunks;
@@ -155,26 +164,30 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* Spin while done() is false, for at most SPIN_NS; returns done()'s last
- * value. After the first PAUSE_NS the spin yields the CPU at each turn: when
+/* Spin until cond holds, for at most limit ns, or while hold is true (for up
+ * to HOLD_NS) and limit ns after. After the first PAUSE_NS the spin yields
+ * the CPU at each turn: when
  * the machine has more runnable threads than cores (a preempted worker holding
  * a chunk, perhaps on this very core), they run instead of the spinner; on an
  * idle machine sched_yield returns at once. */
-#define SPIN_UNTIL(cond)                                    \
+#define SPIN_UNTIL(cond, hold, limit)                       \
     do {                                                    \
-        int64_t t0_ = 0;                                    \
+        int64_t t0_ = 0, start_ = 0;                        \
         int yielding_ = 0;                                  \
         for (int i_ = 0; !(cond); i_++) {                   \
             if (yielding_) {                                \
                 sched_yield();                              \
-                if (now_ns() - t0_ > SPIN_NS)               \
+                int64_t t_ = now_ns();                      \
+                if ((hold) && t_ - start_ < HOLD_NS)        \
+                    t0_ = t_;                               \
+                else if (t_ - t0_ > (limit))                \
                     break;                                  \
                 continue;                                   \
             }                                               \
             if ((i_ & 63) == 63) {                          \
                 int64_t t_ = now_ns();                      \
                 if (t0_ == 0)                               \
-                    t0_ = t_;                               \
+                    t0_ = start_ = t_;                      \
                 else if (t_ - t0_ > PAUSE_NS)               \
                     yielding_ = 1;                          \
             }                                               \
@@ -183,21 +196,23 @@ static inline void cpu_relax(void)
     } while (0)
 
 /* Claim and run chunks of region `gen` until none is left (or the region is no
- * longer current). */
-static void run_chunks(uint32_t gen)
+ * longer current); the number run. */
+static int64_t run_chunks(uint32_t gen)
 {
+    int64_t ran = 0;
     uint64_t t = __atomic_load_n(&job.ticket, __ATOMIC_ACQUIRE);
     for (;;) {
         int64_t nchunks = (int64_t)(t >> 16 & MAX_CHUNKS);
         int64_t c = (int64_t)(t & MAX_CHUNKS);
         if ((uint32_t)(t >> 32) != gen || c >= nchunks)
-            return;
+            return ran;
         if (!__atomic_compare_exchange_n(&job.ticket, &t, t + 1, 0, __ATOMIC_ACQ_REL,
                                          __ATOMIC_ACQUIRE))
             continue;  /* t now holds the current ticket */
         /* A chunk runs armed as its caller is; after a Ctrl-C the rest of an
          * armed region's chunks are skipped (its output is dropped). */
         ars_intr_base = job.intr_base;
+        ran++;
         if (!ars_interrupted())
             job.fn(ars_split(job.n, c, nchunks), ars_split(job.n, c + 1, nchunks), job.ctx);
         if (__atomic_add_fetch(&job.done, 1, __ATOMIC_SEQ_CST) == nchunks &&
@@ -217,7 +232,8 @@ static void *worker_main(void *p)
     uint32_t seen = __atomic_load_n(&w->post, __ATOMIC_ACQUIRE);
     for (;;) {
         SPIN_UNTIL(__atomic_load_n(&w->post, __ATOMIC_ACQUIRE) != seen ||
-                   __atomic_load_n(&w->quit, __ATOMIC_ACQUIRE));
+                   __atomic_load_n(&w->quit, __ATOMIC_ACQUIRE),
+                   __atomic_load_n(&job.active, __ATOMIC_ACQUIRE), SPIN_NS);
         if (__atomic_load_n(&w->post, __ATOMIC_ACQUIRE) == seen &&
             !__atomic_load_n(&w->quit, __ATOMIC_ACQUIRE)) {
             pthread_mutex_lock(&w->mu);
@@ -245,10 +261,11 @@ static void wake(worker *w)
     }
 }
 
-/* Wait until every chunk of the current region has finished. */
-static void wait_done(int64_t nchunks)
+/* Wait until every chunk of the current region has finished, spinning for up
+ * to spin_ns first. */
+static void wait_done(int64_t nchunks, int64_t spin_ns)
 {
-    SPIN_UNTIL(__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == nchunks);
+    SPIN_UNTIL(__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == nchunks, 0, spin_ns);
     if (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) == nchunks)
         return;
     pthread_mutex_lock(&done_mu);
@@ -283,6 +300,7 @@ static void after_fork_child(void)
     memset(workers, 0, sizeof workers);
     nworkers = 0;
     caller_waiting = 0;
+    job.active = 0;
     pthread_mutex_init(&done_mu, NULL);
     pthread_cond_init(&done_cv, NULL);
     pthread_mutex_init(&submit_mu, NULL);
@@ -390,20 +408,24 @@ void ars_parallel_for(int64_t n, int64_t grain, ars_range_fn fn, void *ctx)
     job.nchunks = nchunks;
     job.intr_base = ars_intr_base;
     __atomic_store_n(&job.done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&job.active, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&job.ticket, ticket_of(gen, nchunks), __ATOMIC_SEQ_CST);
     for (int k = 1; k < nt; k++) {
         __atomic_store_n(&workers[k].post, gen, __ATOMIC_SEQ_CST);
         wake(&workers[k]);
     }
     in_region = 1;
-    run_chunks(gen);
+    int64_t mine = run_chunks(gen);
     in_region = 0;
     if (__atomic_load_n(&job.done, __ATOMIC_ACQUIRE) != nchunks) {
         int64_t t1 = now_ns();
-        wait_done(nchunks);
+        /* An idle machine makes the caller wait a chunk's length at most. */
+        int64_t spin = mine > 0 ? (t1 - t0) / mine : SPIN_NS;
+        wait_done(nchunks, spin < SPIN_NS ? SPIN_NS : spin > HOLD_NS ? HOLD_NS : spin);
         int64_t t2 = now_ns();
         if (t2 - t1 > LATE_NS && t2 - t1 > 2 * (t1 - t0))
             backoff_until = t2 + BACKOFF_NS;
     }
+    __atomic_store_n(&job.active, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&submit_mu);
 }
