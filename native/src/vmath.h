@@ -849,12 +849,11 @@ static const double vm_exp2_tab32[32] = {
  * constant and give up vectorizing the table lookup). */
 static inline double vm_exp32(double x, double *p)
 {
-    double kd = x * VM_INVLN2_32 + VM_SHIFT;
+    double kd = vm_fma(x, VM_INVLN2_32, VM_SHIFT);
     uint64_t kk = vm_bits(kd);
     double k = kd - VM_SHIFT;
-    double r = (x - k * (VM_LN2_HI / 32)) - k * (VM_LN2_LO / 32);
-    double r2 = r * r;
-    *p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * (1.0 / 24));
+    double r = vm_fma(-k, VM_LN2_LO / 32, vm_fma(-k, VM_LN2_HI / 32, x));
+    *p = vm_fma(r * r, vm_fma(r, vm_fma(r, 1.0 / 24, 1.0 / 6), 0.5), r);
     return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
 }
 
@@ -867,9 +866,9 @@ static inline double vm_exp32(double x, double *p)
  * 0.69 against 0.86 ns per element (512-bit vectors, Zen 4). */
 static inline double vm_expm1_r(double r)
 {
-    double q = 0x1.0000000b8f62bp-1 + r * (0x1.5555555a78232p-3 + r * (0x1.5554e9114ecf9p-5
-               + r * (0x1.1110e0f726534p-7 + r * (0x1.6d431504c53d3p-10 + r * 0x1.a124e3f154d32p-13))));
-    return r + (r * r) * q;
+    double q = vm_fma(r, vm_fma(r, vm_fma(r, vm_fma(r, vm_fma(r, 0x1.a124e3f154d32p-13, 0x1.6d431504c53d3p-10),
+               0x1.1110e0f726534p-7), 0x1.5554e9114ecf9p-5), 0x1.5555555a78232p-3), 0x1.0000000b8f62bp-1);
+    return vm_fma(r * r, q, r);
 }
 
 /* e**x for float32 x clamped to [-110, 100] (a NaN passes: both clamps are
@@ -882,8 +881,8 @@ static inline float ars_expf(float x)
     float xc = 100.0f < x ? 100.0f : x;
     xc = -110.0f > xc ? -110.0f : xc;
     double d = xc;
-    double kd = d * 1.44269504088896338700e+00 + VM_SHIFT;
-    double r = d - (kd - VM_SHIFT) * 6.93147180559945286227e-01;
+    double kd = vm_fma(d, 1.44269504088896338700e+00, VM_SHIFT);
+    double r = vm_fma(-(kd - VM_SHIFT), 6.93147180559945286227e-01, d);
     double e = 1.0 + vm_expm1_r(r);
     return (float)vm_from_bits(vm_bits(e) + (vm_bits(kd) << 52));
 }
@@ -892,7 +891,7 @@ static inline float ars_expm1f(float x)
 {
     double d = x;
     double p, s = vm_exp32(d, &p);
-    double v = (s - 1.0) + s * p;
+    double v = vm_fma(s, p, s - 1.0);
     /* -0 stays -0 */
     return (float)(d > 100.0 ? (double)INFINITY : d < -110.0 ? -1.0 : d == 0 ? d : v);
 }
@@ -904,10 +903,10 @@ static inline float ars_tanhf(float x)
     float ac = fabsf(x);
     ac = 10.0f < ac ? 10.0f : ac;
     double y = 2.0 * (double)ac;
-    double kd = y * 1.44269504088896338700e+00 + VM_SHIFT;
-    double p = vm_expm1_r(y - (kd - VM_SHIFT) * 6.93147180559945286227e-01);
+    double kd = vm_fma(y, 1.44269504088896338700e+00, VM_SHIFT);
+    double p = vm_expm1_r(vm_fma(-(kd - VM_SHIFT), 6.93147180559945286227e-01, y));
     double s = vm_from_bits((vm_bits(kd) + 1023u) << 52);
-    double m = (s - 1.0) + s * p;
+    double m = vm_fma(s, p, s - 1.0);
     return copysignf((float)(m / (m + 2.0)), x);
 }
 
@@ -916,7 +915,7 @@ static inline float ars_sinhf(float x)
     /* sinh |x| = (m + m / (m + 1)) / 2, m = e**|x| - 1 */
     double d = x, a = fabs(d);
     double p, s = vm_exp32(a, &p);
-    double m = (s - 1.0) + s * p;
+    double m = vm_fma(s, p, s - 1.0);
     return (float)copysign(a > 100.0 ? (double)INFINITY : 0.5 * (m + m / (m + 1.0)), d);
 }
 
@@ -924,8 +923,8 @@ static inline float ars_coshf(float x)
 {
     double a = fabs((double)x);
     double p, s = vm_exp32(a, &p);
-    double e = s + s * p;
-    return (float)(a > 100.0 ? (double)INFINITY : 0.5 * e + 0.5 / e);
+    double e = vm_fma(s, p, s);
+    return (float)(a > 100.0 ? (double)INFINITY : vm_fma(0.5, e, 0.5 / e));
 }
 
 /* log(x) - k ln2 for a positive normal double x = 2**k * z (float32 values
@@ -943,10 +942,9 @@ static inline double vm_log32(double x, double *k)
     *k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
     double f = z - 1.0;
     double sv = f / (2.0 + f);
-    double t = sv * sv, t2 = t * t;
-    double p = (0x1.fffffffffff12p-1 + t * 0x1.555555567148cp-2)
-               + t2 * (0x1.9999962c06032p-3 + t * 0x1.2494381ee5869p-3)
-               + (t2 * t2) * (0x1.c620ee6e2b4a3p-4 + t * 0x1.9192e478c4308p-4);
+    double t = sv * sv;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.9192e478c4308p-4, 0x1.c620ee6e2b4a3p-4),
+               0x1.2494381ee5869p-3), 0x1.9999962c06032p-3), 0x1.555555567148cp-2), 0x1.fffffffffff12p-1);
     return (sv + sv) * p;
 }
 
@@ -981,9 +979,9 @@ static inline double vm_log32f(float x, double *k)
     double f = vm_from_bits32(ix - (tmp & 0xff800000u)) - 1.0f;
     *k = kf;
     double sv = f / (2.0 + f);
-    double t = sv * sv, t2 = t * t;
-    double p = (0x1.0000000004988p+1 + t * 0x1.555554db6d410p-1)
-               + t2 * (0x1.999a9bbfcf938p-2 + t * 0x1.2432ec97e26d1p-2) + (t2 * t2) * 0x1.e3a9bc9e83906p-3;
+    double t = sv * sv;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.e3a9bc9e83906p-3, 0x1.2432ec97e26d1p-2),
+               0x1.999a9bbfcf938p-2), 0x1.555554db6d410p-1), 0x1.0000000004988p+1);
     return sv * p;
 }
 
@@ -998,26 +996,26 @@ static inline float vm_log_special32(float x, float v)
 static inline float ars_logf(float x)
 {
     double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)(k * 6.93147180559945286227e-01 + l));
+    return vm_log_special32(x, (float)vm_fma(k, 6.93147180559945286227e-01, l));
 }
 
 static inline float ars_log2f(float x)
 {
     double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)(k + l * 1.44269504088896338700e+00));
+    return vm_log_special32(x, (float)vm_fma(l, 1.44269504088896338700e+00, k));
 }
 
 static inline float ars_log10f(float x)
 {
     double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)(k * 3.01029995663981198017e-01 + l * 4.34294481903251816668e-01));
+    return vm_log_special32(x, (float)vm_fma(k, 3.01029995663981198017e-01, l * 4.34294481903251816668e-01));
 }
 
 /* log(u) for u > 0 (any double from the functions below), else as log */
 static inline double vm_log_d32(double u)
 {
     double k, l = vm_log32(u, &k);
-    return vm_log_special(u, k * 6.93147180559945286227e-01 + l);
+    return vm_log_special(u, vm_fma(k, 6.93147180559945286227e-01, l));
 }
 
 static inline float ars_log1pf(float x)
@@ -1077,12 +1075,11 @@ static inline double vm_atan_q(double n, double d)
     c = g4 ? 0.0 : c;
     s = g4 ? 1.0 : s;
     double th = (double)(g1 + g2 + g3 + g4) * 0x1.921fb54442d18p-2;
-    double r = (n * c - d * s) / (d * c + n * s);
-    double t = r * r, t2 = t * t;
-    double p = (0x1.ffffffffffb6bp-1 + t * -0x1.5555555142d2dp-2)
-               + t2 * (0x1.9999903222ad0p-3 + t * -0x1.248e4ddd71240p-3)
-               + (t2 * t2) * (0x1.c59481d5f60a1p-4 + t * -0x1.513f7b9e76491p-4);
-    return th + r * p;
+    double r = vm_fma(n, c, -d * s) / vm_fma(d, c, n * s);
+    double t = r * r;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.513f7b9e76491p-4, 0x1.c59481d5f60a1p-4),
+               -0x1.248e4ddd71240p-3), 0x1.9999903222ad0p-3), -0x1.5555555142d2dp-2), 0x1.ffffffffffb6bp-1);
+    return vm_fma(r, p, th);
 }
 
 #define VM_PI 0x1.921fb54442d18p+1
@@ -1134,14 +1131,14 @@ static inline float ars_atan2f(float y, float x)
  * (relative error < 2**-43), negated where n + q0 is odd. */
 static inline double vm_sin32(double x, uint64_t q0)
 {
-    double kd = (x * 3.18309886183790671538e-01 - 0.5 * (double)q0) + VM_SHIFT;
+    double kd = vm_fma(x, 3.18309886183790671538e-01, -0.5 * (double)q0) + VM_SHIFT;
     uint64_t flip = (vm_bits(kd) + q0) & 1;
-    double m = 2.0 * (kd - VM_SHIFT) + (double)q0;
-    double r = (x - m * 1.57079632673412561417e+00) - m * 6.07710050650619224932e-11;
-    double t = r * r, t2 = t * t;
-    double p = (0x1.ffffffffffe3ap-1 + t * -0x1.5555555543bdep-3)
-               + t2 * (0x1.11111109ef000p-7 + t * -0x1.a019fd48ee1e6p-13)
-               + (t2 * t2) * ((0x1.71dcf81f7d9dep-19 + t * -0x1.ae04489f3e1c3p-26) + t2 * 0x1.52e574529a459p-33);
+    double m = vm_fma(2.0, kd - VM_SHIFT, (double)q0);
+    double r = vm_fma(-m, 6.07710050650619224932e-11, vm_fma(-m, 1.57079632673412561417e+00, x));
+    double t = r * r;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.52e574529a459p-33,
+               -0x1.ae04489f3e1c3p-26), 0x1.71dcf81f7d9dep-19), -0x1.a019fd48ee1e6p-13), 0x1.11111109ef000p-7),
+               -0x1.5555555543bdep-3), 0x1.ffffffffffe3ap-1);
     double v = r * p;
     return flip ? -v : v;
 }
@@ -1155,17 +1152,15 @@ static inline float ars_cosf(float x) { return (float)vm_sin32(x, 1); }
  * odd: one division. */
 static inline double vm_tan32(double x)
 {
-    double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
+    double kd = vm_fma(x, 6.36619772367581382433e-01, VM_SHIFT);
     uint64_t odd = vm_bits(kd) & 1;
     double n = kd - VM_SHIFT;
-    double r = (x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11;
-    double t = r * r, t2 = t * t;
-    double s = r * ((0x1.fffffffffffd9p-1 + t * -0x1.5555555550efep-3)
-                    + t2 * (0x1.1111110bde5e3p-7 + t * -0x1.a019f8a207d3fp-13)
-                    + (t2 * t2) * (0x1.71d7317b8ee33p-19 + t * -0x1.a9507f3711e2dp-26));
-    double c = (0x1.ffffffffffe0bp-1 + t * -0x1.ffffffffe3763p-2)
-               + t2 * (0x1.5555554476425p-5 + t * -0x1.6c16b2d3e61f5p-10)
-               + (t2 * t2) * (0x1.a00e9685da9c4p-16 + t * -0x1.23c5c15441a00p-22);
+    double r = vm_fma(-n, 6.07710050650619224932e-11, vm_fma(-n, 1.57079632673412561417e+00, x));
+    double t = r * r;
+    double s = r * vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.a9507f3711e2dp-26, 0x1.71d7317b8ee33p-19),
+                   -0x1.a019f8a207d3fp-13), 0x1.1111110bde5e3p-7), -0x1.5555555550efep-3), 0x1.fffffffffffd9p-1);
+    double c = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.23c5c15441a00p-22, 0x1.a00e9685da9c4p-16),
+               -0x1.6c16b2d3e61f5p-10), 0x1.5555554476425p-5), -0x1.ffffffffe3763p-2), 0x1.ffffffffffe0bp-1);
     return odd ? -c / s : s / c;
 }
 
@@ -1179,11 +1174,10 @@ static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
  * as it must, not up to the smallest subnormal). */
 static inline double vm_exp2_32(double w, double *p)
 {
-    double kd = w * 32.0 + VM_SHIFT;
+    double kd = vm_fma(w, 32.0, VM_SHIFT);
     uint64_t kk = vm_bits(kd);
-    double r = (w * 32.0 - (kd - VM_SHIFT)) * (6.93147180559945286227e-01 / 32);
-    double r2 = r * r;
-    *p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * (1.0 / 24));
+    double r = vm_fma(w, 32.0, -(kd - VM_SHIFT)) * (6.93147180559945286227e-01 / 32);
+    *p = vm_fma(r * r, vm_fma(r, vm_fma(r, 1.0 / 24, 1.0 / 6), 0.5), r);
     return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
 }
 
@@ -1201,9 +1195,9 @@ static inline float ars_powf(float x, float y)
 {
     double dx = x, dy = y, ax = fabs(dx), ay = fabs(dy);
     double k, l = vm_log32(ax, &k);
-    double w = dy * vm_log_special(ax, k + l * 1.44269504088896338700e+00);
+    double w = dy * vm_log_special(ax, vm_fma(l, 1.44269504088896338700e+00, k));
     double p, s = vm_exp2_32(w, &p);
-    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : s + s * p;
+    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : vm_fma(s, p, s);
     /* y integer: every float32 from 2**24 on is; below, the rounding of y
      * to an integer (VM_SHIFT) is y itself, and its last bit says odd */
     double ys = dy + VM_SHIFT;
