@@ -1074,7 +1074,10 @@ static inline double vm_atan_q(double n, double d)
     s = g3 ? 0x1.d906bcf328d46p-1 : s;
     c = g4 ? 0.0 : c;
     s = g4 ? 1.0 : s;
-    double th = (double)(g1 + g2 + g3 + g4) * 0x1.921fb54442d18p-2;
+    double th = g1 ? 0x1.921fb54442d18p-2 : 0.0;  /* i pi/8 */
+    th = g2 ? 0x1.921fb54442d18p-1 : th;
+    th = g3 ? 0x1.2d97c7f3321d2p+0 : th;
+    th = g4 ? 0x1.921fb54442d18p+0 : th;
     double r = vm_fma(n, c, -d * s) / vm_fma(d, c, n * s);
     double t = r * r;
     double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.513f7b9e76491p-4, 0x1.c59481d5f60a1p-4),
@@ -1092,21 +1095,53 @@ static inline float ars_atanf(float x)
     return (float)copysign(a == (double)INFINITY ? VM_PI_2 : v, d);
 }
 
-/* asin x = atan(|x| / sqrt(1 - x*x)), acos x = atan(sqrt(1 - x*x) / x) (pi -
- * that for x < 0); 1 - x*x as (1 - |x|)(1 + |x|), exact near 1. |x| > 1
- * gives NaN through the square root. */
-static inline float ars_asinf(float x)
+/* asin(y) for 0 <= y <= 1/2 given z = y*y (exact): y + y z P(z), P of degree
+ * 7 fitted (weighted least squares, mpmath) so that the relative error of the
+ * result is < 2**-39.8. */
+static inline double vm_asin_p(double y, double z)
 {
-    double d = x, a = fabs(d);
-    double v = vm_atan_q(a, sqrt((1.0 - a) * (1.0 + a)));
-    return (float)copysign(v, d);
+    double p = vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, 0x1.0ddbbdd46d100p-5,
+               0x1.fec9e4f086600p-10), 0x1.527a392f7e372p-6), 0x1.66341cb7ede3ep-6), 0x1.f2836ca47db3dp-6),
+               0x1.6db24ebe458d9p-5), 0x1.333340bc0c3cbp-4), 0x1.555555479bf4dp-3);
+    return vm_fma(y * z, p, y);
 }
 
+/* For a = |x| > 1/2: asin a = pi/2 - 2 asin(s), s = sqrt(w), w = (1 - a)/2
+ * (exact in float32), s <= 1/2. s to double precision without a double square
+ * root or division: s0 = sqrtf(w) in float32 lanes, then one Newton step s0 +
+ * (w - s0*s0) h, with w - s0*s0 exact in double and h = 0.5f / s0 in float32
+ * (the step's relative error is under 2**-46; the 2**-100 keeps h finite at
+ * w = 0). Below 1/2, y = a and z = a*a. |x| > 1 gives NaN through the square
+ * root. */
+static inline double vm_asin_arg(float a, int big, double *z)
+{
+    float wf = (1.0f - a) * 0.5f;
+    float sf = sqrtf(wf);
+    float hf = 0.5f / (sf + 0x1p-100f);
+    double w = wf, s0 = sf, ad = a;
+    double s = vm_fma(vm_fma(-s0, s0, w), (double)hf, s0);
+    *z = big ? w : ad * ad;
+    return big ? s : ad;
+}
+
+static inline float ars_asinf(float x)
+{
+    float a = fabsf(x);
+    int big = a > 0.5f;
+    double z, y = vm_asin_arg(a, big, &z);
+    double v = vm_asin_p(y, z);
+    return copysignf((float)(big ? vm_fma(-2.0, v, VM_PI_2) : v), x);
+}
+
+/* acos x = pi/2 - asin x for |x| <= 1/2, else 2 asin(s) (pi - that for x < 0) */
 static inline float ars_acosf(float x)
 {
-    double d = x, a = fabs(d);
-    double v = vm_atan_q(sqrt((1.0 - a) * (1.0 + a)), a);
-    return (float)(d < 0 ? VM_PI - v : v);
+    float a = fabsf(x);
+    int big = a > 0.5f, neg = x < 0;
+    double z, y = vm_asin_arg(a, big, &z);
+    double v = vm_asin_p(y, z);
+    double vb = neg ? vm_fma(-2.0, v, VM_PI) : 2.0 * v;
+    return (float)(big ? vb : VM_PI_2 - (neg ? -v : v));
 }
 
 /* atan2 with C99 Annex F's special values: both 0 give 0, both infinite
