@@ -1045,13 +1045,31 @@ static inline float ars_acoshf(float x)
     return (float)(d < 1.0 ? (double)NAN : v);
 }
 
+/* atanh |x| = log(u)/2, u = (1 + a)/(1 - a), a = |x|, with a single float64
+ * division: k = the exponent of u / (sqrt(2)/2) from a float32 estimate of u
+ * (one float32 division; an error of an ulp there only moves z a little
+ * outside its interval), then z = u 2**-k and log(z) = 2 atanh(s) with s =
+ * (z - 1)/(z + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k, for
+ * k != 0 (a > 0.17) both exact in double and p - q too; for k = 0, p - q is
+ * 2a (exact where p is not). atanh(s) = s P(s*s) by vm_log32's polynomial.
+ * a = 1 gives inf, a > 1 and NaN NaN. */
 static inline float ars_atanhf(float x)
 {
-    /* log((1 + a) / (1 - a)) / 2; below 2**-7 the odd Taylor series to a**9 */
-    double d = x, a = fabs(d), z = d * d;
-    double t = d * (1.0 + z * (1.0 / 3 + z * (0.2 + z * (1.0 / 7 + z * (1.0 / 9)))));
-    double v = copysign(0.5 * vm_log_d32((1.0 + a) / (1.0 - a)), d);
-    return (float)(a < 0x1p-7 ? t : v);
+    float a = fabsf(x);
+    float uf = (1.0f + a) / (1.0f - a);
+    uint32_t tmp = vm_bits32(uf) - 0x3f3504f3u;
+    int32_t ki = (int32_t)tmp >> 23;
+    double k = (float)ki;
+    double sc = vm_from_bits32((uint32_t)(127 + ki) << 23);
+    double ad = a, p = 1.0 + ad, q = (1.0 - ad) * sc;
+    double sv = (k == 0.0 ? ad + ad : p - q) / (p + q);
+    double t = sv * sv;
+    double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.9192e478c4308p-4, 0x1.c620ee6e2b4a3p-4),
+                0x1.2494381ee5869p-3), 0x1.9999962c06032p-3), 0x1.555555567148cp-2), 0x1.fffffffffff12p-1);
+    float v = (float)vm_fma(k, 0.5 * 6.93147180559945286227e-01, sv * pl);
+    v = a == 1.0f ? INFINITY : v;
+    v = a > 1.0f ? NAN : v;
+    return copysignf(v, x);
 }
 
 /* atan(n / d) for n, d >= 0, finite, not both 0 (and NaN for NaN): theta =
