@@ -28,9 +28,12 @@
  * with intermediate sums in two parts (see each). vm_two_prod is one FMA.
  * The tables (mpmath) are read by scalar loads: GCC's generic tuning
  * keeps gathers off, and they were slower on Zen 4 anyway.
- * float32: computed in float64 (the float64 algorithms, or a float64
- * polynomial with an error far below a float32 ulp) and rounded once, which
- * is within 1 ulp and nearly always correctly rounded.
+ * float32: the polynomials and the final steps in float64 lanes, with an error
+ * far below a float32 ulp, and one rounding at the end: within 1 ulp and
+ * nearly always correctly rounded. What needs no such precision runs in
+ * float32 lanes, twice as wide: clamps, the logarithms' reduction, and the
+ * float32 square root and divisions that asin, acos and atanh refine by one
+ * Newton step in float64. Polynomials by Horner's rule with vm_fma.
  * tests/test_accuracy.py measures them; `python -m arrstride accuracy`
  * prints the table. Internal header. */
 #ifndef ARS_VMATH_H
@@ -1092,11 +1095,17 @@ static inline double ars_pow(double x, double y)
 
 /* ---- float32, through float64 ---------------------------------------------------- */
 
-/* Each float32 function computes in float64 with a relative error far below a
+/* A NaN never meets a negated copy of itself in one operation (the negation is
+ * put on the constant: vm_fma(k, -c, x), not vm_fma(-k, c, x)): which of two
+ * NaNs an operation passes on differs between the levels.
+ *
+ * Each float32 function computes in float64 with a relative error far below a
  * float32 ulp (under 2**-37) and rounds once: within 1 ulp, and correctly
  * rounded but for rare inputs within about 2**-13 ulp of a rounding
  * boundary. Short polynomials on small reduced ranges, and at most one
- * division. */
+ * float64 division. The polynomials' degrees are the least that keep 2**-37
+ * or so: one degree less (fitted again) gives 2**-34 to 2**-36 for atan,
+ * sin, tan and asin, about 0.05% of results not correctly rounded. */
 
 /* 2**(j/32), j = 0..31, rounded to double */
 static const double vm_exp2_tab32[32] = {
@@ -1121,12 +1130,11 @@ static const double vm_exp2_tab32[32] = {
  * constant and give up vectorizing the table lookup). */
 static inline double vm_exp32(double x, double *p)
 {
-    double kd = x * VM_INVLN2_32 + VM_SHIFT;
+    double kd = vm_fma(x, VM_INVLN2_32, VM_SHIFT);
     uint64_t kk = vm_bits(kd);
     double k = kd - VM_SHIFT;
-    double r = (x - k * (VM_LN2_HI / 32)) - k * (VM_LN2_LO / 32);
-    double r2 = r * r;
-    *p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * (1.0 / 24));
+    double r = vm_fma(k, -VM_LN2_LO / 32, vm_fma(k, -VM_LN2_HI / 32, x));
+    *p = vm_fma(r * r, vm_fma(r, vm_fma(r, 1.0 / 24, 1.0 / 6), 0.5), r);
     return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
 }
 
@@ -1139,9 +1147,9 @@ static inline double vm_exp32(double x, double *p)
  * 0.69 against 0.86 ns per element (512-bit vectors, Zen 4). */
 static inline double vm_expm1_r(double r)
 {
-    double q = 0x1.0000000b8f62bp-1 + r * (0x1.5555555a78232p-3 + r * (0x1.5554e9114ecf9p-5
-               + r * (0x1.1110e0f726534p-7 + r * (0x1.6d431504c53d3p-10 + r * 0x1.a124e3f154d32p-13))));
-    return r + (r * r) * q;
+    double q = vm_fma(r, vm_fma(r, vm_fma(r, vm_fma(r, vm_fma(r, 0x1.a124e3f154d32p-13, 0x1.6d431504c53d3p-10),
+               0x1.1110e0f726534p-7), 0x1.5554e9114ecf9p-5), 0x1.5555555a78232p-3), 0x1.0000000b8f62bp-1);
+    return vm_fma(r * r, q, r);
 }
 
 /* e**x for float32 x clamped to [-110, 100] (a NaN passes: both clamps are
@@ -1154,8 +1162,8 @@ static inline float ars_expf(float x)
     float xc = 100.0f < x ? 100.0f : x;
     xc = -110.0f > xc ? -110.0f : xc;
     double d = xc;
-    double kd = d * 1.44269504088896338700e+00 + VM_SHIFT;
-    double r = d - (kd - VM_SHIFT) * 6.93147180559945286227e-01;
+    double kd = vm_fma(d, 1.44269504088896338700e+00, VM_SHIFT);
+    double r = vm_fma(kd - VM_SHIFT, -6.93147180559945286227e-01, d);
     double e = 1.0 + vm_expm1_r(r);
     return (float)vm_from_bits(vm_bits(e) + (vm_bits(kd) << 52));
 }
@@ -1164,7 +1172,7 @@ static inline float ars_expm1f(float x)
 {
     double d = x;
     double p, s = vm_exp32(d, &p);
-    double v = (s - 1.0) + s * p;
+    double v = vm_fma(s, p, s - 1.0);
     /* -0 stays -0 */
     return (float)(d > 100.0 ? (double)INFINITY : d < -110.0 ? -1.0 : d == 0 ? d : v);
 }
@@ -1176,10 +1184,10 @@ static inline float ars_tanhf(float x)
     float ac = fabsf(x);
     ac = 10.0f < ac ? 10.0f : ac;
     double y = 2.0 * (double)ac;
-    double kd = y * 1.44269504088896338700e+00 + VM_SHIFT;
-    double p = vm_expm1_r(y - (kd - VM_SHIFT) * 6.93147180559945286227e-01);
+    double kd = vm_fma(y, 1.44269504088896338700e+00, VM_SHIFT);
+    double p = vm_expm1_r(vm_fma(kd - VM_SHIFT, -6.93147180559945286227e-01, y));
     double s = vm_from_bits((vm_bits(kd) + 1023u) << 52);
-    double m = (s - 1.0) + s * p;
+    double m = vm_fma(s, p, s - 1.0);
     return copysignf((float)(m / (m + 2.0)), x);
 }
 
@@ -1188,7 +1196,7 @@ static inline float ars_sinhf(float x)
     /* sinh |x| = (m + m / (m + 1)) / 2, m = e**|x| - 1 */
     double d = x, a = fabs(d);
     double p, s = vm_exp32(a, &p);
-    double m = (s - 1.0) + s * p;
+    double m = vm_fma(s, p, s - 1.0);
     return (float)copysign(a > 100.0 ? (double)INFINITY : 0.5 * (m + m / (m + 1.0)), d);
 }
 
@@ -1196,8 +1204,8 @@ static inline float ars_coshf(float x)
 {
     double a = fabs((double)x);
     double p, s = vm_exp32(a, &p);
-    double e = s + s * p;
-    return (float)(a > 100.0 ? (double)INFINITY : 0.5 * e + 0.5 / e);
+    double e = vm_fma(s, p, s);
+    return (float)(a > 100.0 ? (double)INFINITY : vm_fma(0.5, e, 0.5 / e));
 }
 
 /* log(x) - k ln2 for a positive normal double x = 2**k * z (float32 values
@@ -1215,10 +1223,9 @@ static inline double vm_log32(double x, double *k)
     *k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
     double f = z - 1.0;
     double sv = f / (2.0 + f);
-    double t = sv * sv, t2 = t * t;
-    double p = (0x1.fffffffffff12p-1 + t * 0x1.555555567148cp-2)
-               + t2 * (0x1.9999962c06032p-3 + t * 0x1.2494381ee5869p-3)
-               + (t2 * t2) * (0x1.c620ee6e2b4a3p-4 + t * 0x1.9192e478c4308p-4);
+    double t = sv * sv;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.9192e478c4308p-4, 0x1.c620ee6e2b4a3p-4),
+               0x1.2494381ee5869p-3), 0x1.9999962c06032p-3), 0x1.555555567148cp-2), 0x1.fffffffffff12p-1);
     return (sv + sv) * p;
 }
 
@@ -1253,9 +1260,9 @@ static inline double vm_log32f(float x, double *k)
     double f = vm_from_bits32(ix - (tmp & 0xff800000u)) - 1.0f;
     *k = kf;
     double sv = f / (2.0 + f);
-    double t = sv * sv, t2 = t * t;
-    double p = (0x1.0000000004988p+1 + t * 0x1.555554db6d410p-1)
-               + t2 * (0x1.999a9bbfcf938p-2 + t * 0x1.2432ec97e26d1p-2) + (t2 * t2) * 0x1.e3a9bc9e83906p-3;
+    double t = sv * sv;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.e3a9bc9e83906p-3, 0x1.2432ec97e26d1p-2),
+               0x1.999a9bbfcf938p-2), 0x1.555554db6d410p-1), 0x1.0000000004988p+1);
     return sv * p;
 }
 
@@ -1270,26 +1277,26 @@ static inline float vm_log_special32(float x, float v)
 static inline float ars_logf(float x)
 {
     double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)(k * 6.93147180559945286227e-01 + l));
+    return vm_log_special32(x, (float)vm_fma(k, 6.93147180559945286227e-01, l));
 }
 
 static inline float ars_log2f(float x)
 {
     double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)(k + l * 1.44269504088896338700e+00));
+    return vm_log_special32(x, (float)vm_fma(l, 1.44269504088896338700e+00, k));
 }
 
 static inline float ars_log10f(float x)
 {
     double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)(k * 3.01029995663981198017e-01 + l * 4.34294481903251816668e-01));
+    return vm_log_special32(x, (float)vm_fma(k, 3.01029995663981198017e-01, l * 4.34294481903251816668e-01));
 }
 
 /* log(u) for u > 0 (any double from the functions below), else as log */
 static inline double vm_log_d32(double u)
 {
     double k, l = vm_log32(u, &k);
-    return vm_log_special(u, k * 6.93147180559945286227e-01 + l);
+    return vm_log_special(u, vm_fma(k, 6.93147180559945286227e-01, l));
 }
 
 static inline float ars_log1pf(float x)
@@ -1319,13 +1326,31 @@ static inline float ars_acoshf(float x)
     return (float)(d < 1.0 ? (double)NAN : v);
 }
 
+/* atanh |x| = log(u)/2, u = (1 + a)/(1 - a), a = |x|, with a single float64
+ * division: k = the exponent of u / (sqrt(2)/2) from a float32 estimate of u
+ * (one float32 division; an error of an ulp there only moves z a little
+ * outside its interval), then z = u 2**-k and log(z) = 2 atanh(s) with s =
+ * (z - 1)/(z + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k, for
+ * k != 0 (a > 0.17) both exact in double and p - q too; for k = 0, p - q is
+ * 2a (exact where p is not). atanh(s) = s P(s*s) by vm_log32's polynomial.
+ * a = 1 gives inf, a > 1 and NaN NaN. */
 static inline float ars_atanhf(float x)
 {
-    /* log((1 + a) / (1 - a)) / 2; below 2**-7 the odd Taylor series to a**9 */
-    double d = x, a = fabs(d), z = d * d;
-    double t = d * (1.0 + z * (1.0 / 3 + z * (0.2 + z * (1.0 / 7 + z * (1.0 / 9)))));
-    double v = copysign(0.5 * vm_log_d32((1.0 + a) / (1.0 - a)), d);
-    return (float)(a < 0x1p-7 ? t : v);
+    float a = fabsf(x);
+    float uf = (1.0f + a) / (1.0f - a);
+    uint32_t tmp = vm_bits32(uf) - 0x3f3504f3u;
+    int32_t ki = (int32_t)tmp >> 23;
+    double k = (float)ki;
+    double sc = vm_from_bits32((uint32_t)(127 + ki) << 23);
+    double ad = a, p = 1.0 + ad, q = (1.0 - ad) * sc;
+    double sv = (k == 0.0 ? ad + ad : p - q) / (p + q);
+    double t = sv * sv;
+    double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.9192e478c4308p-4, 0x1.c620ee6e2b4a3p-4),
+                0x1.2494381ee5869p-3), 0x1.9999962c06032p-3), 0x1.555555567148cp-2), 0x1.fffffffffff12p-1);
+    float v = (float)vm_fma(k, 0.5 * 6.93147180559945286227e-01, sv * pl);
+    v = a == 1.0f ? INFINITY : v;
+    v = a > 1.0f ? NAN : v;
+    return copysignf(v, x);
 }
 
 /* atan(n / d) for n, d >= 0, finite, not both 0 (and NaN for NaN): theta =
@@ -1348,13 +1373,15 @@ static inline double vm_atan_q(double n, double d)
     s = g3 ? 0x1.d906bcf328d46p-1 : s;
     c = g4 ? 0.0 : c;
     s = g4 ? 1.0 : s;
-    double th = (double)(g1 + g2 + g3 + g4) * 0x1.921fb54442d18p-2;
-    double r = (n * c - d * s) / (d * c + n * s);
-    double t = r * r, t2 = t * t;
-    double p = (0x1.ffffffffffb6bp-1 + t * -0x1.5555555142d2dp-2)
-               + t2 * (0x1.9999903222ad0p-3 + t * -0x1.248e4ddd71240p-3)
-               + (t2 * t2) * (0x1.c59481d5f60a1p-4 + t * -0x1.513f7b9e76491p-4);
-    return th + r * p;
+    double th = g1 ? 0x1.921fb54442d18p-2 : 0.0;  /* i pi/8 */
+    th = g2 ? 0x1.921fb54442d18p-1 : th;
+    th = g3 ? 0x1.2d97c7f3321d2p+0 : th;
+    th = g4 ? 0x1.921fb54442d18p+0 : th;
+    double r = vm_fma(d, -s, n * c) / vm_fma(d, c, n * s);
+    double t = r * r;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.513f7b9e76491p-4, 0x1.c59481d5f60a1p-4),
+               -0x1.248e4ddd71240p-3), 0x1.9999903222ad0p-3), -0x1.5555555142d2dp-2), 0x1.ffffffffffb6bp-1);
+    return vm_fma(r, p, th);
 }
 
 #define VM_PI 0x1.921fb54442d18p+1
@@ -1367,21 +1394,53 @@ static inline float ars_atanf(float x)
     return (float)copysign(a == (double)INFINITY ? VM_PI_2 : v, d);
 }
 
-/* asin x = atan(|x| / sqrt(1 - x*x)), acos x = atan(sqrt(1 - x*x) / x) (pi -
- * that for x < 0); 1 - x*x as (1 - |x|)(1 + |x|), exact near 1. |x| > 1
- * gives NaN through the square root. */
-static inline float ars_asinf(float x)
+/* asin(y) for 0 <= y <= 1/2 given z = y*y (exact): y + y z P(z), P of degree
+ * 7 fitted (weighted least squares, mpmath) so that the relative error of the
+ * result is < 2**-39.8. */
+static inline double vm_asin_p(double y, double z)
 {
-    double d = x, a = fabs(d);
-    double v = vm_atan_q(a, sqrt((1.0 - a) * (1.0 + a)));
-    return (float)copysign(v, d);
+    double p = vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, 0x1.0ddbbdd46d100p-5,
+               0x1.fec9e4f086600p-10), 0x1.527a392f7e372p-6), 0x1.66341cb7ede3ep-6), 0x1.f2836ca47db3dp-6),
+               0x1.6db24ebe458d9p-5), 0x1.333340bc0c3cbp-4), 0x1.555555479bf4dp-3);
+    return vm_fma(y * z, p, y);
 }
 
+/* For a = |x| > 1/2: asin a = pi/2 - 2 asin(s), s = sqrt(w), w = (1 - a)/2
+ * (exact in float32), s <= 1/2. s to double precision without a double square
+ * root or division: s0 = sqrtf(w) in float32 lanes, then one Newton step s0 +
+ * (w - s0*s0) h, with w - s0*s0 exact in double and h = 0.5f / s0 in float32
+ * (the step's relative error is under 2**-46; the 2**-100 keeps h finite at
+ * w = 0). Below 1/2, y = a and z = a*a. |x| > 1 gives NaN through the square
+ * root. */
+static inline double vm_asin_arg(float a, int big, double *z)
+{
+    float wf = (1.0f - a) * 0.5f;
+    float sf = sqrtf(wf);
+    float hf = 0.5f / (sf + 0x1p-100f);
+    double w = wf, s0 = sf, ad = a;
+    double s = vm_fma(vm_fma(-s0, s0, w), (double)hf, s0);
+    *z = big ? w : ad * ad;
+    return big ? s : ad;
+}
+
+static inline float ars_asinf(float x)
+{
+    float a = fabsf(x);
+    int big = a > 0.5f;
+    double z, y = vm_asin_arg(a, big, &z);
+    double v = vm_asin_p(y, z);
+    return copysignf((float)(big ? vm_fma(-2.0, v, VM_PI_2) : v), x);
+}
+
+/* acos x = pi/2 - asin x for |x| <= 1/2, else 2 asin(s) (pi - that for x < 0) */
 static inline float ars_acosf(float x)
 {
-    double d = x, a = fabs(d);
-    double v = vm_atan_q(sqrt((1.0 - a) * (1.0 + a)), a);
-    return (float)(d < 0 ? VM_PI - v : v);
+    float a = fabsf(x);
+    int big = a > 0.5f, neg = x < 0;
+    double z, y = vm_asin_arg(a, big, &z);
+    double v = vm_asin_p(y, z);
+    double vb = neg ? vm_fma(-2.0, v, VM_PI) : 2.0 * v;
+    return (float)(big ? vb : VM_PI_2 - (neg ? -v : v));
 }
 
 /* atan2 with C99 Annex F's special values: both 0 give 0, both infinite
@@ -1406,14 +1465,14 @@ static inline float ars_atan2f(float y, float x)
  * (relative error < 2**-43), negated where n + q0 is odd. */
 static inline double vm_sin32(double x, uint64_t q0)
 {
-    double kd = (x * 3.18309886183790671538e-01 - 0.5 * (double)q0) + VM_SHIFT;
+    double kd = vm_fma(x, 3.18309886183790671538e-01, -0.5 * (double)q0) + VM_SHIFT;
     uint64_t flip = (vm_bits(kd) + q0) & 1;
-    double m = 2.0 * (kd - VM_SHIFT) + (double)q0;
-    double r = (x - m * 1.57079632673412561417e+00) - m * 6.07710050650619224932e-11;
-    double t = r * r, t2 = t * t;
-    double p = (0x1.ffffffffffe3ap-1 + t * -0x1.5555555543bdep-3)
-               + t2 * (0x1.11111109ef000p-7 + t * -0x1.a019fd48ee1e6p-13)
-               + (t2 * t2) * ((0x1.71dcf81f7d9dep-19 + t * -0x1.ae04489f3e1c3p-26) + t2 * 0x1.52e574529a459p-33);
+    double m = vm_fma(2.0, kd - VM_SHIFT, (double)q0);
+    double r = vm_fma(m, -6.07710050650619224932e-11, vm_fma(m, -1.57079632673412561417e+00, x));
+    double t = r * r;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.52e574529a459p-33,
+               -0x1.ae04489f3e1c3p-26), 0x1.71dcf81f7d9dep-19), -0x1.a019fd48ee1e6p-13), 0x1.11111109ef000p-7),
+               -0x1.5555555543bdep-3), 0x1.ffffffffffe3ap-1);
     double v = r * p;
     return flip ? -v : v;
 }
@@ -1427,17 +1486,15 @@ static inline float ars_cosf(float x) { return (float)vm_sin32(x, 1); }
  * odd: one division. */
 static inline double vm_tan32(double x)
 {
-    double kd = x * 6.36619772367581382433e-01 + VM_SHIFT;
+    double kd = vm_fma(x, 6.36619772367581382433e-01, VM_SHIFT);
     uint64_t odd = vm_bits(kd) & 1;
     double n = kd - VM_SHIFT;
-    double r = (x - n * 1.57079632673412561417e+00) - n * 6.07710050650619224932e-11;
-    double t = r * r, t2 = t * t;
-    double s = r * ((0x1.fffffffffffd9p-1 + t * -0x1.5555555550efep-3)
-                    + t2 * (0x1.1111110bde5e3p-7 + t * -0x1.a019f8a207d3fp-13)
-                    + (t2 * t2) * (0x1.71d7317b8ee33p-19 + t * -0x1.a9507f3711e2dp-26));
-    double c = (0x1.ffffffffffe0bp-1 + t * -0x1.ffffffffe3763p-2)
-               + t2 * (0x1.5555554476425p-5 + t * -0x1.6c16b2d3e61f5p-10)
-               + (t2 * t2) * (0x1.a00e9685da9c4p-16 + t * -0x1.23c5c15441a00p-22);
+    double r = vm_fma(n, -6.07710050650619224932e-11, vm_fma(n, -1.57079632673412561417e+00, x));
+    double t = r * r;
+    double s = r * vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.a9507f3711e2dp-26, 0x1.71d7317b8ee33p-19),
+                   -0x1.a019f8a207d3fp-13), 0x1.1111110bde5e3p-7), -0x1.5555555550efep-3), 0x1.fffffffffffd9p-1);
+    double c = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.23c5c15441a00p-22, 0x1.a00e9685da9c4p-16),
+               -0x1.6c16b2d3e61f5p-10), 0x1.5555554476425p-5), -0x1.ffffffffe3763p-2), 0x1.ffffffffffe0bp-1);
     return odd ? -c / s : s / c;
 }
 
@@ -1451,11 +1508,10 @@ static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
  * as it must, not up to the smallest subnormal). */
 static inline double vm_exp2_32(double w, double *p)
 {
-    double kd = w * 32.0 + VM_SHIFT;
+    double kd = vm_fma(w, 32.0, VM_SHIFT);
     uint64_t kk = vm_bits(kd);
-    double r = (w * 32.0 - (kd - VM_SHIFT)) * (6.93147180559945286227e-01 / 32);
-    double r2 = r * r;
-    *p = r + r2 * ((0.5 + r * (1.0 / 6)) + r2 * (1.0 / 24));
+    double r = vm_fma(w, 32.0, VM_SHIFT - kd) * (6.93147180559945286227e-01 / 32);
+    *p = vm_fma(r * r, vm_fma(r, vm_fma(r, 1.0 / 24, 1.0 / 6), 0.5), r);
     return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
 }
 
@@ -1473,9 +1529,9 @@ static inline float ars_powf(float x, float y)
 {
     double dx = x, dy = y, ax = fabs(dx), ay = fabs(dy);
     double k, l = vm_log32(ax, &k);
-    double w = dy * vm_log_special(ax, k + l * 1.44269504088896338700e+00);
+    double w = dy * vm_log_special(ax, vm_fma(l, 1.44269504088896338700e+00, k));
     double p, s = vm_exp2_32(w, &p);
-    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : s + s * p;
+    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : vm_fma(s, p, s);
     /* y integer: every float32 from 2**24 on is; below, the rounding of y
      * to an integer (VM_SHIFT) is y itself, and its last bit says odd */
     double ys = dy + VM_SHIFT;
