@@ -881,7 +881,7 @@ static inline double ars_atan(double x)
  * r*r, r**3 and r**3 / 3 exact by fma; the sum with k pi/4 in two parts
  * rounds once. (Flags as doubles and comparisons, no int arithmetic: GCC
  * vectorizes that without converting lane widths.) */
-static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
+__attribute__((always_inline)) static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
 {
     double d0 = mn + mx;
     double nh = mn >= 0.5 * mx ? mn - mx : mn;
