@@ -103,8 +103,10 @@ enum { ROW_CHUNK = 256, ROW_CHUNK_MAX = 2048, ROW_LEAF = 64, BLOCK_SHARES = 4 };
  * reduces whole rows into a private row), a power of two, and private
  * accumulators of at most 1/PRIV_RATIO of the input's elements in all. Enough
  * parts for the threads of a common machine to share, few enough that
- * combining them costs little. */
-enum { RED_MAX_PARTS = 64, ROWS_MAX_PARTS = 16, PRIV_RATIO = 128 };
+ * combining them costs little. (Measured on Zen 4: a float64 sum of 16e6 or
+ * 64e6 elements read memory at half the speed in 64 parts as in 8 or 32, at
+ * one thread and at two.) */
+enum { RED_MAX_PARTS = 32, ROWS_MAX_PARTS = 16, PRIV_RATIO = 128 };
 
 /* Contiguous float min/max: MM_LANES lanes of plain compares (vector max
  * instructions, AVX2 where the CPU has it) while v - v sums to NaN if any
