@@ -594,15 +594,25 @@ static void blocks_part(int64_t begin, int64_t end, void *p)
     free(scratch);
 }
 
-/* A 2-D block with a contiguous accumulator row: the rows are split into
- * parts instead (each streams whole rows, in column chunks that keep its
- * partial rows in cache), the parts' results folded into the accumulator
- * at the end. */
+/* Columns per chunk of a part's whole rows (rows_run). */
 enum { ROWS_WIDTH = 4096 };
+
+/* What a reduction over rows brings to rows_run: its block kernel and how
+ * its parts' result rows combine, start and are laid out. */
+typedef struct {
+    red_block_fn block;
+    red_comb_fn comb;
+    red_init_fn init;    /* a private row's start, or NULL: zeroed */
+    int64_t leaf;        /* rows the block folds sequentially: a part has two at least */
+    int64_t align;       /* the parts' first rows are multiples of this */
+    int64_t part_bytes;  /* bytes of a private result row (and its fields) */
+    int64_t acc_s0, aux; /* block_geom's: the results' column step, the kernel's own */
+    int64_t col_bytes;   /* scratch bytes per column of a chunk (and 1 KiB more) */
+} rows_plan;
+
 typedef struct {
     const ars_iter *it;
-    const red_kernel *k;
-    int64_t asz;
+    const rows_plan *plan;
     char *priv;        /* nparts - 1 private result rows */
     int *failed;
     int64_t bounds[ROWS_MAX_PARTS + 1];  /* part p: rows [bounds[p], bounds[p + 1]) */
@@ -612,50 +622,63 @@ static void rows_part(int64_t begin, int64_t end, void *p)
 {
     const rows_job *job = p;
     const ars_iter *it = job->it;
-    int64_t n0 = it->shape[0], n1 = it->shape[1];
+    const rows_plan *pl = job->plan;
+    int64_t n0 = it->shape[0];
     int64_t width = n0 < ROWS_WIDTH ? n0 : ROWS_WIDTH;
-    int64_t levels = 2;
-    for (int64_t r = n1; r > ROW_LEAF; r = (r + 1) / 2)
-        levels++;
-    void *scratch = malloc((size_t)(width * levels * 16));
+    void *scratch = malloc((size_t)(width * pl->col_bytes + 1024));
     if (!scratch) {
         __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
         return;
     }
     for (int64_t part = begin; part < end; part++) {
         int64_t r0 = job->bounds[part], r1 = job->bounds[part + 1];
-        char *acc = part == 0 ? it->data[1] : job->priv + (part - 1) * n0 * job->asz;
-        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], job->asz, 0};
+        char *acc = part == 0 ? it->data[1] : job->priv + (part - 1) * pl->part_bytes;
+        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], pl->acc_s0, pl->aux};
         const char *in = it->data[0] + r0 * it->strides[0][1];
         for (int64_t j0 = 0; j0 < n0; j0 += width)
-            job->k->block(in, acc, &g, j0, j0 + width < n0 ? j0 + width : n0, scratch);
+            pl->block(in, acc, &g, j0, j0 + width < n0 ? j0 + width : n0, scratch);
     }
     free(scratch);
 }
 
-static int reduce_rows(const ars_iter *it, const red_kernel *k, int64_t isz, int64_t asz)
+/* A 2-D iteration (a kept innermost dim, the next reduced) with a
+ * contiguous row of results: parts of the rows, halving them as a pairwise
+ * fold over rows does, each streaming whole rows (in column chunks that keep
+ * its partial rows in cache) into a private result row, folded into the
+ * results in a fixed tree at the end. */
+static int rows_run(const ars_iter *it, const rows_plan *pl, int64_t isz)
 {
     int64_t n0 = it->shape[0], n1 = it->shape[1];
-    /* parts of at least two leaves of rows */
-    int64_t most = n1 / (2 * ROW_LEAF);
+    int64_t most = n1 / (2 * pl->leaf);
     int64_t nparts = red_parts(it->size, isz, most < ROWS_MAX_PARTS ? most : ROWS_MAX_PARTS);
     int failed = 0;
     char *priv = NULL;
     if (nparts > 1) {
-        priv = ars_alloc((nparts - 1) * n0 * asz);
+        priv = pl->init ? ars_alloc((nparts - 1) * pl->part_bytes)
+                        : ars_alloc_zeroed((nparts - 1) * pl->part_bytes);
         if (!priv)
             return ARS_ERR_NOMEM;
-        for (int64_t p = 0; p < nparts - 1; p++)
-            k->init(priv + p * n0 * asz, n0);
+        for (int64_t p = 0; pl->init && p < nparts - 1; p++)
+            pl->init(priv + p * pl->part_bytes, n0);
     }
-    /* the parts halve the rows as the pairwise fold over rows does */
-    rows_job job = {it, k, asz, priv, &failed, {0}};
-    tree_bounds(0, n1, nparts, 1, job.bounds);
+    rows_job job = {it, pl, priv, &failed, {0}};
+    tree_bounds(0, n1, nparts, pl->align, job.bounds);
     job.bounds[nparts] = n1;
     ars_parallel_for(nparts, 1, rows_part, &job);
-    red_combine(k->comb, it->data[1], priv, nparts, n0 * asz, n0);
+    red_combine(pl->comb, it->data[1], priv, nparts, pl->part_bytes, n0);
     ars_free(priv);
     return failed ? ARS_ERR_NOMEM : ARS_OK;
+}
+
+/* A 2-D sum (or other fold) over rows into a contiguous accumulator row. */
+static int reduce_rows(const ars_iter *it, const red_kernel *k, int64_t isz, int64_t asz)
+{
+    /* the pairwise levels need one row of partial results each */
+    int64_t levels = 2;
+    for (int64_t r = it->shape[1]; r > ROW_LEAF; r = (r + 1) / 2)
+        levels++;
+    rows_plan pl = {k->block, k->comb, k->init, ROW_LEAF, 1, it->shape[0] * asz, asz, 0, levels * 16};
+    return rows_run(it, &pl, isz);
 }
 
 static int reduce_blocks(const ars_iter *it, red_block_fn block, int64_t isz, int64_t aux)
@@ -975,47 +998,43 @@ static inline double mom_sq(double x)
 }
 #define MOM_RE(N, T, K, p) MRE_##K(N, T, p)
 #define MOM_IM(N, T, K, p) MIM_##K(N, T, p)
-/* ACC[j] += the sum over the block's rows of EXPR(element) */
-#define MOM_COLS_SUM(ACC, EXPR, N, T, K, S0)                                        \
+/* Over the block's nb rows (s1 bytes apart), four at a time, then one at a
+ * time, and along each row's w columns: STEP##4 for four elements of a
+ * column (at p0..p3 + o), STEP##1 for one. X, Y, Z, E: the step's own. */
+#define MOM_ROWS_LOOP(STEP, X, Y, Z, E, N, T, K, S0)                                \
     do {                                                                            \
         int64_t r = 0;                                                              \
         for (; r + 4 <= nb; r += 4) {                                               \
             const char *p0 = rows + r * s1, *p1 = p0 + s1, *p2 = p1 + s1, *p3 = p2 + s1; \
             for (int64_t j = 0; j < w; j++) {                                       \
                 int64_t o = j * (S0);                                               \
-                ACC[j] += (EXPR(N, T, K, p0 + o) + EXPR(N, T, K, p1 + o)) +        \
-                          (EXPR(N, T, K, p2 + o) + EXPR(N, T, K, p3 + o));          \
+                STEP##4(X, Y, Z, E, N, T, K, p0 + o, p1 + o, p2 + o, p3 + o, j);    \
             }                                                                       \
         }                                                                           \
         for (; r < nb; r++) {                                                       \
             const char *p0 = rows + r * s1;                                         \
             for (int64_t j = 0; j < w; j++)                                         \
-                ACC[j] += EXPR(N, T, K, p0 + j * (S0));                             \
+                STEP##1(X, Y, Z, E, N, T, K, p0 + j * (S0), j);                     \
         }                                                                           \
     } while (0)
-/* C[j] += the sum of the deviations d = EXPR(element) - M[j], Q[j] += that
- * of d^2 */
-#define MOM_COLS_DEV(C, Q, M, EXPR, N, T, K, S0)                                    \
+/* X[j] += the sum of E(element) */
+#define MOM_SUM4(X, Y, Z, E, N, T, K, a, b, c, d, j)                                \
+    X[j] += (E(N, T, K, a) + E(N, T, K, b)) + (E(N, T, K, c) + E(N, T, K, d))
+#define MOM_SUM1(X, Y, Z, E, N, T, K, a, j) X[j] += E(N, T, K, a)
+/* X[j] += the sum of the deviations E(element) - Z[j], Y[j] += that of their
+ * squares */
+#define MOM_DEV4(X, Y, Z, E, N, T, K, a, b, c, d, j)                                \
     do {                                                                            \
-        int64_t r = 0;                                                              \
-        for (; r + 4 <= nb; r += 4) {                                               \
-            const char *p0 = rows + r * s1, *p1 = p0 + s1, *p2 = p1 + s1, *p3 = p2 + s1; \
-            for (int64_t j = 0; j < w; j++) {                                       \
-                int64_t o = j * (S0);                                               \
-                double d0 = EXPR(N, T, K, p0 + o) - M[j], d1 = EXPR(N, T, K, p1 + o) - M[j]; \
-                double d2 = EXPR(N, T, K, p2 + o) - M[j], d3 = EXPR(N, T, K, p3 + o) - M[j]; \
-                C[j] += (d0 + d1) + (d2 + d3);                                      \
-                Q[j] += (mom_sq(d0) + mom_sq(d1)) + (mom_sq(d2) + mom_sq(d3));      \
-            }                                                                       \
-        }                                                                           \
-        for (; r < nb; r++) {                                                       \
-            const char *p0 = rows + r * s1;                                         \
-            for (int64_t j = 0; j < w; j++) {                                       \
-                double d = EXPR(N, T, K, p0 + j * (S0)) - M[j];                     \
-                C[j] += d;                                                          \
-                Q[j] += mom_sq(d);                                                  \
-            }                                                                       \
-        }                                                                           \
+        double d0 = E(N, T, K, a) - Z[j], d1 = E(N, T, K, b) - Z[j];                \
+        double d2 = E(N, T, K, c) - Z[j], d3 = E(N, T, K, d) - Z[j];                \
+        X[j] += (d0 + d1) + (d2 + d3);                                              \
+        Y[j] += (mom_sq(d0) + mom_sq(d1)) + (mom_sq(d2) + mom_sq(d3));              \
+    } while (0)
+#define MOM_DEV1(X, Y, Z, E, N, T, K, a, j)                                         \
+    do {                                                                            \
+        double d0 = E(N, T, K, a) - Z[j];                                           \
+        X[j] += d0;                                                                 \
+        Y[j] += mom_sq(d0);                                                         \
     } while (0)
 #define MOM_COLS_BODY(N, T, K, S0)                                                  \
     do {                                                                            \
@@ -1032,16 +1051,16 @@ static inline double mom_sq(double x)
             double na = ld_FLOAT64(m + 3 * off);                                    \
             for (int64_t j = 0; j < w; j++)                                         \
                 sr[j] = si[j] = q[j] = cr[j] = ci[j] = 0;                           \
-            MOM_COLS_SUM(sr, MOM_RE, N, T, K, S0);                                  \
+            MOM_ROWS_LOOP(MOM_SUM, sr, , , MOM_RE, N, T, K, S0);                    \
             if (MCPLX_##K)                                                          \
-                MOM_COLS_SUM(si, MOM_IM, N, T, K, S0);                              \
+                MOM_ROWS_LOOP(MOM_SUM, si, , , MOM_IM, N, T, K, S0);                \
             for (int64_t j = 0; j < w; j++) {                                       \
                 sr[j] /= (double)nb;                                                \
                 si[j] /= (double)nb;                                                \
             }                                                                       \
-            MOM_COLS_DEV(cr, q, sr, MOM_RE, N, T, K, S0);                           \
+            MOM_ROWS_LOOP(MOM_DEV, cr, q, sr, MOM_RE, N, T, K, S0);                 \
             if (MCPLX_##K)                                                          \
-                MOM_COLS_DEV(ci, q, si, MOM_IM, N, T, K, S0);                       \
+                MOM_ROWS_LOOP(MOM_DEV, ci, q, si, MOM_IM, N, T, K, S0);             \
             double n = na + (double)nb, f = (double)nb / n;                         \
             for (int64_t j = 0; j < w; j++) {                                       \
                 char *a = m + j * as;                                               \
@@ -1210,60 +1229,14 @@ static void mom_comb_row(char *a, const char *b, int64_t n)
     }
 }
 
-/* A 2-D block with a contiguous row of results, as reduce_rows: parts of
- * the rows (multiples of MOM_ROWS, so that the blocks, and the bits, are
- * those of one part), each streaming whole rows into private moments, merged
- * in a fixed tree at the end. */
-typedef struct {
-    const ars_iter *it;
-    red_block_fn cols;
-    int64_t off;
-    char *priv;        /* nparts - 1 private rows of moments */
-    int *failed;
-    int64_t bounds[ROWS_MAX_PARTS + 1];
-} momrows_job;
-
-static void momrows_part(int64_t begin, int64_t end, void *p)
-{
-    const momrows_job *job = p;
-    const ars_iter *it = job->it;
-    int64_t n0 = it->shape[0], width = n0 < ROWS_WIDTH ? n0 : ROWS_WIDTH;
-    void *scratch = malloc((size_t)(width * 6 * sizeof(double) + 1024));
-    if (!scratch) {
-        __atomic_store_n(job->failed, 1, __ATOMIC_RELAXED);
-        return;
-    }
-    for (int64_t part = begin; part < end; part++) {
-        int64_t r0 = job->bounds[part], r1 = job->bounds[part + 1];
-        char *mom = part == 0 ? it->data[1] : job->priv + (part - 1) * MOM_FIELDS * job->off;
-        block_geom g = {n0, r1 - r0, it->strides[0][0], it->strides[0][1], sizeof(double),
-                        job->off};
-        const char *in = it->data[0] + r0 * it->strides[0][1];
-        for (int64_t j0 = 0; j0 < n0; j0 += width)
-            job->cols(in, mom, &g, j0, j0 + width < n0 ? j0 + width : n0, scratch);
-    }
-    free(scratch);
-}
-
+/* A 2-D variance over rows into a contiguous row of moments (fields off
+ * bytes apart): rows_run, the parts multiples of MOM_ROWS rows, so that the
+ * blocks, and the bits, are those of one part. */
 static int var_rows(const ars_iter *it, red_block_fn cols, int64_t isz, int64_t off)
 {
-    int64_t n1 = it->shape[1];
-    int64_t most = n1 / (2 * MOM_ROWS);
-    int64_t nparts = red_parts(it->size, isz, most < ROWS_MAX_PARTS ? most : ROWS_MAX_PARTS);
-    int failed = 0;
-    char *priv = NULL;
-    if (nparts > 1) {
-        priv = ars_alloc_zeroed((nparts - 1) * MOM_FIELDS * off);
-        if (!priv)
-            return ARS_ERR_NOMEM;
-    }
-    momrows_job job = {it, cols, off, priv, &failed, {0}};
-    tree_bounds(0, n1, nparts, MOM_ROWS, job.bounds);
-    job.bounds[nparts] = n1;
-    ars_parallel_for(nparts, 1, momrows_part, &job);
-    red_combine(mom_comb_row, it->data[1], priv, nparts, MOM_FIELDS * off, it->shape[0]);
-    ars_free(priv);
-    return failed ? ARS_ERR_NOMEM : ARS_OK;
+    rows_plan pl = {cols, mom_comb_row, NULL, MOM_ROWS, MOM_ROWS, MOM_FIELDS * off,
+                    sizeof(double), off, 6 * sizeof(double)};
+    return rows_run(it, &pl, isz);
 }
 
 int ars_var(int ndim, const int64_t *shape, const char *in, const int64_t *in_strides,
