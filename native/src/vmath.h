@@ -565,7 +565,7 @@ static inline double vm_sincos(double x, uint64_t q0)
     q += q0;
     double v = (q & 1) ? ch + cl : sh + sl;
     v = (q & 2) ? -v : v;
-    return (q0 == 0) & (x == 0) ? x : v;  /* sin(-0) = -0 */
+    return ((q0 == 0) & (x == 0)) ? x : v;  /* sin(-0) = -0 */
 }
 
 static inline double ars_sin(double x) { return vm_sincos(x, 0); }
