@@ -310,8 +310,8 @@ ARS_ITEM_TYPES(WHERE_LOOP_1)
 ARS_ITEM_TYPES(WHERE_LOOP_2)
 #endif
 
-int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
-              const char *x1, const char *x2)
+/* The where loop of an item size at the active level, or NULL. */
+static ars_loop_fn where_loop(int64_t itemsize)
 {
     static const ars_loop_fn loops[ARS_NLEVELS][5] = {
         ARS_SIZE_TABLE(where_l0_),
@@ -320,9 +320,15 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
 #endif
     };
     int sc = ars_size_class(itemsize);
-    if (sc < 0)
+    return sc < 0 ? NULL : loops[ars_cpu_level()][sc];
+}
+
+int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const char *cond,
+              const char *x1, const char *x2)
+{
+    ars_loop_fn loop = where_loop(itemsize);
+    if (!loop)
         return ARS_ERR_ARG;
-    ars_loop_fn loop = loops[ars_cpu_level()][sc];
     char *data[4] = {out, (char *)cond, (char *)x1, (char *)x2};
     const int64_t items[4] = {itemsize, 1, itemsize, itemsize};
     return run(4, ndim, dims, data, items, loop, NULL, 3 * itemsize + 1);
@@ -515,22 +521,12 @@ static const char *conv_fixed(int ndim, const int64_t *dims, const int64_t *st, 
  * (the where loop of dtype's item size at the active level), or NULL */
 static const kernel *select_kernel(int op, int dtype, kernel *k)
 {
-    static const ars_loop_fn where_loops[ARS_NLEVELS][5] = {
-        ARS_SIZE_TABLE(where_l0_),
-#ifdef ARS_X86_64
-        ARS_SIZE_TABLE(where_l1_), ARS_SIZE_TABLE(where_l2_),
-#endif
-    };
-    int sc = ars_size_class(ars_itemsize[dtype]);
     k->out = dtype;
     k->cost = 1;
-    if (op == ARS_CONV_WHERE && sc >= 0)
-        k->loop = where_loops[ars_cpu_level()][sc];
-    else if (op == ARS_CONV_CLIP && clip_table[dtype])
-        k->loop = clip_table[dtype];
-    else
-        return NULL;
-    return k;
+    k->loop = op == ARS_CONV_WHERE ? where_loop(ars_itemsize[dtype])
+              : op == ARS_CONV_CLIP ? clip_table[dtype]
+                                    : NULL;
+    return k->loop ? k : NULL;
 }
 
 int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtypes, int ndim,
