@@ -887,7 +887,6 @@ def isin(x1: Union[Array, int], x2: Union[Array, int], /, *, invert: bool = Fals
     func = "isin"
     d, a, b = _operands(func, x1, x2, dt.ALL_SET, "any")
     d = d.compute  # narrow floats compare as the float32 values they are
-    a = dt.in_dtype(a, d)
-    scratch = b._copy_contiguous(d)  # sorted in place by the kernel
+    scratch = b._copy_contiguous(d)  # sorted in place by the kernel; x1 is cast per block
     out = _ewise(EW_ISIN, builtins.bool(invert), d.code, dt.bool.code, None, a, scratch)
     return out if out is not None else _empty(a._layout.shape, dt.bool)

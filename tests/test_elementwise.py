@@ -599,6 +599,23 @@ def test_isin():
     assert xp.isin(xp.asarray(a), 7).tolist() == [[False, False, True], [False, False, False]]
 
 
+@pytest.mark.parametrize("layout", L.ALL)
+@pytest.mark.parametrize("pair", [("int32", "float64"), ("float32", "float64"), ("int8", "uint8"),
+                                  ("uint32", "int64"), ("float16", "float32"), ("bool", "bool"),
+                                  ("int64", "complex128")])
+def test_isin_mixed_dtypes_every_layout(layout, pair):
+    # x1 of another dtype than the common one is cast block by block in C
+    # (more elements than one block, so the blocks' edges are crossed)
+    x1_dtype, x2_dtype = pair
+    a, n = L.make(layout, (40, 300), x1_dtype,
+                  values=lambda shape, d, seed: (np.arange(int(np.prod(shape))) % 251 - 120).reshape(shape).astype(d))
+    s = (np.arange(-130, 130, 3) * (0.5 if "float" in x2_dtype or "complex" in x2_dtype else 1)).astype(x2_dtype)
+    got = xp.isin(a, xp.asarray(s))
+    assert got.dtype == xp.bool and got.shape == n.shape
+    assert_close(got, np.isin(n, s))
+    assert_close(xp.isin(a, xp.asarray(s), invert=True), np.isin(n, s, invert=True))
+
+
 def test_real_imag_views():
     c = values("complex128", (3, 4))
     z = xp.asarray(c)

@@ -150,8 +150,12 @@ def test_the_entry_checks_its_arguments():
         _core.ewise(_core.EW_WHERE, 0, F64, F64, None, xp.ones(3, dtype=xp.float32), a, a)
     with pytest.raises(TypeError, match="another dtype"):
         _core.ewise(_core.EW_WHERE, 0, F64, xp.float32.code, None, xp.ones(3, dtype=xp.bool), a, a)
-    with pytest.raises(TypeError, match="another dtype"):
-        _core.ewise(_core.EW_ISIN, 0, F64, BOOL, None, xp.ones(3, dtype=xp.float32), a)
+    with pytest.raises(TypeError, match="the set has another dtype"):
+        _core.ewise(_core.EW_ISIN, 0, F64, BOOL, None, a, xp.ones(3, dtype=xp.float32))
+    # isin's x of another dtype is cast per block (its set is of the call's dtype)
+    got = _core.ewise(_core.EW_ISIN, 0, F64, BOOL, None, xp.asarray([1, 2, 3], dtype=xp.int8),
+                      xp.asarray([3.0, 1.5]))
+    assert got.tolist() == [False, False, True]
     # where's values and clip's operands of other dtypes are cast per block
     cond = xp.asarray([True, False, True])
     got = _core.ewise(_core.EW_WHERE, 0, F64, F64, None, cond, xp.asarray([1, 2, 3], dtype=xp.int8), a)

@@ -290,6 +290,7 @@ def _peak_rss_growth(setup: str, stmt: str, env: dict = None) -> tuple:
     "out = xp.where(c, x, y)",                            # float32 values, float64 result
     "out = xp.clip(h, 0.0, x[:1])",                       # float16 through float32 blocks
     "out = xp.clip(x, i, y)",                             # bounds cast into float32 per block
+    "out = xp.isin(x, y[:5])",                            # float32 looked up as float64
 ])
 def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
     # x: 32 MB of float32, y: 64 MB of float64, h: 16 MB of float16, i: int32;
@@ -300,6 +301,6 @@ def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
         "h = xp.ones(n, dtype=xp.float16); i = xp.ones(n, dtype=xp.int32); "
         "w = xp.ones(8, dtype=xp.float32); w += xp.ones(8); xp.exp(h[:8]); xp.sum(h[:8]); "
         "c = xp.ones(n, dtype=xp.bool); xp.where(c[:8], x[:8], y[:8]); xp.clip(h[:8], 0.0, x[:1]); "
-        "xp.clip(x[:8], i[:8], y[:8])",
+        "xp.clip(x[:8], i[:8], y[:8]); xp.isin(x[:8], y[:5])",
         stmt, {"ARRSTRIDE_FAST_PATHS": fast})
     assert grow <= out_bytes * (0 if stmt.startswith("x +=") else 1) + 8 * MiB + (out_bytes // 4 if ASAN else 0)

@@ -111,7 +111,7 @@ typedef int (*conv_fn)(int, int, int, int, const int *, int, const int64_t *, ch
                        const char *, const char *);
 typedef int (*where_fn)(int64_t, int, const int64_t *, char *, const char *, const char *, const char *);
 typedef int (*clip_fn)(int, int, const int64_t *, char *, const char *, const char *, const char *);
-typedef int (*isin_fn)(int, int, const int64_t *, char *, const char *, char *, int64_t, int);
+typedef int (*isin_fn)(int, int, int, const int64_t *, char *, const char *, char *, int64_t, int);
 typedef int (*sort_fn)(int, const int64_t *, const char *, const int64_t *, int, int64_t, int64_t,
                        char *, const int64_t *, int64_t, int, int, int);
 typedef int (*lane_fn)(int, int, const int64_t *, const char *, const int64_t *, int, int64_t, int64_t,

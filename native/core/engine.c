@@ -230,7 +230,7 @@ static inline __attribute__((always_inline)) int call_kernel(const ew_call *c, i
         KERNEL(rc, size, k_clip(c->code, nd, dims, o, in[0], in[1], in[2]));
         break;
     case EW_ISIN:
-        KERNEL(rc, size, k_isin(c->code, nd, dims, o, in[0], c->set, c->nset, c->invert));
+        KERNEL(rc, size, k_isin(c->code, c->icode[0], nd, dims, o, in[0], c->set, c->nset, c->invert));
         break;
     case EW_COPY:  /* (a copy when the dtypes agree) */
         KERNEL(rc, size, k_cast(nd, dims, o, dims + nd, c->out_code, in[0], dims + 2 * nd, c->code));
@@ -485,13 +485,13 @@ static int read_any(PyObject *x, operand_t *o, int64_t *shape, int64_t *strides,
  * is None, or None when an input is an empty array with a dim past int64
  * (the caller makes the empty result). kind: EW_UNARY (x), EW_BINARY (x1, x2),
  * EW_WHERE (condition, x1, x2), EW_CLIP (x, lo, hi), EW_ISIN (x, set: a
- * C-ordered array of x's dtype, sorted in place; op = invert). The inputs
+ * C-ordered array of dtype code, sorted in place; op = invert). The inputs
  * are arrays of dtype code (the condition: bool), or of any dtype for
- * EW_UNARY and EW_BINARY (cast into code per block, as astype casts; an
- * out_code other than the kernel's output dtype: the result cast into it),
- * whose shapes broadcast; an
- * output given has the broadcast shape and does not reach an element twice
- * (Python checked both, with their messages). */
+ * EW_UNARY, EW_BINARY and isin's x (cast into code per block, as astype
+ * casts; an out_code other than the kernel's output dtype: the result cast
+ * into it), whose shapes broadcast; an output given has the broadcast shape
+ * and does not reach an element twice (Python checked both, with their
+ * messages). */
 PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     ew_call c = {0};
@@ -548,6 +548,10 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
         int r = read_any(args[5 + nin], &set, shapes[3], strides[3], "the set");
         if (r == 0)
             return NULL;
+        if (set.code != c.code) {
+            PyErr_SetString(PyExc_TypeError, "arrstride._core.ewise: the set has another dtype than the call's");
+            return NULL;
+        }
         if (set.size > 0 && (r < 0 || !set.dense)) {
             PyErr_SetString(PyExc_ValueError, "arrstride._core.ewise: the set is not C-ordered");
             return NULL;
@@ -571,7 +575,8 @@ PyObject *core_ewise(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
             c.conv |= ins[i].code != c.code && !(c.kind == EW_WHERE && i == 0);
         }
     } else {
-        for (int i = 0; i < nin; i++)
+        c.icode[0] = ins[0].code;  /* isin's x: of any dtype, cast per block */
+        for (int i = c.kind == EW_ISIN; i < nin; i++)
             if (ins[i].code != c.code) {
                 PyErr_Format(PyExc_TypeError, "arrstride._core.ewise: %s has another dtype than the call's",
                              names[i]);

@@ -223,8 +223,9 @@ int ars_where(int64_t itemsize, int ndim, const int64_t *dims, char *out, const 
 int ars_clip(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
              const char *lo, const char *hi);
 /* out = (x in set) != invert. `set` holds m contiguous elements of `dtype`
- * and is sorted in place. dims: shape, out strides, x strides. */
-int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
+ * and is sorted in place; x holds elements of x_dtype, cast into dtype as
+ * ars_cast casts. dims: shape, out strides, x strides. */
+int ars_isin(int dtype, int x_dtype, int ndim, const int64_t *dims, char *out, const char *x,
              char *set, int64_t m, int invert);
 /* ==== statistics, searching, sorting, sets, take ==================== */
 

@@ -433,17 +433,6 @@ typedef int64_t (*prep_fn)(char *, int64_t);
 static const prep_fn prep_table[ARS_NDTYPES] = {ARS_DTYPES(PREP_ENTRY)};
 static const ars_loop_fn isin_table[ARS_NDTYPES] = {ARS_DTYPES(ISIN_ENTRY)};
 
-int ars_isin(int dtype, int ndim, const int64_t *dims, char *out, const char *x,
-             char *set, int64_t m, int invert)
-{
-    if (dtype < 0 || dtype >= ARS_NDTYPES || !prep_table[dtype])
-        return ARS_ERR_DTYPE;
-    isin_ctx c = {set, prep_table[dtype](set, m), invert != 0};
-    char *data[2] = {out, (char *)x};
-    const int64_t items[2] = {1, ars_itemsize[dtype]};
-    return run(2, ndim, dims, data, items, isin_table[dtype], &c, 4 * ars_itemsize[dtype]);
-}
-
 /* ---- operands of other dtypes: converted block by block ---------------------------- */
 
 /* Bytes of one operand's block on the stack: the kernel sees inputs already in
@@ -501,6 +490,24 @@ static void conv_loop(char **data, int64_t n, const int64_t *s, void *p)
             c->loop(d, m, st, c->ctx);
         }
     }
+}
+
+/* isin: x (of x_dtype, cast into dtype block by block when they differ)
+ * looked up in the set, sorted in place first. */
+int ars_isin(int dtype, int x_dtype, int ndim, const int64_t *dims, char *out, const char *x,
+             char *set, int64_t m, int invert)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES || !prep_table[dtype] || x_dtype < 0 || x_dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    isin_ctx c = {set, prep_table[dtype](set, m), invert != 0};
+    char *data[2] = {out, (char *)x};
+    const int64_t items[2] = {1, ars_itemsize[x_dtype]};
+    int64_t work = 4 * ars_itemsize[dtype];
+    if (x_dtype == dtype)
+        return run(2, ndim, dims, data, items, isin_table[dtype], &c, work);
+    conv_ctx cc = {isin_table[dtype], &c, {ars_cast_loop(dtype, x_dtype), NULL, NULL}, NULL,
+                   ars_itemsize[dtype], 1, 1};
+    return run(2, ndim, dims, data, items, conv_loop, &cc, work + ars_itemsize[x_dtype] + ars_itemsize[dtype]);
 }
 
 /* An input that takes the same value at every element (its byte strides 0
