@@ -1,4 +1,6 @@
-/* arrstride._core: new Arrays, Layouts and Storages without Python frames; the status of a kernel call (see core.h). */
+/* arrstride._core: new Arrays, Layouts and Storages without Python frames;
+ * read_view for views that outlive the call (which may give an array its
+ * Storage); the status of a kernel call (see core.h). */
 #include "core.h"
 
 /* ---- construction ---------------------------------------------------------------- */
@@ -177,6 +179,24 @@ PyObject *array_storage(ArrayObject *a) {
         track_if_cyclic(a);
     }
     return Py_NewRef(a->storage);
+}
+
+/* read_view for a view whose data pointer outlives the call (an export, a
+ * row iterator): an array with inline data gets its Storage first, so the
+ * pointer stays the array's for as long as its memory lives. */
+int read_view_shared(PyObject *self, view_t *v) {
+    if (!ready || !PyObject_TypeCheck(self, ArrayType))
+        return 0;
+    ArrayObject *a = (ArrayObject *)self;
+    if (array_has_inline(a)) {
+        PyObject *st = array_storage(a);
+        if (st == NULL) {
+            PyErr_Clear();  /* not a fast case: the Python path raises it again */
+            return 0;
+        }
+        Py_DECREF(st);
+    }
+    return read_view(self, v);
 }
 
 /* a's Layout (a new reference), made from its fields the first time; NULL

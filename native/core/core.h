@@ -343,7 +343,6 @@ PyObject *call_fallback(int which, PyObject *const *args, Py_ssize_t nargs);
 int dense_dims(int nd, const int64_t *shape, const int64_t *strides);
 int is_dense(const view_t *v);
 int read_view(PyObject *self, view_t *v);
-int read_view_shared(PyObject *self, view_t *v);
 /* The address of a view's first element: base plus offset elements, or base
  * for an empty view (its offset may point anywhere). In range for any element
  * the view reaches. */
@@ -369,6 +368,7 @@ PyObject *new_array_known(PyObject *storage, PyObject *dtype, int nd, const int6
                           const int64_t *strides, int64_t offset, int64_t size, int dense);
 PyObject *array_layout(ArrayObject *a);
 PyObject *array_storage(ArrayObject *a);
+int read_view_shared(PyObject *self, view_t *v);
 void track_if_cyclic(ArrayObject *a);
 PyObject *foreign_array(PyObject *owner, const char *start, int64_t nbytes, int readonly, PyObject *why,
                         int code, int nd, const int64_t *shape, const int64_t *strides, int64_t offset,

@@ -49,24 +49,6 @@ int read_view(PyObject *self, view_t *v) {
     v->dense = a->dense;
     return 1;
 }
-/* read_view for a view whose data pointer outlives the call (an export, a
- * row iterator): an array with inline data gets its Storage first, so the
- * pointer stays the array's for as long as its memory lives. */
-int read_view_shared(PyObject *self, view_t *v) {
-    if (!ready || !PyObject_TypeCheck(self, ArrayType))
-        return 0;
-    ArrayObject *a = (ArrayObject *)self;
-    if (array_has_inline(a)) {
-        PyObject *st = array_storage(a);
-        if (st == NULL) {
-            PyErr_Clear();  /* not a fast case: the Python path raises it again */
-            return 0;
-        }
-        Py_DECREF(st);
-    }
-    return read_view(self, v);
-}
-
 /* The bytes an operand reaches, [*lo, *hi), from its first element. */
 static void reach(const operand_t *v, const char **lo, const char **hi) {
     int64_t l = 0, h = v->itemsize;
