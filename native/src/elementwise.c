@@ -549,8 +549,8 @@ int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtyp
     if (!k)
         return ARS_ERR_DTYPE;
     /* where's condition is read as it is (bool); its other inputs are cast */
-    int first = nin == 3 && op == ARS_CONV_WHERE;
-    if (first && (in_dtypes[0] != ARS_BOOL || out_dtype != dtype))
+    int where = nin == 3 && op == ARS_CONV_WHERE;
+    if (where && (in_dtypes[0] != ARS_BOOL || out_dtype != dtype))
         return ARS_ERR_DTYPE;
     for (int d = 0; d < ndim; d++)
         if (dims[d] <= 0)
@@ -558,22 +558,23 @@ int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtyp
     const char *x[3] = {x1, x2, x3};
     _Alignas(16) char item[3][16];
     int from[3] = {dtype, dtype, dtype};
-    int same = out_dtype == k->out;
+    int same = out_dtype == k->out, load[3] = {0, 0, 0};
     for (int i = 0; i < nin; i++) {
         from[i] = in_dtypes[i];
         if (from[i] < 0 || from[i] >= ARS_NDTYPES)
             return ARS_ERR_DTYPE;
-        if (from[i] != dtype && !(first && i == 0)) {
+        load[i] = from[i] != dtype && !(where && i == 0);  /* (the condition is read as it is) */
+        if (load[i]) {
             const char *v = conv_fixed(ndim, dims, dims + (2 + i) * ndim, x[i], from[i], dtype, item[i]);
             if (v)
-                x[i] = v, from[i] = dtype;
+                x[i] = v, from[i] = dtype, load[i] = 0;
         }
-        same &= from[i] == dtype || (first && i == 0);
+        same &= !load[i];
     }
     if (same)
         return nin == 1   ? ars_unary(op, dtype, ndim, dims, out, x[0])
                : nin == 2 ? ars_binary(op, dtype, ndim, dims, out, x[0], x[1])
-               : first    ? ars_where(ars_itemsize[dtype], ndim, dims, out, x[0], x[1], x[2])
+               : where    ? ars_where(ars_itemsize[dtype], ndim, dims, out, x[0], x[1], x[2])
                           : ars_clip(dtype, ndim, dims, out, x[0], x[1], x[2]);
     if (op == ARS_OP_POW && nin == 2 && from[1] == dtype) {
         /* one exponent for every element: ars_binary's unary fast form */
@@ -587,7 +588,7 @@ int ars_ewise_conv(int op, int nin, int dtype, int out_dtype, const int *in_dtyp
     conv_ctx c = {k->loop, NULL, {NULL, NULL, NULL}, NULL, ars_itemsize[dtype], ars_itemsize[k->out], nin};
     int64_t work = ars_itemsize[out_dtype] * k->cost;
     for (int i = 0; i < nin; i++) {
-        if (from[i] != dtype && !(first && i == 0))
+        if (load[i])
             c.load[i] = ars_cast_loop(dtype, from[i]);
         work += ars_itemsize[from[i]] * k->cost + (c.load[i] ? ars_itemsize[dtype] : 0);
     }
