@@ -1252,8 +1252,9 @@ static inline float vm_from_bits32(uint32_t u)
 
 /* log(x) for float32 x as hi + *lo (|*lo| <= about an ulp of hi, relative
  * error < 2**-33), in float32 lanes throughout. x = 2**k z, sqrt(2)/2 <= z
- * < sqrt(2) (subnormals scaled by 2**23 first); z's third of that range
- * picks a center c (about 2**(-1/3), 1 or 2**(1/3)), and log z = log c + 2
+ * < sqrt(2) (a subnormal x's bits, converted as an integer, give x 2**149
+ * exactly, and k 149 less); z's third of that range picks a center c
+ * (about 2**(-1/3), 1 or 2**(1/3)), and log z = log c + 2
  * atanh(s), s = d / (z + c), d = z - c exact (Sterbenz), |s| < 0.0603; 2s
  * = h + l with h = d rc, rc = 1 / v, v = c + d/2 (the one division), and l
  * from the residual d - h v (v in two parts, exact; the residual by two
@@ -1268,10 +1269,11 @@ static inline float vm_from_bits32(uint32_t u)
  * those after. */
 static inline float vm_logf_hl(float x, float *lo)
 {
-    uint32_t sub = -(uint32_t)(x < 0x1p-126f);
-    uint32_t ix = vm_bits32(x * vm_from_bits32(0x3f800000u + (sub & (23u << 23))));
+    uint32_t ix0 = vm_bits32(x);
+    int sub = ix0 < 0x00800000u;
+    uint32_t ix = sub ? vm_bits32((float)(int32_t)ix0) : ix0;
     uint32_t tmp = ix - 0x3f3504f3u;  /* bits of sqrt(2)/2 rounded down */
-    float k = (float)((int32_t)tmp >> 23) - vm_from_bits32(sub & 0x41b80000u);  /* 23.0f */
+    float k = (float)((int32_t)tmp >> 23) - (sub ? 149.0f : 0.0f);
     float z = vm_from_bits32(ix - (tmp & 0xff800000u));
     int lo3 = z < 0x1.c94c82p-1f, hi3 = z >= 0x1.202e64p+0f;  /* sqrt of the centers */
     float c = lo3 ? 0x1.98711ep-1f : 1.0f;
