@@ -1102,9 +1102,9 @@ static inline double ars_pow(double x, double y)
  * NaNs an operation passes on differs between the levels.
  *
  * Each float32 function but log, log2 and log10 computes in float64 with a
- * relative error far below a float32 ulp (under 2**-37) and rounds once: within 1 ulp, and correctly
- * rounded but for rare inputs within about 2**-13 ulp of a rounding
- * boundary. Short polynomials on small reduced ranges, and at most one
+ * relative error far below a float32 ulp (under 2**-37) and rounds once:
+ * within 1 ulp, and correctly rounded but for rare inputs within about
+ * 2**-13 ulp of a rounding boundary. Short polynomials on small reduced ranges, and at most one
  * float64 division. The polynomials' degrees are the least that keep 2**-37
  * or so: one degree less (fitted again) gives 2**-34 to 2**-36 for atan,
  * sin, tan and asin, about 0.05% of results not correctly rounded. */
