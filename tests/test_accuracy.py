@@ -57,6 +57,30 @@ def test_special_values(dtype):
                 assert g == want and math.copysign(1, g) == math.copysign(1, want), (name, dtype, v, g, want)
 
 
+@pytest.mark.parametrize("name", ["log", "log2", "log10"])
+def test_float32_logarithms_near_one_and_exact_cases(name):
+    # float32 logarithms compute in float32 in two parts: every 61st float in
+    # [1/4, 4] (where the reduced argument's three ranges and their edges
+    # are), every subnormal power of two and a subnormal stretch, and the
+    # results that are exact
+    bits = np.concatenate([np.arange(0x3E800000, 0x40800001, 61, dtype=np.uint32),
+                           np.arange(0x00000001, 0x00800000, 4099, dtype=np.uint32),
+                           (1 << np.arange(23)).astype(np.uint32)])
+    x = bits.view(np.float32)
+    got = np.asarray(getattr(xp, name)(xp.asarray(x)))
+    ref = A.reference(name, x)
+    assert A.ulp_error(got, ref, "float32").max() <= 1.0
+    assert (got == ref.astype(np.float32)).mean() >= 0.999
+    k = np.arange(-149, 128)
+    exact = {"log": (np.ones(1, np.float32), [0.0]),
+             "log2": (np.ldexp(np.float32(1), k).astype(np.float32), k.tolist()),
+             "log10": (np.float32(10.0) ** np.arange(11, dtype=np.float32), list(range(11)))}[name]
+    out = np.asarray(getattr(xp, name)(xp.asarray(exact[0]))).tolist()
+    assert out == [float(v) for v in exact[1]]
+    if name == "log":
+        assert math.copysign(1, out[0]) == 1  # log(1) is +0
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_atan2(dtype):
     # arrstride's own atan2 (vmath.h): within 1 ULP of the long-double

@@ -31,9 +31,11 @@
  * float32: the polynomials and the final steps in float64 lanes, with an error
  * far below a float32 ulp, and one rounding at the end: within 1 ulp and
  * nearly always correctly rounded. What needs no such precision runs in
- * float32 lanes, twice as wide: clamps, the logarithms' reduction, and the
- * float32 square root and divisions that asin, acos and atanh refine by one
- * Newton step in float64. Polynomials by Horner's rule with vm_fma.
+ * float32 lanes, twice as wide: clamps, and the float32 square root and
+ * divisions that asin, acos and atanh refine by one Newton step in float64.
+ * log, log2 and log10 run in float32 lanes throughout, the sum kept in two
+ * float32 parts (vm_logf_hl). Polynomials by Horner's rule with vm_fma
+ * (vm_fmaf in float32 lanes).
  * tests/test_accuracy.py measures them; `python -m arrstride accuracy`
  * prints the table. Internal header. */
 #ifndef ARS_VMATH_H
@@ -1099,10 +1101,10 @@ static inline double ars_pow(double x, double y)
  * put on the constant: vm_fma(k, -c, x), not vm_fma(-k, c, x)): which of two
  * NaNs an operation passes on differs between the levels.
  *
- * Each float32 function computes in float64 with a relative error far below a
- * float32 ulp (under 2**-37) and rounds once: within 1 ulp, and correctly
- * rounded but for rare inputs within about 2**-13 ulp of a rounding
- * boundary. Short polynomials on small reduced ranges, and at most one
+ * Each float32 function but log, log2 and log10 computes in float64 with a
+ * relative error far below a float32 ulp (under 2**-37) and rounds once:
+ * within 1 ulp, and correctly rounded but for rare inputs within about
+ * 2**-13 ulp of a rounding boundary. Short polynomials on small reduced ranges, and at most one
  * float64 division. The polynomials' degrees are the least that keep 2**-37
  * or so: one degree less (fitted again) gives 2**-34 to 2**-36 for atan,
  * sin, tan and asin, about 0.05% of results not correctly rounded. */
@@ -1243,27 +1245,54 @@ static inline float vm_from_bits32(uint32_t u)
     return x;
 }
 
-/* log(x) - k ln2 for float32 x = 2**k z (sqrt(2)/2 <= z < sqrt(2)), the
- * reduction in float32 lanes (twice as wide as double ones): subnormals
- * scaled by 2**23 first, f = z - 1 exact in float32. Then in double 2
- * atanh(s), s = f / (2 + f), by a polynomial of degree 4 in s*s fitted
- * for the relative error (< 2**-37.7; degree 3, 2**-30.4, left 0.09% of
- * the float32 results not correctly rounded). Garbage for x <= 0, inf and
- * NaN: the callers select those after. */
-static inline double vm_log32f(float x, double *k)
+/* a * b + c rounded once in float32: as vm_fma (one instruction at x86-64-v3,
+ * v4 and aarch64, the C library's correctly rounded fmaf() at x86-64's
+ * baseline). */
+#define vm_fmaf(a, b, c) __builtin_fmaf((a), (b), (c))
+
+/* log(x) for float32 x as hi + *lo (|*lo| <= about an ulp of hi, relative
+ * error < 2**-33), in float32 lanes throughout. x = 2**k z, sqrt(2)/2 <= z
+ * < sqrt(2) (a subnormal x's bits, converted as an integer, give x 2**149
+ * exactly, and k 149 less); z's third of that range picks a center c
+ * (about 2**(-1/3), 1 or 2**(1/3)), and log z = log c + 2
+ * atanh(s), s = d / (z + c), d = z - c exact (Sterbenz), |s| < 0.0603; 2s
+ * = h + l with h = d rc, rc = 1 / v, v = c + d/2 (the one division), and l
+ * from the residual d - h v (v in two parts, exact; the residual by two
+ * FMAs); 2 atanh(s) = h + l + h**3 P(h*h), P of degree 2 fitted with float32
+ * coefficients (relative error of the sum < 2**-38). The outer centers are
+ * float32 numbers whose log lies within 2**-37 of a multiple of 2**-17
+ * (searched for), ch; k times ln2's first part (a multiple of 2**-17 too)
+ * plus ch is then exact (both under 2**7, 24 bits), and hi = that + h by
+ * Fast2Sum (|k ln2 + ch| >= 0.22 > |h| unless it is 0), its error and ln2's
+ * second part in *lo. With c = 1 about z = 1, log 1 is +0 and log(1 + tiny)
+ * correctly rounded. Garbage for x <= 0, inf and NaN: the callers select
+ * those after. */
+static inline float vm_logf_hl(float x, float *lo)
 {
-    int sub = x < 0x1p-126f;
-    float xs = sub ? x * 0x1p23f : x;
-    uint32_t ix = vm_bits32(xs);
+    uint32_t ix0 = vm_bits32(x);
+    int sub = ix0 < 0x00800000u;
+    uint32_t ix = sub ? vm_bits32((float)(int32_t)ix0) : ix0;
     uint32_t tmp = ix - 0x3f3504f3u;  /* bits of sqrt(2)/2 rounded down */
-    float kf = (float)((int32_t)tmp >> 23) + (sub ? -23.0f : 0.0f);
-    double f = vm_from_bits32(ix - (tmp & 0xff800000u)) - 1.0f;
-    *k = kf;
-    double sv = f / (2.0 + f);
-    double t = sv * sv;
-    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.e3a9bc9e83906p-3, 0x1.2432ec97e26d1p-2),
-               0x1.999a9bbfcf938p-2), 0x1.555554db6d410p-1), 0x1.0000000004988p+1);
-    return sv * p;
+    float k = (float)((int32_t)tmp >> 23) - (sub ? 149.0f : 0.0f);
+    float z = vm_from_bits32(ix - (tmp & 0xff800000u));
+    int lo3 = z < 0x1.c94c82p-1f, hi3 = z >= 0x1.202e64p+0f;  /* sqrt of the centers */
+    float c = lo3 ? 0x1.98711ep-1f : 1.0f;
+    float ch = lo3 ? -0x1.ceccp-3f : 0.0f;
+    c = hi3 ? 0x1.446868p+0f : c;
+    ch = hi3 ? 0x1.e504p-3f : ch;
+    float d = z - c;
+    float v = vm_fmaf(d, 0.5f, c);
+    float vl = vm_fmaf(d, 0.5f, c - v);
+    float rc = 1.0f / v;
+    float h = d * rc;
+    float l = vm_fmaf(h, -vl, vm_fmaf(h, -v, d)) * rc;
+    float t = h * h;
+    float p = vm_fmaf(t, vm_fmaf(t, 0x1.297b3ap-9f, 0x1.99947ep-7f), 0x1.555556p-4f);
+    float a = vm_fmaf(k, 0x1.62e4p-1f, ch);   /* ln2 = 0x1.62e4p-1 + 0x1.7f7d1cp-20 */
+    float hi = a + h;
+    float e = (a - hi) + h;
+    *lo = e + vm_fmaf(k, 0x1.7f7d1cp-20f, vm_fmaf(h * t, p, l));
+    return hi;
 }
 
 /* The special values of the float32 logarithms, selected in float32 lanes:
@@ -1276,21 +1305,23 @@ static inline float vm_log_special32(float x, float v)
 
 static inline float ars_logf(float x)
 {
-    double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)vm_fma(k, 6.93147180559945286227e-01, l));
+    float lo, hi = vm_logf_hl(x, &lo);
+    return vm_log_special32(x, hi + lo);
 }
 
-static inline float ars_log2f(float x)
+/* log2 and log10: log's hi + lo times the constant c = ch + cl (float32
+ * parts), hi ch exact as p + pe (one FMA), then p + (pe + hi cl + lo ch)
+ * rounded once. */
+static inline float vm_logf_times(float x, float ch, float cl)
 {
-    double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)vm_fma(l, 1.44269504088896338700e+00, k));
+    float lo, hi = vm_logf_hl(x, &lo);
+    float p = hi * ch;
+    float pe = vm_fmaf(hi, ch, -p);
+    return vm_log_special32(x, p + vm_fmaf(lo, ch, vm_fmaf(hi, cl, pe)));
 }
 
-static inline float ars_log10f(float x)
-{
-    double k, l = vm_log32f(x, &k);
-    return vm_log_special32(x, (float)vm_fma(k, 3.01029995663981198017e-01, l * 4.34294481903251816668e-01));
-}
+static inline float ars_log2f(float x) { return vm_logf_times(x, 0x1.715476p+0f, 0x1.4ae0cp-26f); }
+static inline float ars_log10f(float x) { return vm_logf_times(x, 0x1.bcb7b2p-2f, -0x1.5b235ep-27f); }
 
 /* log(u) for u > 0 (any double from the functions below), else as log */
 static inline double vm_log_d32(double u)
