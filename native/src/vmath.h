@@ -14,9 +14,10 @@
  *
  * float64: exp by a 128-entry table of 2**((j + 1/2)/128) (one word per
  * entry: the value's fraction and its rounding error) after a reduction by
- * ln2/128 in FMAs, a degree-5 polynomial and one rounding (0.51 ulp); a
- * table of 2**(j/128) in hi and lo parts and the reduction in two parts,
- * vm_exp_dd, serve expm1, tanh, sinh and cosh; log, log10, log1p and the inverse hyperbolic functions
+ * ln2/128 in FMAs, a degree-5 polynomial and one rounding (0.51 ulp); its
+ * sum before the rounding and the rounding error (vm_exp_hl) serve tanh,
+ * sinh and cosh; a table of 2**(j/128) in hi and lo parts and the
+ * reduction in two parts, vm_exp_dd, serve expm1; log, log10, log1p and the inverse hyperbolic functions
  * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
  * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
  * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
@@ -256,21 +257,34 @@ static const uint64_t vm_exp_tab_p[128] = {
  * quantum 2**-1074: in units of 2**-1022, c + h 2**(e + 1022) + its rest
  * rounds at 2**-52 with c = 1 for e < -1022, 0 for e = -1022, and c is
  * taken away exactly. 0.51 ulp. */
-static inline double vm_exp_xl(double x, double xl)
+/* vm_exp_xl's parts: y = h (1 + lp), scaled by 2**e (e in eb's low 12
+ * bits), m = n + 1/2 */
+struct vm_exp_parts { double h, lp, m; uint64_t eb; };
+
+static inline struct vm_exp_parts vm_exp_hl(double x, double xl)
 {
+    struct vm_exp_parts o;
     double kd = vm_fma(x, VM_INVLN2N, -0.5) + VM_SHIFT;
     uint64_t kb = vm_bits(kd);
-    double m = (kd - VM_SHIFT) + 0.5;
-    double r = vm_fma(m, -VM_LN2N_HI, x) + (vm_fma(m, -VM_LN2N_LO, xl));
+    o.m = (kd - VM_SHIFT) + 0.5;
+    double r = vm_fma(o.m, -VM_LN2N_HI, x) + (vm_fma(o.m, -VM_LN2N_LO, xl));
     uint64_t t = vm_exp_tab_p[kb & 127u];
-    double h = vm_from_bits((t & 0xfffffffffffffu) | 0x3ff0000000000000u);
+    o.h = vm_from_bits((t & 0xfffffffffffffu) | 0x3ff0000000000000u);
     double l = vm_from_bits((t >> 52) | 0x4330000000000000u) - (0x1p52 + 2048.0);
     double r2 = r * r;
     double p = vm_fma(r2 * r2, vm_fma(r, 0x1.1111167a4d017p-7, 0x1.55555cf172b91p-5),
                       vm_fma(r2, vm_fma(r, 0x1.555555555543cp-3, 0x1.ffffffffffdbdp-2), r));
-    double lp = vm_fma(l, 0x1p-64, p);
+    o.lp = vm_fma(l, 0x1p-64, p);
     /* the low 12 bits of kb >> 7 are e's (kb's low 52 bits are 2**51 + n) */
-    uint64_t eb = kb >> 7;
+    o.eb = kb >> 7;
+    return o;
+}
+
+static inline double vm_exp_xl(double x, double xl)
+{
+    struct vm_exp_parts q = vm_exp_hl(x, xl);
+    double h = q.h, lp = q.lp, m = q.m;
+    uint64_t eb = q.eb;
     double y = vm_fma(h, lp, h) * vm_from_bits((eb + 1022u) << 52) * 2.0;
     double hs = h * vm_from_bits((eb + 2045u) << 52);
     double c = m < -1022.0 * 128 ? 1.0 : 0.0;
@@ -683,40 +697,50 @@ static inline double ars_expm1(double x)
 
 static inline double ars_tanh(double x)
 {
-    /* tanh a = (E - 1) / (E + 1), E = e**(2a) = eh + el (vm_exp_dd, scaled
-     * by 2**k exactly), a = |x|: q = n / d with d = E + 1 and n = E - 1 (a <
-     * 0.55; eh - 1 is exact, then rounded with el) or 2 (then tanh = 1 -
-     * q), corrected for the low parts and the division's rounding (the
-     * residual n - q d exactly, divided in float32: it only needs a few
-     * bits). 1 from 22 on; a - a**3/3 below 2**-26. */
+    /* From 1/8 on, tanh a = 1 - 2 / (E + 1), a = |x| (clamped to 22, where
+     * tanh rounds to 1), E = e**(2a) = (eh + el) 2**e from vm_exp_hl (its
+     * sum y = h + h lp and y's rounding error), the quotient q = 2 / (E + 1)
+     * as qh + 2 rl (the residual of qh by fma, divided by E + 1 as a product
+     * with 1 / (E + 1)), 1 - qh in two parts: rounded once. Below 1/8 a +
+     * a**3 P(a**2), Taylor's series to a**17 (truncation below 2**-60 a). */
     double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
-    double t, k, s = vm_exp_dd(ac + ac, &t, &k);
-    double p = vm_pow2(k);
-    double eh = s * p, el = t * p;
+    struct vm_exp_parts q = vm_exp_hl(ac + ac, 0.0);
+    double h = q.h, lp = q.lp;
+    uint64_t eb = q.eb;
+    double y = vm_fma(h, lp, h);
+    double yl = vm_fma(h, lp, h - y);
+    double sc = vm_from_bits((eb + 1023u) << 52);
+    double eh = y * sc, el = yl * sc;
     double dh = eh + 1.0;
     double dl = ((eh - dh) + 1.0) + el;
-    double e1 = eh - 1.0;
-    double m = e1 + el;
-    int small = a < 0.55;
-    double n = small ? m : 2.0;
-    double nl = small ? (e1 - m) + el : 0.0;
-    double q = n / dh;
-    double res = (vm_fma(-q, dh, n) + nl) - q * dl;
-    double corr = (double)((float)res / (float)dh);
-    double v = small ? q + corr : 1.0 - (q + corr);
-    v = a < 0x1p-26 ? a - a * a * a * (1.0 / 3) : v;
-    return copysign(a > 22.0 ? 1.0 : v, x);
+    double rc = 1.0 / dh;
+    double qh = rc + rc;
+    double res = vm_fma(-qh, dl, vm_fma(-qh, dh, 2.0));
+    double rl = res * rc;
+    double s = 1.0 - qh;
+    double e = (1.0 - s) - qh;
+    double v = s + (e - rl);
+    double z = a * a;
+    double p = vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z,
+               6404582.0 / 10854718875.0, -929569.0 / 638512875.0), 21844.0 / 6081075.0),
+               -1382.0 / 155925.0), 62.0 / 2835.0), -17.0 / 315.0), 2.0 / 15.0), -1.0 / 3.0);
+    double w = vm_fma(a * z, p, a);
+    return copysign(a < 0.125 ? w : v, x);
 }
 
 /* sinh (sg = -1) and cosh (sg = 1) of a = |x| >= 0.34: e**a / 2 = (s + t)
- * 2**(k-1), e**-a / 2 = 2**(-k-1) / (s + t) (s + t as dh + dl, 1 / (dh +
+ * 2**(k-1) (vm_exp_hl's y = h (1 + lp) and its rounding error), e**-a / 2 = 2**(-k-1) / (s + t) (s + t as dh + dl, 1 / (dh +
  * dl) ~ (1 - dl/dh) / dh); rounded once, in the sum of the parts scaled by
  * 2**(1-k). a is clamped
  * to 710.5 (both overflow from 710.48). */
 static inline double vm_cosh_sinh(double a, double sg)
 {
     double ac = a > 710.5 ? 710.5 : a;
-    double t, k, s = vm_exp_dd(ac, &t, &k);
+    struct vm_exp_parts q = vm_exp_hl(ac, 0.0);
+    double s = vm_fma(q.h, q.lp, q.h);
+    double t = vm_fma(q.h, q.lp, q.h - s);
+    /* e from the low 12 bits of eb, two's complement */
+    double k = vm_from_bits(0x4330000000000000u | ((q.eb + 2048u) & 0xfffu)) - (0x1p52 + 2048.0);
     double kc = k > 30.0 ? 30.0 : k;
     double dl, dh = vm_two_sum(s, t, &dl);
     double inv = 1.0 / dh;
@@ -1113,30 +1137,26 @@ __attribute__((always_inline))
 static inline double ars_pow(double x, double y)
 {
     double ax = fabs(x), ay = fabs(y);
-    /* y an integer (every |y| >= 2**52 is one), odd? */
-    uint64_t yb = vm_bits(ay + 0x1p52);
-    int yint = (ay >= 0x1p52) | ((vm_from_bits(yb) - 0x1p52) == ay);
-    int yodd = yint & (ay < 0x1p53) & (int)((ay < 0x1p52 ? yb : vm_bits(ay)) & 1);
+    /* y an integer (every |y| >= 2**52 is one), an odd one (y/2 not an
+     * integer, from 2**53 on every y is even)? Comparisons of doubles only:
+     * y's bits as an integer flag made GCC convert lane widths. */
+    double hy = 0.5 * ay;
+    int yint = (ay >= 0x1p52) | (((ay + 0x1p52) - 0x1p52) == ay);
+    int yodd = yint & (ay < 0x1p53) & (((hy + 0x1p52) - 0x1p52) != hy);
     double ll, l = vm_log_dd(ax, &ll);
     double ze, z = vm_two_prod(y, l, &ze);
     ze += y * ll;
-    int over = z > 710.0, under = z < -746.0;
     double v = vm_exp_xl(z, ze);
-    v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
-    int neg = (x < 0) & yodd;
-    v = neg ? -v : v;
+    v = z > 710.0 ? (double)INFINITY : z < -746.0 ? 0.0 : v;
     /* |x| = 1: +-1 exactly (y * log|x| is 0, but its exact product's low
      * part is NaN for |y| > 2**996, where the split of y overflows) */
-    v = ax == 1.0 ? (neg ? -1.0 : 1.0) : v;
+    v = ax == 1.0 ? 1.0 : v;
+    /* x = +-0: +inf or +0, x = +-inf: +0 or +inf (the sign below) */
+    double zi = (ax == 0) == (y < 0) ? (double)INFINITY : 0.0;
+    v = ((ax == 0) | (ax == (double)INFINITY)) ? zi : v;
+    /* x's sign for odd y (-0 and -inf too) */
+    v = yodd ? copysign(v, x) : v;
     v = ((x < 0) & !yint & (ax < (double)INFINITY)) ? (double)NAN : v;
-    /* x = +-0: +-inf or +-0 for odd y, else +inf or +0 */
-    double zero = y < 0 ? (double)INFINITY : 0.0;
-    zero = yodd ? copysign(zero, x) : zero;
-    v = ((ax == 0) & (y == y)) ? zero : v;
-    /* x = +-inf: the reciprocal of the zero case */
-    double inf = y < 0 ? 0.0 : (double)INFINITY;
-    inf = yodd ? copysign(inf, x) : inf;
-    v = ((ax == (double)INFINITY) & (y == y)) ? inf : v;
     /* y = +-inf: 1 for |x| = 1, else 0 or inf */
     double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
     yi = ax == 1.0 ? 1.0 : yi;
