@@ -702,7 +702,8 @@ static inline double ars_tanh(double x)
      * sum y = h + h lp and y's rounding error), the quotient q = 2 / (E + 1)
      * as qh + 2 rl (the residual of qh by fma, divided by E + 1 as a product
      * with 1 / (E + 1)), 1 - qh in two parts: rounded once. Below 1/8 a +
-     * a**3 P(a**2), Taylor's series to a**17 (truncation below 2**-60 a). */
+     * a**3 P(a**2), Taylor's series to a**17 (truncation below 2**-60 a), by
+     * Estrin's scheme. */
     double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
     struct vm_exp_parts q = vm_exp_hl(ac + ac, 0.0);
     double h = q.h, lp = q.lp;
@@ -720,10 +721,11 @@ static inline double ars_tanh(double x)
     double s = 1.0 - qh;
     double e = (1.0 - s) - qh;
     double v = s + (e - rl);
-    double z = a * a;
-    double p = vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z,
-               6404582.0 / 10854718875.0, -929569.0 / 638512875.0), 21844.0 / 6081075.0),
-               -1382.0 / 155925.0), 62.0 / 2835.0), -17.0 / 315.0), 2.0 / 15.0), -1.0 / 3.0);
+    double z = a * a, z2 = z * z;
+    double p01 = vm_fma(z, 2.0 / 15.0, -1.0 / 3.0), p23 = vm_fma(z, 62.0 / 2835.0, -17.0 / 315.0);
+    double p45 = vm_fma(z, 21844.0 / 6081075.0, -1382.0 / 155925.0);
+    double p67 = vm_fma(z, 6404582.0 / 10854718875.0, -929569.0 / 638512875.0);
+    double p = vm_fma(z2 * z2, vm_fma(z2, p67, p45), vm_fma(z2, p23, p01));
     double w = vm_fma(a * z, p, a);
     return copysign(a < 0.125 ? w : v, x);
 }
@@ -868,16 +870,45 @@ static inline double ars_acosh(double x)
     return x < 1.0 ? (double)NAN : v;
 }
 
-/* log1p(2a / (1 - a)) / 2 (the quotient in two parts); |x| = 1 gives inf,
- * |x| > 1 NaN (log1p of less than -1), a below 2**-28 */
+/* atanh a = log(u) / 2, u = (1 + a) / (1 - a) = 2**k (1 + f), f / (2 + f)
+ * = s: atanh a = k ln2/2 + atanh s, |s| <= 3 - 2 sqrt(2), by fdlibm's
+ * log kernel (log(1 + f) = 2s + s R(s*s)). s = N / D straight from a, N =
+ * (1 + a) - 2**k (1 - a) (exact but for the parts' low parts), D = (1 + a)
+ * + 2**k (1 - a), each in two parts, the quotient as sh + sl (one division
+ * and its fma residual), k from the exponent of 1 - a. |x| =
+ * 1 gives inf, |x| > 1 NaN, a below 2**-28 x. */
 static inline double ars_atanh(double x)
 {
-    double a = fabs(x), n = a + a;
-    double de, d = vm_two_sum(1.0, -a, &de);
-    double q = n / d;
-    double pe, pp = vm_two_prod(q, d, &pe);
-    double ql = vm_div_lo(((n - pp) - pe) - q * de, d);
-    double v = 0.5 * vm_log1p(q, a < 1.0 ? ql : 0.0);
+    double a = fabs(x);
+    double A = 1.0 + a, Al = (1.0 - A) + a;
+    double B = 1.0 - a, Bl = (1.0 - B) - a;
+    /* 2**k = P: 1 / B's power of 2 (B scaled into [1, 2) as bn), times 2
+     * or 1/2 where A / bn is beyond sqrt(2) or below sqrt(2)/2 */
+    double P = vm_from_bits((2046ull << 52) - (vm_bits(B) & 0x7ff0000000000000u));
+    double bn = B * P;
+    P = A > 1.41421356237309504880 * bn ? P + P : A < 0.70710678118654752440 * bn ? 0.5 * P : P;
+    double k = vm_from_bits(0x4330000000000000u | (vm_bits(P) >> 52)) - (0x1p52 + 1023.0);
+    double pb = P * B;
+    double nh = A - pb;
+    double nl = Al - P * Bl;
+    double dl, dh = vm_two_sum(A, pb, &dl);
+    dl += Al + P * Bl;
+    double rc = 1.0 / dh;
+    double sh = nh * rc;
+    double sl = ((vm_fma(-sh, dh, nh) + nl) - sh * dl) * rc;
+    double z = sh * sh;
+    double w = z * z;
+    /* fdlibm's Lg1..Lg7 by Estrin's scheme (a short dependency chain: the
+     * loop is bound by latency, the division's and the polynomial's) */
+    double p01 = vm_fma(z, 3.999999999940941908e-01, 6.666666666666735130e-01);
+    double p23 = vm_fma(z, 2.222219843214978396e-01, 2.857142874366239149e-01);
+    double p45 = vm_fma(z, 1.531383769920937332e-01, 1.818357216161805012e-01);
+    double p47 = vm_fma(w, 1.479819860511658591e-01, p45);
+    double r = z * vm_fma(w * w, p47, vm_fma(w, p23, p01));
+    double kh = k * (0.5 * VM_LN2_HI);
+    double b = kh + sh;
+    double v = b + ((((kh - b) + sh) + vm_fma(k, 0.5 * VM_LN2_LO, sl)) + 0.5 * sh * r);
+    v = a < 1.0 ? v : a == 1.0 ? (double)INFINITY : a > 1.0 ? (double)NAN : x + x;
     return a < 0x1p-28 ? x : copysign(v, x);
 }
 
