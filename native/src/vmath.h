@@ -17,7 +17,8 @@
  * ln2/128 in FMAs, a degree-5 polynomial and one rounding (0.51 ulp); its
  * sum before the rounding and the rounding error (vm_exp_hl) serve tanh,
  * sinh and cosh; a table of 2**(j/128) in hi and lo parts and the
- * reduction in two parts, vm_exp_dd, serve expm1; log, log10, log1p and the inverse hyperbolic functions
+ * reduction in two parts, vm_exp_dd, serve expm1; atanh by fdlibm's log
+ * kernel on one quotient of a; log, log10, log1p, asinh and acosh
  * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
  * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
  * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
@@ -821,10 +822,9 @@ static inline double vm_sqrt_dd(double a, double al, double *sl)
     return s;
 }
 
-/* The inverse hyperbolic functions as fdlibm's s_asinh.c, e_acosh.c and
- * e_atanh.c, but with log1p's argument in two parts (the rounding errors of
- * its sums, square root and quotient kept), which takes their error from
- * about 2 ulp to 1. */
+/* asinh and acosh as fdlibm's s_asinh.c and e_acosh.c, but with log1p's
+ * argument in two parts (the rounding errors of its sums, square root and
+ * quotient kept), which takes their error from about 2 ulp to 1. */
 
 /* log(2a + 1 / (sqrt(a*a + 1) + a)) above 2, log1p(a + a*a / (1 + sqrt(1 +
  * a*a))) up to 2, log(a) + ln2 above 2**28, a below 2**-28 */
