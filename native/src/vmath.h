@@ -12,10 +12,13 @@
  * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
  * gives those the C library's scalar functions.
  *
- * float64: exp by a 128-entry table of 2**(j/128) (hi and lo parts) after
- * a reduction by ln2/128 in FMAs, Taylor to r**6 and one rounding (0.51
- * ulp; the same reduction in two parts, vm_exp_dd, serves expm1, tanh,
- * sinh and cosh); log, log10, log1p and the inverse hyperbolic functions
+ * float64: exp by a 128-entry table of 2**((j + 1/2)/128) (one word per
+ * entry: the value's fraction and its rounding error) after a reduction by
+ * ln2/128 in FMAs, a degree-5 polynomial and one rounding (0.51 ulp); its
+ * sum before the rounding and the rounding error (vm_exp_hl) serve tanh,
+ * sinh and cosh; a table of 2**(j/128) in hi and lo parts and the
+ * reduction in two parts, vm_exp_dd, serve expm1; atanh by fdlibm's log
+ * kernel on one quotient of a; log, log10, log1p, asinh and acosh
  * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
  * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
  * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
@@ -204,27 +207,93 @@ static inline double vm_exp_poly(double r)
     return r2 * (vm_fma(r, 1.0 / 6, 0.5) + r2 * (vm_fma(r, 1.0 / 120, 1.0 / 24) + r2 * (1.0 / 720)));
 }
 
+/* 2**((j + 1/2) / 128), j = 0..127, in one word each: its fraction bits
+ * (the value is in (1, 2)) below the rounding error, relative, in units of
+ * 2**-64 plus 2048 in the 12 bits of sign and exponent (error < 2**-65;
+ * mpmath). One lookup per element instead of two: the lookups are emulated
+ * gathers (scalar loads), GCC's generic tuning keeps the gather
+ * instructions off. */
+static const uint64_t vm_exp_tab_p[128] = {
+    0x56300b1afa5abcbfu, 0x5ad02168143b0281u, 0x8a9037d42e11bbccu, 0xa8c04e5f72f654b1u,
+    0x2af0650a0e3c1f89u, 0xa5207bd42b72a836u, 0x292092bdf66607e0u, 0xa9e0a9c79b1f3919u,
+    0xd020c0f145e46c85u, 0x1690d83b23395decu, 0x3210efa55fdfa9c5u, 0xb701073028d7233eu,
+    0x14f11edbab5e2ab6u, 0x754136a814f204abu, 0x4d014e95934f312eu, 0x85c166a45471c3c2u,
+    0x8f317ed48695bbc0u, 0xcb31972658375d2fu, 0xd5f1af99f8138a1cu, 0xb9c1c82f95281c6bu,
+    0x2db1e0e75eb44027u, 0x1c71f9c18438ce4du, 0xc48212be3578a819u, 0xb3722bdda27912d1u,
+    0xaef2451ffb82140au, 0xc5425e85711ece75u, 0xe812780e341ddf29u, 0x5fa291ba7591bb70u,
+    0x2922ab8a66d10f13u, 0x3862c57e39771b2fu, 0xe2a2df961f641589u, 0x7712f9d24abd886bu,
+    0xaa831432edeeb2fdu, 0x21b32eb83ba8ea32u, 0x5fe3496266e3fa2du, 0x51836431a2de883bu,
+    0x2ad37f26231e754au, 0x2c339a401b7140efu, 0xc533b57fbfec6cf4u, 0x99c3d0e544ede173u,
+    0x54b3ec70df1c5175u, 0xac840822c367a024u, 0x32e423fb2709468au, 0xa6c43ffa3f84b9d4u,
+    0x76745c2042a7d232u, 0x2814786d668b3237u, 0x616494e1e192aed2u, 0x6584b17dea6db7d7u,
+    0xb264ce41b817c114u, 0x3f54eb2d81d8abffu, 0x93e508417f4531eeu, 0x6a65257de83f4eefu,
+    0xa38542e2f4f6ad27u, 0x4d356070dde910d2u, 0x4e357e27dbe2c4cfu, 0x39459c0827ff07ccu,
+    0x2f15ba11fba87a03u, 0x2b85d84590998b93u, 0x5a45f6a320dceb71u, 0xd7d6152ae6cdf6f4u,
+    0xc60633dd1d1929fdu, 0x32f652b9febc8fb7u, 0x548671c1c70833f6u, 0xa21690f4b19e9538u,
+    0x9286b052fa75173eu, 0xcfe6cfdcddd47645u, 0x5156ef9298593ae5u, 0x84870f7466f42e87u,
+    0x4e372f8286ead08au, 0xacb74fbd35d7cbfdu, 0xcb077024b1ab6e09u, 0xb46790b938ac1cf6u,
+    0x3497b17b0976cfdbu, 0xafb7d26a62ff86f0u, 0x69f7f3878491c491u, 0xb63814d2add106d9u,
+    0xc3b8364c1eb941f7u, 0x7b7857f4179f5b21u, 0x9c9879cad931a436u, 0xcc489bd0a478580fu,
+    0xcfa8be05bad61778u, 0x44a8e06a5e0866d9u, 0xb73902fed0282c8au, 0x678925c353aa2fe2u,
+    0x5a5948b82b5f98e5u, 0x7ba96bdd9a7670b3u, 0x91f98f33e47a22a2u, 0x35b9b2bb4d53fe0du,
+    0x4bc9d674194bb8d5u, 0x6699fa5e8d07f29eu, 0xc59a1e7aed8eb8bbu, 0x3f1a42c980460ad8u,
+    0x866a674a8af46052u, 0x4d7a8bfe53c12e59u, 0x9d8ab0e521356ebau, 0xb91ad5ff3a3c2774u,
+    0x4eeafb4ce622f2ffu, 0xb14b20ce6c9a8952u, 0x6d9b468415b749b1u, 0xab9b6c6e29f1c52au,
+    0x405b928cf22749e4u, 0x7eebb8e0b79a6f1fu, 0x7f0bdf69c3f3a207u, 0x5e4c06286141b33du,
+    0x4c0c2d1cd9fa652cu, 0xa6dc544778fafb22u, 0x5dcc7ba88988c933u, 0x654ca3405751c4dbu,
+    0x6fdccb0f2e6d1675u, 0x467cf3155b5bab74u, 0xaefd1b532b08c968u, 0xab7d43c8eacaa1d6u,
+    0x845d6c76e862e6d3u, 0xb85d955d71ff6075u, 0x44edbe7cd63a8315u, 0x42bde7d5641c0658u,
+    0x761e11676b197d17u, 0x491e3b333b16ee12u, 0x689e653924676d76u, 0x5c5e8f7977cdb740u,
+    0xaaceb9f4867cca6eu, 0xa4dee4aaa2188510u, 0x589f0f9c1cb6412au, 0x730f3ac948dd7274u,
+    0xc08f6632798844f8u, 0x7baf91d802243c89u, 0x733fbdba3692d514u, 0x8a6fe9d96b2a23d9u,
+};
+
 /* e**(x + xl) for a small xl and |x| <= 746 (garbage beyond, where the
  * callers select their limits after the call: a clamp before it made GCC
- * specialize the clamped constant's path and give up vectorizing): 2**(j/128)
- * from the table as h (1 + l); y = h + h (l + e**r - 1) in [1, 2) rounds
- * once, and vm_scale's two factors give y 2**e exactly: 0.51 ulp. The
- * lookups are emulated gathers (scalar loads): GCC's generic tuning keeps
- * the gather instructions off. */
+ * specialize the clamped constant's path and give up vectorizing): x = (n +
+ * 1/2) ln2/128 + r, n = 128 e + j, |r| <= ln2/256 (+ 2**-36), r exact but
+ * for its part below VM_LN2N_LO's product; e**r - 1 = p by a degree-5
+ * polynomial (error < 2**-65, ARM's optimized-routines); with h (1 + l) =
+ * 2**((j + 1/2) / 128), y = h + h (l + p) in [1, 2] (but for the last bits
+ * of r's range) rounds once, and y 2**(e-1) 2 is exact for e >= -1021 and
+ * overflows as it should for e = 1024. Below, the sum rounds at the
+ * quantum 2**-1074: in units of 2**-1022, c + h 2**(e + 1022) + its rest
+ * rounds at 2**-52 with c = 1 for e < -1022, 0 for e = -1022, and c is
+ * taken away exactly. 0.51 ulp. */
+/* vm_exp_xl's parts: y = h (1 + lp), scaled by 2**e (e in eb's low 12
+ * bits), m = n + 1/2 */
+struct vm_exp_parts { double h, lp, m; uint64_t eb; };
+
+static inline struct vm_exp_parts vm_exp_hl(double x, double xl)
+{
+    struct vm_exp_parts o;
+    double kd = vm_fma(x, VM_INVLN2N, -0.5) + VM_SHIFT;
+    uint64_t kb = vm_bits(kd);
+    o.m = (kd - VM_SHIFT) + 0.5;
+    double r = vm_fma(o.m, -VM_LN2N_HI, x) + (vm_fma(o.m, -VM_LN2N_LO, xl));
+    uint64_t t = vm_exp_tab_p[kb & 127u];
+    o.h = vm_from_bits((t & 0xfffffffffffffu) | 0x3ff0000000000000u);
+    double l = vm_from_bits((t >> 52) | 0x4330000000000000u) - (0x1p52 + 2048.0);
+    double r2 = r * r;
+    double p = vm_fma(r2 * r2, vm_fma(r, 0x1.1111167a4d017p-7, 0x1.55555cf172b91p-5),
+                      vm_fma(r2, vm_fma(r, 0x1.555555555543cp-3, 0x1.ffffffffffdbdp-2), r));
+    o.lp = vm_fma(l, 0x1p-64, p);
+    /* the low 12 bits of kb >> 7 are e's (kb's low 52 bits are 2**51 + n) */
+    o.eb = kb >> 7;
+    return o;
+}
+
 static inline double vm_exp_xl(double x, double xl)
 {
-    double r0, rm, e;
-    uint64_t j = vm_exp_reduce(x, &r0, &rm, &e);
-    double r = r0 + (rm + xl);
-    double h = vm_exp_tab_hi[j], l = vm_exp_tab_lo[j];
-    double p = r + vm_exp_poly(r);
-    /* for a subnormal result (e < -1022) the sum rounds at its quantum,
-     * 2**-1074 once scaled: c = 2**(-1022 - e) added first, then taken away
-     * (exactly) */
-    double c = e < -1022.0 ? vm_pow2(-1022.0 - e) : 0.0;
-    double s = c + h;
-    double w = s + vm_fma(h, l + p, h - (s - c));
-    return vm_scale(w - c, e);
+    struct vm_exp_parts q = vm_exp_hl(x, xl);
+    double h = q.h, lp = q.lp, m = q.m;
+    uint64_t eb = q.eb;
+    double y = vm_fma(h, lp, h) * vm_from_bits((eb + 1022u) << 52) * 2.0;
+    double hs = h * vm_from_bits((eb + 2045u) << 52);
+    double c = m < -1022.0 * 128 ? 1.0 : 0.0;
+    double s = c + hs;
+    double w = s + vm_fma(hs, lp, hs - (s - c));
+    return m < -1021.0 * 128 ? vm_fma(w, 0x1p-1022, c * -0x1p-1022) : y;
 }
 
 static inline double ars_exp(double x)
@@ -631,40 +700,52 @@ static inline double ars_expm1(double x)
 
 static inline double ars_tanh(double x)
 {
-    /* tanh a = (E - 1) / (E + 1), E = e**(2a) = eh + el (vm_exp_dd, scaled
-     * by 2**k exactly), a = |x|: q = n / d with d = E + 1 and n = E - 1 (a <
-     * 0.55; eh - 1 is exact, then rounded with el) or 2 (then tanh = 1 -
-     * q), corrected for the low parts and the division's rounding (the
-     * residual n - q d exactly, divided in float32: it only needs a few
-     * bits). 1 from 22 on; a - a**3/3 below 2**-26. */
+    /* From 1/8 on, tanh a = 1 - 2 / (E + 1), a = |x| (clamped to 22, where
+     * tanh rounds to 1), E = e**(2a) = (eh + el) 2**e from vm_exp_hl (its
+     * sum y = h + h lp and y's rounding error), the quotient q = 2 / (E + 1)
+     * as qh + 2 rl (the residual of qh by fma, divided by E + 1 as a product
+     * with 1 / (E + 1)), 1 - qh in two parts: rounded once. Below 1/8 a +
+     * a**3 P(a**2), Taylor's series to a**17 (truncation below 2**-60 a), by
+     * Estrin's scheme. */
     double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
-    double t, k, s = vm_exp_dd(ac + ac, &t, &k);
-    double p = vm_pow2(k);
-    double eh = s * p, el = t * p;
+    struct vm_exp_parts q = vm_exp_hl(ac + ac, 0.0);
+    double h = q.h, lp = q.lp;
+    uint64_t eb = q.eb;
+    double y = vm_fma(h, lp, h);
+    double yl = vm_fma(h, lp, h - y);
+    double sc = vm_from_bits((eb + 1023u) << 52);
+    double eh = y * sc, el = yl * sc;
     double dh = eh + 1.0;
     double dl = ((eh - dh) + 1.0) + el;
-    double e1 = eh - 1.0;
-    double m = e1 + el;
-    int small = a < 0.55;
-    double n = small ? m : 2.0;
-    double nl = small ? (e1 - m) + el : 0.0;
-    double q = n / dh;
-    double res = (vm_fma(-q, dh, n) + nl) - q * dl;
-    double corr = (double)((float)res / (float)dh);
-    double v = small ? q + corr : 1.0 - (q + corr);
-    v = a < 0x1p-26 ? a - a * a * a * (1.0 / 3) : v;
-    return copysign(a > 22.0 ? 1.0 : v, x);
+    double rc = 1.0 / dh;
+    double qh = rc + rc;
+    double res = vm_fma(-qh, dl, vm_fma(-qh, dh, 2.0));
+    double rl = res * rc;
+    double s = 1.0 - qh;
+    double e = (1.0 - s) - qh;
+    double v = s + (e - rl);
+    double z = a * a, z2 = z * z;
+    double p01 = vm_fma(z, 2.0 / 15.0, -1.0 / 3.0), p23 = vm_fma(z, 62.0 / 2835.0, -17.0 / 315.0);
+    double p45 = vm_fma(z, 21844.0 / 6081075.0, -1382.0 / 155925.0);
+    double p67 = vm_fma(z, 6404582.0 / 10854718875.0, -929569.0 / 638512875.0);
+    double p = vm_fma(z2 * z2, vm_fma(z2, p67, p45), vm_fma(z2, p23, p01));
+    double w = vm_fma(a * z, p, a);
+    return copysign(a < 0.125 ? w : v, x);
 }
 
 /* sinh (sg = -1) and cosh (sg = 1) of a = |x| >= 0.34: e**a / 2 = (s + t)
- * 2**(k-1), e**-a / 2 = 2**(-k-1) / (s + t) (s + t as dh + dl, 1 / (dh +
+ * 2**(k-1) (vm_exp_hl's y = h (1 + lp) and its rounding error), e**-a / 2 = 2**(-k-1) / (s + t) (s + t as dh + dl, 1 / (dh +
  * dl) ~ (1 - dl/dh) / dh); rounded once, in the sum of the parts scaled by
  * 2**(1-k). a is clamped
  * to 710.5 (both overflow from 710.48). */
 static inline double vm_cosh_sinh(double a, double sg)
 {
     double ac = a > 710.5 ? 710.5 : a;
-    double t, k, s = vm_exp_dd(ac, &t, &k);
+    struct vm_exp_parts q = vm_exp_hl(ac, 0.0);
+    double s = vm_fma(q.h, q.lp, q.h);
+    double t = vm_fma(q.h, q.lp, q.h - s);
+    /* e from the low 12 bits of eb, two's complement */
+    double k = vm_from_bits(0x4330000000000000u | ((q.eb + 2048u) & 0xfffu)) - (0x1p52 + 2048.0);
     double kc = k > 30.0 ? 30.0 : k;
     double dl, dh = vm_two_sum(s, t, &dl);
     double inv = 1.0 / dh;
@@ -743,10 +824,9 @@ static inline double vm_sqrt_dd(double a, double al, double *sl)
     return s;
 }
 
-/* The inverse hyperbolic functions as fdlibm's s_asinh.c, e_acosh.c and
- * e_atanh.c, but with log1p's argument in two parts (the rounding errors of
- * its sums, square root and quotient kept), which takes their error from
- * about 2 ulp to 1. */
+/* asinh and acosh as fdlibm's s_asinh.c and e_acosh.c, but with log1p's
+ * argument in two parts (the rounding errors of its sums, square root and
+ * quotient kept), which takes their error from about 2 ulp to 1. */
 
 /* log(2a + 1 / (sqrt(a*a + 1) + a)) above 2, log1p(a + a*a / (1 + sqrt(1 +
  * a*a))) up to 2, log(a) + ln2 above 2**28, a below 2**-28 */
@@ -792,16 +872,45 @@ static inline double ars_acosh(double x)
     return x < 1.0 ? (double)NAN : v;
 }
 
-/* log1p(2a / (1 - a)) / 2 (the quotient in two parts); |x| = 1 gives inf,
- * |x| > 1 NaN (log1p of less than -1), a below 2**-28 */
+/* atanh a = log(u) / 2, u = (1 + a) / (1 - a) = 2**k (1 + f), f / (2 + f)
+ * = s: atanh a = k ln2/2 + atanh s, |s| <= 3 - 2 sqrt(2), by fdlibm's
+ * log kernel (log(1 + f) = 2s + s R(s*s)). s = N / D straight from a, N =
+ * (1 + a) - 2**k (1 - a) (exact but for the parts' low parts), D = (1 + a)
+ * + 2**k (1 - a), each in two parts, the quotient as sh + sl (one division
+ * and its fma residual), k from the exponent of 1 - a. |x| =
+ * 1 gives inf, |x| > 1 NaN, a below 2**-28 x. */
 static inline double ars_atanh(double x)
 {
-    double a = fabs(x), n = a + a;
-    double de, d = vm_two_sum(1.0, -a, &de);
-    double q = n / d;
-    double pe, pp = vm_two_prod(q, d, &pe);
-    double ql = vm_div_lo(((n - pp) - pe) - q * de, d);
-    double v = 0.5 * vm_log1p(q, a < 1.0 ? ql : 0.0);
+    double a = fabs(x);
+    double A = 1.0 + a, Al = (1.0 - A) + a;
+    double B = 1.0 - a, Bl = (1.0 - B) - a;
+    /* 2**k = P: 1 / B's power of 2 (B scaled into [1, 2) as bn), times 2
+     * or 1/2 where A / bn is beyond sqrt(2) or below sqrt(2)/2 */
+    double P = vm_from_bits((2046ull << 52) - (vm_bits(B) & 0x7ff0000000000000u));
+    double bn = B * P;
+    P = A > 1.41421356237309504880 * bn ? P + P : A < 0.70710678118654752440 * bn ? 0.5 * P : P;
+    double k = vm_from_bits(0x4330000000000000u | (vm_bits(P) >> 52)) - (0x1p52 + 1023.0);
+    double pb = P * B;
+    double nh = A - pb;
+    double nl = Al - P * Bl;
+    double dl, dh = vm_two_sum(A, pb, &dl);
+    dl += Al + P * Bl;
+    double rc = 1.0 / dh;
+    double sh = nh * rc;
+    double sl = ((vm_fma(-sh, dh, nh) + nl) - sh * dl) * rc;
+    double z = sh * sh;
+    double w = z * z;
+    /* fdlibm's Lg1..Lg7 by Estrin's scheme (a short dependency chain: the
+     * loop is bound by latency, the division's and the polynomial's) */
+    double p01 = vm_fma(z, 3.999999999940941908e-01, 6.666666666666735130e-01);
+    double p23 = vm_fma(z, 2.222219843214978396e-01, 2.857142874366239149e-01);
+    double p45 = vm_fma(z, 1.531383769920937332e-01, 1.818357216161805012e-01);
+    double p47 = vm_fma(w, 1.479819860511658591e-01, p45);
+    double r = z * vm_fma(w * w, p47, vm_fma(w, p23, p01));
+    double kh = k * (0.5 * VM_LN2_HI);
+    double b = kh + sh;
+    double v = b + ((((kh - b) + sh) + vm_fma(k, 0.5 * VM_LN2_LO, sl)) + 0.5 * sh * r);
+    v = a < 1.0 ? v : a == 1.0 ? (double)INFINITY : a > 1.0 ? (double)NAN : x + x;
     return a < 0x1p-28 ? x : copysign(v, x);
 }
 
@@ -1061,30 +1170,26 @@ __attribute__((always_inline))
 static inline double ars_pow(double x, double y)
 {
     double ax = fabs(x), ay = fabs(y);
-    /* y an integer (every |y| >= 2**52 is one), odd? */
-    uint64_t yb = vm_bits(ay + 0x1p52);
-    int yint = (ay >= 0x1p52) | ((vm_from_bits(yb) - 0x1p52) == ay);
-    int yodd = yint & (ay < 0x1p53) & (int)((ay < 0x1p52 ? yb : vm_bits(ay)) & 1);
+    /* y an integer (every |y| >= 2**52 is one), an odd one (y/2 not an
+     * integer, from 2**53 on every y is even)? Comparisons of doubles only:
+     * y's bits as an integer flag made GCC convert lane widths. */
+    double hy = 0.5 * ay;
+    int yint = (ay >= 0x1p52) | (((ay + 0x1p52) - 0x1p52) == ay);
+    int yodd = yint & (ay < 0x1p53) & (((hy + 0x1p52) - 0x1p52) != hy);
     double ll, l = vm_log_dd(ax, &ll);
     double ze, z = vm_two_prod(y, l, &ze);
     ze += y * ll;
-    int over = z > 710.0, under = z < -746.0;
     double v = vm_exp_xl(z, ze);
-    v = (over | under) ? (over ? (double)INFINITY : 0.0) : v;
-    int neg = (x < 0) & yodd;
-    v = neg ? -v : v;
+    v = z > 710.0 ? (double)INFINITY : z < -746.0 ? 0.0 : v;
     /* |x| = 1: +-1 exactly (y * log|x| is 0, but its exact product's low
      * part is NaN for |y| > 2**996, where the split of y overflows) */
-    v = ax == 1.0 ? (neg ? -1.0 : 1.0) : v;
+    v = ax == 1.0 ? 1.0 : v;
+    /* x = +-0: +inf or +0, x = +-inf: +0 or +inf (the sign below) */
+    double zi = (ax == 0) == (y < 0) ? (double)INFINITY : 0.0;
+    v = ((ax == 0) | (ax == (double)INFINITY)) ? zi : v;
+    /* x's sign for odd y (-0 and -inf too) */
+    v = yodd ? copysign(v, x) : v;
     v = ((x < 0) & !yint & (ax < (double)INFINITY)) ? (double)NAN : v;
-    /* x = +-0: +-inf or +-0 for odd y, else +inf or +0 */
-    double zero = y < 0 ? (double)INFINITY : 0.0;
-    zero = yodd ? copysign(zero, x) : zero;
-    v = ((ax == 0) & (y == y)) ? zero : v;
-    /* x = +-inf: the reciprocal of the zero case */
-    double inf = y < 0 ? 0.0 : (double)INFINITY;
-    inf = yodd ? copysign(inf, x) : inf;
-    v = ((ax == (double)INFINITY) & (y == y)) ? inf : v;
     /* y = +-inf: 1 for |x| = 1, else 0 or inf */
     double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
     yi = ax == 1.0 ? 1.0 : yi;
