@@ -521,36 +521,46 @@ static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
 }
 
 /* sin(r + rl) = sh + *sl and cos(r + rl) = *ch + *cl (|r| <= pi/4 + a
- * little), each hi + lo with |lo| <= an ulp of hi, from fdlibm's kernel
- * polynomials (k_sin.c, k_cos.c: relative errors below 2**-58): r*r, r**3
- * and r**3 * S1 exact by fma, 1 - r*r/2 exact as a sum, the rest (below
- * 1/60 of the result) rounded. */
+ * little), each hi + lo with |lo| <= an ulp of hi. sin r = r - r**3/6 +
+ * r**5 (S2 + r*r P(r*r)), -1/6 in two parts and the polynomial of degree 5
+ * in r*r fit by mpmath (relative error below 2**-68); cos r = 1 - r*r/2 +
+ * r**4 (C1 + r*r Q(r*r)), Q of degree 4 (2**-63.9). r*r, r**3, r**3/6,
+ * r**4, r**4 C1 and r**5 exact by fma, 1 - r*r/2 and the sums with r**3/6
+ * and r**4 C1 exact, so that only terms below 1/400 of the result round;
+ * rl enters as rl cos r and -rl sin r (cos r and sin r to 1/400). */
 static inline double vm_sincos_dd(double r, double rl, double *sl, double *ch, double *cl)
 {
+    const double S1H = -0x1.5555555555555p-3, S1L = -0x1.5555555555555p-57;
+    const double S2 = 0x1.111111111110fp-7, C1 = 0x1.555555555554bp-5;
     double z = r * r;
     double zl = vm_fma(r, r, -z);
     double w = z * z;
-    double ps = -1.98412698298579493134e-04 + z * 2.75573137070700676789e-06
-                + w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
-    ps = vm_fma(z, ps, 8.33333333332248946124e-03);
+    double wl = vm_fma(z, z, -w) + 2.0 * z * zl;
     double v = r * z;
     double vl = vm_fma(r, zl, vm_fma(r, z, -v));
-    double p3 = v * -1.66666666666666324348e-01;
-    double sc = vm_fma(v, -1.66666666666666324348e-01, -p3)
-                + vm_fma(vl, -1.66666666666666324348e-01, vm_fma(v * z, ps, vm_fma(-0.5 * z, rl, rl)));
-    double s0 = r + p3;
-    sc += (r - s0) + p3;
-    double sh = s0 + sc;
-    *sl = (s0 - sh) + sc;
-    double pc = -1.38888888888741095749e-03 + z * 2.48015872894767294178e-05
-                + w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
-                + z * -1.13596475577881948265e-11));
-    pc = vm_fma(z, pc, 4.16666666666666019037e-02);
+    double u = v * z;
+    double ul = vm_fma(v, z, -u) + vm_fma(v, zl, vl * z);
+    double p = vm_fma(z, 0x1.71de3a53e0635p-19, -0x1.a01a01a01944cp-13)
+               + w * (vm_fma(z, 0x1.6120feda32310p-33, -0x1.ae645356afbccp-26)
+               + w * -0x1.aad5be6ce507dp-41);
+    double t3 = v * S1H;
+    double s0 = r + t3;
     double hz = 0.5 * z;
     double c0 = 1.0 - hz;
-    double cc = (((1.0 - c0) - hz) - 0.5 * zl) + vm_fma(w, pc, -r * rl);
-    *ch = c0 + cc;
-    *cl = (c0 - *ch) + cc;
+    double t4 = w * C1;
+    double c1 = c0 + t4;
+    double sc = ((r - s0) + t3 + vm_fma(v, S1H, -t3))
+                + (vm_fma(vl, S1H, vm_fma(v, S1L, vm_fma(ul, S2, rl * c1)))
+                + vm_fma(u, S2, (u * z) * p));
+    double sh = s0 + sc;
+    *sl = (s0 - sh) + sc;
+    double q = vm_fma(z, 0x1.a01a019c8ea04p-16, -0x1.6c16c16c15012p-10)
+               + w * (vm_fma(z, 0x1.1ee9db633cedbp-29, -0x1.27e4f7f10f436p-22)
+               + w * -0x1.8fa64419ee591p-37);
+    double cc = ((((1.0 - c0) - hz) - 0.5 * zl) + ((c0 - c1) + t4) + vm_fma(w, C1, -t4)
+                 + vm_fma(wl, C1, -s0 * rl)) + (w * z) * q;
+    *ch = c1 + cc;
+    *cl = (c1 - *ch) + cc;
     return sh;
 }
 
@@ -805,69 +815,55 @@ static inline double ars_atanh(double x)
 
 /* ---- atan, atan2, asin, acos ----------------------------------------------------- */
 
-/* fdlibm's s_atan.c after the reduction: hi + lo + neg (r - r p(r*r) +
- * cr), (hi, lo) the table entry (vm_atan_entry), r the reduced argument,
- * cr a correction for an error of the unreduced one (atan2's quotient);
- * neg = -1 with the entry subtracted from pi gives pi - atan. */
-static inline double vm_atan_poly(double r, double hi, double lo, double neg, double cr)
-{
-    double z = r * r;
-    double w = z * z;
-    double s1 = z * (3.33333333333329318027e-01 + w * (1.42857142725034663711e-01
-                + w * (9.09088713343650656196e-02 + w * (6.66107313738753120669e-02
-                + w * (4.97687799461593236017e-02 + w * 1.62858201153657823623e-02)))));
-    double s2 = w * (-1.99999999998764832476e-01 + w * (-1.11111104054623557880e-01
-                + w * (-7.69187620504482999495e-02 + w * (-5.83357013379057348645e-02
-                + w * -3.65315727442169155270e-02))));
-    double u = r * (s1 + s2);
-    return hi - (((neg * u - lo) - neg * cr) - neg * r);
-}
-
-/* The entry of fdlibm's atan table for the interval flags g1..g4 (|x| or
- * n/d from 7/16, 11/16, 19/16, 39/16 on): atan(0, 0.5, 1, 1.5, inf) as hi +
- * lo, or with neg = -1 (atan2's left half-plane) pi minus those. One
- * two-way select after another (nested ones of constants became branches). */
-static inline double vm_atan_entry(int g1, int g2, int g3, int g4, int left, double *lo)
-{
-    double h = 0.0, l = 0.0;
-    h = g1 ? 4.63647609000806093515e-01 : h;
-    l = g1 ? 2.26987774529616870924e-17 : l;
-    h = g2 ? 7.85398163397448278999e-01 : h;
-    l = g2 ? 3.06161699786838301793e-17 : l;
-    h = g3 ? 9.82793723247329054082e-01 : h;
-    l = g3 ? 1.39033110312309984516e-17 : l;
-    h = g4 ? 1.57079632679489655800e+00 : h;
-    l = g4 ? 6.12323399573676603587e-17 : l;
-    double ph = 3.141592653589793116e+00, pl = 1.2246467991473532e-16;
-    ph = g1 ? 2.677945044588987e+00 : ph;
-    pl = g1 ? 1.5527705369303147e-16 : pl;
-    ph = g2 ? 2.356194490192345e+00 : ph;
-    pl = g2 ? 9.184850993605148e-17 : pl;
-    ph = g3 ? 2.158798930342464e+00 : ph;
-    pl = g3 ? 2.1958367134601997e-16 : pl;
-    ph = g4 ? 1.5707963267948966e+00 : ph;
-    pl = g4 ? 6.123233995736766e-17 : pl;
-    *lo = left ? pl : l;
-    return left ? ph : h;
-}
-
-/* fdlibm's s_atan.c: the reduced argument (2a - 1) / (2 + a), (a - 1) / (a
- * + 1), (a - 1.5) / (1 + 1.5a) or -1/a by one division of selected parts */
+/* atan(a) = atan(c) + atan((a - c) / (1 + a c)) for c = 0, tan(pi/8),
+ * 1, tan(3pi/8) (as doubles) and atan(a) = pi/2 + atan(-1 / a) from 4.8
+ * on, which keeps the reduced argument |t| <= 0.2084. a - c is exact
+ * (Sterbenz), 1 + a c is kept in two parts, and t = r + rl comes from one
+ * reciprocal and an fma residual. atan(r + rl) = r - r**3/3 + r**5 Q(r*r)
+ * + rl (1 - r*r), Q of degree 6 fit by mpmath (relative error below
+ * 2**-61.6), r**3 and r**3/3 exact by fma, and the sums atan(c) + r -
+ * r**3/3 exact: only terms below 1/300 of the result round before the
+ * last addition. a is capped at 2**1000 so that infinity gives pi/2. */
 static inline double ars_atan(double x)
 {
+    const double C3H = -0x1.5555555555555p-2, C3L = -0x1.5555555555555p-56;
     double a = fabs(x);
-    int g1 = a >= 0.4375, g2 = a >= 0.6875, g3 = a >= 1.1875, g4 = a >= 2.4375;
-    double n = a, d = 1.0;
-    n = g1 ? (a + a) - 1.0 : n;
-    d = g1 ? 2.0 + a : d;
-    n = g2 ? a - 1.0 : n;
-    d = g2 ? a + 1.0 : d;
-    n = g3 ? a - 1.5 : n;
-    d = g3 ? 1.0 + 1.5 * a : d;
-    n = g4 ? -1.0 : n;
-    d = g4 ? a : d;
-    double lo, hi = vm_atan_entry(g1, g2, g3, g4, 0, &lo);
-    return copysign(vm_atan_poly(n / d, hi, lo, 1.0, 0.0), x);
+    a = a > 0x1p1000 ? 0x1p1000 : a;
+    double c = a >= 0.208 ? 0x1.a827999fcef32p-2 : 0.0;
+    double hi = a >= 0.208 ? 0x1.921fb54442d18p-2 : 0.0;
+    double lo = a >= 0.208 ? 0x1.c398861b78b55p-59 : 0.0;
+    c = a >= 0.6682 ? 1.0 : c;
+    hi = a >= 0.6682 ? 0x1.921fb54442d18p-1 : hi;
+    lo = a >= 0.6682 ? 0x1.1a62633145c07p-55 : lo;
+    c = a >= 1.4966 ? 0x1.3504f333f9de6p+1 : c;
+    hi = a >= 1.4966 ? 0x1.2d97c7f3321d2p+0 : hi;
+    lo = a >= 1.4966 ? 0x1.fc774dbe287a0p-56 : lo;
+    double n = a >= 4.8 ? -1.0 : a - c;
+    double one = a >= 4.8 ? 0.0 : 1.0;
+    c = a >= 4.8 ? 1.0 : c;
+    hi = a >= 4.8 ? 0x1.921fb54442d18p+0 : hi;
+    lo = a >= 4.8 ? 0x1.1a62633145c07p-54 : lo;
+    double pr = a * c;
+    double dl, d = vm_two_sum(one, pr, &dl);
+    dl += vm_fma(a, c, -pr);
+    double y = 1.0 / d;
+    double r = n * y;
+    double rl = vm_fma(-r, dl, vm_fma(-r, d, n)) * y;
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double w = z * z;
+    double q = vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3)
+               + w * (vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)
+               + w * (vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)
+               + w * 0x1.98afab147d3e4p-5));
+    double t3 = v * C3H;
+    double s0 = hi + r;
+    double s1 = s0 + t3;
+    double tl = ((lo + ((hi - s0) + r)) + (((s0 - s1) + t3) + vm_fma(v, C3H, -t3)))
+                + (vm_fma(vl, C3H, vm_fma(v, C3L, vm_fma(-rl, z, rl))) + (v * z) * q);
+    return copysign(s1 + tl, x);
 }
 
 /* atan(mn / mx) + k pi/4 (0 <= mn <= mx, both finite, mx not 0 and below
