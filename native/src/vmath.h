@@ -15,17 +15,19 @@
  * float64: exp by a 128-entry table of 2**(j/128) (hi and lo parts) after
  * a reduction by ln2/128 in FMAs, Taylor to r**6 and one rounding (0.51
  * ulp; the same reduction in two parts, vm_exp_dd, serves expm1, tanh,
- * sinh and cosh); log, log10, log1p and the inverse hyperbolic functions
- * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
- * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
- * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
- * table's emulated gathers made it slower than the division for log
- * itself); sin, cos and tan by fdlibm's kernel polynomials after a
- * reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r) and
- * cos(r) each kept in two parts (exact products by vm_fma) and tan as
- * their quotient corrected by one fma residual; atan2 through one reduced
- * quotient and a polynomial of its own; the others from fdlibm's too, some
- * with intermediate sums in two parts (see each). vm_two_prod is one FMA.
+ * sinh and cosh); log and log10 as 2 atanh(f / (2 + f)), the quotient in
+ * two parts and a polynomial of our own (vm_log_at); log1p and the inverse
+ * hyperbolic functions by fdlibm's log(1 + f) with s = f / (2 + f), but
+ * f*f/2 exact and the large sums in two parts (FMA; vm_log_hl); log2 and
+ * pow by a 256-entry table of 1/c and log(c) (vm_log_dd, double-double, no
+ * division: the table's emulated gathers made it slower than the division
+ * for log itself); sin, cos and tan by polynomials of our own (mpmath)
+ * after a reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r)
+ * and cos(r) each kept in two parts (exact products by vm_fma) and tan as
+ * their quotient corrected by one fma residual; atan by a reduction to
+ * |t| <= 0.21 around tan(k pi/8); atan2 through one reduced quotient and a
+ * polynomial of its own; the others from fdlibm's, some with intermediate
+ * sums in two parts (see each). vm_two_prod is one FMA.
  * The tables (mpmath) are read by scalar loads: GCC's generic tuning
  * keeps gathers off, and they were slower on Zen 4 anyway.
  * float32: the polynomials and the final steps in float64 lanes, with an error
@@ -467,10 +469,46 @@ static inline double vm_log_hl(double x, double *lo)
     return v;
 }
 
+/* log(x) = hi + *lo for a positive finite x, hi the rounded sum, table-free:
+ * x = 2**k (1 + f) (vm_log_reduce), log(1 + f) = 2 atanh(s), s = f / (2 +
+ * f) = s + sl by one reciprocal and an fma residual (2 + f kept in two
+ * parts), 2 atanh(s) = 2s + 2s**3/3 + 2s**5 Q(s*s), Q of degree 6 fit by
+ * mpmath (relative error below 2**-66), k ln2 + 2s + 2s**3/3 summed
+ * exactly (fast two-sums), 2s**3/3 (below 1% of the result) and the rest
+ * rounded: about 0.01 ulp before the last rounding. */
+static inline double vm_log_at(double x, double *lo)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    double d = 2.0 + f;
+    double dl = (2.0 - d) + f;
+    double y = 1.0 / d;
+    double s = f * y;
+    double sl = vm_fma(-s, dl, vm_fma(-s, d, f)) * y;
+    double u = 2.0 * s;
+    double z = s * s;
+    double v = u * z;
+    double w = z * z;
+    double q = vm_fma(z, 0x1.2492492457f3bp-3, 0x1.9999999999b2fp-3)
+               + w * (vm_fma(z, 0x1.745ce9f0b1404p-4, 0x1.c71c722d3df2bp-4)
+               + w * (vm_fma(z, 0x1.0f801d58e6d76p-4, 0x1.3b1ee9bb91e75p-4)
+               + w * 0x1.0e40de89f8460p-4));
+    double t3 = v * 0x1.5555555555555p-2;
+    double kh = k * VM_LN2_HI;
+    double a = kh + u;
+    double b = a + t3;
+    double l = (((kh - a) + u) + ((a - b) + t3))
+               + (vm_fma(2.0 * sl, z, 2.0 * sl) + k * VM_LN2_LO
+               + (v * z) * q);
+    double h = b + l;
+    *lo = l - (h - b);
+    return h;
+}
+
 static inline double ars_log(double x)
 {
     double lo;
-    return vm_log_special(x, vm_log_hl(x, &lo));
+    return vm_log_special(x, vm_log_at(x, &lo));
 }
 
 /* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
@@ -490,7 +528,7 @@ static inline double ars_log2(double x)
 
 static inline double ars_log10(double x)
 {
-    double lo, hi = vm_log_hl(x, &lo);
+    double lo, hi = vm_log_at(x, &lo);
     return vm_log_times(x, hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
 }
 
