@@ -22,9 +22,11 @@
  * pow by a 256-entry table of 1/c and log(c) (vm_log_dd, double-double, no
  * division: the table's emulated gathers made it slower than the division
  * for log itself); sin, cos and tan by polynomials of our own (mpmath)
- * after a reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r)
- * and cos(r) each kept in two parts (exact products by vm_fma) and tan as
- * their quotient corrected by one fma residual; atan by a reduction to
+ * after a reduction by pi/2 in three parts (exact for |x| <= 2**20): sin
+ * and cos by one polynomial whose coefficients each lane selects
+ * (vm_sin_or_cos), tan from sin(r) and cos(r) each kept in two parts
+ * (exact products by vm_fma) as their quotient corrected by one fma
+ * residual; atan by a reduction to
  * |t| <= 0.21 around tan(k pi/8); atan2 through one reduced quotient and a
  * polynomial of its own; the others from fdlibm's, some with intermediate
  * sums in two parts (see each). vm_two_prod is one FMA.
@@ -602,16 +604,53 @@ static inline double vm_sincos_dd(double r, double rl, double *sl, double *ch, d
     return sh;
 }
 
+/* sin(r + rl) (odd = 0) or cos(r + rl) (odd = 1), |r| <= pi/4 + a
+ * little, rounded once: both as b (1 + k1 z + k2 z*z + z**3 K(z)), z =
+ * r*r, b = r or 1, with vm_sincos_dd's coefficients selected per lane
+ * (one polynomial evaluated, not two); b z, b z*z and their products by
+ * k1 and k2 exact by fma, the sums b + b k1 z + b k2 z*z exact (fast
+ * two-sums); rl enters as rl cos r or -rl sin r. */
+static inline double vm_sin_or_cos(double r, double rl, uint64_t odd)
+{
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double b = odd ? 1.0 : r;
+    double m1 = odd ? z : v;
+    double m1l = odd ? zl : vl;
+    double k1h = odd ? -0.5 : -0x1.5555555555555p-3;
+    double k1l = odd ? 0.0 : -0x1.5555555555555p-57;
+    double k2 = odd ? 0x1.555555555554bp-5 : 0x1.111111111110fp-7;
+    double k3 = odd ? -0x1.6c16c16c15012p-10 : -0x1.a01a01a01944cp-13;
+    double k4 = odd ? 0x1.a01a019c8ea04p-16 : 0x1.71de3a53e0635p-19;
+    double k5 = odd ? -0x1.27e4f7f10f436p-22 : -0x1.ae645356afbccp-26;
+    double k6 = odd ? 0x1.1ee9db633cedbp-29 : 0x1.6120feda32310p-33;
+    double k7 = odd ? -0x1.8fa64419ee591p-37 : -0x1.aad5be6ce507dp-41;
+    double w = z * z;
+    double kp = vm_fma(z, k4, k3) + w * (vm_fma(z, k6, k5) + w * k7);
+    double t = m1 * k1h;
+    double s0 = b + t;
+    double m2 = m1 * z;
+    double m2l = vm_fma(m1, z, -m2) + vm_fma(m1, zl, m1l * z);
+    double t4 = m2 * k2;
+    double s1 = s0 + t4;
+    double g = odd ? -vm_fma(v, -0x1.5555555555555p-3, r) : vm_fma(w, 0x1.5555555555555p-5, vm_fma(z, -0.5, 1.0));
+    double tl = (((b - s0) + t) + ((s0 - s1) + t4))
+                + ((vm_fma(m1, k1h, -t) + vm_fma(m1l, k1h, m1 * k1l))
+                + (vm_fma(m2, k2, -t4) + vm_fma(m2l, k2, rl * g)) + (m2 * z) * kp);
+    return s1 + tl;
+}
+
 /* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: +-sin or +-cos of
- * the reduced argument by the quadrant n + q0, its two parts summed once. */
+ * the reduced argument by the quadrant n + q0. */
 static inline double vm_sincos(double x, uint64_t q0)
 {
-    double rl, sl, ch, cl;
+    double rl;
     uint64_t q;
     double r = vm_reduce_pio2(x, &rl, &q);
-    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
     q += q0;
-    double v = (q & 1) ? ch + cl : sh + sl;
+    double v = vm_sin_or_cos(r, rl, q & 1);
     v = (q & 2) ? -v : v;
     return ((q0 == 0) & (x == 0)) ? x : v;  /* sin(-0) = -0 */
 }
@@ -1051,7 +1090,11 @@ static inline double ars_acos(double x)
  * sin(r + rl) and c = cos(r + rl) each as hi + lo (vm_sincos_dd); tan = s /
  * c for even n, -c / s for odd: the quotient q0 = N * (1 / D) of the high
  * parts by one division, then q0 + (N - q0 D) / D with the residual by fma,
- * so that the result rounds once. */
+ * so that the result rounds once. Forced inline: GCC's size limit kept it a
+ * call in ew_unary.c, and the loop scalar. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline double ars_tan(double x)
 {
     double rl, sl, ch, cl;
