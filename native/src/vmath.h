@@ -18,17 +18,21 @@
  * sum before the rounding and the rounding error (vm_exp_hl) serve tanh,
  * sinh and cosh; a table of 2**(j/128) in hi and lo parts and the
  * reduction in two parts, vm_exp_dd, serve expm1; atanh by fdlibm's log
- * kernel on one quotient of a; log, log10, log1p, asinh and acosh
- * by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2 exact and the
- * large sums in two parts (FMA; vm_log_hl); log2 and pow by a 256-entry
- * table of 1/c and log(c) (vm_log_dd, double-double, no division: the
- * table's emulated gathers made it slower than the division for log
- * itself); sin, cos and tan by fdlibm's kernel polynomials after a
- * reduction by pi/2 in three parts (exact for |x| <= 2**20), sin(r) and
- * cos(r) each kept in two parts (exact products by vm_fma) and tan as
- * their quotient corrected by one fma residual; atan2 through one reduced
- * quotient and a polynomial of its own; the others from fdlibm's too, some
- * with intermediate sums in two parts (see each). vm_two_prod is one FMA.
+ * kernel on one quotient of a; log and log10 as 2 atanh(f / (2 + f)), the
+ * quotient in two parts and a polynomial of our own (vm_log_at); log1p,
+ * asinh and acosh by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2
+ * exact and the large sums in two parts (FMA; vm_log_hl); log2 and pow by
+ * a 256-entry table of 1/c and log(c) (vm_log_dd, double-double, no
+ * division: the table's emulated gathers made it slower than the division
+ * for log itself); sin, cos and tan by polynomials of our own (mpmath)
+ * after a reduction by pi/2 in three parts (exact for |x| <= 2**20): sin
+ * and cos by one polynomial whose coefficients each lane selects
+ * (vm_sin_or_cos), tan from sin(r) and cos(r) each kept in two parts
+ * (exact products by vm_fma) as their quotient corrected by one fma
+ * residual; atan by a reduction to |t| <= 0.21 around tan(k pi/8); atan2
+ * through one reduced quotient and a polynomial of its own; the others
+ * from fdlibm's, some with intermediate sums in two parts (see each).
+ * vm_two_prod is one FMA.
  * The tables (mpmath) are read by scalar loads: GCC's generic tuning
  * keeps gathers off, and they were slower on Zen 4 anyway.
  * float32: the polynomials and the final steps in float64 lanes, with an error
@@ -538,10 +542,46 @@ static inline double vm_log_hl(double x, double *lo)
     return v;
 }
 
+/* log(x) = hi + *lo for a positive finite x, hi the rounded sum, table-free:
+ * x = 2**k (1 + f) (vm_log_reduce), log(1 + f) = 2 atanh(s), s = f / (2 +
+ * f) = s + sl by one reciprocal and an fma residual (2 + f kept in two
+ * parts), 2 atanh(s) = 2s + 2s**3/3 + 2s**5 Q(s*s), Q of degree 6 fit by
+ * mpmath (relative error below 2**-66), k ln2 + 2s + 2s**3/3 summed
+ * exactly (fast two-sums), 2s**3/3 (below 1% of the result) and the rest
+ * rounded: about 0.01 ulp before the last rounding. */
+static inline double vm_log_at(double x, double *lo)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    double d = 2.0 + f;
+    double dl = (2.0 - d) + f;
+    double y = 1.0 / d;
+    double s = f * y;
+    double sl = vm_fma(-s, dl, vm_fma(-s, d, f)) * y;
+    double u = 2.0 * s;
+    double z = s * s;
+    double v = u * z;
+    double w = z * z;
+    double q = vm_fma(z, 0x1.2492492457f3bp-3, 0x1.9999999999b2fp-3)
+               + w * (vm_fma(z, 0x1.745ce9f0b1404p-4, 0x1.c71c722d3df2bp-4)
+               + w * (vm_fma(z, 0x1.0f801d58e6d76p-4, 0x1.3b1ee9bb91e75p-4)
+               + w * 0x1.0e40de89f8460p-4));
+    double t3 = v * 0x1.5555555555555p-2;
+    double kh = k * VM_LN2_HI;
+    double a = kh + u;
+    double b = a + t3;
+    double l = (((kh - a) + u) + ((a - b) + t3))
+               + (vm_fma(2.0 * sl, z, 2.0 * sl) + k * VM_LN2_LO
+               + (v * z) * q);
+    double h = b + l;
+    *lo = l - (h - b);
+    return h;
+}
+
 static inline double ars_log(double x)
 {
     double lo;
-    return vm_log_special(x, vm_log_hl(x, &lo));
+    return vm_log_special(x, vm_log_at(x, &lo));
 }
 
 /* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
@@ -561,7 +601,7 @@ static inline double ars_log2(double x)
 
 static inline double ars_log10(double x)
 {
-    double lo, hi = vm_log_hl(x, &lo);
+    double lo, hi = vm_log_at(x, &lo);
     return vm_log_times(x, hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
 }
 
@@ -592,49 +632,96 @@ static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
 }
 
 /* sin(r + rl) = sh + *sl and cos(r + rl) = *ch + *cl (|r| <= pi/4 + a
- * little), each hi + lo with |lo| <= an ulp of hi, from fdlibm's kernel
- * polynomials (k_sin.c, k_cos.c: relative errors below 2**-58): r*r, r**3
- * and r**3 * S1 exact by fma, 1 - r*r/2 exact as a sum, the rest (below
- * 1/60 of the result) rounded. */
+ * little), each hi + lo with |lo| <= an ulp of hi. sin r = r - r**3/6 +
+ * r**5 (S2 + r*r P(r*r)), -1/6 in two parts and the polynomial of degree 5
+ * in r*r fit by mpmath (relative error below 2**-68); cos r = 1 - r*r/2 +
+ * r**4 (C1 + r*r Q(r*r)), Q of degree 4 (2**-63.9). r*r, r**3, r**3/6,
+ * r**4, r**4 C1 and r**5 exact by fma, 1 - r*r/2 and the sums with r**3/6
+ * and r**4 C1 exact, so that only terms below 1/400 of the result round;
+ * rl enters as rl cos r and -rl sin r (cos r and sin r to 1/400). */
 static inline double vm_sincos_dd(double r, double rl, double *sl, double *ch, double *cl)
 {
+    const double S1H = -0x1.5555555555555p-3, S1L = -0x1.5555555555555p-57;
+    const double S2 = 0x1.111111111110fp-7, C1 = 0x1.555555555554bp-5;
     double z = r * r;
     double zl = vm_fma(r, r, -z);
     double w = z * z;
-    double ps = -1.98412698298579493134e-04 + z * 2.75573137070700676789e-06
-                + w * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10);
-    ps = vm_fma(z, ps, 8.33333333332248946124e-03);
+    double wl = vm_fma(z, z, -w) + 2.0 * z * zl;
     double v = r * z;
     double vl = vm_fma(r, zl, vm_fma(r, z, -v));
-    double p3 = v * -1.66666666666666324348e-01;
-    double sc = vm_fma(v, -1.66666666666666324348e-01, -p3)
-                + vm_fma(vl, -1.66666666666666324348e-01, vm_fma(v * z, ps, vm_fma(-0.5 * z, rl, rl)));
-    double s0 = r + p3;
-    sc += (r - s0) + p3;
-    double sh = s0 + sc;
-    *sl = (s0 - sh) + sc;
-    double pc = -1.38888888888741095749e-03 + z * 2.48015872894767294178e-05
-                + w * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09
-                + z * -1.13596475577881948265e-11));
-    pc = vm_fma(z, pc, 4.16666666666666019037e-02);
+    double u = v * z;
+    double ul = vm_fma(v, z, -u) + vm_fma(v, zl, vl * z);
+    double p = vm_fma(z, 0x1.71de3a53e0635p-19, -0x1.a01a01a01944cp-13)
+               + w * (vm_fma(z, 0x1.6120feda32310p-33, -0x1.ae645356afbccp-26)
+               + w * -0x1.aad5be6ce507dp-41);
+    double t3 = v * S1H;
+    double s0 = r + t3;
     double hz = 0.5 * z;
     double c0 = 1.0 - hz;
-    double cc = (((1.0 - c0) - hz) - 0.5 * zl) + vm_fma(w, pc, -r * rl);
-    *ch = c0 + cc;
-    *cl = (c0 - *ch) + cc;
+    double t4 = w * C1;
+    double c1 = c0 + t4;
+    double sc = ((r - s0) + t3 + vm_fma(v, S1H, -t3))
+                + (vm_fma(vl, S1H, vm_fma(v, S1L, vm_fma(ul, S2, rl * c1)))
+                + vm_fma(u, S2, (u * z) * p));
+    double sh = s0 + sc;
+    *sl = (s0 - sh) + sc;
+    double q = vm_fma(z, 0x1.a01a019c8ea04p-16, -0x1.6c16c16c15012p-10)
+               + w * (vm_fma(z, 0x1.1ee9db633cedbp-29, -0x1.27e4f7f10f436p-22)
+               + w * -0x1.8fa64419ee591p-37);
+    double cc = ((((1.0 - c0) - hz) - 0.5 * zl) + ((c0 - c1) + t4) + vm_fma(w, C1, -t4)
+                 + vm_fma(wl, C1, -s0 * rl)) + (w * z) * q;
+    *ch = c1 + cc;
+    *cl = (c1 - *ch) + cc;
     return sh;
 }
 
+/* sin(r + rl) (odd = 0) or cos(r + rl) (odd = 1), |r| <= pi/4 + a
+ * little, rounded once: both as b (1 + k1 z + k2 z*z + z**3 K(z)), z =
+ * r*r, b = r or 1, with vm_sincos_dd's coefficients selected per lane
+ * (one polynomial evaluated, not two); b z, b z*z and their products by
+ * k1 and k2 exact by fma, the sums b + b k1 z + b k2 z*z exact (fast
+ * two-sums); rl enters as rl cos r or -rl sin r. */
+static inline double vm_sin_or_cos(double r, double rl, uint64_t odd)
+{
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double b = odd ? 1.0 : r;
+    double m1 = odd ? z : v;
+    double m1l = odd ? zl : vl;
+    double k1h = odd ? -0.5 : -0x1.5555555555555p-3;
+    double k1l = odd ? 0.0 : -0x1.5555555555555p-57;
+    double k2 = odd ? 0x1.555555555554bp-5 : 0x1.111111111110fp-7;
+    double k3 = odd ? -0x1.6c16c16c15012p-10 : -0x1.a01a01a01944cp-13;
+    double k4 = odd ? 0x1.a01a019c8ea04p-16 : 0x1.71de3a53e0635p-19;
+    double k5 = odd ? -0x1.27e4f7f10f436p-22 : -0x1.ae645356afbccp-26;
+    double k6 = odd ? 0x1.1ee9db633cedbp-29 : 0x1.6120feda32310p-33;
+    double k7 = odd ? -0x1.8fa64419ee591p-37 : -0x1.aad5be6ce507dp-41;
+    double w = z * z;
+    double kp = vm_fma(z, k4, k3) + w * (vm_fma(z, k6, k5) + w * k7);
+    double t = m1 * k1h;
+    double s0 = b + t;
+    double m2 = m1 * z;
+    double m2l = vm_fma(m1, z, -m2) + vm_fma(m1, zl, m1l * z);
+    double t4 = m2 * k2;
+    double s1 = s0 + t4;
+    double g = odd ? -vm_fma(v, -0x1.5555555555555p-3, r) : vm_fma(w, 0x1.5555555555555p-5, vm_fma(z, -0.5, 1.0));
+    double tl = (((b - s0) + t) + ((s0 - s1) + t4))
+                + ((vm_fma(m1, k1h, -t) + vm_fma(m1l, k1h, m1 * k1l))
+                + (vm_fma(m2, k2, -t4) + vm_fma(m2l, k2, rl * g)) + (m2 * z) * kp);
+    return s1 + tl;
+}
+
 /* sin (q0 = 0) or cos (q0 = 1) of x, |x| <= VM_TRIG_MAX: +-sin or +-cos of
- * the reduced argument by the quadrant n + q0, its two parts summed once. */
+ * the reduced argument by the quadrant n + q0. */
 static inline double vm_sincos(double x, uint64_t q0)
 {
-    double rl, sl, ch, cl;
+    double rl;
     uint64_t q;
     double r = vm_reduce_pio2(x, &rl, &q);
-    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
     q += q0;
-    double v = (q & 1) ? ch + cl : sh + sl;
+    double v = vm_sin_or_cos(r, rl, q & 1);
     v = (q & 2) ? -v : v;
     return ((q0 == 0) & (x == 0)) ? x : v;  /* sin(-0) = -0 */
 }
@@ -916,69 +1003,55 @@ static inline double ars_atanh(double x)
 
 /* ---- atan, atan2, asin, acos ----------------------------------------------------- */
 
-/* fdlibm's s_atan.c after the reduction: hi + lo + neg (r - r p(r*r) +
- * cr), (hi, lo) the table entry (vm_atan_entry), r the reduced argument,
- * cr a correction for an error of the unreduced one (atan2's quotient);
- * neg = -1 with the entry subtracted from pi gives pi - atan. */
-static inline double vm_atan_poly(double r, double hi, double lo, double neg, double cr)
-{
-    double z = r * r;
-    double w = z * z;
-    double s1 = z * (3.33333333333329318027e-01 + w * (1.42857142725034663711e-01
-                + w * (9.09088713343650656196e-02 + w * (6.66107313738753120669e-02
-                + w * (4.97687799461593236017e-02 + w * 1.62858201153657823623e-02)))));
-    double s2 = w * (-1.99999999998764832476e-01 + w * (-1.11111104054623557880e-01
-                + w * (-7.69187620504482999495e-02 + w * (-5.83357013379057348645e-02
-                + w * -3.65315727442169155270e-02))));
-    double u = r * (s1 + s2);
-    return hi - (((neg * u - lo) - neg * cr) - neg * r);
-}
-
-/* The entry of fdlibm's atan table for the interval flags g1..g4 (|x| or
- * n/d from 7/16, 11/16, 19/16, 39/16 on): atan(0, 0.5, 1, 1.5, inf) as hi +
- * lo, or with neg = -1 (atan2's left half-plane) pi minus those. One
- * two-way select after another (nested ones of constants became branches). */
-static inline double vm_atan_entry(int g1, int g2, int g3, int g4, int left, double *lo)
-{
-    double h = 0.0, l = 0.0;
-    h = g1 ? 4.63647609000806093515e-01 : h;
-    l = g1 ? 2.26987774529616870924e-17 : l;
-    h = g2 ? 7.85398163397448278999e-01 : h;
-    l = g2 ? 3.06161699786838301793e-17 : l;
-    h = g3 ? 9.82793723247329054082e-01 : h;
-    l = g3 ? 1.39033110312309984516e-17 : l;
-    h = g4 ? 1.57079632679489655800e+00 : h;
-    l = g4 ? 6.12323399573676603587e-17 : l;
-    double ph = 3.141592653589793116e+00, pl = 1.2246467991473532e-16;
-    ph = g1 ? 2.677945044588987e+00 : ph;
-    pl = g1 ? 1.5527705369303147e-16 : pl;
-    ph = g2 ? 2.356194490192345e+00 : ph;
-    pl = g2 ? 9.184850993605148e-17 : pl;
-    ph = g3 ? 2.158798930342464e+00 : ph;
-    pl = g3 ? 2.1958367134601997e-16 : pl;
-    ph = g4 ? 1.5707963267948966e+00 : ph;
-    pl = g4 ? 6.123233995736766e-17 : pl;
-    *lo = left ? pl : l;
-    return left ? ph : h;
-}
-
-/* fdlibm's s_atan.c: the reduced argument (2a - 1) / (2 + a), (a - 1) / (a
- * + 1), (a - 1.5) / (1 + 1.5a) or -1/a by one division of selected parts */
+/* atan(a) = atan(c) + atan((a - c) / (1 + a c)) for c = 0, tan(pi/8),
+ * 1, tan(3pi/8) (as doubles) and atan(a) = pi/2 + atan(-1 / a) from 4.8
+ * on, which keeps the reduced argument |t| <= 0.2084. a - c is exact
+ * (Sterbenz), 1 + a c is kept in two parts, and t = r + rl comes from one
+ * reciprocal and an fma residual. atan(r + rl) = r - r**3/3 + r**5 Q(r*r)
+ * + rl (1 - r*r), Q of degree 6 fit by mpmath (relative error below
+ * 2**-61.6), r**3 and r**3/3 exact by fma, and the sums atan(c) + r -
+ * r**3/3 exact: only terms below 1/300 of the result round before the
+ * last addition. a is capped at 2**1000 so that infinity gives pi/2. */
 static inline double ars_atan(double x)
 {
+    const double C3H = -0x1.5555555555555p-2, C3L = -0x1.5555555555555p-56;
     double a = fabs(x);
-    int g1 = a >= 0.4375, g2 = a >= 0.6875, g3 = a >= 1.1875, g4 = a >= 2.4375;
-    double n = a, d = 1.0;
-    n = g1 ? (a + a) - 1.0 : n;
-    d = g1 ? 2.0 + a : d;
-    n = g2 ? a - 1.0 : n;
-    d = g2 ? a + 1.0 : d;
-    n = g3 ? a - 1.5 : n;
-    d = g3 ? 1.0 + 1.5 * a : d;
-    n = g4 ? -1.0 : n;
-    d = g4 ? a : d;
-    double lo, hi = vm_atan_entry(g1, g2, g3, g4, 0, &lo);
-    return copysign(vm_atan_poly(n / d, hi, lo, 1.0, 0.0), x);
+    a = a > 0x1p1000 ? 0x1p1000 : a;
+    double c = a >= 0.208 ? 0x1.a827999fcef32p-2 : 0.0;
+    double hi = a >= 0.208 ? 0x1.921fb54442d18p-2 : 0.0;
+    double lo = a >= 0.208 ? 0x1.c398861b78b55p-59 : 0.0;
+    c = a >= 0.6682 ? 1.0 : c;
+    hi = a >= 0.6682 ? 0x1.921fb54442d18p-1 : hi;
+    lo = a >= 0.6682 ? 0x1.1a62633145c07p-55 : lo;
+    c = a >= 1.4966 ? 0x1.3504f333f9de6p+1 : c;
+    hi = a >= 1.4966 ? 0x1.2d97c7f3321d2p+0 : hi;
+    lo = a >= 1.4966 ? 0x1.fc774dbe287a0p-56 : lo;
+    double n = a >= 4.8 ? -1.0 : a - c;
+    double one = a >= 4.8 ? 0.0 : 1.0;
+    c = a >= 4.8 ? 1.0 : c;
+    hi = a >= 4.8 ? 0x1.921fb54442d18p+0 : hi;
+    lo = a >= 4.8 ? 0x1.1a62633145c07p-54 : lo;
+    double pr = a * c;
+    double dl, d = vm_two_sum(one, pr, &dl);
+    dl += vm_fma(a, c, -pr);
+    double y = 1.0 / d;
+    double r = n * y;
+    double rl = vm_fma(-r, dl, vm_fma(-r, d, n)) * y;
+    double z = r * r;
+    double zl = vm_fma(r, r, -z);
+    double v = r * z;
+    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
+    double w = z * z;
+    double q = vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3)
+               + w * (vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)
+               + w * (vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)
+               + w * 0x1.98afab147d3e4p-5));
+    double t3 = v * C3H;
+    double s0 = hi + r;
+    double s1 = s0 + t3;
+    double tl = ((lo + ((hi - s0) + r)) + (((s0 - s1) + t3) + vm_fma(v, C3H, -t3)))
+                + (vm_fma(vl, C3H, vm_fma(v, C3L, vm_fma(-rl, z, rl))) + (v * z) * q);
+    return copysign(s1 + tl, x);
 }
 
 /* atan(mn / mx) + k pi/4 (0 <= mn <= mx, both finite, mx not 0 and below
@@ -1128,7 +1201,11 @@ static inline double ars_acos(double x)
  * sin(r + rl) and c = cos(r + rl) each as hi + lo (vm_sincos_dd); tan = s /
  * c for even n, -c / s for odd: the quotient q0 = N * (1 / D) of the high
  * parts by one division, then q0 + (N - q0 D) / D with the residual by fma,
- * so that the result rounds once. */
+ * so that the result rounds once. Forced inline: GCC's size limit kept it a
+ * call in ew_unary.c, and the loop scalar. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline double ars_tan(double x)
 {
     double rl, sl, ch, cl;
