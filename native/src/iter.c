@@ -227,11 +227,11 @@ static void run_part(int64_t begin, int64_t end, void *p)
  * walk dims 0 and k in tiles so that both stay in cache. */
 
 /* A tile is TILE items along dim 1 and TILE_ROW bytes along dim 0 (in the
- * widest item; at least TILE_MIN items): 16 KB for each buffered operand, so
+ * widest item; at least TILE_MIN items): 32 KB for each buffered input, so
  * that the buffers stay in L1 beside the lines of the tile being read. On
- * a Zen 5 with 48 KB L1 (A + B.T, 3000^2 float64, one thread), 32 x 64 tiles
- * ran in 7.6 ms, 64 x 64 in 8.5 and 256 x 64 in 16.8. */
-enum { TILE = 64, TILE_ROW = 256, TILE_MIN = 16 };
+ * a Zen 5 with 48 KB L1 (A + B.T, 3000^2 float64, one thread), 64 x 64 tiles
+ * ran in 6.8 ms, 32 x 64 in 7.6, 128 x 64 in 8.6 and 256 x 64 in 14.7. */
+enum { TILE = 64, TILE_ROW = 512, TILE_MIN = 16 };
 
 /* The dim to tile with dim 0, or 0 for none. */
 static int tile_dim(const ars_iter *it)
@@ -263,7 +263,8 @@ typedef struct {
     void *ctx;
     int64_t tile0, tile1;   /* a tile's extent along dims 0 and 1 */
     int64_t tiles0, tiles1;
-    int dense;       /* bit op: operand op goes through a dense tile buffer */
+    int dense;       /* bit op: operand op goes through a dense tile buffer
+                      * (the output: a buffer of one tile row) */
     int prefetch;    /* prefetch the next tile's inputs */
 } tiled_job;
 
@@ -486,22 +487,25 @@ static void tiled_part(int64_t begin, int64_t end, void *p)
     int64_t inner[ARS_MAX_OPS];
     static const tile_copy_fn copies[] = ARS_SIZE_TABLE(tile_copy_);
     int64_t tile0 = job->tile0, tile1 = job->tile1;
-    /* one tile of each buffered operand; without the memory, no buffers */
+    /* one tile of each buffered input, one tile row of a buffered output;
+     * without the memory, no buffers */
     int dense = job->dense;
     char *buf[ARS_MAX_OPS] = {NULL}, *mem = NULL;
+    int64_t room[ARS_MAX_OPS];
     if (dense) {
         int64_t bytes = 0;
-        for (int op = 0; op < nop; op++)
-            bytes += dense >> op & 1 ? tile0 * tile1 * it->item[op] : 0;
+        for (int op = 0; op < nop; op++) {
+            room[op] = dense >> op & 1 ? (op ? tile1 : 1) * tile0 * it->item[op] : 0;
+            bytes += room[op];
+        }
         mem = ars_aligned_alloc(64, (size_t)bytes);
         if (!mem)
             dense = 0;
         int64_t off = 0;
-        for (int op = 0; mem && op < nop; op++)
-            if (dense >> op & 1) {
-                buf[op] = mem + off;
-                off += tile0 * tile1 * it->item[op];
-            }
+        for (int op = 0; mem && op < nop; op++) {
+            buf[op] = mem + off;
+            off += room[op];
+        }
     }
     for (int op = 0; op < nop; op++)
         inner[op] = dense >> op & 1 ? it->item[op] : it->strides[op][0];
@@ -518,18 +522,19 @@ static void tiled_part(int64_t begin, int64_t end, void *p)
             if (dense >> op & 1)
                 copies[ars_size_class(it->item[op])](buf[op], cur.base[op], n0, n1,
                                                      it->strides[op][0], it->strides[op][1]);
+        /* A buffered output row goes out as soon as it is computed: its
+         * buffer is one row, not a tile, which leaves L1 to the inputs, and
+         * the non-temporal stores spread over the tile. */
         for (int64_t j = 0; j < n1; j++) {
             if (prefetch)
                 tile_prefetch(job, &next, j, n1);
             for (int op = 0; op < nop; op++)
-                ptr[op] = dense >> op & 1 ? buf[op] + j * n0 * it->item[op]
-                                          : cur.base[op] + j * it->strides[op][1];
+                ptr[op] = !(dense >> op & 1) ? cur.base[op] + j * it->strides[op][1]
+                          : op ? buf[op] + j * n0 * it->item[op] : buf[0];
             job->loop(ptr, n0, inner, job->ctx);
+            if (dense & 1)
+                tile_row_out(cur.base[0] + j * it->strides[0][1], buf[0], n0 * it->item[0]);
         }
-        if (dense & 1)
-            for (int64_t j = 0; j < n1; j++)
-                tile_row_out(cur.base[0] + j * it->strides[0][1], buf[0] + j * n0 * it->item[0],
-                             n0 * it->item[0]);
     }
     if (dense & 1)
         ars_stream_fence();
