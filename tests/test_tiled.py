@@ -277,3 +277,17 @@ def test_large_permuted_arithmetic_prefetched(dtype):
     y, m = _pair(nt.shape, dtype, 32)
     _check(xp.permute_dims(x, (2, 1, 0)) + y, nt + m)
     _check(y[::-1] - xp.permute_dims(x, (2, 1, 0))[::-1], m[::-1] - nt[::-1])
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
+def test_large_stepped_transposed_prefetched(dtype):
+    # inputs read with a step along a tiled dim are prefetched too, forwards
+    # and backwards
+    item = np.dtype(dtype).itemsize
+    s = int(((18 << 20) / (3 * item)) ** 0.5) + 1
+    x, n = _pair((2 * s + 3, 3 * s + 1), dtype, 33)
+    xs, ns = x[1::2, ::-3], n[1::2, ::-3]
+    y, m = _pair(ns.T.shape, dtype, 34)
+    _check(xs.T + y, ns.T + m)
+    _check(y[::-1] - xs.T[::-1], m[::-1] - ns.T[::-1])
+    _check(xs[::-1].T * y, ns[::-1].T * m)

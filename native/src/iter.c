@@ -445,22 +445,23 @@ static void tile_locate(const tiled_job *job, int64_t u, tile_at *t)
         t->base[op] += i0 * it->strides[op][0] + j1 * it->strides[op][1];
 }
 
-/* Part p of parts of the lines of tile t's inputs, where an input is dense
- * along dim 0 or dim 1: a tile's short runs (a few hundred bytes along each
- * of up to 64 rows) are too short for the hardware prefetchers, and without
- * this the loads of a tile wait for memory one run after another. */
+/* Part p of parts of the lines of tile t's inputs, where an input reads
+ * every line along dim 0 or dim 1 (a step of at most a line): a tile's short
+ * runs (a few hundred bytes along each of up to 64 rows) are too short for
+ * the hardware prefetchers, and without this the loads of a tile wait for
+ * memory one run after another. */
 static void tile_prefetch(const tiled_job *job, const tile_at *t, int64_t p, int64_t parts)
 {
     const ars_iter *it = &job->t;
     for (int op = 1; op < it->nop; op++) {
-        int64_t item = it->item[op], s0 = it->strides[op][0], s1 = it->strides[op][1];
+        int64_t s0 = it->strides[op][0], s1 = it->strides[op][1];
         int64_t runs, len, step, along;  /* runs of len items, step bytes apart */
-        if (item > 0 && abs64(s0) == item) {
+        if (s0 != 0 && abs64(s0) <= 64 && (s1 == 0 || abs64(s0) <= abs64(s1))) {
             runs = s1 == 0 ? 1 : t->n1;
             step = s1;
             len = t->n0;
             along = s0;
-        } else if (item > 0 && abs64(s1) == item) {
+        } else if (s1 != 0 && abs64(s1) <= 64) {
             runs = s0 == 0 ? 1 : t->n0;
             step = s0;
             len = t->n1;
