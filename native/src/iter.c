@@ -285,15 +285,21 @@ static void tile_row_out(char *dst, const char *src, int64_t bytes)
 #define ARS_TILE_SHUFFLE 1
 #define SHUF4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
 #define SHUF2(a, b, i, j) __builtin_shufflevector(a, b, i, j)
+#define SHUFN(mask, a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 #elif defined(__GNUC__)
 #define ARS_TILE_SHUFFLE 1
 #define SHUF4(a, b, i, j, k, l) __builtin_shuffle(a, b, (t4_mask){i, j, k, l})
 #define SHUF2(a, b, i, j) __builtin_shuffle(a, b, (t2_mask){i, j})
+#define SHUFN(mask, a, b, ...) __builtin_shuffle(a, b, (mask){__VA_ARGS__})
 #else
 #define ARS_TILE_SHUFFLE 0
 #endif
 
 #if ARS_TILE_SHUFFLE
+typedef uint8_t t16_vec __attribute__((vector_size(16)));
+typedef int8_t t16_mask __attribute__((vector_size(16)));
+typedef uint16_t t8_vec __attribute__((vector_size(16)));
+typedef int16_t t8_mask __attribute__((vector_size(16)));
 typedef uint32_t t4_vec __attribute__((vector_size(16)));
 typedef int32_t t4_mask __attribute__((vector_size(16)));
 typedef uint64_t t2_vec __attribute__((vector_size(16)));
@@ -316,6 +322,44 @@ static inline void tile_t4x4_u32(uint32_t *b, int64_t n0, const char *src, int64
     memcpy(b + n0, &c1, 16);
     memcpy(b + 2 * n0, &c2, 16);
     memcpy(b + 3 * n0, &c3, 16);
+}
+
+/* 1-byte items, 16 x 16, and 2-byte items, 8 x 8: log2(16) or log2(8)
+ * rounds of interleaving row k with row k + half into rows 2k and 2k + 1
+ * transpose the block (each round rotates the bits of an item's index,
+ * row bits then column bits, by one). */
+static inline void tile_t16x16_u8(uint8_t *b, int64_t n0, const char *src, int64_t s0)
+{
+    t16_vec r[16], x[16];
+    for (int k = 0; k < 16; k++)
+        memcpy(&r[k], src + k * s0, 16);
+    for (int round = 0; round < 4; round++) {
+        for (int k = 0; k < 8; k++) {
+            x[2 * k] = SHUFN(t16_mask, r[k], r[k + 8], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21,
+                             6, 22, 7, 23);
+            x[2 * k + 1] = SHUFN(t16_mask, r[k], r[k + 8], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28,
+                                 13, 29, 14, 30, 15, 31);
+        }
+        memcpy(r, x, sizeof r);
+    }
+    for (int k = 0; k < 16; k++)
+        memcpy(b + k * n0, &r[k], 16);
+}
+
+static inline void tile_t8x8_u16(uint16_t *b, int64_t n0, const char *src, int64_t s0)
+{
+    t8_vec r[8], x[8];
+    for (int k = 0; k < 8; k++)
+        memcpy(&r[k], src + k * s0, 16);
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k < 4; k++) {
+            x[2 * k] = SHUFN(t8_mask, r[k], r[k + 4], 0, 8, 1, 9, 2, 10, 3, 11);
+            x[2 * k + 1] = SHUFN(t8_mask, r[k], r[k + 4], 4, 12, 5, 13, 6, 14, 7, 15);
+        }
+        memcpy(r, x, sizeof r);
+    }
+    for (int k = 0; k < 8; k++)
+        memcpy(b + k * n0, &r[k], 16);
 }
 
 /* 8-byte items, 4 rows x 2 columns: two 2 x 2 transposes. */
@@ -355,19 +399,48 @@ ARS_ITEM_TYPES(TILE_COPY_ROWS)
  * at src) into buf, dim 0 fastest: the loop then reads them with step `item`.
  * Rows of dim 0 are read along dim 1 (the operand's fastest dim) a few at a
  * time, so that the reads are a few sequential streams and every write fills
- * consecutive bytes of buf.  Where the operand is contiguous along dim 1, 4- and
- * 8-byte items move through registers in 4 x 4 and 4 x 2 blocks; the edges of
- * the tile and every other case, one element at a time. */
+ * consecutive bytes of buf.  Where the operand is contiguous along dim 1, 1-,
+ * 2-, 4- and 8-byte items move through registers in 16 x 16, 8 x 8, 4 x 4 and
+ * 4 x 2 blocks; the edges of the tile and every other case, one element at a
+ * time. */
 static void tile_copy_uint8_t(char *buf, const char *src, int64_t n0, int64_t n1,
                               int64_t s0, int64_t s1)
 {
-    tile_rows_uint8_t((uint8_t *)buf, src, 0, n0, n1, s0, s1);
+    uint8_t *b = (uint8_t *)buf;
+    int64_t i = 0;
+#if ARS_TILE_SHUFFLE
+    if (s1 == 1) {
+        int64_t m1 = n1 & ~(int64_t)15;
+        for (; i + 16 <= n0; i += 16) {
+            for (int64_t j = 0; j < m1; j += 16)
+                tile_t16x16_u8(b + j * n0 + i, n0, src + i * s0 + j, s0);
+            for (int64_t j = m1; j < n1; j++)
+                for (int k = 0; k < 16; k++)
+                    b[j * n0 + i + k] = (uint8_t)src[(i + k) * s0 + j];
+        }
+    }
+#endif
+    tile_rows_uint8_t(b, src, i, n0, n1, s0, s1);
 }
 
 static void tile_copy_uint16_t(char *buf, const char *src, int64_t n0, int64_t n1,
                                int64_t s0, int64_t s1)
 {
-    tile_rows_uint16_t((uint16_t *)buf, src, 0, n0, n1, s0, s1);
+    uint16_t *b = (uint16_t *)buf;
+    int64_t i = 0;
+#if ARS_TILE_SHUFFLE
+    if (s1 == 2) {
+        int64_t m1 = n1 & ~(int64_t)7;
+        for (; i + 8 <= n0; i += 8) {
+            for (int64_t j = 0; j < m1; j += 8)
+                tile_t8x8_u16(b + j * n0 + i, n0, src + i * s0 + j * 2, s0);
+            for (int64_t j = m1; j < n1; j++)
+                for (int k = 0; k < 8; k++)
+                    memcpy(&b[j * n0 + i + k], src + (i + k) * s0 + j * 2, 2);
+        }
+    }
+#endif
+    tile_rows_uint16_t(b, src, i, n0, n1, s0, s1);
 }
 
 static void tile_copy_uint32_t(char *buf, const char *src, int64_t n0, int64_t n1,
