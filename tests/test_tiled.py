@@ -243,3 +243,51 @@ def test_streamed_transposed_copies_with_partial_blocks(dtype, shape):
     x = xp.asarray(n)
     _same_bytes(xp.asarray(x.T, copy=True), np.array(n.T, copy=True))
     _same_bytes(xp.asarray(x[::-1].T, copy=True), np.array(n[::-1].T, copy=True))
+
+
+@pytest.mark.parametrize("dtype", ITEM_DTYPES)
+def test_large_permuted_four_dims_prefetched(dtype):
+    # past 16 MB moved, each tile prefetches the next one's inputs and streams
+    # its output rows as they are computed: dims around the tile edges (64
+    # along one, 512 bytes along the other), flipped and offset views
+    item = np.dtype(dtype).itemsize
+    edge = 512 // item
+    rows = -(-(9 << 20) // (2 * item * (edge + 3) * 67))
+    n = _bits((edge + 3, 5, rows, 67), dtype, 29)
+    x = xp.asarray(n)
+    for axes in [(3, 1, 2, 0), (3, 2, 1, 0)]:
+        _same_bytes(xp.asarray(xp.permute_dims(x, axes), copy=True),
+                    np.array(n.transpose(axes), copy=True))
+    v, nv = x[1:, ::-1, :, 2:], n[1:, ::-1, :, 2:]
+    _same_bytes(xp.asarray(xp.permute_dims(v, (3, 1, 2, 0)), copy=True),
+                np.array(nv.transpose(3, 1, 2, 0), copy=True))
+    out = xp.asarray(_bits(nv.transpose(3, 2, 1, 0).shape, dtype, 30))
+    out[...] = xp.permute_dims(v, (3, 2, 1, 0))
+    _same_bytes(out, nv.transpose(3, 2, 1, 0))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
+def test_large_permuted_arithmetic_prefetched(dtype):
+    # two inputs prefetched, one read along each tiled dim, one backwards
+    item = np.dtype(dtype).itemsize
+    edge = 512 // item
+    rows = -(-(18 << 20) // (3 * item * (edge + 5) * 65))
+    x, n = _pair((edge + 5, rows, 65), dtype, 31)
+    nt = n.transpose(2, 1, 0)
+    y, m = _pair(nt.shape, dtype, 32)
+    _check(xp.permute_dims(x, (2, 1, 0)) + y, nt + m)
+    _check(y[::-1] - xp.permute_dims(x, (2, 1, 0))[::-1], m[::-1] - nt[::-1])
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "float32", "float64", "complex128"])
+def test_large_stepped_transposed_prefetched(dtype):
+    # inputs read with a step along a tiled dim are prefetched too, forwards
+    # and backwards
+    item = np.dtype(dtype).itemsize
+    s = int(((18 << 20) / (3 * item)) ** 0.5) + 1
+    x, n = _pair((2 * s + 3, 3 * s + 1), dtype, 33)
+    xs, ns = x[1::2, ::-3], n[1::2, ::-3]
+    y, m = _pair(ns.T.shape, dtype, 34)
+    _check(xs.T + y, ns.T + m)
+    _check(y[::-1] - xs.T[::-1], m[::-1] - ns.T[::-1])
+    _check(xs[::-1].T * y, ns[::-1].T * m)
