@@ -55,6 +55,7 @@
 #define V_ADD(a, b) _mm512_add_epi64(a, b)
 #define V_MASK_ADD(src, m, a, b) _mm512_mask_add_epi64(src, m, a, b)
 #define V_TESTM(a, b) _mm512_test_epi64_mask(a, b)
+#define V_GATHER(i, p) _mm512_i64gather_epi64(i, (const void *)(p), 8)
 
 #define SS_IDX 0
 #define SS_BASE 128
@@ -95,6 +96,7 @@
 #undef V_ADD
 #undef V_MASK_ADD
 #undef V_TESTM
+#undef V_GATHER
 
 #define SS_V __m512i
 #define SS_L 16
@@ -116,6 +118,7 @@
 #define V_ADD(a, b) _mm512_add_epi32(a, b)
 #define V_MASK_ADD(src, m, a, b) _mm512_mask_add_epi32(src, m, a, b)
 #define V_TESTM(a, b) _mm512_test_epi32_mask(a, b)
+#define V_GATHER(i, p) _mm512_i32gather_epi32(i, (const void *)(p), 4)
 
 #define SS_IDX 0
 #define SS_BASE 256

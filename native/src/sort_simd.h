@@ -683,18 +683,23 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
  * SS(NB) - 1 splitters, every SS(OVER)th of a sorted sample taken at
  * pseudo-random positions: bucket b holds the keys k with sp[b - 1] <= k <
  * sp[b]. SS(PARTS) equal parts of the range classify their keys (a branchless
- * search of a splitter tree, a vector of keys at a time, the tree's levels held
- * in registers) and count them per bucket; a serial pass turns the counts into
- * each part's starts in every bucket (buckets in order, parts in order within
- * one); the parts scatter keys and payloads into scratch; then every bucket is
- * sorted there by the quicksort (its keys known >= sp[b - 1], so that keys
- * equal to a repeated splitter are set aside in one pass) and copied back. Each
- * step splits by the range's length only, so the order of equal keys does not
- * depend on the thread count. Buckets may be empty or hold the whole range (all
- * keys equal): each is sorted in O(m log m) all the same. */
+ * search of a splitter tree, a vector of keys at a time, its first levels held
+ * in registers, the last two gathered) and count them per bucket; a serial
+ * pass turns the counts into each part's starts in every bucket (buckets in
+ * order, parts in order within one); the parts scatter keys and payloads into
+ * scratch; then the pool sorts every bucket there (SS(sort_bucket)) into a.
+ * Each step splits by the range's length only, so the order of equal keys
+ * does not depend on the thread count. Buckets may be empty or hold the whole
+ * range (all keys equal): each is sorted in O(m log m) all the same. The
+ * buckets' sort packs 64-bit keys with their places: this part is written for
+ * the 64-bit instantiation with payloads only. */
+#if SS_L != 8 || !SS_IDX
+#error "the sample sort is written for 64-bit keys with payloads"
+#endif
 enum {
     SS(PAR_MIN) = 1 << 17,
-    SS(LEVELS) = SS_L == 8 ? 6 : 7,  /* the last level's nodes fill 4 registers */
+    SS(LEVELS) = 8,
+    SS(REG_LEVELS) = 6,  /* levels held in registers: 1, 2, 4, 8, 16 and 32 nodes */
     SS(NB) = 1 << SS(LEVELS),
     SS(OVER) = 8,
     SS(PARTS) = 16
@@ -715,7 +720,7 @@ typedef struct {
 } SS(sjob);
 
 /* The bucket of each key of v: the tree walked down one level per step. */
-SS_INL SS_V SS(classify)(const SS_V *lv, SS_V v)
+SS_INL SS_V SS(classify)(const SS_V *lv, const SS_KT *tree, SS_V v)
 {
     SS_V j = V_SET1(0), one = V_SET1(1);
     const SS_V *r = lv;
@@ -729,10 +734,12 @@ SS_UNROLL
         } else if (nodes == 2 * SS_L) {
             s = V_PERM2(r[0], j, r[1]);
             r += 2;
-        } else {
+        } else if (nodes == 4 * SS_L) {
             SS_V lo = V_PERM2(r[0], j, r[1]), hi = V_PERM2(r[2], j, r[3]);
             s = V_BLEND(V_TESTM(j, V_SET1(2 * SS_L)), lo, hi);
             r += 4;
+        } else {
+            s = V_GATHER(V_ADD(j, V_SET1(nodes - 1)), tree);
         }
         j = V_ADD(j, j);
         j = V_MASK_ADD(j, V_CMPGE(v, s), j, one);
@@ -744,9 +751,9 @@ static void SS(part_classify)(int64_t begin, int64_t end, void *ctx)
 {
     SS(sjob) *c = ctx;
     /* the levels' registers: level l takes max(1, 2^l / SS_L) of them */
-    SS_V lv[SS(LEVELS) + 6];
+    SS_V lv[SS(REG_LEVELS) + 6];
     int nr = 0;
-    for (int l = 0; l < SS(LEVELS); l++)
+    for (int l = 0; l < SS(REG_LEVELS); l++)
         for (int q = 0; q < (1 << l) || q == 0; q += SS_L)
             lv[nr++] = V_LOADU(c->tree + ((1 << l) - 1) + q);
     for (int64_t p = begin; p < end; p++) {
@@ -755,7 +762,7 @@ static void SS(part_classify)(int64_t begin, int64_t end, void *ctx)
         memset(h, 0, SS(NB) * sizeof(int64_t));
         int64_t i = i0;
         for (; i + SS_L <= i1; i += SS_L) {
-            SS_V j = SS(classify)(lv, V_LOADU(c->a + i));
+            SS_V j = SS(classify)(lv, c->tree, V_LOADU(c->a + i));
 #if SS_L == 8
             _mm_storel_epi64((__m128i *)(void *)(c->bid + i), _mm512_cvtepi64_epi8(j));
 #else
@@ -858,14 +865,29 @@ static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT
         memcpy(c->ix + s, ti, (size_t)m * sizeof(int64_t));
         return;
     }
-    for (int64_t i = 0; i < m; i++)
+    SS_KT *ao = c->a + s;
+    int64_t *io = c->ix + s, i = 0;
+    __m512i vmn = _mm512_set1_epi64(mn), vw = _mm512_set1_epi64(w);
+    __m512i place = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), eight = _mm512_set1_epi64(8);
+    for (; i + 8 <= m; i += 8) {
+        __m512i v = _mm512_sub_epi64(_mm512_loadu_si512(t + i), vmn);
+        _mm512_storeu_si512(t + i, _mm512_or_si512(_mm512_sllv_epi64(v, vw), place));
+        place = _mm512_add_epi64(place, eight);
+    }
+    for (; i < m; i++)
         t[i] = (SS_KT)(((uint64_t)t[i] - (uint64_t)mn) << w | (uint64_t)i);
     SS_PACKED_SORT(t, m);
     uint64_t low = ((uint64_t)1 << w) - 1;
-    for (int64_t i = 0; i < m; i++) {
+    __m512i vlow = _mm512_set1_epi64((int64_t)low);
+    for (i = 0; i + 8 <= m; i += 8) {
+        __m512i v = _mm512_loadu_si512(t + i);
+        _mm512_storeu_si512(ao + i, _mm512_add_epi64(_mm512_srlv_epi64(v, vw), vmn));
+        _mm512_storeu_si512(io + i, _mm512_i64gather_epi64(_mm512_and_si512(v, vlow), ti, 8));
+    }
+    for (; i < m; i++) {
         uint64_t v = (uint64_t)t[i];
-        c->a[s + i] = (SS_KT)((uint64_t)mn + (v >> w));
-        c->ix[s + i] = ti[v & low];
+        ao[i] = (SS_KT)((uint64_t)mn + (v >> w));
+        io[i] = ti[v & low];
     }
 }
 
@@ -887,10 +909,11 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
         SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
         return;
     }
-    /* scratch: pos, then the keys, payloads and bucket numbers */
+    /* scratch: pos, then the keys, payloads, bucket numbers and the sample */
     int64_t n8 = (n + 7) / 8 * 8;  /* the payloads start on a cache line too */
+    enum { S = SS(NB) * SS(OVER) };
     char *mem = ars_alloc(n8 * ((int64_t)sizeof(SS_KT) + 1 + (SS_IDX ? 8 : 0)) +
-                          SS(PARTS) * SS(NB) * 8);
+                          (SS(PARTS) * SS(NB) + 2 * S) * 8);
     if (!mem) {
         SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
         return;
@@ -904,9 +927,8 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
     c->ti = SS_IDX ? (int64_t *)(void *)(c->t + n8) : NULL;
     c->bid = (uint8_t *)(c->t + n8) + (SS_IDX ? n8 * 8 : 0);
     /* the sample: positions from a fixed sequence (splitmix64's) */
-    enum { S = SS(NB) * SS(OVER) };
-    SS_KT smp[S];
-    int64_t smpi[S];
+    int64_t *smpi = (int64_t *)(void *)(c->bid + n8);
+    SS_KT *smp = (SS_KT *)(smpi + S);
     uint64_t x = 0;
     for (int i = 0; i < S; i++) {
         uint64_t z = (x += 0x9e3779b97f4a7c15u);
