@@ -171,13 +171,13 @@ def test_unstable_nan_placement_and_zero_d():
         xp.sort(x, stable=0)
 
 
+@pytest.mark.parametrize("n", [40_000, 300_007])
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "uint64"])
-def test_unstable_long_lane_patterns(dtype):
+def test_unstable_long_lane_patterns(dtype, n):
     # lanes long enough for the argsort's sample sort (splitters from a
     # sample, buckets sorted apart): buckets empty, holding everything, or
     # many splitters equal; keys packed with their places or not
     rng = np.random.default_rng(16)
-    n = 300_007
     for pattern in PATTERNS + ["narrow", "wide", "halves"]:
         if pattern == "narrow":  # keys packed with their places
             a = (rng.integers(0, 1000, n) + 10 ** 6).astype(dtype)

@@ -697,7 +697,7 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
 #error "the sample sort is written for 64-bit keys with payloads"
 #endif
 enum {
-    SS(PAR_MIN) = 1 << 17,
+    SS(PAR_MIN) = 1 << 15,
     SS(LEVELS) = 8,
     SS(REG_LEVELS) = 6,  /* levels held in registers: 1, 2, 4, 8, 16 and 32 nodes */
     SS(NB) = 1 << SS(LEVELS),
