@@ -5,8 +5,9 @@
  * of up to SS_BASE keys, a pivot that is the median of SS_L (of 64 for long
  * ranges) evenly sampled keys, an equal-keys partition when the pivot equals
  * the range's lower bound (pdqsort's answer to many duplicates), and a
- * heapsort when the recursion runs too deep. Not stable. SS(sort) splits a
- * long range into pieces for the thread pool.
+ * heapsort when the recursion runs too deep. Not stable. SS(sort) sorts a
+ * long range on the thread pool: keys alone in pieces split by partitions,
+ * keys with payloads by a sample sort.
  *
  * A template: sort.c includes it once per instantiation, inside a region
  * compiled for AVX-512, after defining
