@@ -685,7 +685,7 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
  * pseudo-random positions: bucket b holds the keys k with sp[b - 1] <= k <
  * sp[b]. SS(PARTS) equal parts of the range classify their keys (a branchless
  * search of a splitter tree, a vector of keys at a time, its first levels held
- * in registers, the last two gathered) and count them per bucket; a serial
+ * in registers, then one read whole and the last gathered) and count them per bucket; a serial
  * pass turns the counts into each part's starts in every bucket (buckets in
  * order, parts in order within one); the parts scatter keys and payloads into
  * scratch; then the pool sorts every bucket there (SS(sort_bucket)) into a.
@@ -739,6 +739,15 @@ SS_UNROLL
             SS_V lo = V_PERM2(r[0], j, r[1]), hi = V_PERM2(r[2], j, r[3]);
             s = V_BLEND(V_TESTM(j, V_SET1(2 * SS_L)), lo, hi);
             r += 4;
+        } else if (nodes == 8 * SS_L) {  /* 8 registers' worth, loaded */
+            const SS_KT *q = tree + nodes - 1;
+            SS_V p0 = V_PERM2(V_LOADU(q), j, V_LOADU(q + SS_L));
+            SS_V p1 = V_PERM2(V_LOADU(q + 2 * SS_L), j, V_LOADU(q + 3 * SS_L));
+            SS_V p2 = V_PERM2(V_LOADU(q + 4 * SS_L), j, V_LOADU(q + 5 * SS_L));
+            SS_V p3 = V_PERM2(V_LOADU(q + 6 * SS_L), j, V_LOADU(q + 7 * SS_L));
+            SS_M b1 = V_TESTM(j, V_SET1(2 * SS_L));
+            SS_V lo = V_BLEND(b1, p0, p1), hi = V_BLEND(b1, p2, p3);
+            s = V_BLEND(V_TESTM(j, V_SET1(4 * SS_L)), lo, hi);
         } else {
             s = V_GATHER(V_ADD(j, V_SET1(nodes - 1)), tree);
         }
