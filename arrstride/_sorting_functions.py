@@ -1,7 +1,9 @@
 """Sorting functions: sort and argsort. Stable by default (an MSD radix sort
 on order-preserving keys in C); with stable=False, lanes of more than 4
 elements run a vector quicksort where the CPU has AVX-512 (equal elements
-then come in any order; a long lane is split across the thread pool), and the
+then come in any order; a long lane is split across the thread pool, for
+argsort by a sample sort whose result does not depend on the thread
+count), and the
 radix sort elsewhere. NaNs sort last
 (first when descending, as the reversed ascending order); -0.0 and 0.0 are
 equal. Results are new arrays."""

@@ -169,3 +169,42 @@ def test_unstable_nan_placement_and_zero_d():
     assert xp.argsort(xp.zeros((3, 0)), stable=False).shape == (3, 0)
     with pytest.raises(TypeError, match="stable must be a bool"):
         xp.sort(x, stable=0)
+
+
+@pytest.mark.parametrize("n", [40_000, 300_007])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "uint64"])
+def test_unstable_long_lane_patterns(dtype, n):
+    # lanes long enough for the argsort's sample sort (splitters from a
+    # sample, buckets sorted apart): buckets empty, holding everything, or
+    # many splitters equal; keys packed with their places or not
+    rng = np.random.default_rng(16)
+    for pattern in PATTERNS + ["narrow", "wide", "halves"]:
+        if pattern == "narrow":  # keys packed with their places
+            a = (rng.integers(0, 1000, n) + 10 ** 6).astype(dtype)
+        elif pattern == "wide":  # keys spanning most of the range
+            a = make("random", n, dtype, rng)
+            a[::2] = np.iinfo(a.dtype).max if a.dtype.kind in "iu" else np.finfo(a.dtype).max
+        elif pattern == "halves":  # one value at the sample's likely places
+            a = make("random", n, dtype, rng)
+            a[: n // 2] = a[0]
+        else:
+            a = make(pattern, n, dtype, rng)
+        for view in (slice(None), slice(None, None, -2)):
+            check(xp.asarray(a)[view], a[view], msg=f"{dtype} {pattern} {view}")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int64"])
+def test_unstable_argsort_same_on_any_thread_count(dtype):
+    # the order of equal keys depends on the lane's length only
+    rng = np.random.default_rng(17)
+    a = xp.asarray(rng.integers(0, 50, 400_000).astype(dtype))
+    before = xp.get_num_threads()
+    got = []
+    try:
+        for threads in (1, 2, 3):
+            xp.set_num_threads(threads)
+            got.append(to_np(xp.argsort(a, stable=False)))
+    finally:
+        xp.set_num_threads(before)
+    np.testing.assert_array_equal(got[0], got[1])
+    np.testing.assert_array_equal(got[0], got[2])

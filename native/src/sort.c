@@ -3,7 +3,9 @@
  * last and -0.0 == 0.0. Sorting is a stable MSD radix sort that skips the
  * bits all keys share (insertion sort for short buckets); an unstable sort
  * (stable=False) runs a vector quicksort instead where the CPU has AVX-512
- * (sort_simd.h, on signed keys of 64 or 32 bits). */
+ * (sort_simd.h, on signed keys of 64 or 32 bits); an unstable argsort of a
+ * long lane, a sample sort on the thread pool whose buckets that quicksort
+ * sorts. */
 #include <stdlib.h>
 #include "stats_internal.h"
 

@@ -52,6 +52,10 @@
 #define V_PERM(i, v) _mm512_permutexvar_epi64(i, v)
 #define V_PERM2(a, i, b) _mm512_permutex2var_epi64(a, i, b)
 #define V_BLEND(m, a, b) _mm512_mask_blend_epi64(m, a, b)
+#define V_ADD(a, b) _mm512_add_epi64(a, b)
+#define V_MASK_ADD(src, m, a, b) _mm512_mask_add_epi64(src, m, a, b)
+#define V_TESTM(a, b) _mm512_test_epi64_mask(a, b)
+#define V_GATHER(i, p) _mm512_i64gather_epi64(i, (const void *)(p), 8)
 
 #define SS_IDX 0
 #define SS_BASE 128
@@ -64,7 +68,10 @@
 #define SS_IDX 1
 #define SS_BASE 64
 #define SS(name) name##_a64
+/* keys packed with their places, sorted without payloads */
+#define SS_PACKED_SORT(a, n) qsort_k64(a, NULL, n, depth_limit_k64(n), 0, 0)
 #include "sort_simd.h"
+#undef SS_PACKED_SORT
 #undef SS_IDX
 #undef SS_BASE
 #undef SS
@@ -86,6 +93,10 @@
 #undef V_PERM
 #undef V_PERM2
 #undef V_BLEND
+#undef V_ADD
+#undef V_MASK_ADD
+#undef V_TESTM
+#undef V_GATHER
 
 #define SS_V __m512i
 #define SS_L 16
@@ -104,6 +115,10 @@
 #define V_PERM(i, v) _mm512_permutexvar_epi32(i, v)
 #define V_PERM2(a, i, b) _mm512_permutex2var_epi32(a, i, b)
 #define V_BLEND(m, a, b) _mm512_mask_blend_epi32(m, a, b)
+#define V_ADD(a, b) _mm512_add_epi32(a, b)
+#define V_MASK_ADD(src, m, a, b) _mm512_mask_add_epi32(src, m, a, b)
+#define V_TESTM(a, b) _mm512_test_epi32_mask(a, b)
+#define V_GATHER(i, p) _mm512_i32gather_epi32(i, (const void *)(p), 4)
 
 #define SS_IDX 0
 #define SS_BASE 256

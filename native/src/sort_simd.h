@@ -5,8 +5,9 @@
  * of up to SS_BASE keys, a pivot that is the median of SS_L (of 64 for long
  * ranges) evenly sampled keys, an equal-keys partition when the pivot equals
  * the range's lower bound (pdqsort's answer to many duplicates), and a
- * heapsort when the recursion runs too deep. Not stable. SS(sort) splits a
- * long range into pieces for the thread pool.
+ * heapsort when the recursion runs too deep. Not stable. SS(sort) sorts a
+ * long range on the thread pool: keys alone in pieces split by partitions,
+ * keys with payloads by a sample sort.
  *
  * A template: sort.c includes it once per instantiation, inside a region
  * compiled for AVX-512, after defining
@@ -598,7 +599,11 @@ static int SS(depth_limit)(int64_t n)
     return d;
 }
 
-/* ---- on the thread pool ------------------------------------------------------ */
+/* ---- on the thread pool ------------------------------------------------------
+ * Keys alone: a long range is split by serial partitions into pieces that the
+ * pool sorts (equal keys are equal values, so the pieces do not show in the
+ * result); keys with payloads: a sample sort, below. */
+#if !SS_IDX
 
 /* A part of the range left to sort, every key >= lo when has_lo. */
 typedef struct {
@@ -671,6 +676,307 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
     SS(pjob) job = {a, ix, p};
     ars_parallel_for(np, 1, SS(run_pieces), &job);
 }
+#else
+
+/* ---- long ranges: a sample sort on the thread pool ------------------------------
+ *
+ * A range of at least SS(PAR_MIN) keys is split into SS(NB) buckets by
+ * SS(NB) - 1 splitters, every SS(OVER)th of a sorted sample taken at
+ * pseudo-random positions: bucket b holds the keys k with sp[b - 1] <= k <
+ * sp[b]. SS(PARTS) equal parts of the range classify their keys (a branchless
+ * search of a splitter tree, a vector of keys at a time, its first levels held
+ * in registers, then one read whole and the last gathered) and count them per bucket; a serial
+ * pass turns the counts into each part's starts in every bucket (buckets in
+ * order, parts in order within one); the parts scatter keys and payloads into
+ * scratch; then the pool sorts every bucket there (SS(sort_bucket)) into a.
+ * Each step splits by the range's length only, so the order of equal keys
+ * does not depend on the thread count. Buckets may be empty or hold the whole
+ * range (all keys equal): each is sorted in O(m log m) all the same. The
+ * buckets' sort packs 64-bit keys with their places: this part is written for
+ * the 64-bit instantiation with payloads only. */
+#if SS_L != 8 || !SS_IDX
+#error "the sample sort is written for 64-bit keys with payloads"
+#endif
+enum {
+    SS(PAR_MIN) = 1 << 15,
+    SS(LEVELS) = 8,
+    SS(REG_LEVELS) = 6,  /* levels held in registers: 1, 2, 4, 8, 16 and 32 nodes */
+    SS(NB) = 1 << SS(LEVELS),
+    SS(OVER) = 8,
+    SS(PARTS) = 16
+};
+
+typedef struct {
+    SS_KT *a, *t;
+    int64_t *ix, *ti;
+    uint8_t *bid;    /* each key's bucket */
+    int64_t n;
+    int64_t *pos;    /* SS(PARTS) x SS(NB): a part's count, then its next slot, per bucket */
+    int64_t ends[SS(NB)];  /* where bucket b ends in t */
+    /* sp[b]: the sorted splitters; tree: the same in breadth-first order, level
+     * l's 2^l nodes from tree[2^l - 1] (node j: sp[(2j + 1) 2^(LEVELS-l-1) - 1]),
+     * padded so that a vector load at any level stays inside */
+    SS_KT sp[SS(NB)];
+    SS_KT tree[SS(NB) + SS_L];
+} SS(sjob);
+
+/* The bucket of each key of v: the tree walked down one level per step. */
+SS_INL SS_V SS(classify)(const SS_V *lv, const SS_KT *tree, SS_V v)
+{
+    SS_V j = V_SET1(0), one = V_SET1(1);
+    const SS_V *r = lv;
+SS_UNROLL
+    for (int l = 0; l < SS(LEVELS); l++) {
+        int nodes = 1 << l;
+        SS_V s;
+        if (nodes <= SS_L) {
+            s = V_PERM(j, r[0]);
+            r += 1;
+        } else if (nodes == 2 * SS_L) {
+            s = V_PERM2(r[0], j, r[1]);
+            r += 2;
+        } else if (nodes == 4 * SS_L) {
+            SS_V lo = V_PERM2(r[0], j, r[1]), hi = V_PERM2(r[2], j, r[3]);
+            s = V_BLEND(V_TESTM(j, V_SET1(2 * SS_L)), lo, hi);
+            r += 4;
+        } else if (nodes == 8 * SS_L) {  /* 8 registers' worth, loaded */
+            const SS_KT *q = tree + nodes - 1;
+            SS_V p0 = V_PERM2(V_LOADU(q), j, V_LOADU(q + SS_L));
+            SS_V p1 = V_PERM2(V_LOADU(q + 2 * SS_L), j, V_LOADU(q + 3 * SS_L));
+            SS_V p2 = V_PERM2(V_LOADU(q + 4 * SS_L), j, V_LOADU(q + 5 * SS_L));
+            SS_V p3 = V_PERM2(V_LOADU(q + 6 * SS_L), j, V_LOADU(q + 7 * SS_L));
+            SS_M b1 = V_TESTM(j, V_SET1(2 * SS_L));
+            SS_V lo = V_BLEND(b1, p0, p1), hi = V_BLEND(b1, p2, p3);
+            s = V_BLEND(V_TESTM(j, V_SET1(4 * SS_L)), lo, hi);
+        } else {
+            s = V_GATHER(V_ADD(j, V_SET1(nodes - 1)), tree);
+        }
+        j = V_ADD(j, j);
+        j = V_MASK_ADD(j, V_CMPGE(v, s), j, one);
+    }
+    return j;
+}
+
+static void SS(part_classify)(int64_t begin, int64_t end, void *ctx)
+{
+    SS(sjob) *c = ctx;
+    /* the levels' registers: level l takes max(1, 2^l / SS_L) of them */
+    SS_V lv[SS(REG_LEVELS) + 6];
+    int nr = 0;
+    for (int l = 0; l < SS(REG_LEVELS); l++)
+        for (int q = 0; q < (1 << l) || q == 0; q += SS_L)
+            lv[nr++] = V_LOADU(c->tree + ((1 << l) - 1) + q);
+    for (int64_t p = begin; p < end; p++) {
+        int64_t i0 = ars_split(c->n, p, SS(PARTS)), i1 = ars_split(c->n, p + 1, SS(PARTS));
+        int64_t *h = c->pos + p * SS(NB);
+        memset(h, 0, SS(NB) * sizeof(int64_t));
+        int64_t i = i0;
+        for (; i + SS_L <= i1; i += SS_L) {
+            SS_V j = SS(classify)(lv, c->tree, V_LOADU(c->a + i));
+#if SS_L == 8
+            _mm_storel_epi64((__m128i *)(void *)(c->bid + i), _mm512_cvtepi64_epi8(j));
+#else
+            _mm_storeu_si128((__m128i *)(void *)(c->bid + i), _mm512_cvtepi32_epi8(j));
+#endif
+        }
+        for (; i < i1; i++) {
+            int64_t j = 0;
+            for (int l = 0; l < SS(LEVELS); l++)
+                j = 2 * j + (c->a[i] >= c->tree[(1 << l) - 1 + j]);
+            c->bid[i] = (uint8_t)j;
+        }
+        for (i = i0; i < i1; i++)
+            h[c->bid[i]]++;
+    }
+}
+
+/* The scatter goes through a buffer of one cache line per bucket (and one of
+ * payloads), written out when it reaches a line boundary of its destination:
+ * whole lines go by streaming stores (no read of the line first, no store to
+ * one of SS(NB) places per key); the partial lines at a part's ends by plain
+ * ones. A bucket's keys and payloads sit side by side in the buffer: apart,
+ * the two arrays put the payloads 4 KiB from the keys, which the store buffer
+ * takes for a dependency. */
+static void SS(part_scatter)(int64_t begin, int64_t end, void *ctx)
+{
+    SS(sjob) *c = ctx;
+    struct {
+        _Alignas(64) SS_KT k[SS_L];
+#if SS_IDX
+        int64_t i[SS_L];
+#endif
+    } buf[SS(NB)];
+    int fill[SS(NB)], need[SS(NB)];
+    for (int64_t p = begin; p < end; p++) {
+        int64_t i0 = ars_split(c->n, p, SS(PARTS)), i1 = ars_split(c->n, p + 1, SS(PARTS));
+        int64_t *h = c->pos + p * SS(NB);
+        for (int b = 0; b < SS(NB); b++) {
+            fill[b] = 0;
+            need[b] = SS_L - (int)(h[b] % SS_L);
+        }
+        for (int64_t i = i0; i < i1; i++) {
+            int b = c->bid[i], f = fill[b];
+            buf[b].k[f] = c->a[i];
+#if SS_IDX
+            buf[b].i[f] = c->ix[i];
+#endif
+            if (++f == need[b]) {
+                if (f == SS_L) {
+                    _mm512_stream_si512((void *)(c->t + h[b]), V_LOADU(buf[b].k));
+#if SS_IDX
+                    _mm512_stream_si512((void *)(c->ti + h[b]), _mm512_loadu_si512(buf[b].i));
+#endif
+                } else {
+                    memcpy(c->t + h[b], buf[b].k, (size_t)f * sizeof(SS_KT));
+#if SS_IDX
+                    memcpy(c->ti + h[b], buf[b].i, (size_t)f * sizeof(int64_t));
+#endif
+                }
+                h[b] += f;
+                f = 0;
+                need[b] = SS_L;
+            }
+            fill[b] = f;
+        }
+        for (int b = 0; b < SS(NB); b++) {
+            memcpy(c->t + h[b], buf[b].k, (size_t)fill[b] * sizeof(SS_KT));
+#if SS_IDX
+            memcpy(c->ti + h[b], buf[b].i, (size_t)fill[b] * sizeof(int64_t));
+#endif
+            h[b] += fill[b];
+        }
+    }
+    _mm_sfence();  /* the streamed lines are seen by the threads that sort them */
+}
+
+/* Sort bucket [s, s + m) of t back into a (keys >= lo when has_lo). When its
+ * keys span less than 2^(63 - w), with m <= 2^w, each key becomes
+ * (key - min) << w | its place in the bucket, and these are sorted alone (the
+ * quicksort without payloads, some times faster) and taken apart again: the
+ * key is min plus the high bits, the payload the one at the place. Equal keys
+ * then keep their order in t. Otherwise the keys and payloads are sorted
+ * together. */
+static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT lo)
+{
+    SS_KT *t = c->t + s;
+    int64_t *ti = c->ti + s;
+    SS_KT mn = t[0], mx = t[0];
+    for (int64_t i = 1; i < m; i++) {
+        mn = t[i] < mn ? t[i] : mn;
+        mx = t[i] > mx ? t[i] : mx;
+    }
+    int w = 0;
+    while (((int64_t)1 << w) < m)
+        w++;
+    uint64_t span = (uint64_t)mx - (uint64_t)mn;
+    if (w > 62 || (span >> (63 - w)) != 0) {
+        SS(qsort)(t, ti, m, SS(depth_limit)(m), has_lo, lo);
+        memcpy(c->a + s, t, (size_t)m * sizeof(SS_KT));
+        memcpy(c->ix + s, ti, (size_t)m * sizeof(int64_t));
+        return;
+    }
+    SS_KT *ao = c->a + s;
+    int64_t *io = c->ix + s, i = 0;
+    __m512i vmn = _mm512_set1_epi64(mn), vw = _mm512_set1_epi64(w);
+    __m512i place = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), eight = _mm512_set1_epi64(8);
+    for (; i + 8 <= m; i += 8) {
+        __m512i v = _mm512_sub_epi64(_mm512_loadu_si512(t + i), vmn);
+        _mm512_storeu_si512(t + i, _mm512_or_si512(_mm512_sllv_epi64(v, vw), place));
+        place = _mm512_add_epi64(place, eight);
+    }
+    for (; i < m; i++)
+        t[i] = (SS_KT)(((uint64_t)t[i] - (uint64_t)mn) << w | (uint64_t)i);
+    SS_PACKED_SORT(t, m);
+    uint64_t low = ((uint64_t)1 << w) - 1;
+    __m512i vlow = _mm512_set1_epi64((int64_t)low);
+    for (i = 0; i + 8 <= m; i += 8) {
+        __m512i v = _mm512_loadu_si512(t + i);
+        _mm512_storeu_si512(ao + i, _mm512_add_epi64(_mm512_srlv_epi64(v, vw), vmn));
+        _mm512_storeu_si512(io + i, _mm512_i64gather_epi64(_mm512_and_si512(v, vlow), ti, 8));
+    }
+    for (; i < m; i++) {
+        uint64_t v = (uint64_t)t[i];
+        ao[i] = (SS_KT)((uint64_t)mn + (v >> w));
+        io[i] = ti[v & low];
+    }
+}
+
+static void SS(bucket_sort)(int64_t begin, int64_t end, void *ctx)
+{
+    SS(sjob) *c = ctx;
+    for (int64_t b = begin; b < end; b++) {
+        int64_t s = b ? c->ends[b - 1] : 0, m = c->ends[b] - s;
+        if (m > 0)
+            SS(sort_bucket)(c, s, m, b > 0, b > 0 ? c->sp[b - 1] : 0);
+    }
+}
+
+/* Sort a[0, n) (and ix with it): by the quicksort, or the sample sort above
+ * for a long range (the quicksort again when its scratch cannot be had). */
+static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
+{
+    if (n < SS(PAR_MIN)) {
+        SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
+        return;
+    }
+    /* scratch: pos, then the keys, payloads, bucket numbers and the sample */
+    int64_t n8 = (n + 7) / 8 * 8;  /* the payloads start on a cache line too */
+    enum { S = SS(NB) * SS(OVER) };
+    char *mem = ars_alloc(n8 * ((int64_t)sizeof(SS_KT) + 1 + (SS_IDX ? 8 : 0)) +
+                          (SS(PARTS) * SS(NB) + 2 * S) * 8);
+    if (!mem) {
+        SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
+        return;
+    }
+    SS(sjob) job, *c = &job;
+    c->a = a;
+    c->ix = ix;
+    c->n = n;
+    c->pos = (int64_t *)(void *)mem;
+    c->t = (SS_KT *)(void *)(mem + SS(PARTS) * SS(NB) * 8);
+    c->ti = SS_IDX ? (int64_t *)(void *)(c->t + n8) : NULL;
+    c->bid = (uint8_t *)(c->t + n8) + (SS_IDX ? n8 * 8 : 0);
+    /* the sample: positions from a fixed sequence (splitmix64's) */
+    int64_t *smpi = (int64_t *)(void *)(c->bid + n8);
+    SS_KT *smp = (SS_KT *)(smpi + S);
+    uint64_t x = 0;
+    for (int i = 0; i < S; i++) {
+        uint64_t z = (x += 0x9e3779b97f4a7c15u);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+        z ^= z >> 31;
+        smp[i] = a[(int64_t)(z % (uint64_t)n)];
+        smpi[i] = 0;
+    }
+    SS(qsort)(smp, smpi, S, SS(depth_limit)(S), 0, 0);
+    for (int b = 0; b + 1 < SS(NB); b++)
+        c->sp[b] = smp[(b + 1) * SS(OVER)];
+    c->sp[SS(NB) - 1] = SS_KMAX;
+    for (int l = 0; l < SS(LEVELS); l++)
+        for (int j = 0; j < (1 << l); j++)
+            c->tree[(1 << l) - 1 + j] = c->sp[((2 * j + 1) << (SS(LEVELS) - l - 1)) - 1];
+    for (int k = SS(NB) - 1; k < SS(NB) + SS_L; k++)
+        c->tree[k] = SS_KMAX;
+    /* A chunk of a region is skipped after Ctrl-C: its counts and bucket
+     * numbers are then unset, and nothing past that point may run. */
+    ars_parallel_for(SS(PARTS), 1, SS(part_classify), c);
+    if (!ars_interrupted()) {
+        int64_t sum = 0;
+        for (int b = 0; b < SS(NB); b++) {
+            for (int p = 0; p < SS(PARTS); p++) {
+                int64_t k = c->pos[p * SS(NB) + b];
+                c->pos[p * SS(NB) + b] = sum;
+                sum += k;
+            }
+            c->ends[b] = sum;
+        }
+        ars_parallel_for(SS(PARTS), 1, SS(part_scatter), c);
+        if (!ars_interrupted())
+            ars_parallel_for(SS(NB), 1, SS(bucket_sort), c);
+    }
+    ars_free(mem);
+}
+#endif
 
 #undef SS_IXP
 #undef SS_INL
