@@ -497,12 +497,14 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
     }
     for (int64_t b = 0; b < nl && !ars_interrupted(); b++) {
         char *out = data[1] + b * s[1];
-        qlane q = {c, data[0] + b * s[0], out, keys_in_out ? (void *)out : kbuf,
-                   c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL, 0, k32, 0};
+        /* keys only first: the positions are written by the sort, unless
+         * some elements are set aside */
+        qlane q = {c, data[0] + b * s[0], out, keys_in_out ? (void *)out : kbuf, NULL, 0, k32, 0};
         if (n < 2 * QPAR_GRAIN)
             qencode_part(0, n, &q);
         else
             ars_parallel_for(n, QPAR_GRAIN, qencode_part, &q);
+        q.ix = c->argsort ? (idx_in_out ? (int64_t *)(void *)out : ibuf) : NULL;
         if (q.last)
             q.m = k32 ? qencode32_table[c->dtype](q.in, n, c->in_step, q.k, NULL, 0)
                       : qencode64_table[c->dtype](q.in, n, c->in_step, q.k, q.ix, 0);
@@ -513,7 +515,7 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
         else if (!c->argsort)
             sort_k64(q.k, NULL, q.m);
         else
-            sort_a64(q.k, q.ix, q.m);
+            sort_a64(q.k, q.ix, q.m, !q.last);
         if (c->argsort && idx_in_out)
             continue;
         if (n < 2 * QPAR_GRAIN)

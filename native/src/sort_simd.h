@@ -711,6 +711,7 @@ typedef struct {
     int64_t *ix, *ti;
     uint8_t *bid;    /* each key's bucket */
     int64_t n;
+    int iota;        /* ix unset: key i's payload is i */
     int64_t *pos;    /* SS(PARTS) x SS(NB): a part's count, then its next slot, per bucket */
     int64_t ends[SS(NB)];  /* where bucket b ends in t */
     /* sp[b]: the sorted splitters; tree: the same in breadth-first order, level
@@ -818,7 +819,7 @@ static void SS(part_scatter)(int64_t begin, int64_t end, void *ctx)
             int b = c->bid[i], f = fill[b];
             buf[b].k[f] = c->a[i];
 #if SS_IDX
-            buf[b].i[f] = c->ix[i];
+            buf[b].i[f] = c->iota ? i : c->ix[i];
 #endif
             if (++f == need[b]) {
                 if (f == SS_L) {
@@ -849,13 +850,13 @@ static void SS(part_scatter)(int64_t begin, int64_t end, void *ctx)
     _mm_sfence();  /* the streamed lines are seen by the threads that sort them */
 }
 
-/* Sort bucket [s, s + m) of t back into a (keys >= lo when has_lo). When its
- * keys span less than 2^(63 - w), with m <= 2^w, each key becomes
- * (key - min) << w | its place in the bucket, and these are sorted alone (the
- * quicksort without payloads, some times faster) and taken apart again: the
- * key is min plus the high bits, the payload the one at the place. Equal keys
- * then keep their order in t. Otherwise the keys and payloads are sorted
- * together. */
+/* Sort bucket [s, s + m) of t (keys >= lo when has_lo) and write its payloads
+ * in order into ix (the sorted keys are not written back: a is scratch after
+ * the sample sort). When its keys span less than 2^(63 - w), with m <= 2^w,
+ * each key becomes (key - min) << w | its place in the bucket, and these are
+ * sorted alone (the quicksort without payloads, some times faster): the
+ * payload is then the one at the place. Equal keys then keep their order in
+ * t. Otherwise the keys and payloads are sorted together. */
 static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT lo)
 {
     SS_KT *t = c->t + s;
@@ -865,17 +866,18 @@ static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT
         mn = t[i] < mn ? t[i] : mn;
         mx = t[i] > mx ? t[i] : mx;
     }
+    /* the payloads are read at random below: fetched in order now */
+    for (int64_t i = 0; i < m; i += 8)
+        _mm_prefetch((const char *)(ti + i), _MM_HINT_T1);
     int w = 0;
     while (((int64_t)1 << w) < m)
         w++;
     uint64_t span = (uint64_t)mx - (uint64_t)mn;
     if (w > 62 || (span >> (63 - w)) != 0) {
         SS(qsort)(t, ti, m, SS(depth_limit)(m), has_lo, lo);
-        memcpy(c->a + s, t, (size_t)m * sizeof(SS_KT));
         memcpy(c->ix + s, ti, (size_t)m * sizeof(int64_t));
         return;
     }
-    SS_KT *ao = c->a + s;
     int64_t *io = c->ix + s, i = 0;
     __m512i vmn = _mm512_set1_epi64(mn), vw = _mm512_set1_epi64(w);
     __m512i place = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), eight = _mm512_set1_epi64(8);
@@ -888,17 +890,8 @@ static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT
         t[i] = (SS_KT)(((uint64_t)t[i] - (uint64_t)mn) << w | (uint64_t)i);
     SS_PACKED_SORT(t, m);
     uint64_t low = ((uint64_t)1 << w) - 1;
-    __m512i vlow = _mm512_set1_epi64((int64_t)low);
-    for (i = 0; i + 8 <= m; i += 8) {
-        __m512i v = _mm512_loadu_si512(t + i);
-        _mm512_storeu_si512(ao + i, _mm512_add_epi64(_mm512_srlv_epi64(v, vw), vmn));
-        _mm512_storeu_si512(io + i, _mm512_i64gather_epi64(_mm512_and_si512(v, vlow), ti, 8));
-    }
-    for (; i < m; i++) {
-        uint64_t v = (uint64_t)t[i];
-        ao[i] = (SS_KT)((uint64_t)mn + (v >> w));
-        io[i] = ti[v & low];
-    }
+    for (i = 0; i < m; i++)
+        io[i] = ti[(uint64_t)t[i] & low];
 }
 
 static void SS(bucket_sort)(int64_t begin, int64_t end, void *ctx)
@@ -911,11 +904,15 @@ static void SS(bucket_sort)(int64_t begin, int64_t end, void *ctx)
     }
 }
 
-/* Sort a[0, n) (and ix with it): by the quicksort, or the sample sort above
- * for a long range (the quicksort again when its scratch cannot be had). */
-static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
+/* The payloads ix[0, n) in the order that sorts the keys a[0, n), a left
+ * in any order (scratch): by the quicksort, or the sample sort above for a
+ * long range (the quicksort again when its scratch cannot be had). When iota,
+ * ix holds nothing yet and key i's payload is i. */
+static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n, int iota)
 {
     if (n < SS(PAR_MIN)) {
+        for (int64_t i = 0; iota && i < n; i++)
+            ix[i] = i;
         SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
         return;
     }
@@ -925,6 +922,8 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
     char *mem = ars_alloc(n8 * ((int64_t)sizeof(SS_KT) + 1 + (SS_IDX ? 8 : 0)) +
                           (SS(PARTS) * SS(NB) + 2 * S) * 8);
     if (!mem) {
+        for (int64_t i = 0; iota && i < n; i++)
+            ix[i] = i;
         SS(qsort)(a, ix, n, SS(depth_limit)(n), 0, 0);
         return;
     }
@@ -932,6 +931,7 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n)
     c->a = a;
     c->ix = ix;
     c->n = n;
+    c->iota = iota;
     c->pos = (int64_t *)(void *)mem;
     c->t = (SS_KT *)(void *)(mem + SS(PARTS) * SS(NB) * 8);
     c->ti = SS_IDX ? (int64_t *)(void *)(c->t + n8) : NULL;
