@@ -890,7 +890,17 @@ static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT
         t[i] = (SS_KT)(((uint64_t)t[i] - (uint64_t)mn) << w | (uint64_t)i);
     SS_PACKED_SORT(t, m);
     uint64_t low = ((uint64_t)1 << w) - 1;
-    for (i = 0; i < m; i++)
+    /* whole lines of ix by streaming stores: no read of them first */
+    for (i = 0; i < m && ((uintptr_t)(io + i) & 63); i++)
+        io[i] = ti[(uint64_t)t[i] & low];
+    for (; i + 8 <= m; i += 8) {
+        const SS_KT *u = t + i;
+        _mm512_stream_si512((void *)(io + i),
+                            _mm512_set_epi64(ti[u[7] & low], ti[u[6] & low], ti[u[5] & low],
+                                             ti[u[4] & low], ti[u[3] & low], ti[u[2] & low],
+                                             ti[u[1] & low], ti[u[0] & low]));
+    }
+    for (; i < m; i++)
         io[i] = ti[(uint64_t)t[i] & low];
 }
 
@@ -902,6 +912,7 @@ static void SS(bucket_sort)(int64_t begin, int64_t end, void *ctx)
         if (m > 0)
             SS(sort_bucket)(c, s, m, b > 0, b > 0 ? c->sp[b - 1] : 0);
     }
+    _mm_sfence();
 }
 
 /* The payloads ix[0, n) in the order that sorts the keys a[0, n), a left
