@@ -721,41 +721,46 @@ typedef struct {
     SS_KT tree[SS(NB) + SS_L];
 } SS(sjob);
 
-/* The bucket of each key of v: the tree walked down one level per step. */
-SS_INL SS_V SS(classify)(const SS_V *lv, const SS_KT *tree, SS_V v)
+/* The buckets of the keys of SS(CU) vectors v[u] into j[u]: the tree walked
+ * down one level per step, the vectors side by side (their steps overlap). */
+enum { SS(CU) = 8 };
+SS_INL void SS(classify)(const SS_V *lv, const SS_KT *tree, const SS_V *v, SS_V *j)
 {
-    SS_V j = V_SET1(0), one = V_SET1(1);
+    SS_V one = V_SET1(1);
+SS_UNROLL
+    for (int u = 0; u < SS(CU); u++)
+        j[u] = V_SET1(0);
     const SS_V *r = lv;
 SS_UNROLL
     for (int l = 0; l < SS(LEVELS); l++) {
         int nodes = 1 << l;
-        SS_V s;
-        if (nodes <= SS_L) {
-            s = V_PERM(j, r[0]);
-            r += 1;
-        } else if (nodes == 2 * SS_L) {
-            s = V_PERM2(r[0], j, r[1]);
-            r += 2;
-        } else if (nodes == 4 * SS_L) {
-            SS_V lo = V_PERM2(r[0], j, r[1]), hi = V_PERM2(r[2], j, r[3]);
-            s = V_BLEND(V_TESTM(j, V_SET1(2 * SS_L)), lo, hi);
-            r += 4;
-        } else if (nodes == 8 * SS_L) {  /* 8 registers' worth, loaded */
-            const SS_KT *q = tree + nodes - 1;
-            SS_V p0 = V_PERM2(V_LOADU(q), j, V_LOADU(q + SS_L));
-            SS_V p1 = V_PERM2(V_LOADU(q + 2 * SS_L), j, V_LOADU(q + 3 * SS_L));
-            SS_V p2 = V_PERM2(V_LOADU(q + 4 * SS_L), j, V_LOADU(q + 5 * SS_L));
-            SS_V p3 = V_PERM2(V_LOADU(q + 6 * SS_L), j, V_LOADU(q + 7 * SS_L));
-            SS_M b1 = V_TESTM(j, V_SET1(2 * SS_L));
-            SS_V lo = V_BLEND(b1, p0, p1), hi = V_BLEND(b1, p2, p3);
-            s = V_BLEND(V_TESTM(j, V_SET1(4 * SS_L)), lo, hi);
-        } else {
-            s = V_GATHER(V_ADD(j, V_SET1(nodes - 1)), tree);
+SS_UNROLL
+        for (int u = 0; u < SS(CU); u++) {
+            SS_V s;
+            if (nodes <= SS_L) {
+                s = V_PERM(j[u], r[0]);
+            } else if (nodes == 2 * SS_L) {
+                s = V_PERM2(r[0], j[u], r[1]);
+            } else if (nodes == 4 * SS_L) {
+                SS_V lo = V_PERM2(r[0], j[u], r[1]), hi = V_PERM2(r[2], j[u], r[3]);
+                s = V_BLEND(V_TESTM(j[u], V_SET1(2 * SS_L)), lo, hi);
+            } else if (nodes == 8 * SS_L) {  /* 8 registers' worth, loaded */
+                const SS_KT *q = tree + nodes - 1;
+                SS_V p0 = V_PERM2(V_LOADU(q), j[u], V_LOADU(q + SS_L));
+                SS_V p1 = V_PERM2(V_LOADU(q + 2 * SS_L), j[u], V_LOADU(q + 3 * SS_L));
+                SS_V p2 = V_PERM2(V_LOADU(q + 4 * SS_L), j[u], V_LOADU(q + 5 * SS_L));
+                SS_V p3 = V_PERM2(V_LOADU(q + 6 * SS_L), j[u], V_LOADU(q + 7 * SS_L));
+                SS_M b1 = V_TESTM(j[u], V_SET1(2 * SS_L));
+                SS_V lo = V_BLEND(b1, p0, p1), hi = V_BLEND(b1, p2, p3);
+                s = V_BLEND(V_TESTM(j[u], V_SET1(4 * SS_L)), lo, hi);
+            } else {
+                s = V_GATHER(V_ADD(j[u], V_SET1(nodes - 1)), tree);
+            }
+            j[u] = V_ADD(j[u], j[u]);
+            j[u] = V_MASK_ADD(j[u], V_CMPGE(v[u], s), j[u], one);
         }
-        j = V_ADD(j, j);
-        j = V_MASK_ADD(j, V_CMPGE(v, s), j, one);
+        r += nodes <= SS_L ? 1 : nodes == 2 * SS_L ? 2 : nodes == 4 * SS_L ? 4 : 0;
     }
-    return j;
 }
 
 static void SS(part_classify)(int64_t begin, int64_t end, void *ctx)
@@ -772,13 +777,15 @@ static void SS(part_classify)(int64_t begin, int64_t end, void *ctx)
         int64_t *h = c->pos + p * SS(NB);
         memset(h, 0, SS(NB) * sizeof(int64_t));
         int64_t i = i0;
-        for (; i + SS_L <= i1; i += SS_L) {
-            SS_V j = SS(classify)(lv, c->tree, V_LOADU(c->a + i));
-#if SS_L == 8
-            _mm_storel_epi64((__m128i *)(void *)(c->bid + i), _mm512_cvtepi64_epi8(j));
-#else
-            _mm_storeu_si128((__m128i *)(void *)(c->bid + i), _mm512_cvtepi32_epi8(j));
-#endif
+        for (; i + SS(CU) * SS_L <= i1; i += SS(CU) * SS_L) {
+            SS_V v[SS(CU)], j[SS(CU)];
+SS_UNROLL
+            for (int u = 0; u < SS(CU); u++)
+                v[u] = V_LOADU(c->a + i + u * SS_L);
+            SS(classify)(lv, c->tree, v, j);
+SS_UNROLL
+            for (int u = 0; u < SS(CU); u++)
+                _mm_storel_epi64((__m128i *)(void *)(c->bid + i + u * SS_L), _mm512_cvtepi64_epi8(j[u]));
         }
         for (; i < i1; i++) {
             int64_t j = 0;
