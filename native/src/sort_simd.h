@@ -805,54 +805,59 @@ SS_UNROLL
  * ones. A bucket's keys and payloads sit side by side in the buffer: apart,
  * the two arrays put the payloads 4 KiB from the keys, which the store buffer
  * takes for a dependency. */
-static void SS(part_scatter)(int64_t begin, int64_t end, void *ctx)
+/* One part [i0, i1) (payloads i when iota: a constant, so that each case
+ * gets its own loop), h its next slot per bucket. */
+SS_INL void SS(scatter_part)(const SS(sjob) *c, int64_t i0, int64_t i1, int64_t *h, int iota)
 {
-    SS(sjob) *c = ctx;
     struct {
         _Alignas(64) SS_KT k[SS_L];
-#if SS_IDX
         int64_t i[SS_L];
-#endif
     } buf[SS(NB)];
     int fill[SS(NB)], need[SS(NB)];
+    const SS_KT *a = c->a;
+    const int64_t *ix = c->ix;
+    const uint8_t *bid = c->bid;
+    SS_KT *t = c->t;
+    int64_t *ti = c->ti;
+    for (int b = 0; b < SS(NB); b++) {
+        fill[b] = 0;
+        need[b] = SS_L - (int)(h[b] % SS_L);
+    }
+    for (int64_t i = i0; i < i1; i++) {
+        int b = bid[i], f = fill[b];
+        buf[b].k[f] = a[i];
+        buf[b].i[f] = iota ? i : ix[i];
+        if (++f == need[b]) {
+            if (f == SS_L) {
+                _mm512_stream_si512((void *)(t + h[b]), V_LOADU(buf[b].k));
+                _mm512_stream_si512((void *)(ti + h[b]), _mm512_loadu_si512(buf[b].i));
+            } else {
+                memcpy(t + h[b], buf[b].k, (size_t)f * sizeof(SS_KT));
+                memcpy(ti + h[b], buf[b].i, (size_t)f * sizeof(int64_t));
+            }
+            h[b] += f;
+            f = 0;
+            need[b] = SS_L;
+        }
+        fill[b] = f;
+    }
+    for (int b = 0; b < SS(NB); b++) {
+        memcpy(t + h[b], buf[b].k, (size_t)fill[b] * sizeof(SS_KT));
+        memcpy(ti + h[b], buf[b].i, (size_t)fill[b] * sizeof(int64_t));
+        h[b] += fill[b];
+    }
+}
+
+static void SS(part_scatter)(int64_t begin, int64_t end, void *ctx)
+{
+    const SS(sjob) *c = ctx;
     for (int64_t p = begin; p < end; p++) {
         int64_t i0 = ars_split(c->n, p, SS(PARTS)), i1 = ars_split(c->n, p + 1, SS(PARTS));
         int64_t *h = c->pos + p * SS(NB);
-        for (int b = 0; b < SS(NB); b++) {
-            fill[b] = 0;
-            need[b] = SS_L - (int)(h[b] % SS_L);
-        }
-        for (int64_t i = i0; i < i1; i++) {
-            int b = c->bid[i], f = fill[b];
-            buf[b].k[f] = c->a[i];
-#if SS_IDX
-            buf[b].i[f] = c->iota ? i : c->ix[i];
-#endif
-            if (++f == need[b]) {
-                if (f == SS_L) {
-                    _mm512_stream_si512((void *)(c->t + h[b]), V_LOADU(buf[b].k));
-#if SS_IDX
-                    _mm512_stream_si512((void *)(c->ti + h[b]), _mm512_loadu_si512(buf[b].i));
-#endif
-                } else {
-                    memcpy(c->t + h[b], buf[b].k, (size_t)f * sizeof(SS_KT));
-#if SS_IDX
-                    memcpy(c->ti + h[b], buf[b].i, (size_t)f * sizeof(int64_t));
-#endif
-                }
-                h[b] += f;
-                f = 0;
-                need[b] = SS_L;
-            }
-            fill[b] = f;
-        }
-        for (int b = 0; b < SS(NB); b++) {
-            memcpy(c->t + h[b], buf[b].k, (size_t)fill[b] * sizeof(SS_KT));
-#if SS_IDX
-            memcpy(c->ti + h[b], buf[b].i, (size_t)fill[b] * sizeof(int64_t));
-#endif
-            h[b] += fill[b];
-        }
+        if (c->iota)
+            SS(scatter_part)(c, i0, i1, h, 1);
+        else
+            SS(scatter_part)(c, i0, i1, h, 0);
     }
     _mm_sfence();  /* the streamed lines are seen by the threads that sort them */
 }
