@@ -42,7 +42,7 @@
 #define V_STOREU(p, v) _mm512_storeu_si512(p, v)
 #define V_MLOAD(src, m, p) _mm512_mask_loadu_epi64(src, m, p)
 #define V_MSTORE(p, m, v) _mm512_mask_storeu_epi64(p, m, v)
-#define V_CSTORE(p, m, v) _mm512_mask_compressstoreu_epi64(p, m, v)
+#define V_COMPRESS(m, v) _mm512_maskz_compress_epi64(m, v)
 #define V_MASK_MIN(src, m, a, b) _mm512_mask_min_epi64(src, m, a, b)
 #define V_SET1(x) _mm512_set1_epi64(x)
 #define V_MIN(a, b) _mm512_min_epi64(a, b)
@@ -83,7 +83,7 @@
 #undef SS_KMAX
 #undef V_MLOAD
 #undef V_MSTORE
-#undef V_CSTORE
+#undef V_COMPRESS
 #undef V_MASK_MIN
 #undef V_SET1
 #undef V_MIN
@@ -105,7 +105,7 @@
 #define SS_KMAX INT32_MAX
 #define V_MLOAD(src, m, p) _mm512_mask_loadu_epi32(src, m, p)
 #define V_MSTORE(p, m, v) _mm512_mask_storeu_epi32(p, m, v)
-#define V_CSTORE(p, m, v) _mm512_mask_compressstoreu_epi32(p, m, v)
+#define V_COMPRESS(m, v) _mm512_maskz_compress_epi32(m, v)
 #define V_MASK_MIN(src, m, a, b) _mm512_mask_min_epi32(src, m, a, b)
 #define V_SET1(x) _mm512_set1_epi32(x)
 #define V_MIN(a, b) _mm512_min_epi32(a, b)

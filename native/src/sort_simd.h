@@ -351,19 +351,20 @@ static void SS(small_sort)(SS_KT *a, int64_t *ix, int64_t n)
 /* ---- partition ------------------------------------------------------------- */
 
 /* Lanes of v below the pivot go to a[*ls...], the rest end at a[*rs]
- * (compressing stores: fast on Intel cores; on AMD Zen 4 compressing in a
- * register and a masked store would be faster). */
+ * (compressed in a register, then a masked store: compressing stores to
+ * memory are slow on AMD cores). */
 SS_INL void SS(part_vec)(SS_KT *a, int64_t *ix, int64_t *ls, int64_t *rs, SS_V v, __m512i vi,
                          SS_V pv)
 {
     SS_M ge = V_CMPGE(v, pv);
     int nge = __builtin_popcount((unsigned)ge);
     SS_M lt = (SS_M)~ge;
-    V_CSTORE(a + *ls, lt, v);
-    V_CSTORE(a + *rs - nge, ge, v);
+    SS_M nlo = (SS_M)((1u << (SS_L - nge)) - 1), nhi = (SS_M)((1u << nge) - 1);
+    V_MSTORE(a + *ls, nlo, V_COMPRESS(lt, v));
+    V_MSTORE(a + *rs - nge, nhi, V_COMPRESS(ge, v));
 #if SS_IDX
-    _mm512_mask_compressstoreu_epi64(ix + *ls, lt, vi);
-    _mm512_mask_compressstoreu_epi64(ix + *rs - nge, ge, vi);
+    _mm512_mask_storeu_epi64(ix + *ls, nlo, _mm512_maskz_compress_epi64(lt, vi));
+    _mm512_mask_storeu_epi64(ix + *rs - nge, nhi, _mm512_maskz_compress_epi64(ge, vi));
 #else
     (void)vi;
     (void)ix;
