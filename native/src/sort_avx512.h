@@ -68,7 +68,7 @@
 #define SS_IDX 1
 #define SS_BASE 64
 #define SS(name) name##_a64
-/* keys packed with their places, sorted without payloads */
+/* keys sorted without payloads: packed with their places, or the sample */
 #define SS_PACKED_SORT(a, n) qsort_k64(a, NULL, n, depth_limit_k64(n), 0, 0)
 #include "sort_simd.h"
 #undef SS_PACKED_SORT

@@ -944,7 +944,7 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n, int iota)
     int64_t n8 = (n + 7) / 8 * 8;  /* the payloads start on a cache line too */
     enum { S = SS(NB) * SS(OVER) };
     char *mem = ars_alloc(n8 * ((int64_t)sizeof(SS_KT) + 1 + (SS_IDX ? 8 : 0)) +
-                          (SS(PARTS) * SS(NB) + 2 * S) * 8);
+                          (SS(PARTS) * SS(NB) + S) * 8);
     if (!mem) {
         for (int64_t i = 0; iota && i < n; i++)
             ix[i] = i;
@@ -961,8 +961,7 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n, int iota)
     c->ti = SS_IDX ? (int64_t *)(void *)(c->t + n8) : NULL;
     c->bid = (uint8_t *)(c->t + n8) + (SS_IDX ? n8 * 8 : 0);
     /* the sample: positions from a fixed sequence (splitmix64's) */
-    int64_t *smpi = (int64_t *)(void *)(c->bid + n8);
-    SS_KT *smp = (SS_KT *)(smpi + S);
+    SS_KT *smp = (SS_KT *)(void *)(c->bid + n8);
     uint64_t x = 0;
     for (int i = 0; i < S; i++) {
         uint64_t z = (x += 0x9e3779b97f4a7c15u);
@@ -970,9 +969,8 @@ static void SS(sort)(SS_KT *a, int64_t *ix, int64_t n, int iota)
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
         z ^= z >> 31;
         smp[i] = a[(int64_t)(z % (uint64_t)n)];
-        smpi[i] = 0;
     }
-    SS(qsort)(smp, smpi, S, SS(depth_limit)(S), 0, 0);
+    SS_PACKED_SORT(smp, S);  /* keys alone */
     for (int b = 0; b + 1 < SS(NB); b++)
         c->sp[b] = smp[(b + 1) * SS(OVER)];
     c->sp[SS(NB) - 1] = SS_KMAX;
