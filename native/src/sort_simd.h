@@ -869,8 +869,10 @@ static void SS(part_scatter)(int64_t begin, int64_t end, void *ctx)
  * each key becomes (key - min) << w | its place in the bucket, and these are
  * sorted alone (the quicksort without payloads, some times faster): the
  * payload is then the one at the place. Equal keys then keep their order in
- * t. Otherwise the keys and payloads are sorted together. */
-static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT lo)
+ * t. Otherwise a bucket of 256 keys or more is split in two by a partition
+ * (at most `splits` times deep) and each side tried again; the rest, keys
+ * and payloads sorted together. */
+static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT lo, int splits)
 {
     SS_KT *t = c->t + s;
     int64_t *ti = c->ti + s;
@@ -887,6 +889,19 @@ static void SS(sort_bucket)(SS(sjob) *c, int64_t s, int64_t m, int has_lo, SS_KT
         w++;
     uint64_t span = (uint64_t)mx - (uint64_t)mn;
     if (w > 62 || (span >> (63 - w)) != 0) {
+        /* halves have a bit more room, and often a narrower span: split
+         * by a partition, a few times at most */
+        if (m >= 256 && splits > 0) {
+            SS_KT pv = SS(pivot_wide)(t, m);
+            if (!has_lo || pv != lo) {
+                int64_t p = SS(partition)(t, ti, m, pv);
+                if (p > 0 && p < m) {
+                    SS(sort_bucket)(c, s, p, has_lo, lo, splits - 1);
+                    SS(sort_bucket)(c, s + p, m - p, 1, pv, splits - 1);
+                    return;
+                }
+            }
+        }
         SS(qsort)(t, ti, m, SS(depth_limit)(m), has_lo, lo);
         memcpy(c->ix + s, ti, (size_t)m * sizeof(int64_t));
         return;
@@ -923,7 +938,7 @@ static void SS(bucket_sort)(int64_t begin, int64_t end, void *ctx)
     for (int64_t b = begin; b < end; b++) {
         int64_t s = b ? c->ends[b - 1] : 0, m = c->ends[b] - s;
         if (m > 0)
-            SS(sort_bucket)(c, s, m, b > 0, b > 0 ? c->sp[b - 1] : 0);
+            SS(sort_bucket)(c, s, m, b > 0, b > 0 ? c->sp[b - 1] : 0, 8);
     }
     _mm_sfence();
 }
