@@ -805,9 +805,8 @@ SS_UNROLL
  * one of SS(NB) places per key); the partial lines at a part's ends by plain
  * ones. A bucket's keys and payloads sit side by side in the buffer: apart,
  * the two arrays put the payloads 4 KiB from the keys, which the store buffer
- * takes for a dependency. */
-/* One part [i0, i1) (payloads i when iota: a constant, so that each case
- * gets its own loop), h its next slot per bucket. */
+ * takes for a dependency. Here one part [i0, i1), h its next slot per
+ * bucket; payloads i when iota (a constant: each case gets its own loop). */
 SS_INL void SS(scatter_part)(const SS(sjob) *c, int64_t i0, int64_t i1, int64_t *h, int iota)
 {
     struct {
