@@ -403,85 +403,39 @@ ARS_ITEM_TYPES(TILE_COPY_ROWS)
  * 2-, 4- and 8-byte items move through registers in 16 x 16, 8 x 8, 4 x 4 and
  * 4 x 2 blocks; the edges of the tile and every other case, one element at a
  * time. */
-static void tile_copy_uint8_t(char *buf, const char *src, int64_t n0, int64_t n1,
-                              int64_t s0, int64_t s1)
-{
-    uint8_t *b = (uint8_t *)buf;
-    int64_t i = 0;
 #if ARS_TILE_SHUFFLE
-    if (s1 == 1) {
-        int64_t m1 = n1 & ~(int64_t)15;
-        for (; i + 16 <= n0; i += 16) {
-            for (int64_t j = 0; j < m1; j += 16)
-                tile_t16x16_u8(b + j * n0 + i, n0, src + i * s0 + j, s0);
-            for (int64_t j = m1; j < n1; j++)
-                for (int k = 0; k < 16; k++)
-                    b[j * n0 + i + k] = (uint8_t)src[(i + k) * s0 + j];
-        }
+#define TILE_COPY_BLOCKS(T, R, C, BLOCK)                                                      \
+    static void tile_copy_##T(char *buf, const char *src, int64_t n0, int64_t n1, int64_t s0, \
+                              int64_t s1)                                                     \
+    {                                                                                         \
+        T *b = (T *)buf;                                                                      \
+        const int64_t isz = (int64_t)sizeof(T);                                               \
+        int64_t i = 0;                                                                        \
+        if (s1 == isz) {                                                                      \
+            int64_t m1 = n1 - n1 % (C);                                                       \
+            for (; i + (R) <= n0; i += (R)) {                                                 \
+                for (int64_t j = 0; j < m1; j += (C))                                         \
+                    BLOCK(b + j * n0 + i, n0, src + i * s0 + j * isz, s0);                    \
+                for (int64_t j = m1; j < n1; j++)                                             \
+                    for (int k = 0; k < (R); k++)                                             \
+                        memcpy(&b[j * n0 + i + k], src + (i + k) * s0 + j * isz, sizeof(T));  \
+            }                                                                                 \
+        }                                                                                     \
+        tile_rows_##T(b, src, i, n0, n1, s0, s1);                                             \
+    }
+#else
+#define TILE_COPY_BLOCKS(T, R, C, BLOCK)                                                      \
+    static void tile_copy_##T(char *buf, const char *src, int64_t n0, int64_t n1, int64_t s0, \
+                              int64_t s1)                                                     \
+    {                                                                                         \
+        tile_rows_##T((T *)buf, src, 0, n0, n1, s0, s1);                                      \
     }
 #endif
-    tile_rows_uint8_t(b, src, i, n0, n1, s0, s1);
-}
-
-static void tile_copy_uint16_t(char *buf, const char *src, int64_t n0, int64_t n1,
-                               int64_t s0, int64_t s1)
-{
-    uint16_t *b = (uint16_t *)buf;
-    int64_t i = 0;
-#if ARS_TILE_SHUFFLE
-    if (s1 == 2) {
-        int64_t m1 = n1 & ~(int64_t)7;
-        for (; i + 8 <= n0; i += 8) {
-            for (int64_t j = 0; j < m1; j += 8)
-                tile_t8x8_u16(b + j * n0 + i, n0, src + i * s0 + j * 2, s0);
-            for (int64_t j = m1; j < n1; j++)
-                for (int k = 0; k < 8; k++)
-                    memcpy(&b[j * n0 + i + k], src + (i + k) * s0 + j * 2, 2);
-        }
-    }
-#endif
-    tile_rows_uint16_t(b, src, i, n0, n1, s0, s1);
-}
-
-static void tile_copy_uint32_t(char *buf, const char *src, int64_t n0, int64_t n1,
-                               int64_t s0, int64_t s1)
-{
-    uint32_t *b = (uint32_t *)buf;
-    int64_t i = 0;
-#if ARS_TILE_SHUFFLE
-    if (s1 == 4) {
-        int64_t m1 = n1 & ~(int64_t)3;
-        for (; i + 4 <= n0; i += 4) {
-            for (int64_t j = 0; j < m1; j += 4)
-                tile_t4x4_u32(b + j * n0 + i, n0, src + i * s0 + j * 4, s0);
-            for (int64_t j = m1; j < n1; j++)
-                for (int k = 0; k < 4; k++)
-                    memcpy(&b[j * n0 + i + k], src + (i + k) * s0 + j * 4, 4);
-        }
-    }
-#endif
-    tile_rows_uint32_t(b, src, i, n0, n1, s0, s1);
-}
-
-static void tile_copy_uint64_t(char *buf, const char *src, int64_t n0, int64_t n1,
-                               int64_t s0, int64_t s1)
-{
-    uint64_t *b = (uint64_t *)buf;
-    int64_t i = 0;
-#if ARS_TILE_SHUFFLE
-    if (s1 == 8) {
-        int64_t m1 = n1 & ~(int64_t)1;
-        for (; i + 4 <= n0; i += 4) {
-            for (int64_t j = 0; j < m1; j += 2)
-                tile_t4x2_u64(b + j * n0 + i, n0, src + i * s0 + j * 8, s0);
-            if (m1 < n1)
-                for (int k = 0; k < 4; k++)
-                    memcpy(&b[m1 * n0 + i + k], src + (i + k) * s0 + m1 * 8, 8);
-        }
-    }
-#endif
-    tile_rows_uint64_t(b, src, i, n0, n1, s0, s1);
-}
+TILE_COPY_BLOCKS(uint8_t, 16, 16, tile_t16x16_u8)
+TILE_COPY_BLOCKS(uint16_t, 8, 8, tile_t8x8_u16)
+TILE_COPY_BLOCKS(uint32_t, 4, 4, tile_t4x4_u32)
+TILE_COPY_BLOCKS(uint64_t, 4, 2, tile_t4x2_u64)
+#undef TILE_COPY_BLOCKS
 
 static void tile_copy_ars_item16(char *buf, const char *src, int64_t n0, int64_t n1,
                                  int64_t s0, int64_t s1)
