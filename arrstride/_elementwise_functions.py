@@ -659,6 +659,16 @@ def binary_inplace(func, x: Array, y: Any) -> Array:
     return _ewise(EW_BINARY, kernel, c.code, x._dtype.code, x, x, b)
 
 
+def computed_in(func, compute: dt.DType, out_dtype: dt.DType, x1: Array, x2: Array) -> Array:
+    """func's kernel on arrays x1 and x2, each cast into `compute` block by
+    block, the result stored as out_dtype: a narrow float scaled by a float32
+    constant and rounded once, as NumPy's float16 loops do."""
+    func = getattr(func, "__wrapped__", func)
+    shape = _broadcast_shape(func.__name__, x1._layout.shape, x2._layout.shape)
+    out = _ewise(EW_BINARY, func._ars_op, compute.code, out_dtype.code, None, x1, x2)
+    return out if out is not None else _empty(shape, out_dtype)
+
+
 # ---- where, clip, isin ---------------------------------------------------------------
 
 def _scalar_kind_dtype(value: Any, func: str) -> dt.DType:

@@ -11,10 +11,10 @@ from ._array import Array, check_array
 from ._creation_functions import asarray, full_like, ones_like, zeros_like
 from ._data_type_functions import astype, result_type
 from ._elementwise_functions import (
-    abs, add, atan2, bitwise_and, ceil, divide, equal, exp, floor, floor_divide, greater, imag,
-    isfinite, isinf, isnan, less, less_equal, log1p, log2, logical_and, logical_not, logical_or,
-    maximum, minimum, multiply, not_equal, pow, real, remainder, signbit, sin, subtract, trunc,
-    where,
+    abs, add, atan2, bitwise_and, ceil, computed_in, divide, equal, exp, floor, floor_divide,
+    greater, imag, isfinite, isinf, isnan, less, less_equal, log1p, log2, logical_and, logical_not,
+    logical_or, maximum, minimum, multiply, not_equal, pow, real, remainder, signbit, sin,
+    subtract, trunc, where,
 )
 from ._errors import type_error, value_error
 from ._statistical_functions import sum
@@ -37,10 +37,14 @@ def _floating(func: str, x: Array, complex_ok: bool = False) -> Array:
     return x if f == x.dtype else astype(x, f)
 
 
-def _in_compute(f, x: Array) -> Array:
-    """f(x) for a narrow float (float16, bfloat16) computed in float32 and
-    rounded once, as NumPy's float16 loops do; f(x) otherwise."""
-    return dt.through_compute(f, x.dtype, x) if dt.is_narrow(x.dtype) else f(x)
+def _scaled(x: Array, num: float, den: float) -> Array:
+    """x * (num / den) in x's float dtype; a narrow float (float16, bfloat16)
+    is multiplied in float32 by the float32 constant and rounded once, as
+    NumPy's float16 loops do."""
+    d = x.dtype
+    if dt.is_narrow(d):
+        return computed_in(multiply, d.compute, d, x, _constant(d.compute, num, den))
+    return multiply(x, _constant(d, num, den))
 
 
 def _f32(v: float) -> float:
@@ -614,7 +618,7 @@ def deg2rad(x: Array, /) -> Array:
     Array([3.14159265, 1.57079633])
     """
     x = _floating("deg2rad", _operand("deg2rad", x))
-    return _in_compute(lambda v: multiply(v, _constant(v.dtype, math.pi, 180.0)), x)
+    return _scaled(x, math.pi, 180.0)
 
 
 def rad2deg(x: Array, /) -> Array:
@@ -639,7 +643,7 @@ def rad2deg(x: Array, /) -> Array:
     Array([180.,  90.])
     """
     x = _floating("rad2deg", _operand("rad2deg", x))
-    return _in_compute(lambda v: multiply(v, _constant(v.dtype, 180.0, math.pi)), x)
+    return _scaled(x, 180.0, math.pi)
 
 
 def angle(z: Array, deg: bool = False) -> Array:

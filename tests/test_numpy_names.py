@@ -550,3 +550,27 @@ def test_fft2(name, layout):
                      atol=1e-5 if dtype == "float32" else 1e-12)
         same_outcome(f, g, a, norm="ortho", exact=False, rtol=rtol,
                      atol=1e-5 if dtype == "float32" else 1e-12)
+
+
+@pytest.mark.parametrize("layout", params())
+@pytest.mark.parametrize("name", ["deg2rad", "rad2deg"])
+def test_angle_conversions_of_narrow_floats_round_once(name, layout):
+    # float16 as NumPy: every value times the float32 constant, rounded once;
+    # bfloat16 the same way through float32 (PyTorch's rule for bfloat16)
+    every = np.arange(1 << 16, dtype=np.uint16)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(every.view(np.float16))
+    got = np.asarray(getattr(xp, name)(xp.asarray(every.view(np.float16))))
+    both_nan = np.isnan(got) & np.isnan(want)
+    assert np.array_equal(got.view(np.uint16)[~both_nan], want.view(np.uint16)[~both_nan])
+    a, n = make(layout, (3, 4), "float32")
+    for d in (xp.float16, xp.bfloat16):
+        x = xp.astype(a, d)
+        got = getattr(xp, name)(x)
+        assert got.dtype == d and got.shape == x.shape
+        with np.errstate(all="ignore"):
+            c = getattr(np, name)(np.float32(1.0))  # the float32 constant
+            w32 = np.asarray(xp.astype(x, xp.float32)) * c
+        want = xp.astype(xp.asarray(w32), d)
+        assert np.array_equal(np.asarray(xp.astype(got, xp.float32)),
+                              np.asarray(xp.astype(want, xp.float32)), equal_nan=True)
