@@ -21,6 +21,16 @@ def _vector(np, rng):
     return (rng.standard_normal(10 ** 6),)
 
 
+def _vector_as(dtype):
+    def make(np, rng):
+        return (rng.standard_normal(10 ** 6).astype(dtype),)
+    return make
+
+
+def _square16(np, rng):
+    return (rng.standard_normal((4000, 4000)).astype(np.float16),)
+
+
 def _ints(np, rng):
     return (rng.integers(0, 10 ** 5, 10 ** 6),)
 
@@ -46,10 +56,21 @@ _ROWS = [
     ("mean 4000^2", _square, lambda xp, a: xp.mean(a), lambda np, a: a.mean(), 0.6),
     ("std 4000^2", _square, lambda xp, a: xp.std(a), lambda np, a: a.std(), 0.3),
     ("var 4000^2", _square, lambda xp, a: xp.var(a), lambda np, a: a.var(), 0.3),
+    ("max 4000^2 float16", _square16, lambda xp, a: xp.max(a), lambda np, a: a.max(), None),
+    ("argmax 4000^2 float16", _square16, lambda xp, a: xp.argmax(a), lambda np, a: a.argmax(),
+     None),
     ("cumulative_sum axis 1 4000^2", _square, lambda xp, a: xp.cumulative_sum(a, axis=1),
      lambda np, a: np.cumulative_sum(a, axis=1), None),
     ("sort 1e6 float64", _vector, lambda xp, a: xp.sort(a, stable=False),
      lambda np, a: np.sort(a), 1.0),
+    ("sort 1e6 float32", _vector_as("float32"), lambda xp, a: xp.sort(a, stable=False),
+     lambda np, a: np.sort(a), 1.0),
+    ("sort 1e6 int64", _vector_as("int64"), lambda xp, a: xp.sort(a, stable=False),
+     lambda np, a: np.sort(a), 1.0),
+    ("sort 1e6 float16", _vector_as("float16"), lambda xp, a: xp.sort(a, stable=False),
+     lambda np, a: np.sort(a), None),
+    ("argsort 1e6 float16", _vector_as("float16"), lambda xp, a: xp.argsort(a, stable=False),
+     lambda np, a: np.argsort(a), None),
     ("sort stable 1e6 float64", _vector, lambda xp, a: xp.sort(a),
      lambda np, a: np.sort(a, kind="stable"), 1.0),
     ("argsort 1e6 float64", _vector, lambda xp, a: xp.argsort(a, stable=False),
