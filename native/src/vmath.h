@@ -1364,10 +1364,11 @@ static inline float ars_expm1f(float x)
 static inline float ars_tanhf(float x)
 {
     /* tanh |x| = m / (m + 2), m = e**(2|x|) - 1 = 2**k (1 + p) - 1; 1 in
-     * float32 from |x| = 9.1, so |x| is clamped to 10 (in float32 lanes) */
+     * float32 from |x| = 9.1, so |x| is clamped to 10, and doubled (exact),
+     * in float32 lanes */
     float ac = fabsf(x);
     ac = 10.0f < ac ? 10.0f : ac;
-    double y = 2.0 * (double)ac;
+    double y = ac + ac;
     double kd = vm_fma(y, 1.44269504088896338700e+00, VM_SHIFT);
     double p = vm_expm1_r(vm_fma(kd - VM_SHIFT, -6.93147180559945286227e-01, y));
     double s = vm_from_bits((vm_bits(kd) + 1023u) << 52);
