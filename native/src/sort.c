@@ -302,6 +302,7 @@ typedef uint64_t (*key1_fn)(const char *p);
 #define NEGZ_KU(v) 0
 /* keys lose the sign of -0.0 and the bits of NaNs */
 #define NEGZ_KF(v) (((v) == 0 && signbit(v)) || (v) != (v))
+#define NEGZ_KN(v) ((v).bits == 0x8000u || NARROW_ISNAN(v))
 
 #define DEF_KEYS(N, T, K)                                                          \
     static void encode_##N(const char *in, int64_t n, int64_t s, uint64_t *keys, int *negzero) \
@@ -321,13 +322,14 @@ typedef uint64_t (*key1_fn)(const char *p);
     }                                                                              \
     static uint64_t key1_##N(const char *p) { return ARS_KEY_##K(T, ld_##N(p)); }
 ARS_REAL_DTYPES(DEF_KEYS)
+ARS_NARROW_DTYPES(DEF_KEYS)
 
 #define ENT_ENC(N, T, K) [ARS_##N] = encode_##N,
 #define ENT_DEC(N, T, K) [ARS_##N] = decode_##N,
 #define ENT_KEY1(N, T, K) [ARS_##N] = key1_##N,
-static const encode_fn encode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_ENC)};
-static const decode_fn decode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_DEC)};
-static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
+static const encode_fn encode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_ENC) ARS_NARROW_DTYPES(ENT_ENC)};
+static const decode_fn decode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_DEC) ARS_NARROW_DTYPES(ENT_DEC)};
+static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1) ARS_NARROW_DTYPES(ENT_KEY1)};
 
 #include "sort_avx512.h"
 
@@ -583,7 +585,7 @@ static void complex_keys(const char *x, int64_t stride, int dtype, int64_t i,
 int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
                char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || !ars_has_kernels(dtype))  /* narrow floats: Python, in float32 */
+    if (dtype < 0 || dtype >= ARS_NDTYPES || (!ars_is_complex(dtype) && !encode_table[dtype]))
         return ARS_ERR_DTYPE;
     int cplx = ars_is_complex(dtype);
     int nan_distinct = ars_is_inexact(dtype);
@@ -685,8 +687,10 @@ typedef struct {
         }                                                                            \
     }
 ARS_REAL_DTYPES(DEF_SEARCH)
+ARS_NARROW_DTYPES(DEF_SEARCH)
 #define ENT_SEARCH(N, T, K) [ARS_##N] = search_##N,
-static const ars_loop_fn search_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SEARCH)};
+static const ars_loop_fn search_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SEARCH)
+                                                      ARS_NARROW_DTYPES(ENT_SEARCH)};
 
 int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
                      int ndim, const int64_t *shape,
