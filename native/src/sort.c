@@ -359,12 +359,91 @@ static void restore_block(const sort_ctx *c, const char *in, char *out, uint64_t
     }
 }
 
+/* ---- narrow floats: a counting sort --------------------------------------------
+ * A stable sort of a long lane of 2-byte floats counts the elements per
+ * 16-bit order key (-0.0 and 0.0 one key, every NaN one key, last; the keys
+ * flipped when descending), then puts each element (sort: its own bits;
+ * argsort: its index) at the next place of its key, in input order: the
+ * stable order, as the radix sort and its restore_block give it, in two
+ * passes over the lane and none over scratch. The unstable sort of values
+ * (quick_loop's order) is the same with -0.0 its own key before 0.0, and the
+ * NaNs in reverse input order (as qencode sets them aside). */
+/* Lanes from COUNT16_MIN on (COUNT16_UMIN for the unstable sort, whose
+ * quicksort is faster on shorter ones) and below 2^32 are counted. */
+enum { NCOUNT16 = 1 << 16, COUNT16_MIN = 1 << 12, COUNT16_UMIN = 1 << 15 };
+
+static inline uint32_t key16(uint16_t b, uint32_t inf, int split_zeros)
+{
+    uint32_t a = b & 0x7fffu;
+    if (a > inf)
+        return 0xffffu;
+    if (a == 0 && !split_zeros)
+        return 0x8000u;
+    return (b & 0x8000u) ? (uint16_t)~b : (b | 0x8000u);
+}
+
+static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t *h, int unstable)
+{
+    int64_t n = c->n, is = c->in_step, os = c->out_step;
+    uint32_t inf = c->dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u, flip = c->descending ? 0xffffu : 0;
+    memset(h, 0, NCOUNT16 * sizeof *h);
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t b;
+        memcpy(&b, in + i * is, sizeof b);
+        h[key16(b, inf, unstable) ^ flip]++;
+    }
+    uint32_t sum = 0;
+    for (int64_t k = 0; k < NCOUNT16; k++) {
+        uint32_t t = h[k];
+        h[k] = sum;
+        sum += t;
+    }
+    if (ars_interrupted())
+        return;
+    uint32_t nan_key = 0xffffu ^ flip;
+    /* unstable: the NaNs from their bucket's end backwards */
+    int64_t nan_at = nan_key == 0xffffu ? n : (int64_t)h[nan_key + 1];
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t b;
+        memcpy(&b, in + i * is, sizeof b);
+        uint32_t k = key16(b, inf, unstable) ^ flip;
+        char *o = out + (unstable && k == nan_key ? --nan_at : h[k]++) * os;
+        if (c->argsort)
+            st_INT64(o, i);
+        else
+            memcpy(o, &b, sizeof b);
+    }
+}
+
+/* Whether lanes of c take the counting sort (unstable: values only). */
+static int count16_lanes(const sort_ctx *c, int unstable)
+{
+    return c->n >= (unstable ? COUNT16_UMIN : COUNT16_MIN) && c->n < ((int64_t)1 << 32) &&
+           (c->dtype == ARS_FLOAT16 || c->dtype == ARS_BFLOAT16);
+}
+
+static void count16_loop(sort_ctx *c, char **data, int64_t nl, const int64_t *s, int unstable)
+{
+    uint32_t *h = ars_alloc(NCOUNT16 * (int64_t)sizeof(uint32_t));
+    if (!h) {
+        __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t b = 0; b < nl && !ars_interrupted(); b++)
+        count16_sort(c, data[0] + b * s[0], data[1] + b * s[1], h, unstable);
+    ars_free(h);
+}
+
 static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
 {
     sort_ctx *c = p;
     int64_t n = c->n;
     if (n == 0)
         return;
+    if (count16_lanes(c, 0)) {
+        count16_loop(c, data, nl, s, 0);
+        return;
+    }
     /* from arrstride's block cache: a long lane's scratch is reused by the
      * next sort, not mapped and faulted in afresh */
     uint64_t *keys = ars_alloc(n * 2 * (int64_t)sizeof(uint64_t));
@@ -485,6 +564,10 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
     int64_t n = c->n, isz = ars_itemsize[c->dtype];
     if (n == 0)
         return;
+    if (!c->argsort && count16_lanes(c, 1)) {
+        count16_loop(c, data, nl, s, 1);
+        return;
+    }
     int k32 = !c->argsort && isz <= 4;
     int64_t ksz = k32 ? 4 : 8;
     int keys_in_out = !c->descending && !c->argsort && isz == ksz && dense_out(data, s, c->out_step, ksz);
