@@ -150,12 +150,18 @@ def test_unique_layouts(name, layout):
 
 
 @pytest.mark.parametrize("name", NARROW)
-def test_unique_long(name):
-    x = narrow_array(narrow_values((100_000,), name, 3, 2000), name)
+@pytest.mark.parametrize("n", [4095, 4096, 100_000])
+@pytest.mark.parametrize("distinct", [20, 60000])
+def test_unique_long(name, n, distinct):
+    x = narrow_array(narrow_values((n,), name, 3, distinct), name)
+    x = x[::-1]  # a negative stride
     same(xp.unique_values(x), via_float32(xp.unique_values, x))
-    got, want = xp.unique_inverse(x), xp.unique_inverse(xp.astype(x, xp.float32))
-    same(got.values, xp.astype(want.values, x.dtype))
-    same(got.inverse_indices, want.inverse_indices)
+    w = xp.astype(x, xp.float32)
+    for f in (xp.unique_inverse, xp.unique_counts, xp.unique_all):
+        got, want = f(x), f(w)
+        same(got[0], xp.astype(want[0], x.dtype))
+        for g, v in zip(got[1:], want[1:]):
+            same(g, v)
 
 
 @pytest.mark.parametrize("name", NARROW)

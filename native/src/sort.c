@@ -665,6 +665,79 @@ static void complex_keys(const char *x, int64_t stride, int dtype, int64_t i,
     *kim = key_c128(im);
 }
 
+/* unique of a long narrow lane by counting its 16-bit order keys (count16_sort's):
+ * the groups in key order, each NaN its own group at the end in input order,
+ * as the radix sort's stable order gives them. A group's value is the bits of
+ * its first element when with = 1 (what the sorted permutation reads), else
+ * the value of its key (0.0 for zeros, the dtype's NaN). */
+static int unique16(const char *x, int64_t n, int64_t stride, int dtype, char *values,
+                    int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
+{
+    uint32_t inf = dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u;
+    uint16_t nan = dtype == ARS_FLOAT16 ? 0x7e00u : 0x7fc0u;
+    int with = index || inverse || counts;
+    /* per key: its count, then its group; with `with`, its first element */
+    uint32_t *h = ars_alloc(NCOUNT16 * (int64_t)sizeof(uint32_t) * (with ? 2 : 1));
+    if (!h)
+        return ARS_ERR_NOMEM;
+    uint32_t *first = with ? h + NCOUNT16 : NULL;
+    memset(h, 0, NCOUNT16 * sizeof *h);
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t b;
+        memcpy(&b, x + i * stride, sizeof b);
+        uint32_t key = key16(b, inf, 0);
+        if (first && !h[key])
+            first[key] = (uint32_t)i;
+        h[key]++;
+    }
+    int64_t g = 0;
+    for (uint32_t key = 0; key < 0xffffu; key++) {
+        uint32_t c = h[key];
+        if (!c)
+            continue;
+        uint16_t b;
+        if (first)
+            memcpy(&b, x + (int64_t)first[key] * stride, sizeof b);
+        else
+            b = key == 0x8000u ? 0 : (key & 0x8000u) ? (uint16_t)(key ^ 0x8000u) : (uint16_t)~key;
+        memcpy(values + g * 2, &b, sizeof b);
+        if (index)
+            index[g] = first[key];
+        if (counts)
+            counts[g] = c;
+        h[key] = (uint32_t)g++;
+    }
+    if (h[0xffffu]) {  /* NaNs */
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t b;
+            memcpy(&b, x + i * stride, sizeof b);
+            if ((b & 0x7fffu) <= inf)
+                continue;
+            if (!first)
+                b = nan;
+            memcpy(values + g * 2, &b, sizeof b);
+            if (index)
+                index[g] = i;
+            if (counts)
+                counts[g] = 1;
+            if (inverse)
+                inverse[i] = g;
+            g++;
+        }
+    }
+    if (inverse)
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t b;
+            memcpy(&b, x + i * stride, sizeof b);
+            uint32_t key = key16(b, inf, 0);
+            if (key != 0xffffu)
+                inverse[i] = h[key];
+        }
+    *k = g;
+    ars_free(h);
+    return ARS_OK;
+}
+
 int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
                char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
 {
@@ -676,6 +749,8 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
     *k = 0;
     if (n == 0)
         return ARS_OK;
+    if ((dtype == ARS_FLOAT16 || dtype == ARS_BFLOAT16) && n >= COUNT16_MIN && n < ((int64_t)1 << 32))
+        return unique16(x, n, stride, dtype, values, index, inverse, counts, k);
     int need_perm = cplx || index || inverse || counts;
     uint64_t *keys = ars_alloc((int64_t)n * 2 * sizeof(uint64_t));
     int64_t *perm = need_perm ? ars_alloc((int64_t)n * 2 * sizeof(int64_t)) : NULL;
