@@ -19,6 +19,9 @@
  * the previous ones: the split points a partition found beyond a kth are
  * kept, so a later kth starts from the tightest range known to hold it.
  *
+ * float16 and bfloat16 are selected on 16-bit keys from their bits (vector)
+ * or as their float values (portable), with no counting.
+ *
  * argpartition selects the values the same way, then writes the indices of
  * the lane grouped by how they compare with the kth values (key_class): no
  * index travels with the values through the selection. */

@@ -1,6 +1,7 @@
 /* Sorting, unique and searchsorted on order keys (see stats_internal.h):
- * every real value maps to a uint64 that sorts as the value does, with NaN
- * last and -0.0 == 0.0. Sorting is a stable MSD radix sort that skips the
+ * every real value (float16 and bfloat16 too, from their bits) maps to a
+ * uint64 that sorts as the value does, with NaN last and -0.0 == 0.0. Long
+ * lanes of the 2-byte floats are counted instead (count16_sort). Sorting is a stable MSD radix sort that skips the
  * bits all keys share (insertion sort for short buckets); an unstable sort
  * (stable=False) runs a vector quicksort instead where the CPU has AVX-512
  * (sort_simd.h, on signed keys of 64 or 32 bits); an unstable argsort of a
@@ -386,11 +387,50 @@ static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t 
 {
     int64_t n = c->n, is = c->in_step, os = c->out_step;
     uint32_t inf = c->dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u, flip = c->descending ? 0xffffu : 0;
+    uint32_t nan_key = 0xffffu ^ flip, zero_key = 0x8000u ^ flip;
+    int64_t negzero = 0;
     memset(h, 0, NCOUNT16 * sizeof *h);
     for (int64_t i = 0; i < n; i++) {
         uint16_t b;
         memcpy(&b, in + i * is, sizeof b);
+        negzero += b == 0x8000u;
         h[key16(b, inf, unstable) ^ flip]++;
+    }
+    if (ars_interrupted())
+        return;
+    if (!c->argsort) {
+        /* values: each key's value as many times as it came, in key order;
+         * then the zeros (stable) and the NaNs, whose bits the keys lose,
+         * from the input into their runs */
+        int64_t j = 0, zero_at = 0, nan_at = 0;
+        for (uint32_t k = 0; k < NCOUNT16; k++) {
+            uint32_t m = h[k];
+            if (k == zero_key)
+                zero_at = j;
+            if (k == nan_key)
+                nan_at = j;
+            if (!m)
+                continue;
+            uint32_t key = k ^ flip;
+            uint16_t b = (key & 0x8000u) ? (uint16_t)(key ^ 0x8000u) : (uint16_t)~key;
+            for (int64_t e = j + m; j < e; j++)
+                memcpy(out + j * os, &b, sizeof b);
+        }
+        int fix_zeros = !unstable && negzero, nans = h[nan_key] != 0;
+        if (!fix_zeros && !nans)
+            return;
+        /* unstable: the NaNs in reverse input order, as qencode sets them aside */
+        int64_t nan_end = nan_at + h[nan_key];
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t b;
+            memcpy(&b, in + i * is, sizeof b);
+            uint32_t a = b & 0x7fffu;
+            if (a > inf)
+                memcpy(out + (unstable ? --nan_end : nan_at++) * os, &b, sizeof b);
+            else if (a == 0 && fix_zeros)
+                memcpy(out + zero_at++ * os, &b, sizeof b);
+        }
+        return;
     }
     uint32_t sum = 0;
     for (int64_t k = 0; k < NCOUNT16; k++) {
@@ -398,20 +438,10 @@ static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t 
         h[k] = sum;
         sum += t;
     }
-    if (ars_interrupted())
-        return;
-    uint32_t nan_key = 0xffffu ^ flip;
-    /* unstable: the NaNs from their bucket's end backwards */
-    int64_t nan_at = nan_key == 0xffffu ? n : (int64_t)h[nan_key + 1];
     for (int64_t i = 0; i < n; i++) {
         uint16_t b;
         memcpy(&b, in + i * is, sizeof b);
-        uint32_t k = key16(b, inf, unstable) ^ flip;
-        char *o = out + (unstable && k == nan_key ? --nan_at : h[k]++) * os;
-        if (c->argsort)
-            st_INT64(o, i);
-        else
-            memcpy(o, &b, sizeof b);
+        st_INT64(out + (int64_t)h[key16(b, inf, 0) ^ flip]++ * os, i);
     }
 }
 
