@@ -1153,10 +1153,7 @@ def partition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """
     from . import _kernels as K
     a, ax, ks = _kth("partition", a, kth, axis)
-    d = a.dtype
-    if dt.is_narrow(d):  # selected as the float32 values they are (exact)
-        return dt.through_compute(partition, d, a, kth=ks, axis=ax)
-    out = Array._empty(a.shape, d, func="partition")
+    out = Array._empty(a.shape, a.dtype, func="partition")
     if out.size:
         K.select(a, out, ax, ks, False)
     return out
@@ -1197,7 +1194,6 @@ def argpartition(a: Array, kth: Any, axis: Optional[int] = -1) -> Array:
     """
     from . import _kernels as K
     a, ax, ks = _kth("argpartition", a, kth, axis)
-    a = dt.widened(a)
     out = Array._empty(a.shape, dt.int64, func="argpartition")
     if out.size:
         K.select(a, out, ax, ks, True)

@@ -264,13 +264,19 @@ def searchsorted(x1: Array, x2: Union[Array, int, float], /, *,
         if sorter.dtype.kind not in "iu":
             raise dtype_error(func, "integer", sorter.dtype)
         x1 = take(x1, sorter)
-    common = common.compute  # narrow floats compare as float32 (exact)
+    if dt.is_narrow(common) and not all(_exact_in(a.dtype, common) for a in (x1, x2)):
+        common = common.compute  # compared as float32 values (exact)
     x1 = dt.in_dtype(x1, common)
     x2 = dt.in_dtype(x2, common)
     out = Array._empty(x2.shape, dt.int64)
     if out.size:
         K.searchsorted(x1, x2, out, side == "right")
     return out
+
+
+def _exact_in(d: dt.DType, narrow: dt.DType) -> bool:
+    """Whether every value of d is one of the narrow dtype's (its cast exact)."""
+    return d is narrow or d in (dt.bool, dt.int8, dt.uint8)
 
 
 class TopK(tuple):

@@ -39,10 +39,6 @@ def _first(a: Array, k: int) -> Array:
 
 def _unique(func: str, x: Array, index: bool, inverse: bool, counts: bool):
     x = check_array(func, x)
-    d = x._dtype
-    if dt.is_narrow(d):  # narrow floats compare as float32 (exact)
-        v, i, inv, c = _unique(func, dt.widened(x), index, inverse, counts)
-        return dt.in_dtype(v, d), i, inv, c
     flat = flat_view(x)
     n = flat.size
     values = Array._empty((n,), x.dtype)

@@ -69,9 +69,6 @@ def sort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bool 
     ax = _check("sort", x, axis, descending, stable)
     if ax < 0:
         return x._copy_contiguous()
-    d = x._dtype
-    if dt.is_narrow(d):  # sorted as the float32 values they are (exact)
-        return dt.through_compute(sort, d, x, axis=ax, descending=descending, stable=stable)
     out = Array._empty(x.shape, x.dtype, func="sort")
     if out.size:
         K.sort(x, out, ax, False, descending, stable)
@@ -115,7 +112,6 @@ def argsort(x: Array, /, axis: int = -1, *, descending: bool = False, stable: bo
     ax = _check("argsort", x, axis, descending, stable)
     if ax < 0:
         return Array._empty((), dt.int64, zero=True)
-    x = dt.widened(x)  # narrow floats sort as the float32 values they are
     out = Array._empty(x.shape, dt.int64, func="argsort")
     if out.size:
         K.sort(x, out, ax, True, descending, stable)

@@ -291,6 +291,10 @@ def _peak_rss_growth(setup: str, stmt: str, env: dict = None) -> tuple:
     "out = xp.clip(h, 0.0, x[:1])",                       # float16 through float32 blocks
     "out = xp.clip(x, i, y)",                             # bounds cast into float32 per block
     "out = xp.isin(x, y[:5])",                            # float32 looked up as float64
+    "out = xp.sort(h)",                                   # float16 sorted as it is
+    "out = xp.argsort(h)",                                # float16 keys, int64 result
+    "out = xp.sort(h, stable=False)",                     # counted too
+    "out = xp.unique_values(h)",                          # float16 keys counted
 ])
 def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
     # x: 32 MB of float32, y: 64 MB of float64, h: 16 MB of float16, i: int32;

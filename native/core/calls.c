@@ -531,14 +531,13 @@ enum { SORT_FAST_MAX = 1 << 20 };
 /* sort(x, axis, descending, stable, argsort) -> x sorted (argsort: the int64
  * indices that sort it) along its last axis, for axis -1 or ndim - 1 and
  * exact bools, in a new contiguous array; None for anything else (other
- * axes, 0-d, narrow and complex dtypes, large arrays, every error: the Python
- * path). */
+ * axes, 0-d, complex dtypes, large arrays, every error: the Python path). */
 PyObject *core_sort(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
     int64_t axis;
     if (!fast_paths || nargs != 5 || !read_view(args[0], &v) || !strides_fit(&v) || v.size >= SORT_FAST_MAX
-        || !axis_of(args[1], v.ndim, &axis) || axis != v.ndim - 1 || v.kind == K_COMPLEX || narrow_float(&v))
+        || !axis_of(args[1], v.ndim, &axis) || axis != v.ndim - 1 || v.kind == K_COMPLEX)
         Py_RETURN_NONE;
     for (int k = 2; k < 5; k++)
         if (args[k] != Py_True && args[k] != Py_False)
@@ -798,7 +797,7 @@ PyObject *core_vector_norm(PyObject *mod, PyObject *const *args, Py_ssize_t narg
 }
 
 /* searchsorted(x1, x2, side, sorter) -> the int64 insertion indices of x2's
- * elements into the sorted 1-D x1, both arrays of one real, not narrow dtype
+ * elements into the sorted 1-D x1, both arrays of one real dtype
  * in any layout, side "left" or "right" and no sorter, in a new contiguous
  * array of x2's shape; None otherwise (promotion, scalars, sorters, errors:
  * the Python path). */
@@ -807,8 +806,7 @@ PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nar
     view_t a, b;
     if (!fast_paths || nargs != 4 || args[3] != Py_None || !PyUnicode_CheckExact(args[2])
         || !read_view(args[0], &a) || !read_view(args[1], &b) || !strides_fit(&a) || !strides_fit(&b)
-        || a.ndim != 1 || a.code != b.code
-        || a.kind == K_COMPLEX || narrow_float(&a))
+        || a.ndim != 1 || a.code != b.code || a.kind == K_COMPLEX)
         Py_RETURN_NONE;
     int right;
     if (PyUnicode_CompareWithASCIIString(args[2], "left") == 0)

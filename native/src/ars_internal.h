@@ -163,7 +163,8 @@ enum { ars_bf16_dl_code = 4 /* kDLBfloat */ };
 /* Narrow floats (kind KN) are storage dtypes: kept as their bits and computed
  * in float32 (Python widens them: DType.compute), so the kernel lists above
  * leave them out; an entry point that meets one returns ARS_ERR_DTYPE
- * (ars_has_kernels). The storage lists add them: item sizes, casts, DLPack
+ * (ars_has_kernels), but for the sorting, selection, unique and
+ * searchsorted kernels, which order them by their bits (stats_internal.h). The storage lists add them: item sizes, casts, DLPack
  * codes, _core's scalar read and pack. A narrow C type T comes with, beside
  * its row here: T##_to_float, T##_to_double (exact), T##_from_float,
  * T##_from_double, T##_from_int (int64_t), T##_from_uint (uint64_t) and

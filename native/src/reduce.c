@@ -18,9 +18,7 @@ enum { PW_BLOCK = 128 };
 
 /* Narrow float inputs (kind KN): loaded as their bits, and entering an
  * accumulator through float (exact), as when cast to float32 first. */
-static inline ars_f16 ld_FLOAT16(const char *p) { ars_f16 v; memcpy(&v, p, sizeof v); return v; }
-static inline ars_bf16 ld_BFLOAT16(const char *p) { ars_bf16 v; memcpy(&v, p, sizeof v); return v; }
-#define NARROW_TO_FLOAT(v) _Generic((v), ars_f16: ars_f16_to_float, ars_bf16: ars_bf16_to_float)(v)
+/* (ld_FLOAT16, ld_BFLOAT16 and NARROW_TO_FLOAT: stats_internal.h) */
 #define ACONV_KI_KN(AT, v) ACONV_KI_KF(AT, NARROW_TO_FLOAT(v))
 #define ACONV_KU_KN(AT, v) ACONV_KU_KF(AT, NARROW_TO_FLOAT(v))
 #define ACONV_KF_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))

@@ -19,6 +19,9 @@
  * the previous ones: the split points a partition found beyond a kth are
  * kept, so a later kth starts from the tightest range known to hold it.
  *
+ * float16 and bfloat16 are selected on 16-bit keys from their bits (vector)
+ * or as their float values (portable), with no counting.
+ *
  * argpartition selects the values the same way, then writes the indices of
  * the lane grouped by how they compare with the kth values (key_class): no
  * index travels with the values through the selection. */
@@ -113,13 +116,16 @@ static inline int64_t key_class(uint64_t key, const uint64_t *kk, int64_t nk)
 /* sload: the lane into b, NaNs moved to the end; returns how many are not
  * NaN. sstore: b back into a strided lane. skey: the order key of b[k].
  * sselect1: introselect of element k of a[lo, hi) (no NaNs there).
- * scatter: the indices of a lane, grouped by order key (below).         */
-#define DEF_SSELECT(N, T, K)                                                           \
+ * scatter: the indices of a lane, grouped by order key (below).
+ * The lane holds items of storage type S, loaded as T (ld_N, st_N): the
+ * same type but for the narrow floats, selected as their float values. */
+#define DEF_SSELECT(N, T, K) DEF_SSELECT_S(N, T, K, T)
+#define DEF_SSELECT_S(N, T, K, S)                                                      \
     static int64_t sload_##N(const char *in, int64_t n, int64_t s, void *bv)           \
     {                                                                                  \
         T *b = bv;                                                                     \
         int64_t nan = 0;                                                               \
-        if (s == (int64_t)sizeof(T)) {                                                 \
+        if (s == (int64_t)sizeof(T) && sizeof(S) == sizeof(T)) {                       \
             memcpy(b, in, (size_t)n * sizeof(T));                                      \
             for (int64_t i = 0; i < n; i++)                                            \
                 nan += ISNAN_##K(b[i]);                                                \
@@ -278,6 +284,22 @@ static inline int64_t key_class(uint64_t key, const uint64_t *kk, int64_t nk)
     }
 ARS_REAL_DTYPES(DEF_SSELECT)
 
+/* Narrow floats, portable: selected as floats (exact), stored back exactly
+ * (bits kept, NaNs too); N_F names the float view of the dtype N. */
+#define SEL_NARROW(X) X(FLOAT16, FLOAT16_F) X(BFLOAT16, BFLOAT16_F)
+static inline float ld_FLOAT16_F(const char *p) { return ars_h2f(ld_FLOAT16(p)); }
+static inline void st_FLOAT16_F(char *p, float v) { st_FLOAT16(p, ars_f2h(v)); }
+static inline float ld_BFLOAT16_F(const char *p) { return ars_bf16_to_float(ld_BFLOAT16(p)); }
+static inline void st_BFLOAT16_F(char *p, float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    ars_bf16 h = {(uint16_t)(b >> 16)};
+    st_BFLOAT16(p, h);
+}
+DEF_SSELECT_S(FLOAT16_F, float, KF, ars_f16)
+DEF_SSELECT_S(BFLOAT16_F, float, KF, ars_bf16)
+
 typedef int64_t (*sload_fn)(const char *in, int64_t n, int64_t s, void *b);
 /* The order key of element k of a selected lane (m elements before the
  * set-aside ones); its value's bytes into val. */
@@ -292,11 +314,21 @@ typedef void (*sstore_fn)(const void *b, int64_t n, char *out, int64_t os);
 #define ENT_SSEL(N, T, K) [ARS_##N] = sselect1_##N,
 #define ENT_SKEY(N, T, K) [ARS_##N] = skey_##N,
 #define ENT_SCATTER(N, T, K) [ARS_##N] = scatter_##N,
-static const sload_fn sload_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SLOAD)};
-static const sstore_fn sstore_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSTORE)};
-static const select1_fn sselect_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSEL)};
-static const key_fn skey_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SKEY)};
-static const scatter_fn scatter_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SCATTER)};
+#define ENT_N_SLOAD(N, F) [ARS_##N] = sload_##F,
+#define ENT_N_SSTORE(N, F) [ARS_##N] = sstore_##F,
+#define ENT_N_SSEL(N, F) [ARS_##N] = sselect1_##F,
+#define ENT_N_SKEY(N, F) [ARS_##N] = skey_##F,
+#define ENT_N_SCATTER(N, F) [ARS_##N] = scatter_##F,
+static const sload_fn sload_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SLOAD)
+    SEL_NARROW(ENT_N_SLOAD)};
+static const sstore_fn sstore_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSTORE)
+    SEL_NARROW(ENT_N_SSTORE)};
+static const select1_fn sselect_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SSEL)
+    SEL_NARROW(ENT_N_SSEL)};
+static const key_fn skey_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SKEY)
+    SEL_NARROW(ENT_N_SKEY)};
+static const scatter_fn scatter_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SCATTER)
+    SEL_NARROW(ENT_N_SCATTER)};
 
 /* ---- the vector introselect (AVX-512) --------------------------------------------- */
 
@@ -359,11 +391,32 @@ DEF_VSELECT(k32, int32_t, INT32_MAX, 256)
 #define DEF_VKEY32(N, T, K) DEF_VKEY(32, int32_t, N, T, K)
 ARS_REAL_DTYPES(DEF_VKEY64)
 ARS_REAL_DTYPES(DEF_VKEY32)
+/* narrow floats: the value as a float and its float key, as the scatter
+ * (selected as floats) compares them */
+#define DEF_VKEY_N(W, KT, N, T)                                                        \
+    static uint64_t vkey##W##_##N(const void *kv, int64_t k, int64_t m, void *val)     \
+    {                                                                                  \
+        const KT *kp = kv;                                                             \
+        T v;                                                                           \
+        if (k < m)                                                                     \
+            v = QUNKEY##W##_KN(T, kp[k]);                                              \
+        else                                                                           \
+            memcpy(&v, &kp[k], sizeof v);                                              \
+        float f = NARROW_TO_FLOAT(v);                                                  \
+        memcpy(val, &f, sizeof f);                                                     \
+        return ARS_KEY_KF(float, f);                                                   \
+    }
+#define DEF_VKEY64_N(N, T, K) DEF_VKEY_N(64, int64_t, N, T)
+#define DEF_VKEY32_N(N, T, K) DEF_VKEY_N(32, int32_t, N, T)
+ARS_NARROW_DTYPES(DEF_VKEY64_N)
+ARS_NARROW_DTYPES(DEF_VKEY32_N)
 
 #define ENT_VKEY64(N, T, K) [ARS_##N] = vkey64_##N,
 #define ENT_VKEY32(N, T, K) [ARS_##N] = Q32_FN(N, T, vkey),
-static const key_fn vkey64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY64)};
-static const key_fn vkey32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY32)};
+static const key_fn vkey64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY64)
+    ARS_NARROW_DTYPES(ENT_VKEY64)};
+static const key_fn vkey32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_VKEY32)
+    ARS_NARROW_DTYPES(ENT_VKEY32)};
 #endif
 
 /* ---- counting, for long lanes of bool, (u)int8 and (u)int16 --------------------------
@@ -472,7 +525,8 @@ static void select_loop(char **data, int64_t nl, const int64_t *s, void *p)
                    n >= (isz == 1 ? COUNT_MIN_1 : COUNT_MIN_2);
     if (counting)
         vec = 0;
-    int64_t wsz = counting ? 8 : vec ? (k32 ? 4 : 8) : isz;
+    /* (the portable kernel works on narrow floats as floats) */
+    int64_t wsz = counting ? 8 : vec ? (k32 ? 4 : 8) : isz == 2 && ars_is_inexact(c->dtype) ? 4 : isz;
     int work_in_out = c->arg ? dense_lanes(data, s, os, 8)
                              : wsz == isz && dense_lanes(data, s, os, isz);
     /* counting: the counters (and the kth's counters) instead of a copy */

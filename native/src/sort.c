@@ -1,6 +1,7 @@
 /* Sorting, unique and searchsorted on order keys (see stats_internal.h):
- * every real value maps to a uint64 that sorts as the value does, with NaN
- * last and -0.0 == 0.0. Sorting is a stable MSD radix sort that skips the
+ * every real value (float16 and bfloat16 too, from their bits) maps to a
+ * uint64 that sorts as the value does, with NaN last and -0.0 == 0.0. Long
+ * lanes of the 2-byte floats are counted instead (count16_sort). Sorting is a stable MSD radix sort that skips the
  * bits all keys share (insertion sort for short buckets); an unstable sort
  * (stable=False) runs a vector quicksort instead where the CPU has AVX-512
  * (sort_simd.h, on signed keys of 64 or 32 bits); an unstable argsort of a
@@ -302,6 +303,7 @@ typedef uint64_t (*key1_fn)(const char *p);
 #define NEGZ_KU(v) 0
 /* keys lose the sign of -0.0 and the bits of NaNs */
 #define NEGZ_KF(v) (((v) == 0 && signbit(v)) || (v) != (v))
+#define NEGZ_KN(v) ((v).bits == 0x8000u || NARROW_ISNAN(v))
 
 #define DEF_KEYS(N, T, K)                                                          \
     static void encode_##N(const char *in, int64_t n, int64_t s, uint64_t *keys, int *negzero) \
@@ -321,13 +323,14 @@ typedef uint64_t (*key1_fn)(const char *p);
     }                                                                              \
     static uint64_t key1_##N(const char *p) { return ARS_KEY_##K(T, ld_##N(p)); }
 ARS_REAL_DTYPES(DEF_KEYS)
+ARS_NARROW_DTYPES(DEF_KEYS)
 
 #define ENT_ENC(N, T, K) [ARS_##N] = encode_##N,
 #define ENT_DEC(N, T, K) [ARS_##N] = decode_##N,
 #define ENT_KEY1(N, T, K) [ARS_##N] = key1_##N,
-static const encode_fn encode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_ENC)};
-static const decode_fn decode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_DEC)};
-static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1)};
+static const encode_fn encode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_ENC) ARS_NARROW_DTYPES(ENT_ENC)};
+static const decode_fn decode_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_DEC) ARS_NARROW_DTYPES(ENT_DEC)};
+static const key1_fn key1_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_KEY1) ARS_NARROW_DTYPES(ENT_KEY1)};
 
 #include "sort_avx512.h"
 
@@ -357,12 +360,120 @@ static void restore_block(const sort_ctx *c, const char *in, char *out, uint64_t
     }
 }
 
+/* ---- narrow floats: a counting sort --------------------------------------------
+ * A stable sort of a long lane of 2-byte floats counts the elements per
+ * 16-bit order key (-0.0 and 0.0 one key, every NaN one key, last; the keys
+ * flipped when descending), then puts each element (sort: its own bits;
+ * argsort: its index) at the next place of its key, in input order: the
+ * stable order, as the radix sort and its restore_block give it, in two
+ * passes over the lane and none over scratch. The unstable sort of values
+ * (quick_loop's order) is the same with -0.0 its own key before 0.0, and the
+ * NaNs in reverse input order (as qencode sets them aside). */
+/* Lanes from COUNT16_MIN on (COUNT16_UMIN for the unstable sort, whose
+ * quicksort is faster on shorter ones) and below 2^32 are counted. */
+enum { NCOUNT16 = 1 << 16, COUNT16_MIN = 1 << 12, COUNT16_UMIN = 1 << 15 };
+
+static inline uint32_t key16(uint16_t b, uint32_t inf, int split_zeros)
+{
+    uint32_t a = b & 0x7fffu;
+    if (a > inf)
+        return 0xffffu;
+    if (a == 0 && !split_zeros)
+        return 0x8000u;
+    return (b & 0x8000u) ? (uint16_t)~b : (b | 0x8000u);
+}
+
+static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t *h, int unstable)
+{
+    int64_t n = c->n, is = c->in_step, os = c->out_step;
+    uint32_t inf = c->dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u, flip = c->descending ? 0xffffu : 0;
+    uint32_t nan_key = 0xffffu ^ flip, zero_key = 0x8000u ^ flip;
+    int64_t negzero = 0;
+    memset(h, 0, NCOUNT16 * sizeof *h);
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t b;
+        memcpy(&b, in + i * is, sizeof b);
+        negzero += b == 0x8000u;
+        h[key16(b, inf, unstable) ^ flip]++;
+    }
+    if (ars_interrupted())
+        return;
+    if (!c->argsort) {
+        /* values: each key's value as many times as it came, in key order;
+         * then the zeros (stable) and the NaNs, whose bits the keys lose,
+         * from the input into their runs */
+        int64_t j = 0, zero_at = 0, nan_at = 0;
+        for (uint32_t k = 0; k < NCOUNT16; k++) {
+            uint32_t m = h[k];
+            if (k == zero_key)
+                zero_at = j;
+            if (k == nan_key)
+                nan_at = j;
+            if (!m)
+                continue;
+            uint32_t key = k ^ flip;
+            uint16_t b = (key & 0x8000u) ? (uint16_t)(key ^ 0x8000u) : (uint16_t)~key;
+            for (int64_t e = j + m; j < e; j++)
+                memcpy(out + j * os, &b, sizeof b);
+        }
+        int fix_zeros = !unstable && negzero, nans = h[nan_key] != 0;
+        if (!fix_zeros && !nans)
+            return;
+        /* unstable: the NaNs in reverse input order, as qencode sets them aside */
+        int64_t nan_end = nan_at + h[nan_key];
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t b;
+            memcpy(&b, in + i * is, sizeof b);
+            uint32_t a = b & 0x7fffu;
+            if (a > inf)
+                memcpy(out + (unstable ? --nan_end : nan_at++) * os, &b, sizeof b);
+            else if (a == 0 && fix_zeros)
+                memcpy(out + zero_at++ * os, &b, sizeof b);
+        }
+        return;
+    }
+    uint32_t sum = 0;
+    for (int64_t k = 0; k < NCOUNT16; k++) {
+        uint32_t t = h[k];
+        h[k] = sum;
+        sum += t;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t b;
+        memcpy(&b, in + i * is, sizeof b);
+        st_INT64(out + (int64_t)h[key16(b, inf, 0) ^ flip]++ * os, i);
+    }
+}
+
+/* Whether lanes of c take the counting sort (unstable: values only). */
+static int count16_lanes(const sort_ctx *c, int unstable)
+{
+    return c->n >= (unstable ? COUNT16_UMIN : COUNT16_MIN) && c->n < ((int64_t)1 << 32) &&
+           (c->dtype == ARS_FLOAT16 || c->dtype == ARS_BFLOAT16);
+}
+
+static void count16_loop(sort_ctx *c, char **data, int64_t nl, const int64_t *s, int unstable)
+{
+    uint32_t *h = ars_alloc(NCOUNT16 * (int64_t)sizeof(uint32_t));
+    if (!h) {
+        __atomic_store_n(&c->failed, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    for (int64_t b = 0; b < nl && !ars_interrupted(); b++)
+        count16_sort(c, data[0] + b * s[0], data[1] + b * s[1], h, unstable);
+    ars_free(h);
+}
+
 static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
 {
     sort_ctx *c = p;
     int64_t n = c->n;
     if (n == 0)
         return;
+    if (count16_lanes(c, 0)) {
+        count16_loop(c, data, nl, s, 0);
+        return;
+    }
     /* from arrstride's block cache: a long lane's scratch is reused by the
      * next sort, not mapped and faulted in afresh */
     uint64_t *keys = ars_alloc(n * 2 * (int64_t)sizeof(uint64_t));
@@ -483,6 +594,10 @@ static void quick_loop(char **data, int64_t nl, const int64_t *s, void *p)
     int64_t n = c->n, isz = ars_itemsize[c->dtype];
     if (n == 0)
         return;
+    if (!c->argsort && count16_lanes(c, 1)) {
+        count16_loop(c, data, nl, s, 1);
+        return;
+    }
     int k32 = !c->argsort && isz <= 4;
     int64_t ksz = k32 ? 4 : 8;
     int keys_in_out = !c->descending && !c->argsort && isz == ksz && dense_out(data, s, c->out_step, ksz);
@@ -580,10 +695,83 @@ static void complex_keys(const char *x, int64_t stride, int dtype, int64_t i,
     *kim = key_c128(im);
 }
 
+/* unique of a long narrow lane by counting its 16-bit order keys (count16_sort's):
+ * the groups in key order, each NaN its own group at the end in input order,
+ * as the radix sort's stable order gives them. A group's value is the bits of
+ * its first element when with = 1 (what the sorted permutation reads), else
+ * the value of its key (0.0 for zeros, the dtype's NaN). */
+static int unique16(const char *x, int64_t n, int64_t stride, int dtype, char *values,
+                    int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
+{
+    uint32_t inf = dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u;
+    uint16_t nan = dtype == ARS_FLOAT16 ? 0x7e00u : 0x7fc0u;
+    int with = index || inverse || counts;
+    /* per key: its count, then its group; with `with`, its first element */
+    uint32_t *h = ars_alloc(NCOUNT16 * (int64_t)sizeof(uint32_t) * (with ? 2 : 1));
+    if (!h)
+        return ARS_ERR_NOMEM;
+    uint32_t *first = with ? h + NCOUNT16 : NULL;
+    memset(h, 0, NCOUNT16 * sizeof *h);
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t b;
+        memcpy(&b, x + i * stride, sizeof b);
+        uint32_t key = key16(b, inf, 0);
+        if (first && !h[key])
+            first[key] = (uint32_t)i;
+        h[key]++;
+    }
+    int64_t g = 0;
+    for (uint32_t key = 0; key < 0xffffu; key++) {
+        uint32_t c = h[key];
+        if (!c)
+            continue;
+        uint16_t b;
+        if (first)
+            memcpy(&b, x + (int64_t)first[key] * stride, sizeof b);
+        else
+            b = key == 0x8000u ? 0 : (key & 0x8000u) ? (uint16_t)(key ^ 0x8000u) : (uint16_t)~key;
+        memcpy(values + g * 2, &b, sizeof b);
+        if (index)
+            index[g] = first[key];
+        if (counts)
+            counts[g] = c;
+        h[key] = (uint32_t)g++;
+    }
+    if (h[0xffffu]) {  /* NaNs */
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t b;
+            memcpy(&b, x + i * stride, sizeof b);
+            if ((b & 0x7fffu) <= inf)
+                continue;
+            if (!first)
+                b = nan;
+            memcpy(values + g * 2, &b, sizeof b);
+            if (index)
+                index[g] = i;
+            if (counts)
+                counts[g] = 1;
+            if (inverse)
+                inverse[i] = g;
+            g++;
+        }
+    }
+    if (inverse)
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t b;
+            memcpy(&b, x + i * stride, sizeof b);
+            uint32_t key = key16(b, inf, 0);
+            if (key != 0xffffu)
+                inverse[i] = h[key];
+        }
+    *k = g;
+    ars_free(h);
+    return ARS_OK;
+}
+
 int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
                char *values, int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || !ars_has_kernels(dtype))  /* narrow floats: Python, in float32 */
+    if (dtype < 0 || dtype >= ARS_NDTYPES || (!ars_is_complex(dtype) && !encode_table[dtype]))
         return ARS_ERR_DTYPE;
     int cplx = ars_is_complex(dtype);
     int nan_distinct = ars_is_inexact(dtype);
@@ -591,6 +779,8 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
     *k = 0;
     if (n == 0)
         return ARS_OK;
+    if ((dtype == ARS_FLOAT16 || dtype == ARS_BFLOAT16) && n >= COUNT16_MIN && n < ((int64_t)1 << 32))
+        return unique16(x, n, stride, dtype, values, index, inverse, counts, k);
     int need_perm = cplx || index || inverse || counts;
     uint64_t *keys = ars_alloc((int64_t)n * 2 * sizeof(uint64_t));
     int64_t *perm = need_perm ? ars_alloc((int64_t)n * 2 * sizeof(int64_t)) : NULL;
@@ -685,8 +875,10 @@ typedef struct {
         }                                                                            \
     }
 ARS_REAL_DTYPES(DEF_SEARCH)
+ARS_NARROW_DTYPES(DEF_SEARCH)
 #define ENT_SEARCH(N, T, K) [ARS_##N] = search_##N,
-static const ars_loop_fn search_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SEARCH)};
+static const ars_loop_fn search_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_SEARCH)
+                                                      ARS_NARROW_DTYPES(ENT_SEARCH)};
 
 int ars_searchsorted(const char *x1, int64_t n1, int64_t s1, int dtype, int right,
                      int ndim, const int64_t *shape,

@@ -162,6 +162,18 @@ static inline float qunkey_f32(int64_t k)
     memcpy(&v, &b, sizeof v);
     return v;
 }
+/* Narrow floats (sign and magnitude): signed 16-bit keys from the bits, in
+ * the order of their float32 values' keys (-0.0 before 0.0); a bijection of
+ * the bits, so the same function undoes it. */
+static inline int32_t qkey_n16(uint16_t b)
+{
+    b ^= (uint16_t)(((0u - (uint32_t)(b >> 15)) & 0xffffu) >> 1);
+    return (int16_t)b;
+}
+static inline uint16_t qunkey_n16(int64_t k)
+{
+    return (uint16_t)qkey_n16((uint16_t)k);
+}
 /* Keys of W bits: 64 for every dtype, 32 for those of 4 bytes or fewer. */
 #define QKEY64_KB(T, v) ((int64_t)(v))
 #define QKEY64_KI(T, v) ((int64_t)(v))
@@ -171,6 +183,8 @@ static inline float qunkey_f32(int64_t k)
 #define QUNKEY64_KI(T, k) ((T)(k))
 #define QUNKEY64_KU(T, k) ((T)((uint64_t)(k) ^ (sizeof(T) == 8 ? KEY_SIGN : 0)))
 #define QUNKEY64_KF(T, k) (sizeof(T) == 4 ? (T)qunkey_f32(k) : (T)qunkey_f64(k))
+#define QKEY64_KN(T, v) ((int64_t)qkey_n16((v).bits))
+#define QUNKEY64_KN(T, k) ((T){qunkey_n16(k)})
 #define QKEY32_KB(T, v) ((int32_t)(v))
 #define QKEY32_KI(T, v) ((int32_t)(v))
 #define QKEY32_KU(T, v) ((int32_t)((uint32_t)(v) ^ 0x80000000u))
@@ -179,16 +193,20 @@ static inline float qunkey_f32(int64_t k)
 #define QUNKEY32_KI(T, k) ((T)(k))
 #define QUNKEY32_KU(T, k) ((T)((uint32_t)(k) ^ 0x80000000u))
 #define QUNKEY32_KF(T, k) ((T)qunkey_f32(k))
+#define QKEY32_KN(T, v) qkey_n16((v).bits)
+#define QUNKEY32_KN(T, k) ((T){qunkey_n16(k)})
 /* The elements set aside to sort last: NaNs, and (64-bit keys, which may
  * carry a payload) the keys equal to the networks' padding. */
 #define QLAST64_KB(v, k) 0
 #define QLAST64_KI(v, k) ((k) == INT64_MAX)
 #define QLAST64_KU(v, k) ((k) == INT64_MAX)
 #define QLAST64_KF(v, k) ((v) != (v))
+#define QLAST64_KN(v, k) NARROW_ISNAN(v)
 #define QLAST32_KB(v, k) 0
 #define QLAST32_KI(v, k) 0
 #define QLAST32_KU(v, k) 0
 #define QLAST32_KF(v, k) ((v) != (v))
+#define QLAST32_KN(v, k) NARROW_ISNAN(v)
 
 /* The real dtypes of 4 bytes or less also sort on 32-bit keys (values only;
  * argsort uses 64-bit keys): the table picks them by size (the 32-bit
@@ -271,15 +289,21 @@ typedef void (*qdecode32_fn)(const int32_t *k, int64_t lo, int64_t hi, int64_t n
 #define DEF_QKEYS32(N, T, K) DEF_QKEYS(32, int32_t, N, T, K)
 ARS_REAL_DTYPES(DEF_QKEYS64)
 ARS_REAL_DTYPES(DEF_QKEYS32)
+ARS_NARROW_DTYPES(DEF_QKEYS64)
+ARS_NARROW_DTYPES(DEF_QKEYS32)
 
 #define ENT_QENC64(N, T, K) [ARS_##N] = qencode64_##N,
 #define ENT_QDEC64(N, T, K) [ARS_##N] = qdecode64_##N,
 #define ENT_QENC32(N, T, K) [ARS_##N] = Q32_FN(N, T, qencode),
 #define ENT_QDEC32(N, T, K) [ARS_##N] = Q32_FN(N, T, qdecode),
-static const qencode64_fn qencode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC64)};
-static const qdecode64_fn qdecode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC64)};
-static const qencode32_fn qencode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC32)};
-static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC32)};
+static const qencode64_fn qencode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC64)
+    ARS_NARROW_DTYPES(ENT_QENC64)};
+static const qdecode64_fn qdecode64_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC64)
+    ARS_NARROW_DTYPES(ENT_QDEC64)};
+static const qencode32_fn qencode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QENC32)
+    ARS_NARROW_DTYPES(ENT_QENC32)};
+static const qdecode32_fn qdecode32_table[ARS_NDTYPES] = {ARS_REAL_DTYPES(ENT_QDEC32)
+    ARS_NARROW_DTYPES(ENT_QDEC32)};
 
 #if defined(__clang__)
 #pragma clang attribute pop

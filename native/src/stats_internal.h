@@ -106,6 +106,37 @@ static inline double ars_unkey_f64(uint64_t k)
 #define ARS_UNKEY_KI(T, k) ((T)(int64_t)((k) ^ KEY_SIGN))
 #define ARS_UNKEY_KF(T, k) ((k) == UINT64_MAX ? (T)NAN : (T)ars_unkey_f64(k))
 
+/* Narrow floats (kind KN): loaded and stored as their bits; their value
+ * through float (exact). float16 and bfloat16 are both sign and magnitude
+ * with NaNs above the bits of +inf, so their keys come from the bits: the
+ * bits in the key's top 16, as ars_key_f64 does for a double (a different
+ * number than the float32 value's key, in the same order: -0.0 == 0.0, NaNs
+ * last). A decoded NaN is the float NaN cast to the dtype, as a float32
+ * sort cast back gives. */
+ARS_NARROW_DTYPES(ARS_DEF_LDST)
+#define NARROW_TO_FLOAT(v) _Generic((v), ars_f16: ars_f16_to_float, ars_bf16: ars_bf16_to_float)(v)
+#define NARROW_INF_BITS(v) _Generic((v), ars_f16: 0x7c00u, ars_bf16: 0x7f80u)
+#define NARROW_ISNAN(v) (((v).bits & 0x7fffu) > NARROW_INF_BITS(v))
+#define NARROW_NAN_BITS(T) _Generic((T *)0, ars_f16 *: 0x7e00u, ars_bf16 *: 0x7fc0u)
+static inline uint64_t ars_key_n16(uint16_t b, unsigned inf)
+{
+    if ((b & 0x7fffu) > inf)
+        return UINT64_MAX;
+    if ((b & 0x7fffu) == 0)
+        return KEY_SIGN;
+    uint64_t w = (uint64_t)b << 48;
+    return (w & KEY_SIGN) ? ~w : (w | KEY_SIGN);
+}
+static inline uint16_t ars_unkey_n16(uint64_t k, unsigned nan)
+{
+    if (k == UINT64_MAX)
+        return (uint16_t)nan;
+    uint64_t w = (k & KEY_SIGN) ? (k ^ KEY_SIGN) : ~k;
+    return (uint16_t)(w >> 48);
+}
+#define ARS_KEY_KN(T, v) ars_key_n16((v).bits, NARROW_INF_BITS(v))
+#define ARS_UNKEY_KN(T, k) ((T){ars_unkey_n16(k, NARROW_NAN_BITS(T))})
+
 /* Stable LSD radix sort of n keys (and their payload when idx != NULL),
  * using tmp buffers of n slots each. */
 void ars_radix_sort(uint64_t *keys, int64_t *idx, uint64_t *tmp_keys, int64_t *tmp_idx, int64_t n);
