@@ -42,11 +42,16 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
     return dt.as_dtype(func, dtype)
 
 
+_READS_NARROW = (lib.ARS_RED_SUM, lib.ARS_RED_PROD, lib.ARS_RED_MIN, lib.ARS_RED_MAX)
+
+
 def _reads_narrow(x: Array, op: int) -> bool:
-    """A narrow float x that the kernel `op` reads as it is: a sum or product
-    of a C-ordered x, each element entering the float32 (or wider) accumulator
-    exactly, in the fold order of x's float32 copy (so with its bits)."""
-    return op in (lib.ARS_RED_SUM, lib.ARS_RED_PROD) and L.is_contiguous(x._layout)
+    """A narrow float x that the kernel `op` reads as it is: a sum, product,
+    min or max of a C-ordered x, each element entering the float32 (or wider)
+    accumulator exactly, in the fold order of x's float32 copy (so with its
+    bits: the rounding of a sum, and which of -0.0 and 0.0 a min or max
+    returns, depend on that order)."""
+    return op in _READS_NARROW and L.is_contiguous(x._layout)
 
 
 def _widened(x: Array, op: int) -> Array:
@@ -256,16 +261,15 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     x = _real(func, x)
     d = x._dtype
-    if dt.is_narrow(d):  # exact in float32
-        return dt.in_dtype(_min_max(func, op, dt.widened(x), axis, keepdims), d)
+    acc = d.compute  # a narrow float's in float32 (exact), rounded back once
     if axis is None and keepdims is False and x._layout.size:
-        return reduce_all(x, op, x._dtype, func)
+        return dt.in_dtype(reduce_all(x, op, acc, func), d)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     if reduced_count(x, axes) == 0 and x.size == 0 and \
-            all(d for k, d in enumerate(x.shape) if k not in axes):
+            all(n for k, n in enumerate(x.shape) if k not in axes):
         raise value_error(func, "zero-size reduction has no identity", f"shape {x.shape}, axis {axis!r}")
-    return reduce_axes(x, axes, op, x.dtype, keepdims, x.dtype, func)
+    return reduce_axes(x, axes, op, acc, keepdims, d, func)
 
 
 def min(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
@@ -566,7 +570,8 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
             raise value_error(func, "x must have at least one dimension")
         axis = normalize_axis(func, axis, x.ndim)
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype)
-    x = dt.widened(x)
+    if x._dtype is out_dtype and acc_dtype is out_dtype.compute:
+        acc_dtype = out_dtype  # a narrow float's lane keeps float32 and rounds each value
     shape = list(x.shape)
     shape[axis] += 1 if include_initial else 0
     acc = Array._empty(tuple(shape), acc_dtype, func=func)
