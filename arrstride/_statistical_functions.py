@@ -16,8 +16,10 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
 from ._array import Array, check_array
+from ._elementwise_functions import abs as _abs
 from ._elementwise_functions import (
     divide,
+    greater,
     imag,
     isnan,
     logical_not,
@@ -258,17 +260,40 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     return _sum_like("prod", lib.ARS_RED_PROD, x, axis, dtype, keepdims)
 
 
+def _narrow_min_max(func: str, op: int, x: Array, axes: Tuple[int, ...], keepdims: bool) -> Optional[Array]:
+    """min or max of a narrow x that is not C-ordered, read as it is into
+    float32; None when a result is a zero or a NaN, whose bits (which of -0.0
+    and 0.0, which NaN) depend on the fold order: the caller then folds x's
+    C-ordered float32 copy, as today for every narrow x."""
+    acc = _core_reduce_into(op, x, axes, dt.float32)
+    if acc is None:
+        K.check_size(func, x)
+        acc = Array._empty(tuple(1 if k in axes else n for k, n in enumerate(x.shape)), dt.float32, func=func)
+        K.reduce(op, x, acc, axes, func=func)
+    if acc.size and not reduce_all(greater(_abs(acc), 0.0), lib.ARS_RED_ALL, dt.bool, func):
+        return None
+    return finish(acc, axes, keepdims, x._dtype)
+
+
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     x = _real(func, x)
     d = x._dtype
     acc = d.compute  # a narrow float's in float32 (exact), rounded back once
     if axis is None and keepdims is False and x._layout.size:
-        return dt.in_dtype(reduce_all(x, op, acc, func), d)
+        if acc is d:
+            return reduce_all(x, op, d, func)
+        out = _core_reduce_all(op, x, acc)  # a C-ordered narrow x: one flat pass, in C
+        if out is not None:
+            return dt.in_dtype(out, d)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     if reduced_count(x, axes) == 0 and x.size == 0 and \
             all(n for k, n in enumerate(x.shape) if k not in axes):
         raise value_error(func, "zero-size reduction has no identity", f"shape {x.shape}, axis {axis!r}")
+    if acc is not d and not L.is_contiguous(x._layout):
+        out = _narrow_min_max(func, op, x, axes, keepdims)
+        if out is not None:
+            return out
     return reduce_axes(x, axes, op, acc, keepdims, d, func)
 
 
