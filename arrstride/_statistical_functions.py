@@ -51,8 +51,10 @@ def _reads_narrow(x: Array, op: int) -> bool:
     """A narrow float x that the kernel `op` reads as it is: a sum, product,
     min or max of a C-ordered x, each element entering the float32 (or wider)
     accumulator exactly, in the fold order of x's float32 copy (so with its
-    bits: the rounding of a sum, and which of -0.0 and 0.0 a min or max
-    returns, depend on that order)."""
+    bits: a sum's rounding, which NaN it returns, and which of -0.0 and 0.0 a
+    min or max returns depend on that order; a stepped x, even one the
+    iterator walks in C order, takes the strided loops, whose NaN operands
+    can swap against the contiguous ones')."""
     return op in _READS_NARROW and L.is_contiguous(x._layout)
 
 
