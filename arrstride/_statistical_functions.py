@@ -45,17 +45,18 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
 
 
 _READS_NARROW = (lib.ARS_RED_SUM, lib.ARS_RED_PROD, lib.ARS_RED_MIN, lib.ARS_RED_MAX)
+_TRUTH = (lib.ARS_RED_ALL, lib.ARS_RED_ANY, lib.ARS_RED_COUNT)
 
 
 def _reads_narrow(x: Array, op: int) -> bool:
-    """A narrow float x that the kernel `op` reads as it is: a sum, product,
-    min or max of a C-ordered x, each element entering the float32 (or wider)
-    accumulator exactly, in the fold order of x's float32 copy (so with its
-    bits: a sum's rounding, which NaN it returns, and which of -0.0 and 0.0 a
-    min or max returns depend on that order; a stepped x, even one the
-    iterator walks in C order, takes the strided loops, whose NaN operands
-    can swap against the contiguous ones')."""
-    return op in _READS_NARROW and L.is_contiguous(x._layout)
+    """A narrow float x that the kernel `op` reads as it is: all, any and
+    count_nonzero in any layout; a sum, product, min or max of a C-ordered x,
+    each element entering the float32 (or wider) accumulator exactly, in the
+    fold order of x's float32 copy (so with its bits: a sum's rounding, which
+    NaN it returns, and which of -0.0 and 0.0 a min or max returns depend on
+    that order; a stepped x, even one the iterator walks in C order, takes the
+    strided loops, whose NaN operands can swap against the contiguous ones')."""
+    return op in _TRUTH or (op in _READS_NARROW and L.is_contiguous(x._layout))
 
 
 def _widened(x: Array, op: int) -> Array:

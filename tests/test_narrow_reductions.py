@@ -1,9 +1,10 @@
-"""min, max, argmax, argmin, the cumulative sums and products and diff of
-float16 and bfloat16 read the narrow input in C, with no widened copy: bit for
-bit the float32 path (widen to a C-ordered float32 copy, compute, round once),
-over every layout of tests/layouts.py, NaN, -0.0 and 0.0, infinities and
-subnormals, every axis, on one thread and two, at sizes that split the work.
-float16 is checked against NumPy too where NumPy agrees with that path."""
+"""min, max, argmax, argmin, the cumulative sums and products, diff, all,
+any and count_nonzero of float16 and bfloat16 read the narrow input in C,
+with no widened copy: bit for bit the float32 path (widen to a C-ordered
+float32 copy, compute, round once), over every layout of tests/layouts.py,
+NaN, -0.0 and 0.0, infinities and subnormals, every axis, on one thread and
+two, at sizes that split the work. float16 is checked against NumPy too
+where NumPy agrees with that path."""
 from __future__ import annotations
 
 import numpy as np
@@ -72,6 +73,9 @@ def check_all(a, w, d):
                         getattr(xp, f)(a, axis=ax, keepdims=keep)
                     continue
                 same(getattr(xp, f)(a, axis=ax, keepdims=keep), want)
+    for f in ("count_nonzero", "all", "any"):
+        for ax in axes:
+            same(getattr(xp, f)(a, axis=ax), getattr(xp, f)(w, axis=ax))
     for f in ("argmax", "argmin", "nanargmax", "nanargmin"):
         for ax in axes:
             if a.ndim == 0 and ax is not None:

@@ -59,12 +59,13 @@ enum { PW_BLOCK = 128 };
 /* map: MAPK_<m>(AT, AK, IK, v) */
 #define MAPK_CONV(AT, AK, IK, v) ACONV_##AK##_##IK(AT, v)
 #define MAPK_SELF(AT, AK, IK, v) SELF_##IK(v)
-#define MAPK_TRUTH(AT, AK, IK, v) ((AT)((v) != 0))
+#define MAPK_TRUTH(AT, AK, IK, v) ((AT)(SELF_##IK(v) != 0))
 /* the input's own value; a narrow float's as a float (exact) */
 #define SELF_KB(v) (v)
 #define SELF_KI(v) (v)
 #define SELF_KU(v) (v)
 #define SELF_KF(v) (v)
+#define SELF_KC(v) (v)
 #define SELF_KN(v) NARROW_TO_FLOAT(v)
 
 /* combine: COMBK_<c>(AT, AK, a, b) */
@@ -243,6 +244,8 @@ static int mmfast_none(const char *p, int64_t n, char *res)
 #define MMKN_GREATER(IN) mmfast_MAX_##IN
 #define MMKN_LESSER(IN) mmfast_MIN_##IN
 #define MMKN_NONE(IN) mmfast_none
+#define MMKN_ALL(IN) mmfast_none
+#define MMKN_ANY(IN) mmfast_none
 /* RUN_<input kind>(OP, AT, IT, IN, p, n, res): the whole-run shortcut of a
  * contiguous run, 0 where it declines */
 #define RUN_KB(OP, AT, IT, IN, p, n, res) (sizeof(AT) == sizeof(IT) && RED_RUN(OP)(AT)(p, n, res))
@@ -488,12 +491,12 @@ ARS_REAL_DTYPES(DEF_MINMAX)
 ARS_NARROW_DTYPES(DEF_MINMAX_N)
 #define ENT_MINMAX_N(N, T, K) ENT_RED(MIN, FLOAT32, N) ENT_RED(MAX, FLOAT32, N)
 
-/* truth tests and counts from every input */
+/* truth tests and counts from every input, narrow floats included */
 #define DEF_OTHER(N, T, K)                          \
     DEF_RED(ALL, BOOL, uint8_t, KB, N, T, K)        \
     DEF_RED(ANY, BOOL, uint8_t, KB, N, T, K)        \
     DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)
-ARS_DTYPES(DEF_OTHER)
+ARS_STORAGE_DTYPES(DEF_OTHER)
 #define ENT_OTHER(N, T, K) \
     ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N)
 
@@ -501,7 +504,7 @@ static const red_kernel red_table[ARS_RED_NOPS][ARS_NDTYPES][ARS_NDTYPES] = {
     ARS_ACC_DTYPES(ENT_SUMPROD_ROW)
     ARS_REAL_DTYPES(ENT_MINMAX)
     ARS_NARROW_DTYPES(ENT_MINMAX_N)
-    ARS_DTYPES(ENT_OTHER)
+    ARS_STORAGE_DTYPES(ENT_OTHER)
 };
 
 /* How many parts of at least a thread's grain `size` elements of `isz`
