@@ -59,13 +59,19 @@ enum { PW_BLOCK = 128 };
 /* map: MAPK_<m>(AT, AK, IK, v) */
 #define MAPK_CONV(AT, AK, IK, v) ACONV_##AK##_##IK(AT, v)
 #define MAPK_SELF(AT, AK, IK, v) SELF_##IK(v)
-#define MAPK_TRUTH(AT, AK, IK, v) ((AT)(SELF_##IK(v) != 0))
+#define MAPK_TRUTH(AT, AK, IK, v) ((AT)TRUTH_##IK(v))
+/* whether v is nonzero; a narrow float's from its bits (NaN is nonzero) */
+#define TRUTH_KB(v) ((v) != 0)
+#define TRUTH_KI TRUTH_KB
+#define TRUTH_KU TRUTH_KB
+#define TRUTH_KF TRUTH_KB
+#define TRUTH_KC TRUTH_KB
+#define TRUTH_KN(v) (((v).bits & 0x7fffu) != 0)
 /* the input's own value; a narrow float's as a float (exact) */
 #define SELF_KB(v) (v)
 #define SELF_KI(v) (v)
 #define SELF_KU(v) (v)
 #define SELF_KF(v) (v)
-#define SELF_KC(v) (v)
 #define SELF_KN(v) NARROW_TO_FLOAT(v)
 
 /* combine: COMBK_<c>(AT, AK, a, b) */
