@@ -42,7 +42,6 @@ def _arg(func: str, op: int, x: Array, axis: Optional[int], keepdims: bool) -> A
     if x.dtype.kind == "c":
         raise dtype_error(func, "real-valued", x.dtype)
     K.check_size(func, x)
-    x = dt.widened(x)  # narrow floats compare as float32 (exact)
     if axis is None:
         flat = flat_view(x)
         if flat.size == 0:

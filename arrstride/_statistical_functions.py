@@ -16,8 +16,10 @@ from . import _kernels as K
 from . import _layout as L
 from ._args import check_keepdims, normalize_axes, normalize_axis
 from ._array import Array, check_array
+from ._elementwise_functions import abs as _abs
 from ._elementwise_functions import (
     divide,
+    greater,
     imag,
     isnan,
     logical_not,
@@ -42,11 +44,19 @@ def check_dtype_arg(func: str, dtype: Any) -> Optional[dt.DType]:
     return dt.as_dtype(func, dtype)
 
 
+_READS_NARROW = (lib.ARS_RED_SUM, lib.ARS_RED_PROD, lib.ARS_RED_MIN, lib.ARS_RED_MAX)
+_TRUTH = (lib.ARS_RED_ALL, lib.ARS_RED_ANY, lib.ARS_RED_COUNT)
+
+
 def _reads_narrow(x: Array, op: int) -> bool:
-    """A narrow float x that the kernel `op` reads as it is: a sum or product
-    of a C-ordered x, each element entering the float32 (or wider) accumulator
-    exactly, in the fold order of x's float32 copy (so with its bits)."""
-    return op in (lib.ARS_RED_SUM, lib.ARS_RED_PROD) and L.is_contiguous(x._layout)
+    """A narrow float x that the kernel `op` reads as it is: all, any and
+    count_nonzero in any layout; a sum, product, min or max of a C-ordered x,
+    each element entering the float32 (or wider) accumulator exactly, in the
+    fold order of x's float32 copy (so with its bits: a sum's rounding, which
+    NaN it returns, and which of -0.0 and 0.0 a min or max returns depend on
+    that order; a stepped x, even one the iterator walks in C order, takes the
+    strided loops, whose NaN operands can swap against the contiguous ones')."""
+    return op in _TRUTH or (op in _READS_NARROW and L.is_contiguous(x._layout))
 
 
 def _widened(x: Array, op: int) -> Array:
@@ -253,19 +263,41 @@ def prod(x: Array, /, axis: Axis = None, *, dtype: Optional[dt.DType] = None,
     return _sum_like("prod", lib.ARS_RED_PROD, x, axis, dtype, keepdims)
 
 
+def _narrow_min_max(func: str, op: int, x: Array, axes: Tuple[int, ...], keepdims: bool) -> Optional[Array]:
+    """min or max of a narrow x that is not C-ordered, read as it is into
+    float32; None when a result is a zero or a NaN, whose bits (which of -0.0
+    and 0.0, which NaN) depend on the fold order: the caller then folds x's
+    C-ordered float32 copy, as today for every narrow x."""
+    acc = _core_reduce_into(op, x, axes, dt.float32)
+    if acc is None:
+        K.check_size(func, x)
+        acc = Array._empty(tuple(1 if k in axes else n for k, n in enumerate(x.shape)), dt.float32, func=func)
+        K.reduce(op, x, acc, axes, func=func)
+    if acc.size and not reduce_all(greater(_abs(acc), 0.0), lib.ARS_RED_ALL, dt.bool, func):
+        return None
+    return finish(acc, axes, keepdims, x._dtype)
+
+
 def _min_max(func: str, op: int, x: Array, axis: Axis, keepdims: bool) -> Array:
     x = _real(func, x)
     d = x._dtype
-    if dt.is_narrow(d):  # exact in float32
-        return dt.in_dtype(_min_max(func, op, dt.widened(x), axis, keepdims), d)
+    acc = d.compute  # a narrow float's in float32 (exact), rounded back once
     if axis is None and keepdims is False and x._layout.size:
-        return reduce_all(x, op, x._dtype, func)
+        if acc is d:
+            return reduce_all(x, op, d, func)
+        out = _core_reduce_all(op, x, acc)  # a C-ordered narrow x: one flat pass, in C
+        if out is not None:
+            return dt.in_dtype(out, d)
     check_keepdims(func, keepdims)
     axes = normalize_axes(func, axis, x.ndim)
     if reduced_count(x, axes) == 0 and x.size == 0 and \
-            all(d for k, d in enumerate(x.shape) if k not in axes):
+            all(n for k, n in enumerate(x.shape) if k not in axes):
         raise value_error(func, "zero-size reduction has no identity", f"shape {x.shape}, axis {axis!r}")
-    return reduce_axes(x, axes, op, x.dtype, keepdims, x.dtype, func)
+    if acc is not d and not L.is_contiguous(x._layout):
+        out = _narrow_min_max(func, op, x, axes, keepdims)
+        if out is not None:
+            return out
+    return reduce_axes(x, axes, op, acc, keepdims, d, func)
 
 
 def min(x: Array, /, axis: Axis = None, *, keepdims: bool = False) -> Array:
@@ -566,7 +598,8 @@ def _cumulative(func: str, op: int, x: Array, axis: Optional[int], dtype: Option
             raise value_error(func, "x must have at least one dimension")
         axis = normalize_axis(func, axis, x.ndim)
     out_dtype, acc_dtype = sum_dtypes(func, x, dtype)
-    x = dt.widened(x)
+    if x._dtype is out_dtype and acc_dtype is out_dtype.compute:
+        acc_dtype = out_dtype  # a narrow float's lane keeps float32 and rounds each value
     shape = list(x.shape)
     shape[axis] += 1 if include_initial else 0
     acc = Array._empty(tuple(shape), acc_dtype, func=func)

@@ -154,11 +154,12 @@ def diff(x: Array, /, n: int = 1, axis: int = -1, *, prepend: Optional[Array] = 
         shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
         return Array._empty(shape, x.dtype, func=func)
     d = x.dtype
-    x = dt.widened(x)  # a narrow float is subtracted in float32 and rounded, as NumPy
     for _ in range(n):
         shape = list(x.shape)
         shape[ax] -= 1
-        out = Array._empty(tuple(shape), x.dtype, func=func)
+        # a narrow float is subtracted in float32 and rounded once, as NumPy:
+        # one difference rounds to d, repeated ones stay in float32 till the end
+        out = Array._empty(tuple(shape), d if n == 1 else x.dtype.compute, func=func)
         if out.size:
             K.lane(lib.ARS_LANE_DIFF, x, out, ax, ax, func=func)
         x = out

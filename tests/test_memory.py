@@ -287,6 +287,9 @@ def _peak_rss_growth(setup: str, stmt: str, env: dict = None) -> tuple:
     "out = xp.exp(h)",                                    # float16 through float32 blocks
     "out = xp.add(x, i)",                                 # float32 + int32: float64 result
     "out = xp.sum(h)",                                    # a float16 sum
+    "out = xp.max(h)",                                    # float16 read in float32 blocks
+    "out = xp.argmax(h)",                                 # float16 compared as float32
+    "out = xp.cumulative_sum(h)",                         # float32 running sum, float16 out
     "out = xp.where(c, x, y)",                            # float32 values, float64 result
     "out = xp.clip(h, 0.0, x[:1])",                       # float16 through float32 blocks
     "out = xp.clip(x, i, y)",                             # bounds cast into float32 per block
@@ -304,6 +307,7 @@ def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
         "n = 8_000_000; x = xp.ones(n, dtype=xp.float32); y = xp.full(n, 2.0); "
         "h = xp.ones(n, dtype=xp.float16); i = xp.ones(n, dtype=xp.int32); "
         "w = xp.ones(8, dtype=xp.float32); w += xp.ones(8); xp.exp(h[:8]); xp.sum(h[:8]); "
+        "xp.max(h[:8]); xp.argmax(h[:8]); xp.cumulative_sum(h[:8]); "
         "c = xp.ones(n, dtype=xp.bool); xp.where(c[:8], x[:8], y[:8]); xp.clip(h[:8], 0.0, x[:1]); "
         "xp.clip(x[:8], i[:8], y[:8]); xp.isin(x[:8], y[:5])",
         stmt, {"ARRSTRIDE_FAST_PATHS": fast})

@@ -657,14 +657,15 @@ PyObject *core_permute(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
  * ARS_LANE_CUMSUM) or product (ARS_LANE_CUMPROD) of x along axis (an int, or
  * None for a 0-d or 1-D x) in a new contiguous array, with dtype=None's rule:
  * bool and signed integers accumulate in and return int64, unsigned ones
- * uint64, the rest their own dtype; None for narrow floats, other ops and
- * anything the Python path words an error for. */
+ * uint64, the rest their own dtype (a narrow float's running value kept in
+ * float32, each rounded to the output); None for other ops and anything the
+ * Python path words an error for. */
 PyObject *core_cumulative(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
     int ok = 1;
     if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v) || !strides_fit(&v)
-        || (args[3] != Py_True && args[3] != Py_False) || narrow_float(&v))
+        || (args[3] != Py_True && args[3] != Py_False))
         Py_RETURN_NONE;
     int64_t op = as_i64(args[0], &ok), axis;
     if (!ok || (op != ARS_LANE_CUMSUM && op != ARS_LANE_CUMPROD))
@@ -831,16 +832,16 @@ PyObject *core_searchsorted(PyObject *mod, PyObject *const *args, Py_ssize_t nar
 }
 
 /* arg(op, x, axis, keepdims) -> argmax (op ARS_LANE_ARGMAX) or argmin of x, a
- * real, not narrow dtype in any layout: over all of a 0-d, 1-D or dense x
- * (axis None) or along one axis (an int), with a bool keepdims, in a new
- * int64 array; None otherwise (empty lanes, other layouts, errors: the
- * Python path). */
+ * real dtype (a narrow float compared as a float) in any layout: over all of
+ * a 0-d, 1-D or dense x (axis None) or along one axis (an int), with a bool
+ * keepdims, in a new int64 array; None otherwise (empty lanes, other layouts,
+ * errors: the Python path). */
 PyObject *core_arg(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     view_t v;
     int ok = 1;
     if (!fast_paths || nargs != 4 || !PyLong_CheckExact(args[0]) || !read_view(args[1], &v) || !strides_fit(&v)
-        || (args[3] != Py_True && args[3] != Py_False) || v.kind == K_COMPLEX || narrow_float(&v) || v.size == 0)
+        || (args[3] != Py_True && args[3] != Py_False) || v.kind == K_COMPLEX || v.size == 0)
         Py_RETURN_NONE;
     int64_t op = as_i64(args[0], &ok);
     if (!ok || (op != ARS_LANE_ARGMAX && op != ARS_LANE_ARGMIN))

@@ -16,13 +16,8 @@
 
 enum { PW_BLOCK = 128 };
 
-/* Narrow float inputs (kind KN): loaded as their bits, and entering an
- * accumulator through float (exact), as when cast to float32 first. */
-/* (ld_FLOAT16, ld_BFLOAT16 and NARROW_TO_FLOAT: stats_internal.h) */
-#define ACONV_KI_KN(AT, v) ACONV_KI_KF(AT, NARROW_TO_FLOAT(v))
-#define ACONV_KU_KN(AT, v) ACONV_KU_KF(AT, NARROW_TO_FLOAT(v))
-#define ACONV_KF_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))
-#define ACONV_KC_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))
+/* Narrow float inputs (kind KN) are loaded as their bits and enter an
+ * accumulator through float (stats_internal.h), as when cast to float32 first. */
 #define PWB_ATTR_KN
 
 /* ---- one row per reduction ----------------------------------------------------
@@ -63,8 +58,21 @@ enum { PW_BLOCK = 128 };
 
 /* map: MAPK_<m>(AT, AK, IK, v) */
 #define MAPK_CONV(AT, AK, IK, v) ACONV_##AK##_##IK(AT, v)
-#define MAPK_SELF(AT, AK, IK, v) (v)
-#define MAPK_TRUTH(AT, AK, IK, v) ((AT)((v) != 0))
+#define MAPK_SELF(AT, AK, IK, v) SELF_##IK(v)
+#define MAPK_TRUTH(AT, AK, IK, v) ((AT)TRUTH_##IK(v))
+/* whether v is nonzero; a narrow float's from its bits (NaN is nonzero) */
+#define TRUTH_KB(v) ((v) != 0)
+#define TRUTH_KI TRUTH_KB
+#define TRUTH_KU TRUTH_KB
+#define TRUTH_KF TRUTH_KB
+#define TRUTH_KC TRUTH_KB
+#define TRUTH_KN(v) (((v).bits & 0x7fffu) != 0)
+/* the input's own value; a narrow float's as a float (exact) */
+#define SELF_KB(v) (v)
+#define SELF_KI(v) (v)
+#define SELF_KU(v) (v)
+#define SELF_KF(v) (v)
+#define SELF_KN(v) NARROW_TO_FLOAT(v)
 
 /* combine: COMBK_<c>(AT, AK, a, b) */
 #define COMBK_ADD(AT, AK, a, b) ADD_##AK(AT, a, b)
@@ -167,6 +175,66 @@ DEF_MMFAST(MAX, FLOAT64, double)
 DEF_MMFAST(MAX, FLOAT32, float)
 DEF_MMFAST(MIN, FLOAT64, double)
 DEF_MMFAST(MIN, FLOAT32, float)
+/* The same for a narrow float run, its float result at res: blocks of it
+ * widened (exact) and fed to the lanes as its float32 copy's elements would
+ * be, so with that copy's result to the bit. */
+enum { MM_NBLOCK = 16 * MM_LANES };
+#define DEF_MMFAST_N_L(OP, N, L)                                                \
+    RED_LEVELED(L) static int mmfast_##OP##_##N##_l##L(const char *p, int64_t n, char *res) \
+    {                                                                           \
+        _Alignas(64) float b[MM_NBLOCK];                                        \
+        float m[MM_LANES], z[MM_LANES];                                         \
+        const int64_t isz = ars_itemsize[ARS_##N];                              \
+        int64_t i;                                                              \
+        if (n < MM_LANES)                                                       \
+            return 0;                                                           \
+        ars_load_##N(b, p, isz, MM_LANES);                                      \
+        for (int k = 0; k < MM_LANES; k++) {                                    \
+            m[k] = b[k];                                                        \
+            z[k] = m[k] - m[k];                                                 \
+        }                                                                       \
+        for (i = MM_LANES; i + MM_LANES <= n;) {                                \
+            int64_t nb = (n - i) / MM_LANES * MM_LANES;                         \
+            if (nb > MM_NBLOCK)                                                 \
+                nb = MM_NBLOCK;                                                 \
+            ars_load_##N(b, p + i * isz, isz, nb);                              \
+            for (int64_t j = 0; j < nb; j += MM_LANES)                          \
+                for (int k = 0; k < MM_LANES; k++) {                            \
+                    float v = b[j + k];                                         \
+                    m[k] = GT_##OP(v, m[k]) ? v : m[k];                         \
+                    z[k] += v - v;                                              \
+                }                                                               \
+            i += nb;                                                            \
+        }                                                                       \
+        float t = m[0], zz = z[0];                                              \
+        for (int k = 1; k < MM_LANES; k++) {                                    \
+            t = GT_##OP(m[k], t) ? m[k] : t;                                    \
+            zz += z[k];                                                         \
+        }                                                                       \
+        if (i < n)                                                              \
+            ars_load_##N(b, p + i * isz, isz, n - i);                           \
+        for (int64_t j = 0; i + j < n; j++) {                                   \
+            float v = b[j];                                                     \
+            t = GT_##OP(v, t) ? v : t;                                          \
+            zz += v - v;                                                        \
+        }                                                                       \
+        if (zz != zz)                                                           \
+            return 0;                                                           \
+        st_FLOAT32(res, t);                                                     \
+        return 1;                                                               \
+    }
+#define DEF_MMFAST_N(N, T, K)                                                   \
+    RED_STAMP(DEF_MMFAST_N_L, MAX, N)                                           \
+    RED_STAMP(DEF_MMFAST_N_L, MIN, N)                                           \
+    static int mmfast_MAX_##N(const char *p, int64_t n, char *res)              \
+    {                                                                           \
+        return RED_PICK(mmfast_MAX_##N)(p, n, res);                             \
+    }                                                                           \
+    static int mmfast_MIN_##N(const char *p, int64_t n, char *res)              \
+    {                                                                           \
+        return RED_PICK(mmfast_MIN_##N)(p, n, res);                             \
+    }
+ARS_NARROW_DTYPES(DEF_MMFAST_N)
 static int mmfast_none(const char *p, int64_t n, char *res)
 {
     (void)p; (void)n; (void)res;
@@ -178,6 +246,20 @@ static int mmfast_none(const char *p, int64_t n, char *res)
 #define MMK_LESSER(AT) \
     _Generic((AT)0, double: mmfast_MIN_FLOAT64, float: mmfast_MIN_FLOAT32, default: mmfast_none)
 #define MMK_NONE(AT) mmfast_none
+/* the same for a narrow input IN (into a float accumulator) */
+#define MMKN_GREATER(IN) mmfast_MAX_##IN
+#define MMKN_LESSER(IN) mmfast_MIN_##IN
+#define MMKN_NONE(IN) mmfast_none
+#define MMKN_ALL(IN) mmfast_none
+#define MMKN_ANY(IN) mmfast_none
+/* RUN_<input kind>(OP, AT, IT, IN, p, n, res): the whole-run shortcut of a
+ * contiguous run, 0 where it declines */
+#define RUN_KB(OP, AT, IT, IN, p, n, res) (sizeof(AT) == sizeof(IT) && RED_RUN(OP)(AT)(p, n, res))
+#define RUN_KI RUN_KB
+#define RUN_KU RUN_KB
+#define RUN_KF RUN_KB
+#define RUN_KC RUN_KB
+#define RUN_KN(OP, AT, IT, IN, p, n, res) RED_CAT(MMKN_, RED_FIELD(RF_RUN, OP))(IN)(p, n, res)
 /* any/all of a contiguous run of 1-byte values (bool, int8, uint8; the caller
  * checks the sizes): eight bytes a word, a block of words at a time, the
  * loop free of early exits so that it vectorizes; all() tests each word for
@@ -312,8 +394,7 @@ typedef struct {
         char *acc = data[1];                                                              \
         if (s[1] == 0) {                                                                  \
             char r_[sizeof(AT)];                                                          \
-            if (sizeof(AT) == sizeof(IT) && s[0] == (int64_t)sizeof(IT) &&                \
-                RED_RUN(OP)(AT)(in, n, r_)) {                                             \
+            if (s[0] == (int64_t)sizeof(IT) && RUN_##IK(OP, AT, IT, IN, in, n, r_)) {      \
                 st_##AN(acc, RED_COMB(OP)(AT, AK, ld_##AN(acc), ld_##AN(r_)));            \
                 return;                                                                   \
             }                                                                             \
@@ -407,24 +488,29 @@ ARS_ACC_DTYPES(DEF_SUMPROD_ROW)
 #define ENT_SUMPROD(AN, AT, AK, IN, IT, IK) ENT_RED(SUM, AN, IN) ENT_RED(PROD, AN, IN)
 #define ENT_SUMPROD_ROW(AN, AT, AK) ARS_STORAGE_DTYPES2(ENT_SUMPROD, AN, AT, AK)
 
-/* min and max in the input's own type */
+/* min and max in the input's own type; a narrow float's in float32 (exact) */
 #define DEF_MINMAX(N, T, K) DEF_RED(MIN, N, T, K, N, T, K) DEF_RED(MAX, N, T, K, N, T, K)
 ARS_REAL_DTYPES(DEF_MINMAX)
 #define ENT_MINMAX(N, T, K) ENT_RED(MIN, N, N) ENT_RED(MAX, N, N)
+#define DEF_MINMAX_N(N, T, K) \
+    DEF_RED(MIN, FLOAT32, float, KF, N, T, K) DEF_RED(MAX, FLOAT32, float, KF, N, T, K)
+ARS_NARROW_DTYPES(DEF_MINMAX_N)
+#define ENT_MINMAX_N(N, T, K) ENT_RED(MIN, FLOAT32, N) ENT_RED(MAX, FLOAT32, N)
 
-/* truth tests and counts from every input */
+/* truth tests and counts from every input, narrow floats included */
 #define DEF_OTHER(N, T, K)                          \
     DEF_RED(ALL, BOOL, uint8_t, KB, N, T, K)        \
     DEF_RED(ANY, BOOL, uint8_t, KB, N, T, K)        \
     DEF_RED(COUNT, INT64, int64_t, KI, N, T, K)
-ARS_DTYPES(DEF_OTHER)
+ARS_STORAGE_DTYPES(DEF_OTHER)
 #define ENT_OTHER(N, T, K) \
     ENT_RED(ALL, BOOL, N) ENT_RED(ANY, BOOL, N) ENT_RED(COUNT, INT64, N)
 
 static const red_kernel red_table[ARS_RED_NOPS][ARS_NDTYPES][ARS_NDTYPES] = {
     ARS_ACC_DTYPES(ENT_SUMPROD_ROW)
     ARS_REAL_DTYPES(ENT_MINMAX)
-    ARS_DTYPES(ENT_OTHER)
+    ARS_NARROW_DTYPES(ENT_MINMAX_N)
+    ARS_STORAGE_DTYPES(ENT_OTHER)
 };
 
 /* How many parts of at least a thread's grain `size` elements of `isz`

@@ -21,6 +21,10 @@
     static inline T ld_##NAME(const char *p) { T v; memcpy(&v, p, sizeof v); return v; } \
     static inline void st_##NAME(char *p, T v) { memcpy(p, &v, sizeof v); }
 ARS_DTYPES(ARS_DEF_LDST)
+ARS_NARROW_DTYPES(ARS_DEF_LDST)
+
+/* A narrow float (kind KN) as the float it widens to (exact). */
+#define NARROW_TO_FLOAT(v) _Generic((v), ars_f16: ars_f16_to_float, ars_bf16: ars_bf16_to_float)(v)
 
 /* ACONV_<acc kind>_<input kind>(AT, v): v into the accumulator type AT. */
 #define ACONV_KI_KB(AT, v) ((AT)(v))
@@ -43,6 +47,11 @@ ARS_DTYPES(ARS_DEF_LDST)
 #define ACONV_KC_KU(AT, v) ((AT)(v))
 #define ACONV_KC_KF(AT, v) ((AT)(v))
 #define ACONV_KC_KC(AT, v) ((AT)(v))
+/* a narrow float enters through float, as when cast to float32 first */
+#define ACONV_KI_KN(AT, v) ACONV_KI_KF(AT, NARROW_TO_FLOAT(v))
+#define ACONV_KU_KN(AT, v) ACONV_KU_KF(AT, NARROW_TO_FLOAT(v))
+#define ACONV_KF_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))
+#define ACONV_KC_KN(AT, v) ((AT)NARROW_TO_FLOAT(v))
 
 /* Wrapping integer arithmetic (signed overflow is done in unsigned). */
 #define ADD_KB(T, a, b) ((T)((a) + (b)))
@@ -112,9 +121,7 @@ static inline double ars_unkey_f64(uint64_t k)
  * bits in the key's top 16, as ars_key_f64 does for a double (a different
  * number than the float32 value's key, in the same order: -0.0 == 0.0, NaNs
  * last). A decoded NaN is the float NaN cast to the dtype, as a float32
- * sort cast back gives. */
-ARS_NARROW_DTYPES(ARS_DEF_LDST)
-#define NARROW_TO_FLOAT(v) _Generic((v), ars_f16: ars_f16_to_float, ars_bf16: ars_bf16_to_float)(v)
+ * sort cast back gives. (Their loads, stores and NARROW_TO_FLOAT: above.) */
 #define NARROW_INF_BITS(v) _Generic((v), ars_f16: 0x7c00u, ars_bf16: 0x7f80u)
 #define NARROW_ISNAN(v) (((v).bits & 0x7fffu) > NARROW_INF_BITS(v))
 #define NARROW_NAN_BITS(T) _Generic((T *)0, ars_f16 *: 0x7e00u, ars_bf16 *: 0x7fc0u)
