@@ -161,11 +161,14 @@ enum { ars_bf16_dl_code = 4 /* kDLBfloat */ };
     X(COMPLEX128, ars_c128, KC)
 
 /* Narrow floats (kind KN) are storage dtypes: kept as their bits and computed
- * in float32 (Python widens them: DType.compute), so the kernel lists above
- * leave them out; an entry point that meets one returns ARS_ERR_DTYPE
- * (ars_has_kernels), but for the sorting, selection, unique and
- * searchsorted kernels, which order them by their bits (stats_internal.h). The storage lists add them: item sizes, casts, DLPack
- * codes, _core's scalar read and pack. A narrow C type T comes with, beside
+ * in float32 (DType.compute), so the kernel lists above leave them out. The
+ * kernels that take them stamp them in on their own: elementwise loops
+ * through float32 blocks (ew_narrow.h), reductions, scans and lanes reading
+ * them through float (stats_internal.h), sorting, selection, unique and
+ * searchsorted ordering them by their bits; an entry point that has no
+ * kernel for one returns ARS_ERR_DTYPE (ars_has_kernels tells which dtypes
+ * the kernel lists hold). The storage lists add them: item sizes, casts,
+ * DLPack codes, _core's scalar read and pack. A narrow C type T comes with, beside
  * its row here: T##_to_float, T##_to_double (exact), T##_from_float,
  * T##_from_double, T##_from_int (int64_t), T##_from_uint (uint64_t) and
  * T##_dl_code (its DLPack type code). A new narrow dtype is: its enum line in
