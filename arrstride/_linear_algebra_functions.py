@@ -79,8 +79,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     out = _core_matmul(x1, x2)  # 1-D/2-D operands of one dtype, in C; else None
     if out is not None:
         return out
-    if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype \
-            and not dt.is_narrow(x1._dtype):
+    if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype:
         # the common case, kept short: one dtype, no batch dims
         l1 = x1._layout
         l2 = x2._layout
@@ -106,7 +105,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if x1.ndim == 0 or x2.ndim == 0:
         raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
+    if dt.is_narrow(dtype) and not x1.dtype is x2.dtype:  # a narrow float and bool, say
         return dt.through_compute(matmul, dtype, x1, x2)
     a = x1 if x1.ndim > 1 else x1._with_layout(L.insert_dims(x1._layout, (0,)))
     b = x2 if x2.ndim > 1 else x2._with_layout(L.insert_dims(x2._layout, (1,)))
@@ -153,6 +152,22 @@ def _axes_arg(func: str, axes, n1: int, n2: int) -> Tuple[Tuple[int, ...], Tuple
     if len(set(ax1)) != len(ax1) or len(set(ax2)) != len(ax2):
         raise value_error(func, "repeated axis", repr(axes))
     return ax1, ax2
+
+
+def _packs_row_major(shape: Tuple[int, ...], order: Tuple[int, ...], nrow: int) -> bool:
+    """Whether a C-ordered array of shape, permuted by order and reshaped to a
+    matrix of its first nrow dims by the rest, is a row-major matrix (a view
+    or a copy): how the matmul kernel converts a narrow float operand to
+    float32, so that such a product runs the BLAS calls of the float32 one."""
+    lay = L.permute(L.contiguous(shape), order)
+    rows = cols = 1
+    for i, d in enumerate(lay.shape):
+        if i < nrow:
+            rows *= d
+        else:
+            cols *= d
+    strides = L.view_strides(lay, (rows, cols))
+    return strides is None or L.is_contiguous(L.Layout((rows, cols), strides, 0))
 
 
 def tensordot(x1: Array, x2: Array, /, *,
@@ -205,10 +220,13 @@ def tensordot(x1: Array, x2: Array, /, *,
             raise shapes_error(func, f"contracted axes {a1} of x1 and {a2} of x2 differ in size",
                                x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
-        return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
     free1 = [d for d in range(x1.ndim) if d not in ax1]
     free2 = [d for d in range(x2.ndim) if d not in ax2]
+    if dt.is_narrow(dtype) and not (
+            x1.dtype is x2.dtype and _packs_row_major(x1.shape, tuple(free1) + ax1, len(free1))
+            and _packs_row_major(x2.shape, ax2 + tuple(free2), len(ax2))):
+        # the float32 product of C-ordered float32 copies would take an operand transposed
+        return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
     a = x1._with_layout(L.permute(x1._layout, tuple(free1) + ax1))
     b = x2._with_layout(L.permute(x2._layout, ax2 + tuple(free2)))
     kk = 1
@@ -279,8 +297,6 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if d1 != d2:
         raise shapes_error(func, f"axis {axis} must have one size in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
-        return dt.through_compute(vecdot, dtype, x1, x2, axis=axis)
     a = _broadcast_view(_as(x1, dtype), shape)
     b = _broadcast_view(_as(x2, dtype), shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)
