@@ -1,7 +1,8 @@
-"""Linear algebra of the narrow floats (float16, bfloat16) read in C, without a
-whole float32 copy: bit for bit the float32 computation on C-ordered float32
-copies of the operands, rounded once to the narrow dtype, over the layouts of
-tests/layouts.py, batches, vector and matrix operands and threaded sizes."""
+"""Linear algebra and real FFTs of the narrow floats (float16, bfloat16) read
+in C, without a whole float32 copy: bit for bit the float32 computation on
+C-ordered float32 copies of the operands (the result rounded once to the
+narrow dtype), over the layouts of tests/layouts.py, batches, vector and
+matrix operands and threaded sizes."""
 from __future__ import annotations
 
 import math
@@ -178,3 +179,35 @@ def test_matrix_norm(name, ord):
     for _, a in narrow_views((3, 4, 5), name, SHAPED):
         for keepdims in (False, True):
             check(xp.linalg.matrix_norm, a, ord=ord, keepdims=keepdims)
+
+
+# ---- real FFTs ---------------------------------------------------------------------------
+
+def same_complex_bits(got, want):
+    assert got.dtype == want.dtype == xp.complex64 and got.shape == want.shape
+    g = np.asarray(got).view(np.uint32)
+    w = np.asarray(want).view(np.uint32)
+    np.testing.assert_array_equal(g, w)
+
+
+def fft_reference(f, x, **kwargs):
+    """f of the C-ordered float32 copy of x (how a narrow input was read)."""
+    return f(widened(x), **kwargs)
+
+
+@pytest.mark.parametrize("name", NARROW)
+def test_real_ffts_read_narrow_input(name):
+    for _, a in narrow_views((4, 6, 5), name, SHAPED):
+        for f, kwargs in [(xp.fft.rfft, {}), (xp.fft.rfft, {"axis": 0}), (xp.fft.rfft, {"n": 9}),
+                          (xp.fft.rfft, {"n": 3, "axis": 1}), (xp.fft.ihfft, {}),
+                          (xp.fft.rfftn, {}), (xp.fft.rfftn, {"axes": (0, 2), "s": (5, 8)}),
+                          (xp.fft.rfft2, {}), (xp.fft.rfftn, {"axes": ()})]:
+            same_complex_bits(f(a, **kwargs), fft_reference(f, a, **kwargs))
+    for _, a in narrow_views((7,), name, ["contiguous", "negative", "stepped", "zerod",
+                                           "size1", "empty"]):
+        if a.ndim and a.shape[-1]:
+            same_complex_bits(xp.fft.rfft(a), fft_reference(xp.fft.rfft, a))
+    big = xp.astype(xp.asarray(narrow_values((64, 4096), name, 9)), getattr(xp, name))
+    same_complex_bits(xp.fft.rfft(big), fft_reference(xp.fft.rfft, big))  # threaded lines
+    same_complex_bits(xp.fft.rfft(big[0]), fft_reference(xp.fft.rfft, big[0]))
+    same_complex_bits(xp.fft.rfft(big, axis=0), fft_reference(xp.fft.rfft, big, axis=0))

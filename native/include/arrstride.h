@@ -160,8 +160,11 @@ enum { ARS_FFT_C2C = 0, ARS_FFT_R2C = 1, ARS_FFT_C2R = 2 };
  *   C2R: the first min(src_len, n/2+1) inputs, zero-padded, read as the
  *        non-negative half of a Hermitian spectrum -> n real outputs.
  * sign is -1 (forward, e^-2pi i jk/n) or +1 (backward); every output is
- * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap. */
-int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
+ * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap.
+ * src_dtype is src's dtype: dtype, or the matching real dtype for R2C, or for
+ * R2C into ARS_COMPLEX64 also ARS_FLOAT16 or ARS_BFLOAT16 (read exactly as
+ * float32, line by line). */
+int ars_fft(int kind, int dtype, int src_dtype, int ndim, const int64_t *shape, int axis,
             const char *src, const int64_t *src_strides, int64_t src_len,
             char *dst, const int64_t *dst_strides, int64_t dst_len,
             int64_t n, int sign, double scale);

@@ -150,6 +150,7 @@ static void fft_root(const fft_roots *rg, int64_t m, double *re, double *im)
 typedef struct {
     const void *plan;
     int kind, sign;
+    int narrow;     /* R2C from float16 or bfloat16 (its dtype code), else 0 */
     int half;       /* a real transform of even n on a core of length n/2 */
     int par;        /* lines one at a time, each pass split across the pool */
     double scale;
@@ -322,7 +323,7 @@ void ars_fft_cache_clear(void)
 
 /* ---- the entry point ---------------------------------------------------------------- */
 
-int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
+int ars_fft(int kind, int dtype, int src_dtype, int ndim, const int64_t *shape, int axis,
             const char *src, const int64_t *src_strides, int64_t src_len,
             char *dst, const int64_t *dst_strides, int64_t dst_len,
             int64_t n, int sign, double scale)
@@ -336,6 +337,13 @@ int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
         return ARS_ERR_ARG;
     fft_job jb;
     int status = ARS_OK;
+    int real = dtype == ARS_COMPLEX64 ? ARS_FLOAT32 : ARS_FLOAT64;
+    jb.narrow = 0;
+    if (kind == ARS_FFT_R2C && dtype == ARS_COMPLEX64 &&
+        (src_dtype == ARS_FLOAT16 || src_dtype == ARS_BFLOAT16))
+        jb.narrow = src_dtype;
+    else if (src_dtype != (kind == ARS_FFT_R2C ? real : dtype))
+        return ARS_ERR_DTYPE;
     jb.kind = kind;
     jb.sign = sign;
     jb.scale = scale;

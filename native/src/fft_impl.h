@@ -224,7 +224,19 @@ static void FS(gather)(const fft_job *jb, const FS(plan) *pl, const char *src,
         int64_t stop = jb->half ? n : 2 * n;
         int64_t step = jb->half ? 1 : 2;
         int64_t j = 0;
-        if (ss == (int64_t)sizeof(FT) && step == 1) {
+        if (jb->narrow == ARS_FLOAT16) {  /* exact in float */
+            for (; j < m; j++) {
+                ars_f16 h;
+                memcpy(&h, src + j * ss, sizeof h);
+                f[j * step] = (FT)ars_f16_to_float(h);
+            }
+        } else if (jb->narrow == ARS_BFLOAT16) {
+            for (; j < m; j++) {
+                ars_bf16 h;
+                memcpy(&h, src + j * ss, sizeof h);
+                f[j * step] = (FT)ars_bf16_to_float(h);
+            }
+        } else if (ss == (int64_t)sizeof(FT) && step == 1) {
             memcpy(f, src, (size_t)m * sizeof(FT));
             j = m;
         }
