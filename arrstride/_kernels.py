@@ -516,9 +516,10 @@ FFT_C2R = lib.ARS_FFT_C2R
 def fft_lines(kind: int, dst, src, axis: int, n: int, sign: int, scale: float) -> None:
     """Length-n transforms along `axis` from src into dst (a different
     storage); the other dims of src and dst agree. The complex side's dtype
-    names the precision; a float16 or bfloat16 src of R2C is read as float32."""
+    names the precision; a real src of C2C or C2R is read as complex, and a
+    float16 or bfloat16 src as float32."""
     slay, dlay = src._layout, dst._layout
-    cplx = dst._dtype if kind != FFT_C2R else src._dtype
+    cplx = dst._dtype if kind != FFT_C2R else _dt.complex_of(dst._dtype)
     _check(lib.ars_fft(kind, cplx.code, src._dtype.code, dlay.ndim, shape64(dlay.shape), axis,
                        data_ptr(src), byte_strides(slay.strides, src._dtype.itemsize), slay.shape[axis],
                        data_ptr(dst), byte_strides(dlay.strides, dst._dtype.itemsize), dlay.shape[axis],

@@ -161,9 +161,10 @@ enum { ARS_FFT_C2C = 0, ARS_FFT_R2C = 1, ARS_FFT_C2R = 2 };
  *        non-negative half of a Hermitian spectrum -> n real outputs.
  * sign is -1 (forward, e^-2pi i jk/n) or +1 (backward); every output is
  * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap.
- * src_dtype is src's dtype: dtype, or the matching real dtype for R2C, or for
- * R2C into ARS_COMPLEX64 also ARS_FLOAT16 or ARS_BFLOAT16 (read exactly as
- * float32, line by line). */
+ * src_dtype is src's dtype: the matching real dtype for R2C, dtype or the
+ * matching real dtype (read as complex with imaginary parts +0) for C2C and
+ * C2R; with ARS_COMPLEX64 a real src may also be ARS_FLOAT16 or ARS_BFLOAT16
+ * (read exactly as float32, line by line). */
 int ars_fft(int kind, int dtype, int src_dtype, int ndim, const int64_t *shape, int axis,
             const char *src, const int64_t *src_strides, int64_t src_len,
             char *dst, const int64_t *dst_strides, int64_t dst_len,
