@@ -6,7 +6,8 @@ products, dot for a row times a column, syrk (the other triangle mirrored)
 when one operand is the other's transpose on the same storage (same address,
 swapped strides), gemm otherwise (threads over small matrices of a batch);
 integer and bool matmul use arrstride's own blocked kernel, wrapping on
-overflow as NumPy does."""
+overflow as NumPy does. float16 and bfloat16 operands are converted to float32
+in C a matrix at a time, and the float32 product rounded once."""
 from __future__ import annotations
 
 import operator

@@ -419,6 +419,9 @@ static int gemm_one_narrow(const mm_job *job, const char *a, const char *b, char
 {
     int64_t m = job->m, n = job->n, k = job->k;
     const int64_t *as = job->as + job->nbatch, *bs = job->bs + job->nbatch;
+    const int64_t most = INT64_MAX / 8;  /* m k, k n and m n of an allocation we could make */
+    if (m > most / k || n > most / k || m > most / n)
+        return ARS_ERR_NOMEM;
     float *fa = (float *)(void *)tile_get(&t->wa, &t->nwa, m * k * 4);
     float *fb = (float *)(void *)tile_get(&t->wb, &t->nwb, k * n * 4);
     float *fc = (float *)(void *)tile_get(&t->wc, &t->nwc, m * n * 4);
