@@ -106,7 +106,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if x1.ndim == 0 or x2.ndim == 0:
         raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype) and not x1.dtype is x2.dtype:  # a narrow float and bool, say
+    if dt.is_narrow(dtype) and x1.dtype is not x2.dtype:  # a narrow float and bool, say
         return dt.through_compute(matmul, dtype, x1, x2)
     a = x1 if x1.ndim > 1 else x1._with_layout(L.insert_dims(x1._layout, (0,)))
     b = x2 if x2.ndim > 1 else x2._with_layout(L.insert_dims(x2._layout, (1,)))
