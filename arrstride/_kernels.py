@@ -775,9 +775,10 @@ def compress(x, mask, out, count: int) -> None:
 
 # ---- linear algebra (matmul, LAPACK drivers, small reductions) ---------------------
 
-def matmul(out, a, b) -> None:
+def matmul(out, a, b, col_major: int = 0) -> None:
     """out[..., m, n] = a[..., m, k] @ b[..., k, n]. a and b are (broadcast)
-    views with out's batch shape and dtype; out is contiguous."""
+    views with out's batch shape and dtype; out is contiguous. col_major
+    (narrow floats): 1, 2 convert a, b to column-major float32 tiles."""
     if out._layout.size == 0:
         return
     isz = out._dtype.itemsize
@@ -790,9 +791,9 @@ def matmul(out, a, b) -> None:
     nbatch = len(shape) - 2
     k = a.shape[-1]
     call = interruptible if out._layout.size * k >= INTERRUPTIBLE_WORK else _plain
-    rc = call(lib.ars_matmul, out._dtype.code, nbatch, shape64(shape[:-2]), shape[-2], shape[-1], k,
-              data_ptr(a), byte_strides(a.strides, isz),
-              data_ptr(b), byte_strides(b.strides, isz), data_ptr(out))
+    rc = call(lib.ars_matmul_ex, out._dtype.code, nbatch, shape64(shape[:-2]), shape[-2], shape[-1],
+              k, data_ptr(a), byte_strides(a.strides, isz),
+              data_ptr(b), byte_strides(b.strides, isz), data_ptr(out), col_major)
     _check(rc, "matmul")
 
 

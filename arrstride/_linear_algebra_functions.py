@@ -11,7 +11,7 @@ in C a matrix at a time, and the float32 product rounded once."""
 from __future__ import annotations
 
 import operator
-from typing import Sequence, Tuple, Union
+from typing import Optional, Sequence, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K
@@ -155,11 +155,12 @@ def _axes_arg(func: str, axes, n1: int, n2: int) -> Tuple[Tuple[int, ...], Tuple
     return ax1, ax2
 
 
-def _packs_row_major(shape: Tuple[int, ...], order: Tuple[int, ...], nrow: int) -> bool:
-    """Whether a C-ordered array of shape, permuted by order and reshaped to a
-    matrix of its first nrow dims by the rest, is a row-major matrix (a view
-    or a copy): how the matmul kernel converts a narrow float operand to
-    float32, so that such a product runs the BLAS calls of the float32 one."""
+def _packing(shape: Tuple[int, ...], order: Tuple[int, ...], nrow: int) -> Optional[int]:
+    """How a C-ordered array of shape, permuted by order and reshaped to a
+    matrix of its first nrow dims by the rest, reaches BLAS: 0 row-major (a
+    view or a copy), 1 column-major, None otherwise. The matmul kernel
+    converts a narrow float operand into float32 tiles of that layout, so
+    that the product runs the BLAS calls of the float32 one."""
     lay = L.permute(L.contiguous(shape), order)
     rows = cols = 1
     for i, d in enumerate(lay.shape):
@@ -168,7 +169,11 @@ def _packs_row_major(shape: Tuple[int, ...], order: Tuple[int, ...], nrow: int) 
         else:
             cols *= d
     strides = L.view_strides(lay, (rows, cols))
-    return strides is None or L.is_contiguous(L.Layout((rows, cols), strides, 0))
+    if strides is None or L.is_contiguous(L.Layout((rows, cols), strides, 0)):
+        return 0
+    if L.is_contiguous(L.Layout((cols, rows), strides[::-1], 0)):
+        return 1
+    return None
 
 
 def tensordot(x1: Array, x2: Array, /, *,
@@ -223,11 +228,13 @@ def tensordot(x1: Array, x2: Array, /, *,
     dtype = dt.promote(x1.dtype, x2.dtype)
     free1 = [d for d in range(x1.ndim) if d not in ax1]
     free2 = [d for d in range(x2.ndim) if d not in ax2]
-    if dt.is_narrow(dtype) and not (
-            x1.dtype is x2.dtype and _packs_row_major(x1.shape, tuple(free1) + ax1, len(free1))
-            and _packs_row_major(x2.shape, ax2 + tuple(free2), len(ax2))):
-        # the float32 product of C-ordered float32 copies would take an operand transposed
-        return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
+    col_major = 0
+    if dt.is_narrow(dtype):
+        pa = _packing(x1.shape, tuple(free1) + ax1, len(free1))
+        pb = _packing(x2.shape, ax2 + tuple(free2), len(ax2))
+        if x1.dtype is not x2.dtype or pa is None or pb is None:
+            return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
+        col_major = pa | 2 * pb
     a = x1._with_layout(L.permute(x1._layout, tuple(free1) + ax1))
     b = x2._with_layout(L.permute(x2._layout, ax2 + tuple(free2)))
     kk = 1
@@ -244,7 +251,7 @@ def tensordot(x1: Array, x2: Array, /, *,
     a2 = reshape(_as(a, dtype), (mm, kk))
     b2 = reshape(_as(b, dtype), (kk, nn))
     out = Array._empty((mm, nn), dtype)
-    K.matmul(out, a2, b2)
+    K.matmul(out, a2, b2, col_major)
     return out._with_layout(L.contiguous(mshape + nshape))
 
 

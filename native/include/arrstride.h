@@ -356,6 +356,14 @@ int ars_blas_ready(void);
 int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
                int64_t k, const char *a, const int64_t *a_strides, const char *b,
                const int64_t *b_strides, char *c);
+/* ars_matmul, with col_major choosing the layout of the float32 tiles a
+ * float16 or bfloat16 matrix is converted into (bit 1: A's, bit 2: B's are
+ * column-major, else row-major): that of a float32 copy whose product should
+ * be reproduced bit for bit (BLAS sums in another order for a transposed
+ * operand). Other dtypes ignore it. */
+int ars_matmul_ex(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
+                  int64_t k, const char *a, const int64_t *a_strides, const char *b,
+                  const int64_t *b_strides, char *c, int col_major);
 
 /* Batched LAPACK drivers: f = 0 float32, 1 float64, 2 complex64, 3 complex128.
  * Inputs are contiguous stacks of column-major matrices, overwritten; outputs

@@ -100,6 +100,7 @@ typedef struct {
     int status;
     atomic_llong next;        /* the next batch element a gemm worker takes */
     int64_t nbatch_total;
+    int col_major;            /* narrow floats: float32 tiles of A (1), B (2) by columns */
 } mm_job;
 
 static void batch_ptrs(const mm_job *job, int64_t idx, const char **a, const char **b, char **c)
@@ -411,8 +412,9 @@ static void narrow_tile(int dtype, int64_t rows, int64_t cols, const char *src, 
         load(dst + i * cols, src + i * rs, cs, cols);
 }
 
-/* One matrix of a narrow float product: its operands converted to row-major
- * float32 tiles (the layout of a C-ordered float32 copy of each), the float32
+/* One matrix of a narrow float product: its operands converted to float32
+ * tiles, row-major (the layout of a C-ordered float32 copy of each) unless
+ * job->col_major asks for column-major, the float32
  * product of gemm_one on them (the same BLAS calls, panels and leading
  * dimensions as that of the float32 copies), the result rounded once into c. */
 static int gemm_one_narrow(const mm_job *job, const char *a, const char *b, char *c, tiles *t)
@@ -427,11 +429,23 @@ static int gemm_one_narrow(const mm_job *job, const char *a, const char *b, char
     float *fc = (float *)(void *)tile_get(&t->wc, &t->nwc, m * n * 4);
     if (!fa || !fb || !fc)
         return ARS_ERR_NOMEM;
-    narrow_tile(job->dtype, m, k, a, as[0], as[1], fa);
-    narrow_tile(job->dtype, k, n, b, bs[0], bs[1], fb);
     int64_t fas[2] = {k * 4, 4}, fbs[2] = {n * 4, 4};
+    if (job->col_major & 1) {  /* A^T row-major */
+        narrow_tile(job->dtype, k, m, a, as[1], as[0], fa);
+        fas[0] = 4;
+        fas[1] = m * 4;
+    } else {
+        narrow_tile(job->dtype, m, k, a, as[0], as[1], fa);
+    }
+    if (job->col_major & 2) {
+        narrow_tile(job->dtype, n, k, b, bs[1], bs[0], fb);
+        fbs[0] = 4;
+        fbs[1] = k * 4;
+    } else {
+        narrow_tile(job->dtype, k, n, b, bs[0], bs[1], fb);
+    }
     mm_job fjob = {ARS_FLOAT32, 0, NULL, m, n, k, 4, NULL, NULL, NULL, fas, fbs, m, 1,
-                   ARS_OK, 0, 0};
+                   ARS_OK, 0, 0, 0};
     int rc = gemm_one(&fjob, (const char *)fa, (const char *)fb, (char *)fc, t);
     if (rc != ARS_OK)
         return rc;
@@ -583,6 +597,13 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
                int64_t k, const char *a, const int64_t *a_strides, const char *b,
                const int64_t *b_strides, char *c)
 {
+    return ars_matmul_ex(dtype, nbatch, batch_shape, m, n, k, a, a_strides, b, b_strides, c, 0);
+}
+
+int ars_matmul_ex(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
+                  int64_t k, const char *a, const int64_t *a_strides, const char *b,
+                  const int64_t *b_strides, char *c, int col_major)
+{
     if (dtype < 0 || dtype >= ARS_NDTYPES)
         return ARS_ERR_DTYPE;
     int narrow = dtype == ARS_FLOAT16 || dtype == ARS_BFLOAT16;  /* in float32 */
@@ -596,7 +617,7 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
     if (nb == 0 || m == 0 || n == 0)
         return ARS_OK;
     mm_job job = {dtype, nbatch, batch_shape, m, n, k, ars_itemsize[dtype],
-                  a, b, c, a_strides, b_strides, m, 1, ARS_OK, 0, 0};
+                  a, b, c, a_strides, b_strides, m, 1, ARS_OK, 0, 0, col_major & 3};
     int64_t work = m * n * (k > 0 ? k : 1);
     if (dtype >= ARS_FLOAT32 || narrow) {
         if (!ars_blas_ready())
