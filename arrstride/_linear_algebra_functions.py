@@ -161,13 +161,18 @@ def _packing(shape: Tuple[int, ...], order: Tuple[int, ...], nrow: int) -> Optio
     view or a copy), 1 column-major, None otherwise. The matmul kernel
     converts a narrow float operand into float32 tiles of that layout, so
     that the product runs the BLAS calls of the float32 one."""
-    lay = L.permute(L.contiguous(shape), order)
+    nd = len(shape)
+    if order == tuple(range(nd)):  # the common cases, without building layouts
+        return 0
     rows = cols = 1
-    for i, d in enumerate(lay.shape):
+    for i, d in enumerate(order):
         if i < nrow:
-            rows *= d
+            rows *= shape[d]
         else:
-            cols *= d
+            cols *= shape[d]
+    if order == tuple(range(nd - nrow, nd)) + tuple(range(nd - nrow)):
+        return 1 if rows > 1 and cols > 1 else 0  # the transpose of a C-ordered matrix
+    lay = L.permute(L.contiguous(shape), order)
     strides = L.view_strides(lay, (rows, cols))
     if strides is None or L.is_contiguous(L.Layout((rows, cols), strides, 0)):
         return 0
