@@ -516,10 +516,11 @@ FFT_C2R = lib.ARS_FFT_C2R
 def fft_lines(kind: int, dst, src, axis: int, n: int, sign: int, scale: float) -> None:
     """Length-n transforms along `axis` from src into dst (a different
     storage); the other dims of src and dst agree. The complex side's dtype
-    names the precision."""
+    names the precision; a real src of C2C or C2R is read as complex, and a
+    float16 or bfloat16 src as float32."""
     slay, dlay = src._layout, dst._layout
-    cplx = dst._dtype if kind != FFT_C2R else src._dtype
-    _check(lib.ars_fft(kind, cplx.code, dlay.ndim, shape64(dlay.shape), axis,
+    cplx = dst._dtype if kind != FFT_C2R else _dt.complex_of(dst._dtype)
+    _check(lib.ars_fft(kind, cplx.code, src._dtype.code, dlay.ndim, shape64(dlay.shape), axis,
                        data_ptr(src), byte_strides(slay.strides, src._dtype.itemsize), slay.shape[axis],
                        data_ptr(dst), byte_strides(dlay.strides, dst._dtype.itemsize), dlay.shape[axis],
                        n, sign, scale), "fft")
@@ -774,9 +775,10 @@ def compress(x, mask, out, count: int) -> None:
 
 # ---- linear algebra (matmul, LAPACK drivers, small reductions) ---------------------
 
-def matmul(out, a, b) -> None:
+def matmul(out, a, b, col_major: int = 0) -> None:
     """out[..., m, n] = a[..., m, k] @ b[..., k, n]. a and b are (broadcast)
-    views with out's batch shape and dtype; out is contiguous."""
+    views with out's batch shape and dtype; out is contiguous. col_major
+    (narrow floats): 1, 2 convert a, b to column-major float32 tiles."""
     if out._layout.size == 0:
         return
     isz = out._dtype.itemsize
@@ -789,9 +791,9 @@ def matmul(out, a, b) -> None:
     nbatch = len(shape) - 2
     k = a.shape[-1]
     call = interruptible if out._layout.size * k >= INTERRUPTIBLE_WORK else _plain
-    rc = call(lib.ars_matmul, out._dtype.code, nbatch, shape64(shape[:-2]), shape[-2], shape[-1], k,
-              data_ptr(a), byte_strides(a.strides, isz),
-              data_ptr(b), byte_strides(b.strides, isz), data_ptr(out))
+    rc = call(lib.ars_matmul_ex, out._dtype.code, nbatch, shape64(shape[:-2]), shape[-2], shape[-1],
+              k, data_ptr(a), byte_strides(a.strides, isz),
+              data_ptr(b), byte_strides(b.strides, isz), data_ptr(out), col_major)
     _check(rc, "matmul")
 
 

@@ -6,11 +6,12 @@ products, dot for a row times a column, syrk (the other triangle mirrored)
 when one operand is the other's transpose on the same storage (same address,
 swapped strides), gemm otherwise (threads over small matrices of a batch);
 integer and bool matmul use arrstride's own blocked kernel, wrapping on
-overflow as NumPy does."""
+overflow as NumPy does. float16 and bfloat16 operands are converted to float32
+in C a matrix at a time, and the float32 product rounded once."""
 from __future__ import annotations
 
 import operator
-from typing import Sequence, Tuple, Union
+from typing import Optional, Sequence, Tuple, Union
 
 from . import _dtypes as dt
 from . import _kernels as K
@@ -79,8 +80,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     out = _core_matmul(x1, x2)  # 1-D/2-D operands of one dtype, in C; else None
     if out is not None:
         return out
-    if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype \
-            and not dt.is_narrow(x1._dtype):
+    if type(x1) is Array and type(x2) is Array and x1._dtype is x2._dtype:
         # the common case, kept short: one dtype, no batch dims
         l1 = x1._layout
         l2 = x2._layout
@@ -106,7 +106,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     if x1.ndim == 0 or x2.ndim == 0:
         raise shapes_error(func, "operands must have at least one dimension", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
+    if dt.is_narrow(dtype) and x1.dtype is not x2.dtype:  # a narrow float and bool, say
         return dt.through_compute(matmul, dtype, x1, x2)
     a = x1 if x1.ndim > 1 else x1._with_layout(L.insert_dims(x1._layout, (0,)))
     b = x2 if x2.ndim > 1 else x2._with_layout(L.insert_dims(x2._layout, (1,)))
@@ -153,6 +153,32 @@ def _axes_arg(func: str, axes, n1: int, n2: int) -> Tuple[Tuple[int, ...], Tuple
     if len(set(ax1)) != len(ax1) or len(set(ax2)) != len(ax2):
         raise value_error(func, "repeated axis", repr(axes))
     return ax1, ax2
+
+
+def _packing(shape: Tuple[int, ...], order: Tuple[int, ...], nrow: int) -> Optional[int]:
+    """How a C-ordered array of shape, permuted by order and reshaped to a
+    matrix of its first nrow dims by the rest, reaches BLAS: 0 row-major (a
+    view or a copy), 1 column-major, None otherwise. The matmul kernel
+    converts a narrow float operand into float32 tiles of that layout, so
+    that the product runs the BLAS calls of the float32 one."""
+    nd = len(shape)
+    if order == tuple(range(nd)):  # the common cases, without building layouts
+        return 0
+    rows = cols = 1
+    for i, d in enumerate(order):
+        if i < nrow:
+            rows *= shape[d]
+        else:
+            cols *= shape[d]
+    if order == tuple(range(nd - nrow, nd)) + tuple(range(nd - nrow)):
+        return 1 if rows > 1 and cols > 1 else 0  # the transpose of a C-ordered matrix
+    lay = L.permute(L.contiguous(shape), order)
+    strides = L.view_strides(lay, (rows, cols))
+    if strides is None or L.is_contiguous(L.Layout((rows, cols), strides, 0)):
+        return 0
+    if L.is_contiguous(L.Layout((cols, rows), strides[::-1], 0)):
+        return 1
+    return None
 
 
 def tensordot(x1: Array, x2: Array, /, *,
@@ -205,10 +231,15 @@ def tensordot(x1: Array, x2: Array, /, *,
             raise shapes_error(func, f"contracted axes {a1} of x1 and {a2} of x2 differ in size",
                                x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
-        return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
     free1 = [d for d in range(x1.ndim) if d not in ax1]
     free2 = [d for d in range(x2.ndim) if d not in ax2]
+    col_major = 0
+    if dt.is_narrow(dtype):
+        pa = _packing(x1.shape, tuple(free1) + ax1, len(free1))
+        pb = _packing(x2.shape, ax2 + tuple(free2), len(ax2))
+        if x1.dtype is not x2.dtype or pa is None or pb is None:
+            return dt.through_compute(tensordot, dtype, x1, x2, axes=axes)
+        col_major = pa | 2 * pb
     a = x1._with_layout(L.permute(x1._layout, tuple(free1) + ax1))
     b = x2._with_layout(L.permute(x2._layout, ax2 + tuple(free2)))
     kk = 1
@@ -225,7 +256,7 @@ def tensordot(x1: Array, x2: Array, /, *,
     a2 = reshape(_as(a, dtype), (mm, kk))
     b2 = reshape(_as(b, dtype), (kk, nn))
     out = Array._empty((mm, nn), dtype)
-    K.matmul(out, a2, b2)
+    K.matmul(out, a2, b2, col_major)
     return out._with_layout(L.contiguous(mshape + nshape))
 
 
@@ -279,8 +310,6 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if d1 != d2:
         raise shapes_error(func, f"axis {axis} must have one size in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32, rounded once (as NumPy)
-        return dt.through_compute(vecdot, dtype, x1, x2, axis=axis)
     a = _broadcast_view(_as(x1, dtype), shape)
     b = _broadcast_view(_as(x2, dtype), shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)

@@ -43,11 +43,9 @@ def _check_x(func: str, x: Any, want: str) -> Array:
     if want == "real":
         if d.kind != "f":
             raise dtype_error(func, "real floating-point", d)
-        return dt.widened(x)  # as NumPy
-    if d.kind == "c":
-        return x
-    if d.kind == "f":
-        return x._copy_contiguous(dt.complex_of(d))
+        return x  # a narrow float is read as float32 line by line, as NumPy computes it
+    if d.kind in "cf":
+        return x  # a real float is read as complex, line by line
     raise dtype_error(func, "floating-point", d)
 
 
@@ -118,13 +116,13 @@ def _s_axes(func: str, x: Array, s: Any, axes: Any) -> Tuple[Tuple[Optional[int]
 # ---- the one-axis transform ---------------------------------------------------------
 
 def _transform(kind: int, x: Array, axis: int, n: int, sign: int, norm: str) -> Array:
-    """x (complex for C2C/C2R, real for R2C) transformed along axis with length n."""
+    """x (complex or real for C2C/C2R, real for R2C) transformed along axis with length n."""
     if kind == K.FFT_R2C:
         out_dtype, out_len = dt.complex_of(x.dtype), n // 2 + 1
     elif kind == K.FFT_C2R:
-        out_dtype, out_len = dt.real_of(x.dtype), n
+        out_dtype, out_len = dt.real_of(dt.complex_of(x.dtype)), n
     else:
-        out_dtype, out_len = x.dtype, n
+        out_dtype, out_len = dt.complex_of(x.dtype), n
     shape = x.shape[:axis] + (out_len,) + x.shape[axis + 1:]
     out = Array._empty(shape, out_dtype)
     if out.size:
@@ -401,8 +399,8 @@ def _n_axes(func: str, kind: int, x: Array, s: Any, axes: Any, norm: Any, sign: 
     sizes, ax = _s_axes(func, x, s, axes)
     norm = _check_norm(func, norm)
     if not ax:
-        return x._copy_contiguous(dt.complex_of(x.dtype) if kind == K.FFT_R2C else
-                                  dt.real_of(x.dtype) if kind == K.FFT_C2R else None)
+        return x._copy_contiguous(dt.real_of(dt.complex_of(x.dtype)) if kind == K.FFT_C2R
+                                  else dt.complex_of(x.dtype))
     ns = [x.shape[a] if v is None else v for a, v in zip(ax, sizes)]
     if kind == K.FFT_C2R and sizes[-1] is None:
         ns[-1] = 2 * (x.shape[ax[-1]] - 1)

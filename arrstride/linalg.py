@@ -202,15 +202,17 @@ def _float_dtype(x: Array) -> dt.DType:
     return x.dtype if x.dtype.kind in "fc" else dt.float64
 
 
-def _matrices(func: str, x: Array, square: bool = False) -> Tuple[Array, dt.DType]:
+def _matrices(func: str, x: Array, square: bool = False,
+              narrow: bool = False) -> Tuple[Array, dt.DType]:
     """Validate a stack of matrices; return it (NumPy data converted) and the
-    dtype the work runs in."""
+    dtype the work runs in (narrow floats refused unless narrow)."""
     x = check_array(func, x)
     if x.ndim < 2:
         raise value_error(func, "x must have at least 2 dimensions", f"shape {x.shape}")
     if square and x.shape[-1] != x.shape[-2]:
         raise not_square_error(func, "x", x.shape)
-    _no_half(func, x)
+    if not narrow:
+        _no_half(func, x)
     return x, _float_dtype(x)
 
 
@@ -993,8 +995,6 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.dtype.kind == "b" or x2.dtype.kind == "b":
         raise dtype_error(func, "numeric", x1.dtype if x1.dtype.kind == "b" else x2.dtype)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # the product of two narrow values is exact in float32
-        return dt.through_compute(outer, dtype, x1, x2)
     n, m = x1.shape[0], x2.shape[0]
     a = _astype(x1, dtype, copy=False)
     b = _astype(x2, dtype, copy=False)
@@ -1053,8 +1053,6 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise shapes_error(func, f"axis {axis} must have size 3 in x1 and x2", x1.shape, x2.shape)
     dtype = dt.promote(x1.dtype, x2.dtype)
-    if dt.is_narrow(dtype):  # computed in float32 and rounded once
-        return dt.through_compute(cross, dtype, x1, x2, axis=axis)
     nd = len(shape)
     order = tuple(d for d in range(nd) if d != ax) + (ax,)
 
@@ -1205,9 +1203,6 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     x = check_array(func, x)
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
         raise type_error(func, "ord must be a real number", repr(ord))
-    d = x.dtype
-    if dt.is_narrow(d):  # computed in float32, rounded once (as NumPy's float16 norm)
-        return dt.through_compute(vector_norm, d, x, axis=axis, keepdims=keepdims, ord=ord)
     dtype = _float_dtype(x)
     x = _astype(x, dtype, copy=False)
     axes = normalize_axes(func, axis, x.ndim)
@@ -1219,8 +1214,11 @@ def vector_norm(x: Array, /, *, axis: Optional[Union[int, Tuple[int, ...]]] = No
     if len(red) != 1:
         v = reshape(v, kshape + (length,))
     kind = _ORD_KIND.get(ord, K.NORM_P)
-    out = Array._empty(kshape, dt.real_of(dtype))
+    # a narrow float is read as float32, its norm computed as float32's and rounded once
+    rdtype = dt.real_of(dtype)
+    out = Array._empty(kshape, rdtype.compute)
     K.vector_norm(out, v, kind, float(ord))
+    out = dt.in_dtype(out, rdtype)
     if keepdims:
         shape = tuple(1 if d in axes else x.shape[d] for d in range(x.ndim))
         out = out._with_layout(L.contiguous(shape))
@@ -1266,9 +1264,10 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False,
     Array(6.)
     """
     func = "matrix_norm"
-    if isinstance(x, Array) and dt.is_narrow(x.dtype):  # in float32, rounded once
+    if isinstance(x, Array) and dt.is_narrow(x.dtype) and ord in ("nuc", 2, -2):
+        # singular values in float32 (LAPACK takes a float32 copy), rounded once
         return dt.through_compute(matrix_norm, x.dtype, x, keepdims=keepdims, ord=ord)
-    x, dtype = _matrices(func, x)
+    x, dtype = _matrices(func, x, narrow=True)  # vector_norm reads narrow floats
     x = _astype(x, dtype, copy=False)
     nd = x.ndim
     if ord == "fro" or ord is None:

@@ -298,6 +298,11 @@ def _peak_rss_growth(setup: str, stmt: str, env: dict = None) -> tuple:
     "out = xp.argsort(h)",                                # float16 keys, int64 result
     "out = xp.sort(h, stable=False)",                     # counted too
     "out = xp.unique_values(h)",                          # float16 keys counted
+    "out = xp.vecdot(xp.reshape(h, (n // 8, 8)), h[:8])",  # float16 dots read in C
+    "out = xp.reshape(h, (n // 64, 8, 8)) @ xp.reshape(h[:64], (8, 8))",  # float32 per matrix
+    "out = xp.linalg.vector_norm(xp.reshape(h, (n // 8, 8)), axis=-1)",  # float16 norms in C
+    "out = xp.fft.rfft(xp.reshape(h, (n // 64, 64)))",  # float16 lines read as float32
+    "out = xp.fft.fft(xp.reshape(x, (n // 64, 64)))",  # float32 lines read as complex
 ])
 def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
     # x: 32 MB of float32, y: 64 MB of float64, h: 16 MB of float16, i: int32;
@@ -309,6 +314,8 @@ def test_dtype_conversion_makes_no_full_size_temporary(stmt, fast):
         "w = xp.ones(8, dtype=xp.float32); w += xp.ones(8); xp.exp(h[:8]); xp.sum(h[:8]); "
         "xp.max(h[:8]); xp.argmax(h[:8]); xp.cumulative_sum(h[:8]); "
         "c = xp.ones(n, dtype=xp.bool); xp.where(c[:8], x[:8], y[:8]); xp.clip(h[:8], 0.0, x[:1]); "
-        "xp.clip(x[:8], i[:8], y[:8]); xp.isin(x[:8], y[:5])",
+        "xp.clip(x[:8], i[:8], y[:8]); xp.isin(x[:8], y[:5]); xp.vecdot(h[:8], h[:8]); "
+        "xp.reshape(h[:64], (8, 8)) @ xp.reshape(h[:64], (8, 8)); xp.linalg.vector_norm(h[:8]); "
+        "xp.fft.rfft(xp.reshape(h[:128], (2, 64))); xp.fft.fft(xp.reshape(x[:128], (2, 64)))",
         stmt, {"ARRSTRIDE_FAST_PATHS": fast})
     assert grow <= out_bytes * (0 if stmt.startswith("x +=") else 1) + 8 * MiB + (out_bytes // 4 if ASAN else 0)

@@ -462,7 +462,7 @@ PyObject *core_stack0(PyObject *mod, PyObject *arrays) {
 }
 
 /* matmul(x1, x2) -> x1 @ x2 for 1-D/2-D operands of one dtype with matching
- * inner dims, or None (the Python path: batches, promotion, errors). */
+ * inner dims (a narrow float computed in float32, rounded once), or None (the Python path: batches, promotion, errors). */
 PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     (void)mod;
     if (!fast_paths)
@@ -470,7 +470,7 @@ PyObject *core_matmul(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
     view_t a, b;
     if (nargs != 2 || !read_view(args[0], &a) || !read_view(args[1], &b) || a.code != b.code
         || a.ndim < 1 || a.ndim > 2 || b.ndim < 1 || b.ndim > 2 || DINFO[a.code].kind == K_BOOL
-        || !ars_has_kernels(a.code))
+        || !(ars_has_kernels(a.code) || narrow_float(&a)))
         Py_RETURN_NONE;
     int64_t m = a.ndim == 2 ? a.shape[0] : 1, k = a.shape[a.ndim - 1];
     int64_t k2 = b.shape[0], n = b.ndim == 2 ? b.shape[1] : 1;

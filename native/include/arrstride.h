@@ -160,8 +160,12 @@ enum { ARS_FFT_C2C = 0, ARS_FFT_R2C = 1, ARS_FFT_C2R = 2 };
  *   C2R: the first min(src_len, n/2+1) inputs, zero-padded, read as the
  *        non-negative half of a Hermitian spectrum -> n real outputs.
  * sign is -1 (forward, e^-2pi i jk/n) or +1 (backward); every output is
- * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap. */
-int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
+ * multiplied by scale. dst_len is n (n/2+1 for R2C); src and dst must not overlap.
+ * src_dtype is src's dtype: the matching real dtype for R2C, dtype or the
+ * matching real dtype (read as complex with imaginary parts +0) for C2C and
+ * C2R; with ARS_COMPLEX64 a real src may also be ARS_FLOAT16 or ARS_BFLOAT16
+ * (read exactly as float32, line by line). */
+int ars_fft(int kind, int dtype, int src_dtype, int ndim, const int64_t *shape, int axis,
             const char *src, const int64_t *src_strides, int64_t src_len,
             char *dst, const int64_t *dst_strides, int64_t dst_len,
             int64_t n, int sign, double scale);
@@ -352,6 +356,14 @@ int ars_blas_ready(void);
 int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
                int64_t k, const char *a, const int64_t *a_strides, const char *b,
                const int64_t *b_strides, char *c);
+/* ars_matmul, with col_major choosing the layout of the float32 tiles a
+ * float16 or bfloat16 matrix is converted into (bit 1: A's, bit 2: B's are
+ * column-major, else row-major): that of a float32 copy whose product should
+ * be reproduced bit for bit (BLAS sums in another order for a transposed
+ * operand). Other dtypes ignore it. */
+int ars_matmul_ex(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
+                  int64_t k, const char *a, const int64_t *a_strides, const char *b,
+                  const int64_t *b_strides, char *c, int col_major);
 
 /* Batched LAPACK drivers: f = 0 float32, 1 float64, 2 complex64, 3 complex128.
  * Inputs are contiguous stacks of column-major matrices, overwritten; outputs

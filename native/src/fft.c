@@ -9,6 +9,7 @@
 #include <string.h>
 #include "ars_internal.h"
 #include "platform.h"
+#include "ew_narrow.h"
 
 enum { FFT_MAXF = 64, FFT_MAX_GENERIC = 1024, FFT_CACHE_SLOTS = 16 };
 /* Core length from which one transform's passes are split across threads when
@@ -150,6 +151,8 @@ static void fft_root(const fft_roots *rg, int64_t m, double *re, double *im)
 typedef struct {
     const void *plan;
     int kind, sign;
+    int narrow;     /* R2C from float16 or bfloat16 (its dtype code), else 0 */
+    int real_src;   /* C2C or C2R from real input: its dtype code, else 0 */
     int half;       /* a real transform of even n on a core of length n/2 */
     int par;        /* lines one at a time, each pass split across the pool */
     double scale;
@@ -160,6 +163,33 @@ typedef struct {
     int64_t bshape[ARS_MAX_DIMS], bsrc[ARS_MAX_DIMS], bdst[ARS_MAX_DIMS];
     int *status;
 } fft_job;
+
+/* One real element of dtype (float16, bfloat16, float32 or float64), exactly. */
+static inline double fft_read_real(int dtype, const char *p)
+{
+    switch (dtype) {
+    case ARS_FLOAT16: {
+        ars_f16 h;
+        memcpy(&h, p, sizeof h);
+        return ars_f16_to_float(h);
+    }
+    case ARS_BFLOAT16: {
+        ars_bf16 h;
+        memcpy(&h, p, sizeof h);
+        return ars_bf16_to_float(h);
+    }
+    case ARS_FLOAT32: {
+        float f;
+        memcpy(&f, p, sizeof f);
+        return f;
+    }
+    default: {
+        double d;
+        memcpy(&d, p, sizeof d);
+        return d;
+    }
+    }
+}
 
 /* ---- the kernels, once per precision ------------------------------------------ */
 
@@ -322,7 +352,7 @@ void ars_fft_cache_clear(void)
 
 /* ---- the entry point ---------------------------------------------------------------- */
 
-int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
+int ars_fft(int kind, int dtype, int src_dtype, int ndim, const int64_t *shape, int axis,
             const char *src, const int64_t *src_strides, int64_t src_len,
             char *dst, const int64_t *dst_strides, int64_t dst_len,
             int64_t n, int sign, double scale)
@@ -336,6 +366,17 @@ int ars_fft(int kind, int dtype, int ndim, const int64_t *shape, int axis,
         return ARS_ERR_ARG;
     fft_job jb;
     int status = ARS_OK;
+    int real = dtype == ARS_COMPLEX64 ? ARS_FLOAT32 : ARS_FLOAT64;
+    int narrow = dtype == ARS_COMPLEX64 && (src_dtype == ARS_FLOAT16 || src_dtype == ARS_BFLOAT16);
+    jb.narrow = jb.real_src = 0;
+    if (src_dtype == real || narrow) {
+        if (kind == ARS_FFT_R2C)
+            jb.narrow = narrow ? src_dtype : 0;
+        else
+            jb.real_src = src_dtype;
+    } else if (src_dtype != dtype || kind == ARS_FFT_R2C) {
+        return ARS_ERR_DTYPE;
+    }
     jb.kind = kind;
     jb.sign = sign;
     jb.scale = scale;

@@ -224,7 +224,24 @@ static void FS(gather)(const fft_job *jb, const FS(plan) *pl, const char *src,
         int64_t stop = jb->half ? n : 2 * n;
         int64_t step = jb->half ? 1 : 2;
         int64_t j = 0;
-        if (ss == (int64_t)sizeof(FT) && step == 1) {
+        if (jb->narrow && step == 1 && sizeof(FT) == sizeof(float)) {
+            /* exact in float, a block conversion (F16C where the CPU has it) */
+            (jb->narrow == ARS_FLOAT16 ? ars_load_FLOAT16 : ars_load_BFLOAT16)(
+                (float *)(void *)f, src, ss, m);
+            j = m;
+        } else if (jb->narrow == ARS_FLOAT16) {
+            for (; j < m; j++) {
+                ars_f16 h;
+                memcpy(&h, src + j * ss, sizeof h);
+                f[j * step] = (FT)ars_f16_to_float(h);
+            }
+        } else if (jb->narrow == ARS_BFLOAT16) {
+            for (; j < m; j++) {
+                ars_bf16 h;
+                memcpy(&h, src + j * ss, sizeof h);
+                f[j * step] = (FT)ars_bf16_to_float(h);
+            }
+        } else if (ss == (int64_t)sizeof(FT) && step == 1) {
             memcpy(f, src, (size_t)m * sizeof(FT));
             j = m;
         }
@@ -241,7 +258,10 @@ static void FS(gather)(const fft_job *jb, const FS(plan) *pl, const char *src,
     const int64_t m = slen < have ? slen : have;
     /* the Hermitian half of a real transform of even n goes to work first */
     FS(cpx) *in = jb->half ? work : buf;
-    if (ss == (int64_t)sizeof(FS(cpx)))
+    if (jb->real_src)  /* real input: imaginary parts +0, as its complex copy has */
+        for (int64_t j = 0; j < m; j++)
+            in[j] = (FS(cpx)){(FT)fft_read_real(jb->real_src, src + j * ss), 0};
+    else if (ss == (int64_t)sizeof(FS(cpx)))
         memcpy(in, src, (size_t)m * sizeof(FS(cpx)));
     else
         for (int64_t j = 0; j < m; j++)

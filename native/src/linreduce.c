@@ -72,9 +72,30 @@ typedef struct {
 ARS_DTYPES(X)
 #undef X
 
+/* A narrow float reads exactly as float, sums as float32 does (in double), and
+ * its sum is rounded to float32, then to the narrow dtype: the bits of the
+ * float32 computation rounded once to the narrow dtype at the end. */
+#define DOT_NARROW(NAME, T, K)                                                        \
+    static void dot_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)     \
+    {                                                                                 \
+        const red_ctx *c = vctx;                                                      \
+        for (int64_t i = 0; i < n; i++) {                                             \
+            const char *x = data[1] + i * s[1], *y = data[2] + i * s[2];              \
+            double acc = 0;                                                           \
+            for (int64_t k = 0; k < c->len; k++) {                                    \
+                double t = (double)T##_to_float(*(const T *)(x + k * c->xk));         \
+                if (c->mode != ARS_DOT_SUM)                                           \
+                    t *= (double)T##_to_float(*(const T *)(y + k * c->yk));           \
+                acc = k == 0 ? t : acc + t;                                           \
+            }                                                                         \
+            *(T *)(data[0] + i * s[0]) = T##_from_float((float)acc);                  \
+        }                                                                             \
+    }
+ARS_NARROW_DTYPES(DOT_NARROW)
+
 static const ars_loop_fn dot_loops[ARS_NDTYPES] = {
 #define X(NAME, T, K) [ARS_##NAME] = dot_##NAME,
-    ARS_DTYPES(X)
+    ARS_STORAGE_DTYPES(X)
 #undef X
 };
 
@@ -182,6 +203,10 @@ static double norm_of(const double *v, int64_t K, int kind, double p)
             *(R *)(data[0] + i * s[0]) = (R)total;                                    \
         }                                                                             \
     }
+#define ABS_F16(v) fabs((double)ars_f16_to_float(v))
+#define ABS_BF16(v) fabs((double)ars_bf16_to_float(v))
+NORM_LOOP(f16, ars_f16, float, ABS_F16)
+NORM_LOOP(bf16, ars_bf16, float, ABS_BF16)
 NORM_LOOP(f32, float, float, ABS_REAL)
 NORM_LOOP(f64, double, double, ABS_REAL)
 NORM_LOOP(c64, ars_c64, float, ABS_CPLX)
@@ -196,6 +221,8 @@ int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shap
 {
     ars_loop_fn loop;
     switch (dtype) {
+    case ARS_FLOAT16: loop = norm_f16; break;
+    case ARS_BFLOAT16: loop = norm_bf16; break;
     case ARS_FLOAT32: loop = norm_f32; break;
     case ARS_FLOAT64: loop = norm_f64; break;
     case ARS_COMPLEX64: loop = norm_c64; break;
@@ -229,6 +256,25 @@ int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shap
             *(T *)(o + 2 * c->len) = (T)(a[0] * b[1] - a[1] * b[0]);                    \
         }                                                                             \
     }
+#define CROSS_NARROW(NAME, T, K)                                                      \
+    static void cross_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)   \
+    {                                                                                 \
+        const red_ctx *c = vctx;                                                      \
+        for (int64_t i = 0; i < n; i++) {                                             \
+            const char *x = data[1] + i * s[1], *y = data[2] + i * s[2];              \
+            char *o = data[0] + i * s[0];                                             \
+            double a[3], b[3];                                                        \
+            for (int k = 0; k < 3; k++) {                                             \
+                a[k] = (double)T##_to_float(*(const T *)(x + k * c->xk));             \
+                b[k] = (double)T##_to_float(*(const T *)(y + k * c->yk));             \
+            }                                                                         \
+            *(T *)(o) = T##_from_float((float)(a[1] * b[2] - a[2] * b[1]));           \
+            *(T *)(o + c->len) = T##_from_float((float)(a[2] * b[0] - a[0] * b[2]));  \
+            *(T *)(o + 2 * c->len) = T##_from_float((float)(a[0] * b[1] - a[1] * b[0])); \
+        }                                                                             \
+    }
+ARS_NARROW_DTYPES(CROSS_NARROW)
+
 #define CROSS_KB(NAME, T)
 #define CROSS_KI(NAME, T) CROSS_LOOP(NAME, T, KI)
 #define CROSS_KU(NAME, T) CROSS_LOOP(NAME, T, KU)
@@ -243,9 +289,10 @@ ARS_DTYPES(X)
 #define CROSS_ENTRY_KU CROSS_ENTRY_KI
 #define CROSS_ENTRY_KF CROSS_ENTRY_KI
 #define CROSS_ENTRY_KC CROSS_ENTRY_KI
+#define CROSS_ENTRY_KN CROSS_ENTRY_KI
 static const ars_loop_fn cross_loops[ARS_NDTYPES] = {
 #define X(NAME, T, K) CROSS_ENTRY_##K(NAME)
-    ARS_DTYPES(X)
+    ARS_STORAGE_DTYPES(X)
 #undef X
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "ars_internal.h"
 #include "ars_blas.h"
+#include "ew_narrow.h"
 
 void *ars_blas_fn[ARS_NSYMS];
 
@@ -99,6 +100,7 @@ typedef struct {
     int status;
     atomic_llong next;        /* the next batch element a gemm worker takes */
     int64_t nbatch_total;
+    int col_major;            /* narrow floats: float32 tiles of A (1), B (2) by columns */
 } mm_job;
 
 static void batch_ptrs(const mm_job *job, int64_t idx, const char **a, const char **b, char **c)
@@ -121,7 +123,18 @@ static void batch_ptrs(const mm_job *job, int64_t idx, const char **a, const cha
 typedef struct {
     char *ta, *tb;
     int64_t na, nb;
+    char *wa, *wb, *wc;    /* a narrow float product's float32 operands and result */
+    int64_t nwa, nwb, nwc;
 } tiles;
+
+static void tiles_free(tiles *t)
+{
+    free(t->ta);
+    free(t->tb);
+    free(t->wa);
+    free(t->wb);
+    free(t->wc);
+}
 
 static char *tile_get(char **buf, int64_t *have, int64_t need)
 {
@@ -389,13 +402,70 @@ static int gemm_one(const mm_job *job, const char *a, const char *b, char *c, ti
     return ARS_OK;
 }
 
+/* A strided rows x cols matrix of a narrow float into a row-major float32 tile
+ * (exact), a row at a time through the table's block conversion. */
+static void narrow_tile(int dtype, int64_t rows, int64_t cols, const char *src, int64_t rs,
+                        int64_t cs, float *dst)
+{
+    ars_narrow_load_fn load = dtype == ARS_FLOAT16 ? ars_load_FLOAT16 : ars_load_BFLOAT16;
+    for (int64_t i = 0; i < rows; i++)
+        load(dst + i * cols, src + i * rs, cs, cols);
+}
+
+/* One matrix of a narrow float product: its operands converted to float32
+ * tiles, row-major (the layout of a C-ordered float32 copy of each) unless
+ * job->col_major asks for column-major, the float32
+ * product of gemm_one on them (the same BLAS calls, panels and leading
+ * dimensions as that of the float32 copies), the result rounded once into c. */
+static int gemm_one_narrow(const mm_job *job, const char *a, const char *b, char *c, tiles *t)
+{
+    int64_t m = job->m, n = job->n, k = job->k;
+    const int64_t *as = job->as + job->nbatch, *bs = job->bs + job->nbatch;
+    const int64_t most = INT64_MAX / 8;  /* m k, k n and m n of an allocation we could make */
+    if (m > most / k || n > most / k || m > most / n)
+        return ARS_ERR_NOMEM;
+    float *fa = (float *)(void *)tile_get(&t->wa, &t->nwa, m * k * 4);
+    float *fb = (float *)(void *)tile_get(&t->wb, &t->nwb, k * n * 4);
+    float *fc = (float *)(void *)tile_get(&t->wc, &t->nwc, m * n * 4);
+    if (!fa || !fb || !fc)
+        return ARS_ERR_NOMEM;
+    int64_t fas[2] = {k * 4, 4}, fbs[2] = {n * 4, 4};
+    if (job->col_major & 1) {  /* A^T row-major */
+        narrow_tile(job->dtype, k, m, a, as[1], as[0], fa);
+        fas[0] = 4;
+        fas[1] = m * 4;
+    } else {
+        narrow_tile(job->dtype, m, k, a, as[0], as[1], fa);
+    }
+    if (job->col_major & 2) {
+        narrow_tile(job->dtype, n, k, b, bs[1], bs[0], fb);
+        fbs[0] = 4;
+        fbs[1] = k * 4;
+    } else {
+        narrow_tile(job->dtype, k, n, b, bs[0], bs[1], fb);
+    }
+    mm_job fjob = {ARS_FLOAT32, 0, NULL, m, n, k, 4, NULL, NULL, NULL, fas, fbs, m, 1,
+                   ARS_OK, 0, 0, 0};
+    int rc = gemm_one(&fjob, (const char *)fa, (const char *)fb, (char *)fc, t);
+    if (rc != ARS_OK)
+        return rc;
+    (job->dtype == ARS_FLOAT16 ? ars_store_FLOAT16 : ars_store_BFLOAT16)(c, job->isz, fc, m * n);
+    return ARS_OK;
+}
+
+static int gemm_any(const mm_job *job, const char *a, const char *b, char *c, tiles *t)
+{
+    return ars_has_kernels(job->dtype) ? gemm_one(job, a, b, c, t)
+                                       : gemm_one_narrow(job, a, b, c, t);
+}
+
 /* A worker of the small-gemm batch: takes batch elements one at a time from a
  * shared counter, so a thread the OS leaves waiting delays nobody. */
 static void gemm_worker(int64_t begin, int64_t end, void *ctx)
 {
     (void)begin, (void)end;
     mm_job *job = ctx;
-    tiles t = {NULL, NULL, 0, 0};
+    tiles t = {NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0};
     for (;;) {
         int64_t i = atomic_fetch_add(&job->next, 1);
         if (i >= job->nbatch_total || ars_interrupted())
@@ -403,26 +473,24 @@ static void gemm_worker(int64_t begin, int64_t end, void *ctx)
         const char *a, *b;
         char *c;
         batch_ptrs(job, i, &a, &b, &c);
-        if (gemm_one(job, a, b, c, &t) != ARS_OK)
+        if (gemm_any(job, a, b, c, &t) != ARS_OK)
             job->status = ARS_ERR_NOMEM;
     }
-    free(t.ta);
-    free(t.tb);
+    tiles_free(&t);
 }
 
 static void gemm_range(int64_t begin, int64_t end, void *ctx)
 {
     mm_job *job = ctx;
-    tiles t = {NULL, NULL, 0, 0};
+    tiles t = {NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0};
     for (int64_t i = begin; i < end && !ars_interrupted(); i++) {
         const char *a, *b;
         char *c;
         batch_ptrs(job, i, &a, &b, &c);
-        if (gemm_one(job, a, b, c, &t) != ARS_OK)
+        if (gemm_any(job, a, b, c, &t) != ARS_OK)
             job->status = ARS_ERR_NOMEM;  /* every writer stores the same value */
     }
-    free(t.ta);
-    free(t.tb);
+    tiles_free(&t);
 }
 
 /* ---- integers and bool: our own blocked kernel --------------------------------
@@ -529,7 +597,17 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
                int64_t k, const char *a, const int64_t *a_strides, const char *b,
                const int64_t *b_strides, char *c)
 {
-    if (dtype < 0 || dtype >= ARS_NDTYPES || !ars_has_kernels(dtype))  /* narrow floats: Python, in float32 */
+    return ars_matmul_ex(dtype, nbatch, batch_shape, m, n, k, a, a_strides, b, b_strides, c, 0);
+}
+
+int ars_matmul_ex(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int64_t n,
+                  int64_t k, const char *a, const int64_t *a_strides, const char *b,
+                  const int64_t *b_strides, char *c, int col_major)
+{
+    if (dtype < 0 || dtype >= ARS_NDTYPES)
+        return ARS_ERR_DTYPE;
+    int narrow = dtype == ARS_FLOAT16 || dtype == ARS_BFLOAT16;  /* in float32 */
+    if (!ars_has_kernels(dtype) && !narrow)
         return ARS_ERR_DTYPE;
     if (nbatch < 0 || nbatch > ARS_MAX_DIMS)
         return ARS_ERR_NDIM;
@@ -539,9 +617,9 @@ int ars_matmul(int dtype, int nbatch, const int64_t *batch_shape, int64_t m, int
     if (nb == 0 || m == 0 || n == 0)
         return ARS_OK;
     mm_job job = {dtype, nbatch, batch_shape, m, n, k, ars_itemsize[dtype],
-                  a, b, c, a_strides, b_strides, m, 1, ARS_OK, 0, 0};
+                  a, b, c, a_strides, b_strides, m, 1, ARS_OK, 0, 0, col_major & 3};
     int64_t work = m * n * (k > 0 ? k : 1);
-    if (dtype >= ARS_FLOAT32) {
+    if (dtype >= ARS_FLOAT32 || narrow) {
         if (!ars_blas_ready())
             return ARS_ERR_ARG;
         if (k == 0) {
