@@ -70,7 +70,12 @@ def _widened(x: Array, op: int) -> Array:
 def reduce_into(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
                 func: str = "reduce") -> Array:
     """A new contiguous array of x's shape with 1 on `axes`: the reduction."""
-    x = _widened(x, op)
+    return _reduce_as_is(_widened(x, op), axes, op, acc_dtype, func)
+
+
+def _reduce_as_is(x: Array, axes: Tuple[int, ...], op: int, acc_dtype: dt.DType,
+                  func: str) -> Array:
+    """reduce_into of x as it is (a narrow x too, whatever the op and layout)."""
     acc = _core_reduce_into(op, x, axes, acc_dtype)  # one C call for any layout
     if acc is not None:
         return acc
@@ -268,11 +273,7 @@ def _narrow_min_max(func: str, op: int, x: Array, axes: Tuple[int, ...], keepdim
     float32; None when a result is a zero or a NaN, whose bits (which of -0.0
     and 0.0, which NaN) depend on the fold order: the caller then folds x's
     C-ordered float32 copy, as today for every narrow x."""
-    acc = _core_reduce_into(op, x, axes, dt.float32)
-    if acc is None:
-        K.check_size(func, x)
-        acc = Array._empty(tuple(1 if k in axes else n for k, n in enumerate(x.shape)), dt.float32, func=func)
-        K.reduce(op, x, acc, axes, func=func)
+    acc = _reduce_as_is(x, axes, op, dt.float32, func)
     if acc.size and not reduce_all(greater(_abs(acc), 0.0), lib.ARS_RED_ALL, dt.bool, func):
         return None
     return finish(acc, axes, keepdims, x._dtype)

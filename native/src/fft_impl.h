@@ -229,18 +229,9 @@ static void FS(gather)(const fft_job *jb, const FS(plan) *pl, const char *src,
             (jb->narrow == ARS_FLOAT16 ? ars_load_FLOAT16 : ars_load_BFLOAT16)(
                 (float *)(void *)f, src, ss, m);
             j = m;
-        } else if (jb->narrow == ARS_FLOAT16) {
-            for (; j < m; j++) {
-                ars_f16 h;
-                memcpy(&h, src + j * ss, sizeof h);
-                f[j * step] = (FT)ars_f16_to_float(h);
-            }
-        } else if (jb->narrow == ARS_BFLOAT16) {
-            for (; j < m; j++) {
-                ars_bf16 h;
-                memcpy(&h, src + j * ss, sizeof h);
-                f[j * step] = (FT)ars_bf16_to_float(h);
-            }
+        } else if (jb->narrow) {
+            for (; j < m; j++)
+                f[j * step] = (FT)fft_read_real(jb->narrow, src + j * ss);
         } else if (ss == (int64_t)sizeof(FT) && step == 1) {
             memcpy(f, src, (size_t)m * sizeof(FT));
             j = m;

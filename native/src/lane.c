@@ -177,13 +177,10 @@ ARS_NARROW_DTYPES(DEF_DIFF_NN)
                          [ARS_LANE_ARGMIN][ARS_##N][ARS_INT64] = argmin_##N,
 #define ENT_CUM(AN, AT, AK, IN, IT, IK) [ARS_LANE_CUMSUM][ARS_##IN][ARS_##AN] = cumsum_##AN##_##IN, \
                                         [ARS_LANE_CUMPROD][ARS_##IN][ARS_##AN] = cumprod_##AN##_##IN,
-#define ENT_CUM_ROW(AN, AT, AK) ARS_DTYPES2(ENT_CUM, AN, AT, AK)
+#define ENT_CUM_ROW(AN, AT, AK) ARS_STORAGE_DTYPES2(ENT_CUM, AN, AT, AK)
 #define ENT_DIFF(N, T, K) [ARS_LANE_DIFF][ARS_##N][ARS_##N] = diff_##N,
-#define ENT_CUM_N(AN, AT, AK, IN, IT, IK) ENT_CUM(AN, AT, AK, IN, IT, IK)
-#define ENT_CUM_N_ROW(AN, AT, AK) ARS_NARROW_DTYPES2(ENT_CUM_N, AN, AT, AK)
+/* a narrow float's scans into its own dtype, and its differences */
 #define ENT_NARROW(N, T, K)                                                  \
-    [ARS_LANE_ARGMAX][ARS_##N][ARS_INT64] = argmax_##N,                      \
-    [ARS_LANE_ARGMIN][ARS_##N][ARS_INT64] = argmin_##N,                      \
     [ARS_LANE_CUMSUM][ARS_##N][ARS_##N] = cumsum_##N##_##N,                  \
     [ARS_LANE_CUMPROD][ARS_##N][ARS_##N] = cumprod_##N##_##N,                \
     [ARS_LANE_DIFF][ARS_##N][ARS_##N] = diff_##N##_##N,                      \
@@ -192,9 +189,9 @@ ARS_NARROW_DTYPES(DEF_DIFF_NN)
 /* lane_table[op][in dtype][out dtype] */
 static const lane_fn lane_table[ARS_LANE_DIFF + 1][ARS_NDTYPES][ARS_NDTYPES] = {
     ARS_REAL_DTYPES(ENT_ARG)
+    ARS_NARROW_DTYPES(ENT_ARG)
     ARS_ACC_DTYPES(ENT_CUM_ROW)
     ARS_DTYPES(ENT_DIFF)
-    ARS_ACC_DTYPES(ENT_CUM_N_ROW)
     ARS_NARROW_DTYPES(ENT_NARROW)
 };
 

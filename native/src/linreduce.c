@@ -16,21 +16,42 @@ typedef uint64_t acc_int64_t, acc_uint64_t;
 #define ACC_KU(T) acc_##T
 #define ACC_KF(T) double
 #define ACC_KC(T) ars_c128
+/* a narrow float reads exactly as float and computes as float32 does (in
+ * double); its result is rounded to float32, then to the narrow dtype: the
+ * float32 computation's bits rounded once to the narrow dtype at the end */
+#define ACC_KN(T) double
+/* LD_K(acc_t, T, p): the element at p into the accumulator type;
+ * ST_K(T, p, v): the accumulated v stored at p */
+#define LD_KB(acc_t, T, p) ((acc_t) * (const T *)(p))
+#define LD_KI LD_KB
+#define LD_KU LD_KB
+#define LD_KF LD_KB
+#define LD_KC LD_KB
+#define LD_KN(acc_t, T, p) ((acc_t)T##_to_float(*(const T *)(p)))
+#define ST_KB(T, p, v) (*(T *)(p) = (T)(v))
+#define ST_KI ST_KB
+#define ST_KU ST_KB
+#define ST_KF ST_KB
+#define ST_KC ST_KB
+#define ST_KN(T, p, v) (*(T *)(p) = T##_from_float((float)(v)))
 #define CONJ_KB(v) (v)
 #define CONJ_KI(v) (v)
 #define CONJ_KU(v) (v)
 #define CONJ_KF(v) (v)
 #define CONJ_KC(v) conj(v)
+#define CONJ_KN CONJ_KF
 #define MUL_KB(a, b) ((a) & (b))
 #define MUL_KI(a, b) ((a) * (b))
 #define MUL_KU(a, b) ((a) * (b))
 #define MUL_KF(a, b) ((a) * (b))
 #define MUL_KC(a, b) ((a) * (b))
+#define MUL_KN MUL_KF
 #define ADD_KB(a, b) ((a) | (b))
 #define ADD_KI(a, b) ((a) + (b))
 #define ADD_KU(a, b) ((a) + (b))
 #define ADD_KF(a, b) ((a) + (b))
 #define ADD_KC(a, b) ((a) + (b))
+#define ADD_KN ADD_KF
 
 typedef struct {
     int64_t len, xk, yk;
@@ -42,9 +63,9 @@ typedef struct {
 /* The sum starts from the first term (not from 0), so that a single -0.0
  * stays -0.0 as in NumPy's reductions. */
 #define DOT_TERM(K, acc_t, T, x, y, mode)                                            \
-    ((mode) == ARS_DOT_SUM ? (acc_t) * (const T *)(x)                                 \
-     : (mode) == ARS_DOT_MUL ? MUL_##K((acc_t) * (const T *)(x), (acc_t) * (const T *)(y))      \
-                   : MUL_##K(CONJ_##K((acc_t) * (const T *)(x)), (acc_t) * (const T *)(y)))
+    ((mode) == ARS_DOT_SUM ? LD_##K(acc_t, T, x)                                      \
+     : (mode) == ARS_DOT_MUL ? MUL_##K(LD_##K(acc_t, T, x), LD_##K(acc_t, T, y))      \
+                   : MUL_##K(CONJ_##K(LD_##K(acc_t, T, x)), LD_##K(acc_t, T, y)))
 #define DOT_LOOP(NAME, T, K)                                                          \
     static void dot_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)     \
     {                                                                                 \
@@ -65,33 +86,12 @@ typedef struct {
                     acc = ADD_##K(acc, DOT_TERM(K, acc_t, T, x + k * c->xk,           \
                                                 y + k * c->yk, mode));                \
             }                                                                         \
-            *(T *)(data[0] + i * s[0]) = (T)acc;                                      \
+            ST_##K(T, data[0] + i * s[0], acc);                                      \
         }                                                                             \
     }
 #define X(NAME, T, K) DOT_LOOP(NAME, T, K)
-ARS_DTYPES(X)
+ARS_STORAGE_DTYPES(X)
 #undef X
-
-/* A narrow float reads exactly as float, sums as float32 does (in double), and
- * its sum is rounded to float32, then to the narrow dtype: the bits of the
- * float32 computation rounded once to the narrow dtype at the end. */
-#define DOT_NARROW(NAME, T, K)                                                        \
-    static void dot_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)     \
-    {                                                                                 \
-        const red_ctx *c = vctx;                                                      \
-        for (int64_t i = 0; i < n; i++) {                                             \
-            const char *x = data[1] + i * s[1], *y = data[2] + i * s[2];              \
-            double acc = 0;                                                           \
-            for (int64_t k = 0; k < c->len; k++) {                                    \
-                double t = (double)T##_to_float(*(const T *)(x + k * c->xk));         \
-                if (c->mode != ARS_DOT_SUM)                                           \
-                    t *= (double)T##_to_float(*(const T *)(y + k * c->yk));           \
-                acc = k == 0 ? t : acc + t;                                           \
-            }                                                                         \
-            *(T *)(data[0] + i * s[0]) = T##_from_float((float)acc);                  \
-        }                                                                             \
-    }
-ARS_NARROW_DTYPES(DOT_NARROW)
 
 static const ars_loop_fn dot_loops[ARS_NDTYPES] = {
 #define X(NAME, T, K) [ARS_##NAME] = dot_##NAME,
@@ -248,40 +248,22 @@ int ars_vector_norm(int dtype, int kind, double p, int ndim, const int64_t *shap
             char *o = data[0] + i * s[0];                                             \
             acc_t a[3], b[3];                                                         \
             for (int k = 0; k < 3; k++) {                                             \
-                a[k] = (acc_t) * (const T *)(x + k * c->xk);                          \
-                b[k] = (acc_t) * (const T *)(y + k * c->yk);                          \
+                a[k] = LD_##K(acc_t, T, x + k * c->xk);                               \
+                b[k] = LD_##K(acc_t, T, y + k * c->yk);                               \
             }                                                                         \
-            *(T *)(o) = (T)(a[1] * b[2] - a[2] * b[1]);                               \
-            *(T *)(o + c->len) = (T)(a[2] * b[0] - a[0] * b[2]);                        \
-            *(T *)(o + 2 * c->len) = (T)(a[0] * b[1] - a[1] * b[0]);                    \
+            ST_##K(T, o, a[1] * b[2] - a[2] * b[1]);                                  \
+            ST_##K(T, o + c->len, a[2] * b[0] - a[0] * b[2]);                         \
+            ST_##K(T, o + 2 * c->len, a[0] * b[1] - a[1] * b[0]);                     \
         }                                                                             \
     }
-#define CROSS_NARROW(NAME, T, K)                                                      \
-    static void cross_##NAME(char **data, int64_t n, const int64_t *s, void *vctx)   \
-    {                                                                                 \
-        const red_ctx *c = vctx;                                                      \
-        for (int64_t i = 0; i < n; i++) {                                             \
-            const char *x = data[1] + i * s[1], *y = data[2] + i * s[2];              \
-            char *o = data[0] + i * s[0];                                             \
-            double a[3], b[3];                                                        \
-            for (int k = 0; k < 3; k++) {                                             \
-                a[k] = (double)T##_to_float(*(const T *)(x + k * c->xk));             \
-                b[k] = (double)T##_to_float(*(const T *)(y + k * c->yk));             \
-            }                                                                         \
-            *(T *)(o) = T##_from_float((float)(a[1] * b[2] - a[2] * b[1]));           \
-            *(T *)(o + c->len) = T##_from_float((float)(a[2] * b[0] - a[0] * b[2]));  \
-            *(T *)(o + 2 * c->len) = T##_from_float((float)(a[0] * b[1] - a[1] * b[0])); \
-        }                                                                             \
-    }
-ARS_NARROW_DTYPES(CROSS_NARROW)
-
 #define CROSS_KB(NAME, T)
 #define CROSS_KI(NAME, T) CROSS_LOOP(NAME, T, KI)
 #define CROSS_KU(NAME, T) CROSS_LOOP(NAME, T, KU)
 #define CROSS_KF(NAME, T) CROSS_LOOP(NAME, T, KF)
 #define CROSS_KC(NAME, T) CROSS_LOOP(NAME, T, KC)
+#define CROSS_KN(NAME, T) CROSS_LOOP(NAME, T, KN)
 #define X(NAME, T, K) CROSS_##K(NAME, T)
-ARS_DTYPES(X)
+ARS_STORAGE_DTYPES(X)
 #undef X
 
 #define CROSS_ENTRY_KB(NAME)

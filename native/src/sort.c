@@ -372,14 +372,26 @@ static void restore_block(const sort_ctx *c, const char *in, char *out, uint64_t
 /* Lanes from COUNT16_MIN on and below 2^32 are counted. */
 enum { NCOUNT16 = 1 << 16, COUNT16_MIN = 1 << 12, COUNT16_WAYS = 4 };
 
+/* The 16-bit order key of the bits b: the top 16 bits of the radix sort's
+ * key (ars_key_n16), and back (a NaN key gives NaN bits, +0 gives +0). */
 static inline uint32_t key16(uint16_t b, uint32_t inf)
 {
-    uint32_t a = b & 0x7fffu;
-    if (a > inf)
-        return 0xffffu;
-    if (a == 0)
-        return 0x8000u;
-    return (b & 0x8000u) ? (uint16_t)~b : (b | 0x8000u);
+    return (uint32_t)(ars_key_n16(b, inf) >> 48);
+}
+static inline uint16_t unkey16(uint32_t key)
+{
+    return ars_unkey_n16((uint64_t)key << 48, 0);
+}
+/* The bits of +inf of a narrow dtype, and whether a lane of n elements of
+ * dtype is counted. */
+static inline uint32_t inf16(int dtype)
+{
+    return dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u;
+}
+static inline int count16_fits(int dtype, int64_t n)
+{
+    return (dtype == ARS_FLOAT16 || dtype == ARS_BFLOAT16) && n >= COUNT16_MIN &&
+           n < ((int64_t)1 << 32);
 }
 
 /* h[key16(b) ^ flip] = how many elements b of the lane have that key, and the
@@ -413,7 +425,7 @@ static int64_t count16_hist(uint32_t *h, const char *in, int64_t n, int64_t is, 
 static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t *h)
 {
     int64_t n = c->n, is = c->in_step, os = c->out_step;
-    uint32_t inf = c->dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u, flip = c->descending ? 0xffffu : 0;
+    uint32_t inf = inf16(c->dtype), flip = c->descending ? 0xffffu : 0;
     uint32_t nan_key = 0xffffu ^ flip, zero_key = 0x8000u ^ flip;
     int64_t negzero = count16_hist(h, in, n, is, inf, flip);
     if (ars_interrupted())
@@ -431,8 +443,7 @@ static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t 
                 nan_at = j;
             if (!m)
                 continue;
-            uint32_t key = k ^ flip;
-            uint16_t b = (key & 0x8000u) ? (uint16_t)(key ^ 0x8000u) : (uint16_t)~key;
+            uint16_t b = unkey16(k ^ flip);
             for (int64_t e = j + m; j < e; j++)
                 memcpy(out + j * os, &b, sizeof b);
         }
@@ -463,13 +474,6 @@ static void count16_sort(const sort_ctx *c, const char *in, char *out, uint32_t 
     }
 }
 
-/* Whether the (stable) lanes of c take the counting sort. */
-static int count16_lanes(const sort_ctx *c)
-{
-    return c->n >= COUNT16_MIN && c->n < ((int64_t)1 << 32) &&
-           (c->dtype == ARS_FLOAT16 || c->dtype == ARS_BFLOAT16);
-}
-
 static void count16_loop(sort_ctx *c, char **data, int64_t nl, const int64_t *s)
 {
     uint32_t *h = ars_alloc(COUNT16_WAYS * NCOUNT16 * (int64_t)sizeof(uint32_t));
@@ -488,7 +492,7 @@ static void sort_loop(char **data, int64_t nl, const int64_t *s, void *p)
     int64_t n = c->n;
     if (n == 0)
         return;
-    if (count16_lanes(c)) {
+    if (count16_fits(c->dtype, n)) {  /* stable sorts only */
         count16_loop(c, data, nl, s);
         return;
     }
@@ -717,7 +721,7 @@ static void complex_keys(const char *x, int64_t stride, int dtype, int64_t i,
 static int unique16(const char *x, int64_t n, int64_t stride, int dtype, char *values,
                     int64_t *index, int64_t *inverse, int64_t *counts, int64_t *k)
 {
-    uint32_t inf = dtype == ARS_FLOAT16 ? 0x7c00u : 0x7f80u;
+    uint32_t inf = inf16(dtype);
     uint16_t nan = dtype == ARS_FLOAT16 ? 0x7e00u : 0x7fc0u;
     int with = index || inverse || counts;
     /* per key: its count, then its group; with `with`, its first element */
@@ -743,7 +747,7 @@ static int unique16(const char *x, int64_t n, int64_t stride, int dtype, char *v
         if (first)
             memcpy(&b, x + (int64_t)first[key] * stride, sizeof b);
         else
-            b = key == 0x8000u ? 0 : (key & 0x8000u) ? (uint16_t)(key ^ 0x8000u) : (uint16_t)~key;
+            b = unkey16(key);
         memcpy(values + g * 2, &b, sizeof b);
         if (index)
             index[g] = first[key];
@@ -793,7 +797,7 @@ int ars_unique(const char *x, int64_t n, int64_t stride, int dtype,
     *k = 0;
     if (n == 0)
         return ARS_OK;
-    if ((dtype == ARS_FLOAT16 || dtype == ARS_BFLOAT16) && n >= COUNT16_MIN && n < ((int64_t)1 << 32))
+    if (count16_fits(dtype, n))
         return unique16(x, n, stride, dtype, values, index, inverse, counts, k);
     int need_perm = cplx || index || inverse || counts;
     uint64_t *keys = ars_alloc((int64_t)n * 2 * sizeof(uint64_t));
