@@ -171,27 +171,43 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     UNARY_PADDED(FN, T, OT)                                                  \
     UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
 
+/* A binary loop FN with a second pass (EW_POST_<FN> defined as "~, 1", with
+ * EW_CORE_<FN> and EW_POST_CALL_<FN>): the vectorized loop computes the core
+ * EW_CORE_<FN>(a, b) instead of EXPR, and EW_POST_CALL_<FN>(o, pa, sa, pb,
+ * sb, n) then redoes the elements the core does not cover with EXPR's
+ * function (sa, sb: 1, or 0 for a scalar operand): pow and atan2, whose
+ * special values cost more as selects on every element (vmath.h). */
+#define EW_IF_(c) EW_IF__(c)
+#define EW_IF__(c) EW_IF_##c
+#define EW_IF_1(t, ...) t
+#define EW_IF_0(t, ...) __VA_ARGS__
+#define EW_BEXPR_(FN, EXPR) EW_IF_(EW_PROBE_(EW_POST_##FN))(EW_CORE_##FN(a, b), EXPR)
+#define EW_BPOST_(FN, A, SA, B, SB) \
+    EW_WHEN_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, A, SA, B, SB, n);)
 #define BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                              \
     CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = pa[i], b = pb[i];                                          \
-            o[i] = (OT)(EXPR);                                               \
+            o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
         }                                                                    \
+        EW_BPOST_(FN, pa, 1, pb, 1)                                          \
     }                                                                        \
     CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)           \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = pa[i];                                                     \
-            o[i] = (OT)(EXPR);                                               \
+            o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
         }                                                                    \
+        EW_BPOST_(FN, pa, 1, &b, 0)                                          \
     }                                                                        \
     CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)           \
     {                                                                        \
         for (int64_t i = 0; i < n; i++) {                                    \
             T b = pb[i];                                                     \
-            o[i] = (OT)(EXPR);                                               \
+            o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
         }                                                                    \
+        EW_BPOST_(FN, &a, 0, pb, 1)                                          \
     }
 
 #define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, CALL_S2, CALL_S1, STRIDED) \

@@ -1825,6 +1825,102 @@ VM_TRIG_FIX(ars_sin_fix32, float, sin(x))
 VM_TRIG_FIX(ars_cos_fix32, float, cos(x))
 VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
 
+/* ---- pow and atan2: the cores and their second pass ------------------------------
+ * The binary loops of pow and atan2 (ew_loops.h's BINARY_KERNELS) compute a
+ * core for every element: the full function's arithmetic without the
+ * selects of its special values, which costs a third of float32 pow's time.
+ * For the ordinary arguments (vm_*_rare false) the core's result is the full
+ * function's, bit for bit; a second pass (VM_BIN_FIX) then scans the block
+ * and computes the full function, one element at a time, for the rare ones.
+ *
+ * pow: x > 0 and finite, y finite; float64 also excludes x = 1 and y = 0,
+ * whose core result (e**0 from a table's midpoint) need not be exactly 1. */
+static inline float vm_powf_core(float x, float y)
+{
+    double dx = x, dy = y;
+    double k, l = vm_log32(dx, &k);
+    double w = dy * vm_fma(l, 1.44269504088896338700e+00, k);
+    double p, s = vm_exp2_32(w, &p);
+    return (float)(w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : vm_fma(s, p, s));
+}
+static inline int vm_powf_rare(float x, float y)
+{
+    return !((x > 0) & (x < (float)INFINITY) & (fabsf(y) < (float)INFINITY));
+}
+static inline double vm_pow_core(double x, double y)
+{
+    double ll, l = vm_log_dd(x, &ll);
+    double ze, z = vm_two_prod(y, l, &ze);
+    ze += y * ll;
+    double v = vm_exp_xl(z, ze);
+    return z > 710.0 ? (double)INFINITY : z < -746.0 ? 0.0 : v;
+}
+static inline int vm_pow_rare(double x, double y)
+{
+    return !((x > 0) & (x < (double)INFINITY) & (fabs(y) < (double)INFINITY)
+             & (x != 1.0) & (y != 0));
+}
+
+/* atan2: not both zero, both finite (|y| + |x| in (0, inf); a sum that
+ * overflows only sends an ordinary pair to the full function); float64 also
+ * keeps the larger magnitude within [2**-1000, 2**1000], where ars_atan2
+ * scales nothing. */
+static inline float vm_atan2f_core(float y, float x)
+{
+    double dy = y, dx = x;
+    double v = vm_atan_q(fabs(dy), fabs(dx));
+    v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
+    return (float)copysign(v, dy);
+}
+static inline int vm_atan2f_rare(float y, float x)
+{
+    float u = fabsf(y) + fabsf(x);
+    return !((u > 0) & (u < (float)INFINITY));
+}
+static inline double vm_atan2_core(double y, double x)
+{
+    double ay = fabs(y), ax = fabs(x);
+    double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
+    double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
+    return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
+}
+static inline int vm_atan2_rare(double y, double x)
+{
+    double u = fabs(y) + fabs(x);
+    return !((u >= 0x1p-998) & (u < 0x1p1000));
+}
+
+/* The second pass: o[i] = FULL(a[i sa], b[i sb]) where RARE holds (sa, sb:
+ * 1, or 0 for a scalar operand). A vectorized scan first, so that blocks
+ * without rare elements (nearly all) skip the scalar loop; FULL runs out of
+ * line (NAME_one), one element at a time, and gives the bits the vector
+ * loop would (plain C, and its NaN results chosen by selects). */
+#if defined(__GNUC__)
+#define VM_NOINLINE __attribute__((noinline, unused))
+#define VM_INLINE __attribute__((always_inline))
+#else
+#define VM_NOINLINE
+#define VM_INLINE
+#endif
+#define VM_BIN_FIX(NAME, T, RARE, FULL)                                     \
+    static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
+    static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
+                                      const T *pb, int64_t sb, int64_t n)   \
+    {                                                                       \
+        int any = 0;                                                        \
+        for (int64_t i = 0; i < n; i++)                                     \
+            any |= RARE(pa[i * sa], pb[i * sb]);                            \
+        if (!any)                                                           \
+            return;                                                         \
+        for (int64_t i = 0; i < n; i++)                                     \
+            if (RARE(pa[i * sa], pb[i * sb]))                               \
+                o[i] = NAME##_one(pa[i * sa], pb[i * sb]);                  \
+    }
+VM_BIN_FIX(ars_powf_fix, float, vm_powf_rare, ars_powf)
+VM_BIN_FIX(ars_pow_fix, double, vm_pow_rare, ars_pow)
+VM_BIN_FIX(ars_atan2f_fix, float, vm_atan2f_rare, ars_atan2f)
+VM_BIN_FIX(ars_atan2_fix, double, vm_atan2_rare, ars_atan2)
+
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
 
