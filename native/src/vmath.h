@@ -1124,7 +1124,12 @@ static inline double ars_atan2(double y, double x)
     w = ((ay == (double)INFINITY) & (ax == (double)INFINITY) & (lf < 0)) ? 2.356194490192344837e+00 : w;
     int special = (((ay == 0) & (ax == 0)) | (ay == (double)INFINITY) | (ax == (double)INFINITY))
                   & (ay == ay) & (ax == ax);
-    return copysign(special ? w : v, y);
+    v = copysign(special ? w : v, y);
+    /* a NaN argument's own payload, x's before y's (as the C library's x +
+     * y): the arithmetic's choice between two NaNs follows operand order,
+     * which differs between the compiler's scalar and vector code */
+    v = y != y ? y + y : v;
+    return x != x ? x + x : v;
 }
 
 /* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
@@ -1271,7 +1276,10 @@ static inline double ars_pow(double x, double y)
     double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
     yi = ax == 1.0 ? 1.0 : yi;
     v = ((ay == (double)INFINITY) & (ax == ax)) ? yi : v;
-    v = ((x != x) | (y != y)) ? x + y : v;
+    /* a NaN argument's own payload, x's before y's (as the C library's x +
+     * y, but by selects: see ars_atan2) */
+    v = y != y ? y + y : v;
+    v = x != x ? x + x : v;
     /* pow(x, +-0) and pow(1, y) are 1, NaN included */
     v = y == 0 ? 1.0 : v;
     return x == 1.0 ? 1.0 : v;
@@ -1670,7 +1678,9 @@ static inline float ars_atan2f(float y, float x)
     v = (yinf & (ax < (double)INFINITY)) ? VM_PI_2 : v;
     v = (xinf & (ay < (double)INFINITY)) ? 0.0 : v;
     v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
-    return (float)copysign(v, dy);
+    v = copysign(v, dy);
+    v = dy != dy ? dy : v;  /* a NaN's payload as in pow */
+    return (float)(dx != dx ? dx : v);
 }
 
 /* sin (q0 = 0) or cos (q0 = 1) of |x| <= VM_TRIG_MAX: r = x - m pi/2 with m
@@ -1716,36 +1726,69 @@ static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
 
 /* ---- float32 pow, hypot, logaddexp ------------------------------------------------ */
 
-/* 2**w for |w| <= 160 as s * (1 + *p), as vm_exp32 but reduced in base 2:
- * k = round(32 w), r = (32 w - k) / 32 exactly, so that an integer w gives
- * p = 0 and 2**w exactly (pow(0.5, 150) is then 2**-150, which rounds to 0
- * as it must, not up to the smallest subnormal). */
-static inline double vm_exp2_32(double w, double *p)
+/* log2(x) for a positive normal double x (float32 values all are): x = 2**k
+ * z, sqrt(2)/2 <= z < sqrt(2), log2(z) = (2/ln2) atanh(s) with s = f / (2 +
+ * f), f = z - 1 (exact), by vm_log32's polynomial in s*s with its
+ * coefficients times 2/ln2 (relative error < 2**-44), and k added in one
+ * fma. One division. */
+static inline double vm_log2_32(double x)
 {
-    double kd = vm_fma(w, 32.0, VM_SHIFT);
-    uint64_t kk = vm_bits(kd);
-    double r = vm_fma(w, 32.0, VM_SHIFT - kd) * (6.93147180559945286227e-01 / 32);
-    *p = vm_fma(r * r, vm_fma(r, vm_fma(r, 1.0 / 24, 1.0 / 6), 0.5), r);
-    return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
+    uint64_t ix = vm_bits(x);
+    uint64_t tmp = ix - 0x3fe6a09e667f3bcdu;
+    uint64_t kk = (tmp + (1024ull << 52)) >> 52;  /* k + 1024 */
+    double z = vm_from_bits(ix - (tmp & 0xfff0000000000000u));
+    double k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
+    double f = z - 1.0;
+    double sv = f / (2.0 + f);
+    double t = sv * sv;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.21ac9c9040d9fp-2, 0x1.4795a63079ddfp-2),
+               0x1.a61a2cc1ced3cp-2), 0x1.2776c295f01cfp-1), 0x1.ec709dc539e76p-1), 0x1.71547652b8252p+1);
+    return vm_fma(sv, p, k);
 }
 
-/* pow: 2**(y log2|x|) with log|x| from vm_log32 (relative error < 2**-44:
- * w = y log2|x| is then within 2**-37 of the truth wherever the result is a
- * finite nonzero float32, |w| < 150) and 2**w from vm_exp2_32. An exact
- * float32 result (2**3, 10**2, 0.5**150) comes out exact: the double is
- * within far less than half a float32 ulp of it, or equal to it for powers
- * of 2. Then C99 Annex F's special values by selects: the sign for negative
- * x and odd integer y, NaN for negative finite x and non-integer y, 1 for
- * y = +-0, x = 1 and (-1)**(+-inf). The zeros and infinities of x and y need
- * nothing more: log2|x| is -inf or +inf and the limits of 2**w give 0 or
- * inf. */
+/* 2**w for -160 <= w <= 150: k = round(w), r = w - k exactly, |r| <= 1/2,
+ * 2**r = 1 + r q(r), q of degree 7 fitted (Lawson's weighted least squares,
+ * mpmath) to the relative error of 2**r: < 2**-40; then k added to the
+ * exponent bits (2**k P(r) is a normal double). No table: a table lookup is
+ * an emulated gather (scalar loads), which took a third of pow's time. An
+ * integer w gives 2**w exactly (pow(0.5, 150) is then 2**-150, which rounds
+ * to 0 as it must, not up to the smallest subnormal). */
+static inline double vm_exp2_32(double w)
+{
+    double kd = w + VM_SHIFT;
+    uint64_t kk = vm_bits(kd);
+    double r = w - (kd - VM_SHIFT);
+    double r2 = r * r;
+    double q = vm_fma(r2, vm_fma(r2, vm_fma(r2, vm_fma(r, 0x1.61c4eeedabadep-20, 0x1.00d854862c21ap-16),
+               vm_fma(r, 0x1.430aa8887b4d0p-13, 0x1.5d874d04b1ff5p-10)),
+               vm_fma(r, 0x1.3b2ab5ed68b63p-7, 0x1.c6b08dced5bf7p-5)),
+               vm_fma(r, 0x1.ebfbdff8edf1bp-3, 0x1.62e42fef89d0ap-1));
+    /* kk's low bits are k's (two's complement): k << 52 added mod 2**64 */
+    return vm_from_bits(vm_bits(vm_fma(r, q, 1.0)) + (kk << 52));
+}
+
+/* 2**w for a w from y log2|x|, limited to [-160, 150] first (2**150 rounds
+ * to inf in float32, 2**-160 to 0; NaN passes) */
+static inline double vm_exp2_lim32(double w)
+{
+    w = w > 150.0 ? 150.0 : w;
+    w = w < -160.0 ? -160.0 : w;
+    return vm_exp2_32(w);
+}
+
+/* pow: 2**(y log2|x|) with log2|x| from vm_log2_32 (w = y log2|x| is then
+ * within 2**-37 of the truth wherever the result is a finite nonzero
+ * float32, |w| < 150) and 2**w from vm_exp2_32. An exact float32 result
+ * (2**3, 10**2, 0.5**150) comes out exact: the double is within far less
+ * than half a float32 ulp of it, or equal to it for powers of 2. Then C99
+ * Annex F's special values by selects: the sign for negative x and odd
+ * integer y, NaN for negative finite x and non-integer y, 1 for y = +-0, x =
+ * 1 and (-1)**(+-inf). The zeros and infinities of x and y need nothing
+ * more: log2|x| is -inf or +inf and the limits of 2**w give 0 or inf. */
 static inline float ars_powf(float x, float y)
 {
     double dx = x, dy = y, ax = fabs(dx), ay = fabs(dy);
-    double k, l = vm_log32(ax, &k);
-    double w = dy * vm_log_special(ax, vm_fma(l, 1.44269504088896338700e+00, k));
-    double p, s = vm_exp2_32(w, &p);
-    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : vm_fma(s, p, s);
+    double v = vm_exp2_lim32(dy * vm_log_special(ax, vm_log2_32(ax)));
     /* y integer: every float32 from 2**24 on is; below, the rounding of y
      * to an integer (VM_SHIFT) is y itself, and its last bit says odd */
     double ys = dy + VM_SHIFT;
@@ -1837,11 +1880,7 @@ VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
  * whose core result (e**0 from a table's midpoint) need not be exactly 1. */
 static inline float vm_powf_core(float x, float y)
 {
-    double dx = x, dy = y;
-    double k, l = vm_log32(dx, &k);
-    double w = dy * vm_fma(l, 1.44269504088896338700e+00, k);
-    double p, s = vm_exp2_32(w, &p);
-    return (float)(w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : vm_fma(s, p, s));
+    return (float)vm_exp2_lim32((double)y * vm_log2_32(x));
 }
 static inline int vm_powf_rare(float x, float y)
 {
