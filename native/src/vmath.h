@@ -287,12 +287,18 @@ static inline struct vm_exp_parts vm_exp_hl(double x, double xl)
     return o;
 }
 
+/* vm_exp_xl's result where it is normal (e >= -1021) */
+static inline double vm_exp_xl_normal(struct vm_exp_parts q)
+{
+    return vm_fma(q.h, q.lp, q.h) * vm_from_bits((q.eb + 1022u) << 52) * 2.0;
+}
+
 static inline double vm_exp_xl(double x, double xl)
 {
     struct vm_exp_parts q = vm_exp_hl(x, xl);
     double h = q.h, lp = q.lp, m = q.m;
     uint64_t eb = q.eb;
-    double y = vm_fma(h, lp, h) * vm_from_bits((eb + 1022u) << 52) * 2.0;
+    double y = vm_exp_xl_normal(q);
     double hs = h * vm_from_bits((eb + 2045u) << 52);
     double c = m < -1022.0 * 128 ? 1.0 : 0.0;
     double s = c + hs;
@@ -473,9 +479,9 @@ static const double vm_log_tab_hi[256] = {
 /* x (> 0, finite; subnormals scaled by 2**54 first) = 2**k z, z in the i-th
  * interval of the tables (returned); r = z/c - 1 exactly, |r| < 2**-8.4;
  * *cl = log(c)'s low part (-lo). */
-static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
+static inline uint64_t vm_log_tab_reduce_(double x, double *k, double *r, double *cl, int subn)
 {
-    int sub = x < 0x1p-1022;
+    int sub = subn & (x < 0x1p-1022);
     double m = sub ? x * 0x1p54 : x;
     uint64_t ix = vm_bits(m);
     uint64_t tmp = ix - 0x3fe6080000000000u;
@@ -491,6 +497,11 @@ static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double 
     return i;
 }
 
+static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
+{
+    return vm_log_tab_reduce_(x, k, r, cl, 1);
+}
+
 /* log1p(r) - r + r*r/2 for |r| < 2**-8: r**3 (1/3 - r/4 + ... - r**5/8)
  * (Taylor: error below 2**-67 r) */
 static inline double vm_log_poly(double r, double r2)
@@ -501,11 +512,12 @@ static inline double vm_log_poly(double r, double r2)
 
 /* log(x) = hi + *lo for a positive finite x, relative error below 2**-67:
  * log(x) = k ln2 - log(1/c) + log1p(r), the sums of the large terms (k ln2,
- * log c, r, r*r/2) in two parts. No division; two table lookups. */
-static inline double vm_log_dd(double x, double *lo)
+ * log c, r, r*r/2) in two parts. No division; two table lookups. subn = 0:
+ * for a normal x only (no scaling of subnormals; the same bits). */
+static inline double vm_log_dd_(double x, double *lo, int subn)
 {
     double k, cl, r;
-    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl);
+    uint64_t i = vm_log_tab_reduce_(x, &k, &r, &cl, subn);
     double r2e, r2 = vm_two_prod(r, r, &r2e);
     double we, w = vm_two_sum(k * VM_LN2_HI, vm_log_tab_hi[i], &we);
     double e1, h1 = vm_two_sum(w, r, &e1);
@@ -515,6 +527,7 @@ static inline double vm_log_dd(double x, double *lo)
     *lo = l - (h - h2);
     return h;
 }
+static inline double vm_log_dd(double x, double *lo) { return vm_log_dd_(x, lo, 1); }
 
 /* log(x) = hi + *lo for a positive finite x, relative error about 2**-58,
  * table-free (the table's emulated gathers cost more than one division):
@@ -1876,34 +1889,45 @@ VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
  * function's, bit for bit; a second pass (VM_BIN_FIX) then scans the block
  * and computes the full function, one element at a time, for the rare ones.
  *
- * pow: x > 0 and finite, y finite; float64 also excludes x = 1 and y = 0,
- * whose core result (e**0 from a table's midpoint) need not be exactly 1. */
+ * pow: x > 0 and finite, y finite. float64 also excludes x = 1 and y = 0,
+ * whose core result (e**0 from a table's midpoint) need not be exactly 1,
+ * subnormal x, and results beyond the normal range, where its core gives
+ * NaN (vm_pow_rare reads the core's result too): the subnormal paths of its
+ * log and exp are then left out of the core. The scans test bits, two
+ * unsigned compares each: a compare per condition took as long as a tenth
+ * of float64 pow. */
 static inline float vm_powf_core(float x, float y)
 {
     return (float)vm_exp2_lim32((double)y * vm_log2_32(x));
 }
-static inline int vm_powf_rare(float x, float y)
+static inline int vm_powf_rare(float x, float y, float o)
 {
-    return !((x > 0) & (x < (float)INFINITY) & (fabsf(y) < (float)INFINITY));
+    (void)o;
+    /* 0 < x < inf, y finite */
+    return !(((vm_bits32(x) - 1u) < 0x7f7fffffu) & ((vm_bits32(y) << 1) < 0xff000000u));
 }
 static inline double vm_pow_core(double x, double y)
 {
-    double ll, l = vm_log_dd(x, &ll);
+    double ll, l = vm_log_dd_(x, &ll, 0);
     double ze, z = vm_two_prod(y, l, &ze);
     ze += y * ll;
-    double v = vm_exp_xl(z, ze);
-    return z > 710.0 ? (double)INFINITY : z < -746.0 ? 0.0 : v;
+    double v = vm_exp_xl_normal(vm_exp_hl(z, ze));
+    return (z > -707.0) & (z < 709.0) ? v : (double)NAN;
 }
-static inline int vm_pow_rare(double x, double y)
+static inline int vm_pow_rare(double x, double y, double o)
 {
-    return !((x > 0) & (x < (double)INFINITY) & (fabs(y) < (double)INFINITY)
-             & (x != 1.0) & (y != 0));
+    /* x normal, positive and finite; (x - 1) y o nonzero and finite (x = 1,
+     * y = 0, y not finite, o NaN, and rarely an ordinary pair whose product
+     * underflows or overflows) */
+    double t = (x - 1.0) * y * o;
+    return !(((vm_bits(x) - 0x0010000000000000u) < 0x7fe0000000000000u)
+             & (((vm_bits(t) << 1) - 1u) < 0xffdfffffffffffffu));
 }
 
 /* atan2: not both zero, both finite (|y| + |x| in (0, inf); a sum that
  * overflows only sends an ordinary pair to the full function); float64 also
- * keeps the larger magnitude within [2**-1000, 2**1000], where ars_atan2
- * scales nothing. */
+ * keeps the sum within [2**-998, 2**1000), the larger magnitude then within
+ * [2**-1000, 2**1000], where ars_atan2 scales nothing. */
 static inline float vm_atan2f_core(float y, float x)
 {
     double dy = y, dx = x;
@@ -1911,10 +1935,10 @@ static inline float vm_atan2f_core(float y, float x)
     v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
     return (float)copysign(v, dy);
 }
-static inline int vm_atan2f_rare(float y, float x)
+static inline int vm_atan2f_rare(float y, float x, float o)
 {
-    float u = fabsf(y) + fabsf(x);
-    return !((u > 0) & (u < (float)INFINITY));
+    (void)o;
+    return (vm_bits32(fabsf(y) + fabsf(x)) - 1u) >= 0x7f7fffffu;
 }
 static inline double vm_atan2_core(double y, double x)
 {
@@ -1923,13 +1947,13 @@ static inline double vm_atan2_core(double y, double x)
     double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
     return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
 }
-static inline int vm_atan2_rare(double y, double x)
+static inline int vm_atan2_rare(double y, double x, double o)
 {
-    double u = fabs(y) + fabs(x);
-    return !((u >= 0x1p-998) & (u < 0x1p1000));
+    (void)o;
+    return (vm_bits(fabs(y) + fabs(x)) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u;
 }
 
-/* The second pass: o[i] = FULL(a[i sa], b[i sb]) where RARE holds (sa, sb:
+/* The second pass: o[i] = FULL(a[i sa], b[i sb]) where RARE(a, b, o[i]) holds (sa, sb:
  * 1, or 0 for a scalar operand). A vectorized scan first, so that blocks
  * without rare elements (nearly all) skip the scalar loop; FULL runs out of
  * line (NAME_one), one element at a time, and gives the bits the vector
@@ -1948,11 +1972,11 @@ static inline int vm_atan2_rare(double y, double x)
     {                                                                       \
         int any = 0;                                                        \
         for (int64_t i = 0; i < n; i++)                                     \
-            any |= RARE(pa[i * sa], pb[i * sb]);                            \
+            any |= RARE(pa[i * sa], pb[i * sb], o[i]);                      \
         if (!any)                                                           \
             return;                                                         \
         for (int64_t i = 0; i < n; i++)                                     \
-            if (RARE(pa[i * sa], pb[i * sb]))                               \
+            if (RARE(pa[i * sa], pb[i * sb], o[i]))                         \
                 o[i] = NAME##_one(pa[i * sa], pb[i * sb]);                  \
     }
 VM_BIN_FIX(ars_powf_fix, float, vm_powf_rare, ars_powf)
