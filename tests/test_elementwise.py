@@ -969,3 +969,25 @@ def test_binary_second_pass_any_layout(name, dtype):
             with np.errstate(all="ignore"):
                 w = np_f(*(v.astype(np.float64) for v in fargs)).astype(dtype)
             _assert_within_4_ulp(name, np.asarray(f(*args)).ravel(), w.ravel(), dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_binary_second_pass_in_place(dtype):
+    """x **= y writes the result over an operand the second pass reads: the
+    same values as out of place, with rare elements in every block."""
+    x1, x2, _ = _second_pass_values("pow", dtype, (4099,), 8)
+    want = _bits(np.asarray(xp.pow(xp.asarray(x1), xp.asarray(x2))))
+    a = xp.asarray(x1.copy())
+    a **= xp.asarray(x2)
+    np.testing.assert_array_equal(_bits(np.asarray(a)), want)
+    for s in (dtype(2.5), dtype(-1.5), dtype(np.nan), dtype(0.0)):
+        want = _bits(np.asarray(xp.pow(xp.asarray(x1), xp.asarray(s))))
+        a = xp.asarray(x1.copy())
+        a **= xp.asarray(s)
+        np.testing.assert_array_equal(_bits(np.asarray(a)), want, err_msg=f"scalar {s}")
+    # a strided view written in place (gathered in blocks)
+    base = xp.asarray(np.repeat(x1, 2))
+    view = base[::2]
+    view **= xp.asarray(x2)
+    want = _bits(np.asarray(xp.pow(xp.asarray(x1), xp.asarray(x2))))
+    np.testing.assert_array_equal(_bits(np.asarray(view)), want)

@@ -184,9 +184,30 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
 #define EW_BEXPR_(FN, EXPR) EW_IF_(EW_PROBE_(EW_POST_##FN))(EW_CORE_##FN(a, b), EXPR)
 #define EW_BPOST_(FN, A, SA, B, SB) \
     EW_WHEN_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, A, SA, B, SB, n);)
+/* The second pass reads the operands after the first wrote o: an output
+ * that overlaps an operand (x **= y) is computed into a buffer first. */
+static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t an)
+{
+    uintptr_t uo = (uintptr_t)o, ua = (uintptr_t)a;
+    return uo < ua + (uintptr_t)an && ua < uo + (uintptr_t)on;
+}
+#define EW_BALIAS_(FN, T, OT, OVERLAP, ...)                                  \
+    EW_WHEN_(EW_PROBE_(EW_POST_##FN))(                                       \
+        if (OVERLAP) {                                                       \
+            OT t_[EW_GATHER];                                                \
+            for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {                  \
+                int64_t m_ = n - i_ < EW_GATHER ? n - i_ : EW_GATHER;        \
+                __VA_ARGS__;                                                 \
+                memcpy(o + i_, t_, (size_t)m_ * sizeof(OT));                 \
+            }                                                                \
+            return;                                                          \
+        })
+#define EW_OV_(P) ew_overlaps_(o, n * (int64_t)sizeof(*o), P, n * (int64_t)sizeof(*(P)))
 #define BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                              \
     CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \
     {                                                                        \
+        EW_BALIAS_(FN, T, OT, EW_OV_(pa) || EW_OV_(pb),                      \
+                   FN##_c(t_, pa + i_, pb + i_, m_))                         \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = pa[i], b = pb[i];                                          \
             o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
@@ -195,6 +216,7 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     }                                                                        \
     CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)           \
     {                                                                        \
+        EW_BALIAS_(FN, T, OT, EW_OV_(pa), FN##_s2(t_, pa + i_, b, m_))       \
         for (int64_t i = 0; i < n; i++) {                                    \
             T a = pa[i];                                                     \
             o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
@@ -203,6 +225,7 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     }                                                                        \
     CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)           \
     {                                                                        \
+        EW_BALIAS_(FN, T, OT, EW_OV_(pb), FN##_s1(t_, a, pb + i_, m_))       \
         for (int64_t i = 0; i < n; i++) {                                    \
             T b = pb[i];                                                     \
             o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
