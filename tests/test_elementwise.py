@@ -991,3 +991,30 @@ def test_binary_second_pass_in_place(dtype):
     view **= xp.asarray(x2)
     want = _bits(np.asarray(xp.pow(xp.asarray(x1), xp.asarray(x2))))
     np.testing.assert_array_equal(_bits(np.asarray(view)), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_binary_second_pass_dense(dtype):
+    """Rare elements everywhere (negative bases with integer exponents, zeros
+    for atan2): whole chunks redone by the vectorized full function, which
+    gives the bits of the one-at-a-time path (one-value calls) and NumPy's
+    values; sparse and dense stretches side by side."""
+    rng = np.random.default_rng(4)
+    n = 3000
+    x = -rng.uniform(0.5, 3.0, n).astype(dtype)
+    # integers beyond pow's cheaper forms (x ** -2 is 1 / (x * x) in a one-value call)
+    k = (rng.integers(5, 30, n) * rng.choice([-1, 1], n)).astype(dtype)
+    x[:700] = -x[:700]                       # a stretch with few rare elements
+    x[100:700:97] = -2.0
+    for name, a, b in (("pow", x, k), ("atan2", np.where(np.arange(n) % 3 == 0, 0.0, x).astype(dtype), x)):
+        f = getattr(xp, name)
+        got = np.asarray(f(xp.asarray(a), xp.asarray(b)))
+        for i in list(range(0, n, 37)) + list(range(100, 700, 97)):
+            one = np.asarray(f(xp.asarray(a[i]), xp.asarray(b[i])))
+            np.testing.assert_array_equal(_bits(one), _bits(got[i]), err_msg=f"{name} element {i}")
+        np_f = {"atan2": np.arctan2, "pow": np.power}[name]
+        with np.errstate(all="ignore"):
+            want = np_f(a.astype(np.float64), b.astype(np.float64)).astype(dtype)
+        _assert_within_4_ulp(name, got, want, dtype)
+        s = _bits(np.asarray(f(xp.asarray(a[5]), xp.asarray(b))))  # scalar first operand
+        np.testing.assert_array_equal(s, _bits(np.asarray(f(xp.asarray(np.full_like(a, a[5])), xp.asarray(b)))))

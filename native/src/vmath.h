@@ -1906,7 +1906,16 @@ VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
  * log and exp are then left out of the core. The scans test bits, two
  * unsigned compares each: a compare per condition took as long as a tenth
  * of float64 pow. */
-static inline float vm_powf_core(float x, float y)
+/* (the cores are forced inline: the second pass grows the kernels, and GCC
+ * then left a core a call, and the loop scalar) */
+#if defined(__GNUC__)
+#define VM_NOINLINE __attribute__((noinline, unused))
+#define VM_INLINE __attribute__((always_inline))
+#else
+#define VM_NOINLINE
+#define VM_INLINE
+#endif
+static inline VM_INLINE float vm_powf_core(float x, float y)
 {
     return (float)vm_exp2_lim32((double)y * vm_log2_32(x));
 }
@@ -1916,7 +1925,7 @@ static inline int vm_powf_rare(float x, float y, float o)
     /* 0 < x < inf, y finite */
     return !(((vm_bits32(x) - 1u) < 0x7f7fffffu) & ((vm_bits32(y) << 1) < 0xff000000u));
 }
-static inline double vm_pow_core(double x, double y)
+static inline VM_INLINE double vm_pow_core(double x, double y)
 {
     double ll, l = vm_log_dd_(x, &ll, 0);
     double ze, z = vm_two_prod(y, l, &ze);
@@ -1938,7 +1947,7 @@ static inline int vm_pow_rare(double x, double y, double o)
  * overflows only sends an ordinary pair to the full function); float64 also
  * keeps the sum within [2**-998, 2**1000), the larger magnitude then within
  * [2**-1000, 2**1000], where ars_atan2 scales nothing. */
-static inline float vm_atan2f_core(float y, float x)
+static inline VM_INLINE float vm_atan2f_core(float y, float x)
 {
     double dy = y, dx = x;
     double v = vm_atan_q(fabs(dy), fabs(dx));
@@ -1950,7 +1959,7 @@ static inline int vm_atan2f_rare(float y, float x, float o)
     (void)o;
     return (vm_bits32(fabsf(y) + fabsf(x)) - 1u) >= 0x7f7fffffu;
 }
-static inline double vm_atan2_core(double y, double x)
+static inline VM_INLINE double vm_atan2_core(double y, double x)
 {
     double ay = fabs(y), ax = fabs(x);
     double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
@@ -1963,31 +1972,55 @@ static inline int vm_atan2_rare(double y, double x, double o)
     return (vm_bits(fabs(y) + fabs(x)) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u;
 }
 
-/* The second pass: o[i] = FULL(a[i sa], b[i sb]) where RARE(a, b, o[i]) holds (sa, sb:
- * 1, or 0 for a scalar operand). A vectorized scan first, so that blocks
- * without rare elements (nearly all) skip the scalar loop; FULL runs out of
- * line (NAME_one), one element at a time, and gives the bits the vector
- * loop would (plain C, and its NaN results chosen by selects). */
-#if defined(__GNUC__)
-#define VM_NOINLINE __attribute__((noinline, unused))
-#define VM_INLINE __attribute__((always_inline))
-#else
-#define VM_NOINLINE
-#define VM_INLINE
-#endif
+/* The second pass: o[i] = FULL(a[i sa], b[i sb]) where RARE(a, b, o[i])
+ * holds (sa, sb: 1, or 0 for a scalar operand), by chunks of 256: a
+ * vectorized count first, so that chunks without rare elements (nearly
+ * all) cost a scan only; a few rare elements get FULL one at a time, out of
+ * line (NAME_one); more than 8 (negative bases with integer exponents,
+ * many zeros) get it for the whole chunk, vectorized (NAME_all*, out of line
+ * too), as before the core existed (one element of scalar float64 pow costs as much as 16 in the
+ * vector loop). FULL is plain C, its NaN results chosen by selects: the
+ * scalar and vector forms give the same bits. */
 #define VM_BIN_FIX(NAME, T, RARE, FULL)                                     \
     static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
+    static VM_NOINLINE void NAME##_all(T *o, const T *pa, const T *pb, int64_t m) \
+    {                                                                       \
+        for (int64_t i = 0; i < m; i++)                                     \
+            o[i] = FULL(pa[i], pb[i]);                                      \
+    }                                                                       \
+    static VM_NOINLINE void NAME##_all1(T *o, T a, const T *pb, int64_t m)  \
+    {                                                                       \
+        for (int64_t i = 0; i < m; i++)                                     \
+            o[i] = FULL(a, pb[i]);                                          \
+    }                                                                       \
+    static VM_NOINLINE void NAME##_all2(T *o, const T *pa, T b, int64_t m)  \
+    {                                                                       \
+        for (int64_t i = 0; i < m; i++)                                     \
+            o[i] = FULL(pa[i], b);                                          \
+    }                                                                       \
     static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
                                       const T *pb, int64_t sb, int64_t n)   \
     {                                                                       \
-        int any = 0;                                                        \
-        for (int64_t i = 0; i < n; i++)                                     \
-            any |= RARE(pa[i * sa], pb[i * sb], o[i]);                      \
-        if (!any)                                                           \
-            return;                                                         \
-        for (int64_t i = 0; i < n; i++)                                     \
-            if (RARE(pa[i * sa], pb[i * sb], o[i]))                         \
-                o[i] = NAME##_one(pa[i * sa], pb[i * sb]);                  \
+        for (int64_t j = 0; j < n; j += 256) {                              \
+            int64_t m = n - j < 256 ? n - j : 256;                          \
+            T *oj = o + j;                                                  \
+            const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
+            int c = 0;                                                      \
+            for (int64_t i = 0; i < m; i++)                                 \
+                c += RARE(aj[i * sa], bj[i * sb], oj[i]);                   \
+            if (c > 8) {                                                    \
+                if (sa && sb)                                               \
+                    NAME##_all(oj, aj, bj, m);                              \
+                else if (sb)                                                \
+                    NAME##_all1(oj, *aj, bj, m);                            \
+                else                                                        \
+                    NAME##_all2(oj, aj, *bj, m);                            \
+            } else if (c) {                                                 \
+                for (int64_t i = 0; i < m; i++)                             \
+                    if (RARE(aj[i * sa], bj[i * sb], oj[i]))                \
+                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
+            }                                                               \
+        }                                                                   \
     }
 VM_BIN_FIX(ars_powf_fix, float, vm_powf_rare, ars_powf)
 VM_BIN_FIX(ars_pow_fix, double, vm_pow_rare, ars_pow)
