@@ -171,20 +171,19 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     UNARY_PADDED(FN, T, OT)                                                  \
     UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
 
-/* A binary loop FN with a second pass (EW_POST_<FN> defined as "~, 1", with
- * EW_CORE_<FN> and EW_POST_CALL_<FN>): the vectorized loop computes the core
- * EW_CORE_<FN>(a, b) instead of EXPR, and EW_POST_CALL_<FN>(o, pa, sa, pb,
- * sb, n) then redoes the elements the core does not cover with EXPR's
- * function (sa, sb: 1, or 0 for a scalar operand): pow and atan2, whose
- * special values cost more as selects on every element (vmath.h). */
+/* A binary loop FN with a core and a second pass (EW_POST_<FN> defined as
+ * "~, 1"): its kernels call EW_POST_CALL_<FN>(o, pa, sa, pb, sb, n) (sa,
+ * sb: 1, or 0 for a scalar operand) instead of their loop of EXPR; it
+ * computes a core without the special values on most elements and EXPR's
+ * function on the rare ones: pow and atan2, whose special values cost more
+ * as selects on every element (vmath.h's VM_BIN_RUN). */
 #define EW_IF_(c) EW_IF__(c)
 #define EW_IF__(c) EW_IF_##c
 #define EW_IF_1(t, ...) t
 #define EW_IF_0(t, ...) __VA_ARGS__
-#define EW_BEXPR_(FN, EXPR) EW_IF_(EW_PROBE_(EW_POST_##FN))(EW_CORE_##FN(a, b), EXPR)
-#define EW_BPOST_(FN, A, SA, B, SB) \
-    EW_WHEN_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, A, SA, B, SB, n);)
-/* The second pass reads the operands after the first wrote o: an output
+#define EW_BRUN_(FN, A, SA, B, SB, ...) \
+    EW_IF_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, A, SA, B, SB, n);, __VA_ARGS__)
+/* The second pass reads the operands after the core wrote o: an output
  * that overlaps an operand (x **= y) is computed into a buffer first. */
 static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t an)
 {
@@ -208,29 +207,29 @@ static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t
     {                                                                        \
         EW_BALIAS_(FN, T, OT, EW_OV_(pa) || EW_OV_(pb),                      \
                    FN##_c(t_, pa + i_, pb + i_, m_))                         \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T a = pa[i], b = pb[i];                                          \
-            o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
-        }                                                                    \
-        EW_BPOST_(FN, pa, 1, pb, 1)                                          \
+        EW_BRUN_(FN, pa, 1, pb, 1,                                           \
+            for (int64_t i = 0; i < n; i++) {                                \
+                T a = pa[i], b = pb[i];                                      \
+                o[i] = (OT)(EXPR);                                           \
+            })                                                               \
     }                                                                        \
     CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)           \
     {                                                                        \
         EW_BALIAS_(FN, T, OT, EW_OV_(pa), FN##_s2(t_, pa + i_, b, m_))       \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T a = pa[i];                                                     \
-            o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
-        }                                                                    \
-        EW_BPOST_(FN, pa, 1, &b, 0)                                          \
+        EW_BRUN_(FN, pa, 1, &b, 0,                                           \
+            for (int64_t i = 0; i < n; i++) {                                \
+                T a = pa[i];                                                 \
+                o[i] = (OT)(EXPR);                                           \
+            })                                                               \
     }                                                                        \
     CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)           \
     {                                                                        \
         EW_BALIAS_(FN, T, OT, EW_OV_(pb), FN##_s1(t_, a, pb + i_, m_))       \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T b = pb[i];                                                     \
-            o[i] = (OT)(EW_BEXPR_(FN, EXPR));                                \
-        }                                                                    \
-        EW_BPOST_(FN, &a, 0, pb, 1)                                          \
+        EW_BRUN_(FN, &a, 0, pb, 1,                                           \
+            for (int64_t i = 0; i < n; i++) {                                \
+                T b = pb[i];                                                 \
+                o[i] = (OT)(EXPR);                                           \
+            })                                                               \
     }
 
 #define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, CALL_S2, CALL_S1, STRIDED) \

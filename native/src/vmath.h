@@ -1896,14 +1896,14 @@ VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
  * core for every element: the full function's arithmetic without the
  * selects of its special values, which costs a third of float32 pow's time.
  * For the ordinary arguments (vm_*_rare false) the core's result is the full
- * function's, bit for bit; a second pass (VM_BIN_FIX) then scans the block
- * and computes the full function, one element at a time, for the rare ones.
+ * function's, bit for bit; the full function runs for the rare ones
+ * (VM_BIN_RUN).
  *
  * pow: x > 0 and finite, y finite. float64 also excludes x = 1 and y = 0,
  * whose core result (e**0 from a table's midpoint) need not be exactly 1,
  * subnormal x, and results beyond the normal range, where its core gives
- * NaN (vm_pow_rare reads the core's result too): the subnormal paths of its
- * log and exp are then left out of the core. The scans test bits, two
+ * NaN (vm_pow_rare_out): the subnormal paths of its log and exp are then
+ * left out of the core. The scans test bits, two
  * unsigned compares each: a compare per condition took as long as a tenth
  * of float64 pow. */
 /* (the cores are forced inline: the second pass grows the kernels, and GCC
@@ -1919,9 +1919,8 @@ static inline VM_INLINE float vm_powf_core(float x, float y)
 {
     return (float)vm_exp2_lim32((double)y * vm_log2_32(x));
 }
-static inline int vm_powf_rare(float x, float y, float o)
+static inline int vm_powf_rare(float x, float y)
 {
-    (void)o;
     /* 0 < x < inf, y finite */
     return !(((vm_bits32(x) - 1u) < 0x7f7fffffu) & ((vm_bits32(y) << 1) < 0xff000000u));
 }
@@ -1933,15 +1932,17 @@ static inline VM_INLINE double vm_pow_core(double x, double y)
     double v = vm_exp_xl_normal(vm_exp_hl(z, ze));
     return (z > -707.0) & (z < 709.0) ? v : (double)NAN;
 }
-static inline int vm_pow_rare(double x, double y, double o)
+static inline int vm_pow_rare(double x, double y)
 {
-    /* x normal, positive and finite; (x - 1) y o nonzero and finite (x = 1,
-     * y = 0, y not finite, o NaN, and rarely an ordinary pair whose product
-     * underflows or overflows) */
-    double t = (x - 1.0) * y * o;
+    /* x normal, positive and finite; (x - 1) y nonzero and finite (x = 1,
+     * y = 0, y not finite, and rarely an ordinary pair whose product
+     * underflows) */
+    double t = (x - 1.0) * y;
     return !(((vm_bits(x) - 0x0010000000000000u) < 0x7fe0000000000000u)
              & (((vm_bits(t) << 1) - 1u) < 0xffdfffffffffffffu));
 }
+static inline int vm_pow_rare_out(double o) { return o != o; }
+static inline int vm_no_rare_out(double o) { (void)o; return 0; }
 
 /* atan2: not both zero, both finite (|y| + |x| in (0, inf); a sum that
  * overflows only sends an ordinary pair to the full function); float64 also
@@ -1954,9 +1955,8 @@ static inline VM_INLINE float vm_atan2f_core(float y, float x)
     v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
     return (float)copysign(v, dy);
 }
-static inline int vm_atan2f_rare(float y, float x, float o)
+static inline int vm_atan2f_rare(float y, float x)
 {
-    (void)o;
     return (vm_bits32(fabsf(y) + fabsf(x)) - 1u) >= 0x7f7fffffu;
 }
 static inline VM_INLINE double vm_atan2_core(double y, double x)
@@ -1966,22 +1966,25 @@ static inline VM_INLINE double vm_atan2_core(double y, double x)
     double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
     return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
 }
-static inline int vm_atan2_rare(double y, double x, double o)
+static inline int vm_atan2_rare(double y, double x)
 {
-    (void)o;
     return (vm_bits(fabs(y) + fabs(x)) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u;
 }
 
-/* The second pass: o[i] = FULL(a[i sa], b[i sb]) where RARE(a, b, o[i])
- * holds (sa, sb: 1, or 0 for a scalar operand), by chunks of 256: a
- * vectorized count first, so that chunks without rare elements (nearly
- * all) cost a scan only; a few rare elements get FULL one at a time, out of
- * line (NAME_one); more than 8 (negative bases with integer exponents,
- * many zeros) get it for the whole chunk, vectorized (NAME_all*, out of line
- * too), as before the core existed (one element of scalar float64 pow costs as much as 16 in the
- * vector loop). FULL is plain C, its NaN results chosen by selects: the
- * scalar and vector forms give the same bits. */
-#define VM_BIN_FIX(NAME, T, RARE, FULL)                                     \
+/* The loop: o[i] = CORE(a[i sa], b[i sb]) (sa, sb: 1, or 0 for a scalar
+ * operand) where RARE(a, b) and RARE_OUT(o[i]) are false, FULL(a, b)
+ * elsewhere, by chunks of 256. A vectorized count of the rare arguments
+ * first: more than 8 (negative bases with integer exponents, many zeros),
+ * and the chunk is FULL's alone, in a vectorized loop (NAME_all*) as before
+ * the core existed; else the core's vectorized loop, then, where some
+ * element is rare (nearly never), FULL for each rare one, out of line
+ * (NAME_one), or for the whole chunk again if the core's results add more
+ * than 8 (float64 pow beyond the normal range). One element of scalar
+ * float64 pow costs as much as 16 in the vector loop. FULL is plain C, its
+ * NaN results chosen by selects: its scalar and vector forms give the same
+ * bits. The loops of FULL are out of line: inlined into the kernels, they
+ * made GCC leave the core a call and its loop scalar. */
+#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
     static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
     static VM_NOINLINE void NAME##_all(T *o, const T *pa, const T *pb, int64_t m) \
     {                                                                       \
@@ -1998,6 +2001,16 @@ static inline int vm_atan2_rare(double y, double x, double o)
         for (int64_t i = 0; i < m; i++)                                     \
             o[i] = FULL(pa[i], b);                                          \
     }                                                                       \
+    static inline VM_INLINE void NAME##_allx(T *o, const T *pa, int64_t sa, \
+                                             const T *pb, int64_t sb, int64_t m) \
+    {                                                                       \
+        if (sa && sb)                                                       \
+            NAME##_all(o, pa, pb, m);                                       \
+        else if (sb)                                                        \
+            NAME##_all1(o, *pa, pb, m);                                     \
+        else                                                                \
+            NAME##_all2(o, pa, *pb, m);                                     \
+    }                                                                       \
     static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
                                       const T *pb, int64_t sb, int64_t n)   \
     {                                                                       \
@@ -2007,25 +2020,27 @@ static inline int vm_atan2_rare(double y, double x, double o)
             const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
             int c = 0;                                                      \
             for (int64_t i = 0; i < m; i++)                                 \
-                c += RARE(aj[i * sa], bj[i * sb], oj[i]);                   \
+                c += RARE(aj[i * sa], bj[i * sb]);                          \
             if (c > 8) {                                                    \
-                if (sa && sb)                                               \
-                    NAME##_all(oj, aj, bj, m);                              \
-                else if (sb)                                                \
-                    NAME##_all1(oj, *aj, bj, m);                            \
-                else                                                        \
-                    NAME##_all2(oj, aj, *bj, m);                            \
-            } else if (c) {                                                 \
-                for (int64_t i = 0; i < m; i++)                             \
-                    if (RARE(aj[i * sa], bj[i * sb], oj[i]))                \
-                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
+                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
+                continue;                                                   \
             }                                                               \
+            for (int64_t i = 0; i < m; i++)                                 \
+                oj[i] = CORE(aj[i * sa], bj[i * sb]);                       \
+            for (int64_t i = 0; i < m; i++)                                 \
+                c += RARE_OUT(oj[i]);                                       \
+            if (c > 8)                                                      \
+                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
+            else if (c)                                                     \
+                for (int64_t i = 0; i < m; i++)                             \
+                    if (RARE(aj[i * sa], bj[i * sb]) | RARE_OUT(oj[i]))     \
+                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
         }                                                                   \
     }
-VM_BIN_FIX(ars_powf_fix, float, vm_powf_rare, ars_powf)
-VM_BIN_FIX(ars_pow_fix, double, vm_pow_rare, ars_pow)
-VM_BIN_FIX(ars_atan2f_fix, float, vm_atan2f_rare, ars_atan2f)
-VM_BIN_FIX(ars_atan2_fix, double, vm_atan2_rare, ars_atan2)
+VM_BIN_RUN(ars_powf_run, float, vm_powf_rare, vm_no_rare_out, vm_powf_core, ars_powf)
+VM_BIN_RUN(ars_pow_run, double, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ars_pow)
+VM_BIN_RUN(ars_atan2f_run, float, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
+VM_BIN_RUN(ars_atan2_run, double, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, ars_atan2)
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
