@@ -171,27 +171,65 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     UNARY_PADDED(FN, T, OT)                                                  \
     UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
 
+/* A binary loop FN with a core and a second pass (EW_POST_<FN> defined as
+ * "~, 1"): its kernels call EW_POST_CALL_<FN>(o, pa, sa, pb, sb, n) (sa,
+ * sb: 1, or 0 for a scalar operand) instead of their loop of EXPR; it
+ * computes a core without the special values on most elements and EXPR's
+ * function on the rare ones: pow and atan2, whose special values cost more
+ * as selects on every element (vmath.h's VM_BIN_RUN). */
+#define EW_IF_(c) EW_IF__(c)
+#define EW_IF__(c) EW_IF_##c
+#define EW_IF_1(t, ...) t
+#define EW_IF_0(t, ...) __VA_ARGS__
+#define EW_BRUN_(FN, A, SA, B, SB, ...) \
+    EW_IF_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, A, SA, B, SB, n);, __VA_ARGS__)
+/* The second pass reads the operands after the core wrote o: an output
+ * that overlaps an operand (x **= y) is computed into a buffer first. */
+static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t an)
+{
+    uintptr_t uo = (uintptr_t)o, ua = (uintptr_t)a;
+    return uo < ua + (uintptr_t)an && ua < uo + (uintptr_t)on;
+}
+#define EW_BALIAS_(FN, T, OT, OVERLAP, ...)                                  \
+    EW_WHEN_(EW_PROBE_(EW_POST_##FN))(                                       \
+        if (OVERLAP) {                                                       \
+            OT t_[EW_GATHER];                                                \
+            for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {                  \
+                int64_t m_ = n - i_ < EW_GATHER ? n - i_ : EW_GATHER;        \
+                __VA_ARGS__;                                                 \
+                memcpy(o + i_, t_, (size_t)m_ * sizeof(OT));                 \
+            }                                                                \
+            return;                                                          \
+        })
+#define EW_OV_(P) ew_overlaps_(o, n * (int64_t)sizeof(*o), P, n * (int64_t)sizeof(*(P)))
 #define BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                              \
     CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \
     {                                                                        \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T a = pa[i], b = pb[i];                                          \
-            o[i] = (OT)(EXPR);                                               \
-        }                                                                    \
+        EW_BALIAS_(FN, T, OT, EW_OV_(pa) || EW_OV_(pb),                      \
+                   FN##_c(t_, pa + i_, pb + i_, m_))                         \
+        EW_BRUN_(FN, pa, 1, pb, 1,                                           \
+            for (int64_t i = 0; i < n; i++) {                                \
+                T a = pa[i], b = pb[i];                                      \
+                o[i] = (OT)(EXPR);                                           \
+            })                                                               \
     }                                                                        \
     CLONES static void FN##_s2(OT *o, const T *pa, T b, int64_t n)           \
     {                                                                        \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T a = pa[i];                                                     \
-            o[i] = (OT)(EXPR);                                               \
-        }                                                                    \
+        EW_BALIAS_(FN, T, OT, EW_OV_(pa), FN##_s2(t_, pa + i_, b, m_))       \
+        EW_BRUN_(FN, pa, 1, &b, 0,                                           \
+            for (int64_t i = 0; i < n; i++) {                                \
+                T a = pa[i];                                                 \
+                o[i] = (OT)(EXPR);                                           \
+            })                                                               \
     }                                                                        \
     CLONES static void FN##_s1(OT *o, T a, const T *pb, int64_t n)           \
     {                                                                        \
-        for (int64_t i = 0; i < n; i++) {                                    \
-            T b = pb[i];                                                     \
-            o[i] = (OT)(EXPR);                                               \
-        }                                                                    \
+        EW_BALIAS_(FN, T, OT, EW_OV_(pb), FN##_s1(t_, a, pb + i_, m_))       \
+        EW_BRUN_(FN, &a, 0, pb, 1,                                           \
+            for (int64_t i = 0; i < n; i++) {                                \
+                T b = pb[i];                                                 \
+                o[i] = (OT)(EXPR);                                           \
+            })                                                               \
     }
 
 #define BINARY_LOOP_(FN, T, OT, EXPR, CLONES, CALL, CALL_S2, CALL_S1, STRIDED) \

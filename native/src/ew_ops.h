@@ -544,6 +544,16 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_MAX_F(T, WT, RT, a, b) (((a) >= (b) || isnan(a)) ? (a) : (b))
 #define B_MIN_F(T, WT, RT, a, b) (((a) <= (b) || isnan(a)) ? (a) : (b))
 #define B_NEXTAFTER(T, WT, RT, a, b) nextafter(a, b)
+/* float pow and atan2: a core on most elements, the full function on the
+ * rare ones (ew_loops.h's BINARY_KERNELS, vmath.h's VM_BIN_RUN) */
+#define EW_POST_b_POW_FLOAT32 ~, 1
+#define EW_POST_b_POW_FLOAT64 ~, 1
+#define EW_POST_b_ATAN2_FLOAT32 ~, 1
+#define EW_POST_b_ATAN2_FLOAT64 ~, 1
+#define EW_POST_CALL_b_POW_FLOAT32 ars_powf_run
+#define EW_POST_CALL_b_POW_FLOAT64 ars_pow_run
+#define EW_POST_CALL_b_ATAN2_FLOAT32 ars_atan2f_run
+#define EW_POST_CALL_b_ATAN2_FLOAT64 ars_atan2_run
 #define B_POW_I(T, WT, RT, a, b) i_pow_##T(a, b)
 #define B_POW(T, WT, RT, a, b) _Generic((a), float: ars_powf, double: ars_pow)(a, b)
 #define B_CPOW(T, WT, RT, a, b) c_pow_##T(a, b)

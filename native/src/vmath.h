@@ -287,12 +287,18 @@ static inline struct vm_exp_parts vm_exp_hl(double x, double xl)
     return o;
 }
 
+/* vm_exp_xl's result where it is normal (e >= -1021) */
+static inline double vm_exp_xl_normal(struct vm_exp_parts q)
+{
+    return vm_fma(q.h, q.lp, q.h) * vm_from_bits((q.eb + 1022u) << 52) * 2.0;
+}
+
 static inline double vm_exp_xl(double x, double xl)
 {
     struct vm_exp_parts q = vm_exp_hl(x, xl);
     double h = q.h, lp = q.lp, m = q.m;
     uint64_t eb = q.eb;
-    double y = vm_fma(h, lp, h) * vm_from_bits((eb + 1022u) << 52) * 2.0;
+    double y = vm_exp_xl_normal(q);
     double hs = h * vm_from_bits((eb + 2045u) << 52);
     double c = m < -1022.0 * 128 ? 1.0 : 0.0;
     double s = c + hs;
@@ -473,9 +479,9 @@ static const double vm_log_tab_hi[256] = {
 /* x (> 0, finite; subnormals scaled by 2**54 first) = 2**k z, z in the i-th
  * interval of the tables (returned); r = z/c - 1 exactly, |r| < 2**-8.4;
  * *cl = log(c)'s low part (-lo). */
-static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
+static inline uint64_t vm_log_tab_reduce_(double x, double *k, double *r, double *cl, int subn)
 {
-    int sub = x < 0x1p-1022;
+    int sub = subn & (x < 0x1p-1022);
     double m = sub ? x * 0x1p54 : x;
     uint64_t ix = vm_bits(m);
     uint64_t tmp = ix - 0x3fe6080000000000u;
@@ -491,6 +497,11 @@ static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double 
     return i;
 }
 
+static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
+{
+    return vm_log_tab_reduce_(x, k, r, cl, 1);
+}
+
 /* log1p(r) - r + r*r/2 for |r| < 2**-8: r**3 (1/3 - r/4 + ... - r**5/8)
  * (Taylor: error below 2**-67 r) */
 static inline double vm_log_poly(double r, double r2)
@@ -501,11 +512,12 @@ static inline double vm_log_poly(double r, double r2)
 
 /* log(x) = hi + *lo for a positive finite x, relative error below 2**-67:
  * log(x) = k ln2 - log(1/c) + log1p(r), the sums of the large terms (k ln2,
- * log c, r, r*r/2) in two parts. No division; two table lookups. */
-static inline double vm_log_dd(double x, double *lo)
+ * log c, r, r*r/2) in two parts. No division; two table lookups. subn = 0:
+ * for a normal x only (no scaling of subnormals; the same bits). */
+static inline double vm_log_dd_(double x, double *lo, int subn)
 {
     double k, cl, r;
-    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl);
+    uint64_t i = vm_log_tab_reduce_(x, &k, &r, &cl, subn);
     double r2e, r2 = vm_two_prod(r, r, &r2e);
     double we, w = vm_two_sum(k * VM_LN2_HI, vm_log_tab_hi[i], &we);
     double e1, h1 = vm_two_sum(w, r, &e1);
@@ -515,6 +527,7 @@ static inline double vm_log_dd(double x, double *lo)
     *lo = l - (h - h2);
     return h;
 }
+static inline double vm_log_dd(double x, double *lo) { return vm_log_dd_(x, lo, 1); }
 
 /* log(x) = hi + *lo for a positive finite x, relative error about 2**-58,
  * table-free (the table's emulated gathers cost more than one division):
@@ -1124,7 +1137,12 @@ static inline double ars_atan2(double y, double x)
     w = ((ay == (double)INFINITY) & (ax == (double)INFINITY) & (lf < 0)) ? 2.356194490192344837e+00 : w;
     int special = (((ay == 0) & (ax == 0)) | (ay == (double)INFINITY) | (ax == (double)INFINITY))
                   & (ay == ay) & (ax == ax);
-    return copysign(special ? w : v, y);
+    v = copysign(special ? w : v, y);
+    /* a NaN argument's own payload, x's before y's (as the C library's x +
+     * y): the arithmetic's choice between two NaNs follows operand order,
+     * which differs between the compiler's scalar and vector code */
+    v = y != y ? y + y : v;
+    return x != x ? x + x : v;
 }
 
 /* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
@@ -1271,7 +1289,10 @@ static inline double ars_pow(double x, double y)
     double yi = ((ax < 1.0) == (y > 0)) ? 0.0 : (double)INFINITY;
     yi = ax == 1.0 ? 1.0 : yi;
     v = ((ay == (double)INFINITY) & (ax == ax)) ? yi : v;
-    v = ((x != x) | (y != y)) ? x + y : v;
+    /* a NaN argument's own payload, x's before y's (as the C library's x +
+     * y, but by selects: see ars_atan2) */
+    v = y != y ? y + y : v;
+    v = x != x ? x + x : v;
     /* pow(x, +-0) and pow(1, y) are 1, NaN included */
     v = y == 0 ? 1.0 : v;
     return x == 1.0 ? 1.0 : v;
@@ -1670,7 +1691,9 @@ static inline float ars_atan2f(float y, float x)
     v = (yinf & (ax < (double)INFINITY)) ? VM_PI_2 : v;
     v = (xinf & (ay < (double)INFINITY)) ? 0.0 : v;
     v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
-    return (float)copysign(v, dy);
+    v = copysign(v, dy);
+    v = dy != dy ? dy : v;  /* a NaN's payload as in pow */
+    return (float)(dx != dx ? dx : v);
 }
 
 /* sin (q0 = 0) or cos (q0 = 1) of |x| <= VM_TRIG_MAX: r = x - m pi/2 with m
@@ -1716,36 +1739,79 @@ static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
 
 /* ---- float32 pow, hypot, logaddexp ------------------------------------------------ */
 
-/* 2**w for |w| <= 160 as s * (1 + *p), as vm_exp32 but reduced in base 2:
- * k = round(32 w), r = (32 w - k) / 32 exactly, so that an integer w gives
- * p = 0 and 2**w exactly (pow(0.5, 150) is then 2**-150, which rounds to 0
- * as it must, not up to the smallest subnormal). */
-static inline double vm_exp2_32(double w, double *p)
+/* log2(x) for a positive normal double x (float32 values all are): x = 2**k
+ * z, sqrt(2)/2 <= z < sqrt(2), log2(z) = (2/ln2) atanh(s) with s = f / (2 +
+ * f), f = z - 1 (exact), by vm_log32's polynomial in s*s with its
+ * coefficients times 2/ln2 (relative error < 2**-44), and k added in one
+ * fma. One division. */
+static inline double vm_log2_32(double x)
 {
-    double kd = vm_fma(w, 32.0, VM_SHIFT);
-    uint64_t kk = vm_bits(kd);
-    double r = vm_fma(w, 32.0, VM_SHIFT - kd) * (6.93147180559945286227e-01 / 32);
-    *p = vm_fma(r * r, vm_fma(r, vm_fma(r, 1.0 / 24, 1.0 / 6), 0.5), r);
-    return vm_exp2_tab32[kk & 31] * vm_from_bits(((kk >> 5) + 1023u) << 52);
+    uint64_t ix = vm_bits(x);
+    uint64_t tmp = ix - 0x3fe6a09e667f3bcdu;
+    uint64_t kk = (tmp + (1024ull << 52)) >> 52;  /* k + 1024 */
+    double z = vm_from_bits(ix - (tmp & 0xfff0000000000000u));
+    double k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
+    double f = z - 1.0;
+    double sv = f / (2.0 + f);
+    double t = sv * sv;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.21ac9c9040d9fp-2, 0x1.4795a63079ddfp-2),
+               0x1.a61a2cc1ced3cp-2), 0x1.2776c295f01cfp-1), 0x1.ec709dc539e76p-1), 0x1.71547652b8252p+1);
+    return vm_fma(sv, p, k);
 }
 
-/* pow: 2**(y log2|x|) with log|x| from vm_log32 (relative error < 2**-44:
- * w = y log2|x| is then within 2**-37 of the truth wherever the result is a
- * finite nonzero float32, |w| < 150) and 2**w from vm_exp2_32. An exact
- * float32 result (2**3, 10**2, 0.5**150) comes out exact: the double is
- * within far less than half a float32 ulp of it, or equal to it for powers
- * of 2. Then C99 Annex F's special values by selects: the sign for negative
- * x and odd integer y, NaN for negative finite x and non-integer y, 1 for
- * y = +-0, x = 1 and (-1)**(+-inf). The zeros and infinities of x and y need
- * nothing more: log2|x| is -inf or +inf and the limits of 2**w give 0 or
- * inf. */
+/* 2**w for -160 <= w <= 150 (garbage beyond, not a trap: see
+ * vm_exp2_lim32): k = round(w), r = w - k exactly, |r| <= 1/2,
+ * 2**r = 1 + r q(r), q of degree 7 fitted (Lawson's weighted least squares,
+ * mpmath) to the relative error of 2**r: < 2**-40; then k added to the
+ * exponent bits (2**k P(r) is a normal double). No table: a table lookup is
+ * an emulated gather (scalar loads), which took a third of pow's time. An
+ * integer w gives 2**w exactly (pow(0.5, 150) is then 2**-150, which rounds
+ * to 0 as it must, not up to the smallest subnormal). */
+static inline double vm_exp2_32(double w)
+{
+    double kd = w + VM_SHIFT;
+    uint64_t kk = vm_bits(kd);
+    double r = w - (kd - VM_SHIFT);
+    double r2 = r * r;
+    double q = vm_fma(r2, vm_fma(r2, vm_fma(r2, vm_fma(r, 0x1.61c4eeedabadep-20, 0x1.00d854862c21ap-16),
+               vm_fma(r, 0x1.430aa8887b4d0p-13, 0x1.5d874d04b1ff5p-10)),
+               vm_fma(r, 0x1.3b2ab5ed68b63p-7, 0x1.c6b08dced5bf7p-5)),
+               vm_fma(r, 0x1.ebfbdff8edf1bp-3, 0x1.62e42fef89d0ap-1));
+    /* kk's low bits are k's (two's complement): k << 52 added mod 2**64 */
+    return vm_from_bits(vm_bits(vm_fma(r, q, 1.0)) + (kk << 52));
+}
+
+/* 2**w for a w from y log2|x|, in float32 terms: inf above 150, 0 below
+ * -160. With AVX-512 by selects after the call (a clamp of w before it
+ * made GCC compute the clamped constants' path apart, under masks: 10%
+ * slower), else by a clamp of w to [-160, 150] before it (selects after it
+ * were 12% slower with AVX2). Both give the same float32: 2**150 rounds to
+ * inf, 2**-160 to 0, and a NaN w passes either way. */
+static inline double vm_exp2_lim32(double w)
+{
+#if defined(__AVX512F__)
+    double v = vm_exp2_32(w);
+    return w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : v;
+#else
+    w = w > 150.0 ? 150.0 : w;
+    w = w < -160.0 ? -160.0 : w;
+    return vm_exp2_32(w);
+#endif
+}
+
+/* pow: 2**(y log2|x|) with log2|x| from vm_log2_32 (w = y log2|x| is then
+ * within 2**-37 of the truth wherever the result is a finite nonzero
+ * float32, |w| < 150) and 2**w from vm_exp2_32. An exact float32 result
+ * (2**3, 10**2, 0.5**150) comes out exact: the double is within far less
+ * than half a float32 ulp of it, or equal to it for powers of 2. Then C99
+ * Annex F's special values by selects: the sign for negative x and odd
+ * integer y, NaN for negative finite x and non-integer y, 1 for y = +-0, x =
+ * 1 and (-1)**(+-inf). The zeros and infinities of x and y need nothing
+ * more: log2|x| is -inf or +inf and the limits of 2**w give 0 or inf. */
 static inline float ars_powf(float x, float y)
 {
     double dx = x, dy = y, ax = fabs(dx), ay = fabs(dy);
-    double k, l = vm_log32(ax, &k);
-    double w = dy * vm_log_special(ax, vm_fma(l, 1.44269504088896338700e+00, k));
-    double p, s = vm_exp2_32(w, &p);
-    double v = w > 150.0 ? (double)INFINITY : w < -160.0 ? 0.0 : vm_fma(s, p, s);
+    double v = vm_exp2_lim32(dy * vm_log_special(ax, vm_log2_32(ax)));
     /* y integer: every float32 from 2**24 on is; below, the rounding of y
      * to an integer (VM_SHIFT) is y itself, and its last bit says odd */
     double ys = dy + VM_SHIFT;
@@ -1824,6 +1890,157 @@ VM_TRIG_FIX(ars_cos_fix64, double, cos(x))
 VM_TRIG_FIX(ars_sin_fix32, float, sin(x))
 VM_TRIG_FIX(ars_cos_fix32, float, cos(x))
 VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
+
+/* ---- pow and atan2: the cores and their second pass ------------------------------
+ * The binary loops of pow and atan2 (ew_loops.h's BINARY_KERNELS) compute a
+ * core for every element: the full function's arithmetic without the
+ * selects of its special values, which costs a third of float32 pow's time.
+ * For the ordinary arguments (vm_*_rare false) the core's result is the full
+ * function's, bit for bit; the full function runs for the rare ones
+ * (VM_BIN_RUN).
+ *
+ * pow: x > 0 and finite, y finite. float64 also excludes x = 1 and y = 0,
+ * whose core result (e**0 from a table's midpoint) need not be exactly 1,
+ * subnormal x, and results beyond the normal range, where its core gives
+ * NaN (vm_pow_rare_out): the subnormal paths of its log and exp are then
+ * left out of the core. The scans test bits, two
+ * unsigned compares each: a compare per condition took as long as a tenth
+ * of float64 pow. */
+/* (the cores are forced inline: the second pass grows the kernels, and GCC
+ * then left a core a call, and the loop scalar) */
+#if defined(__GNUC__)
+#define VM_NOINLINE __attribute__((noinline, unused))
+#define VM_INLINE __attribute__((always_inline))
+#else
+#define VM_NOINLINE
+#define VM_INLINE
+#endif
+static inline VM_INLINE float vm_powf_core(float x, float y)
+{
+    return (float)vm_exp2_lim32((double)y * vm_log2_32(x));
+}
+static inline int vm_powf_rare(float x, float y)
+{
+    /* 0 < x < inf, y finite */
+    return !(((vm_bits32(x) - 1u) < 0x7f7fffffu) & ((vm_bits32(y) << 1) < 0xff000000u));
+}
+static inline VM_INLINE double vm_pow_core(double x, double y)
+{
+    double ll, l = vm_log_dd_(x, &ll, 0);
+    double ze, z = vm_two_prod(y, l, &ze);
+    ze += y * ll;
+    double v = vm_exp_xl_normal(vm_exp_hl(z, ze));
+    return (z > -707.0) & (z < 709.0) ? v : (double)NAN;
+}
+static inline int vm_pow_rare(double x, double y)
+{
+    /* x normal, positive and finite; (x - 1) y nonzero and finite (x = 1,
+     * y = 0, y not finite, and rarely an ordinary pair whose product
+     * underflows) */
+    double t = (x - 1.0) * y;
+    return !(((vm_bits(x) - 0x0010000000000000u) < 0x7fe0000000000000u)
+             & (((vm_bits(t) << 1) - 1u) < 0xffdfffffffffffffu));
+}
+static inline int vm_pow_rare_out(double o) { return o != o; }
+static inline int vm_no_rare_out(double o) { (void)o; return 0; }
+
+/* atan2: not both zero, both finite (|y| + |x| in (0, inf); a sum that
+ * overflows only sends an ordinary pair to the full function); float64 also
+ * keeps the sum within [2**-998, 2**1000), the larger magnitude then within
+ * [2**-1000, 2**1000], where ars_atan2 scales nothing. */
+static inline VM_INLINE float vm_atan2f_core(float y, float x)
+{
+    double dy = y, dx = x;
+    double v = vm_atan_q(fabs(dy), fabs(dx));
+    v = (vm_bits(dx) >> 63) ? VM_PI - v : v;
+    return (float)copysign(v, dy);
+}
+static inline int vm_atan2f_rare(float y, float x)
+{
+    return (vm_bits32(fabsf(y) + fabsf(x)) - 1u) >= 0x7f7fffffu;
+}
+static inline VM_INLINE double vm_atan2_core(double y, double x)
+{
+    double ay = fabs(y), ax = fabs(x);
+    double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
+    double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
+    return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
+}
+static inline int vm_atan2_rare(double y, double x)
+{
+    return (vm_bits(fabs(y) + fabs(x)) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u;
+}
+
+/* The loop: o[i] = CORE(a[i sa], b[i sb]) (sa, sb: 1, or 0 for a scalar
+ * operand) where RARE(a, b) and RARE_OUT(o[i]) are false, FULL(a, b)
+ * elsewhere, by chunks of 256. A vectorized count of the rare arguments
+ * first: more than 8 (negative bases with integer exponents, many zeros),
+ * and the chunk is FULL's alone, in a vectorized loop (NAME_all*) as before
+ * the core existed; else the core's vectorized loop, then, where some
+ * element is rare (nearly never), FULL for each rare one, out of line
+ * (NAME_one), or for the whole chunk again if the core's results add more
+ * than 8 (float64 pow beyond the normal range). One element of scalar
+ * float64 pow costs as much as 16 in the vector loop. FULL is plain C, its
+ * NaN results chosen by selects: its scalar and vector forms give the same
+ * bits. The loops of FULL are out of line: inlined into the kernels, they
+ * made GCC leave the core a call and its loop scalar. */
+#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
+    static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
+    static VM_NOINLINE void NAME##_all(T *o, const T *pa, const T *pb, int64_t m) \
+    {                                                                       \
+        for (int64_t i = 0; i < m; i++)                                     \
+            o[i] = FULL(pa[i], pb[i]);                                      \
+    }                                                                       \
+    static VM_NOINLINE void NAME##_all1(T *o, T a, const T *pb, int64_t m)  \
+    {                                                                       \
+        for (int64_t i = 0; i < m; i++)                                     \
+            o[i] = FULL(a, pb[i]);                                          \
+    }                                                                       \
+    static VM_NOINLINE void NAME##_all2(T *o, const T *pa, T b, int64_t m)  \
+    {                                                                       \
+        for (int64_t i = 0; i < m; i++)                                     \
+            o[i] = FULL(pa[i], b);                                          \
+    }                                                                       \
+    static inline VM_INLINE void NAME##_allx(T *o, const T *pa, int64_t sa, \
+                                             const T *pb, int64_t sb, int64_t m) \
+    {                                                                       \
+        if (sa && sb)                                                       \
+            NAME##_all(o, pa, pb, m);                                       \
+        else if (sb)                                                        \
+            NAME##_all1(o, *pa, pb, m);                                     \
+        else                                                                \
+            NAME##_all2(o, pa, *pb, m);                                     \
+    }                                                                       \
+    static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
+                                      const T *pb, int64_t sb, int64_t n)   \
+    {                                                                       \
+        for (int64_t j = 0; j < n; j += 256) {                              \
+            int64_t m = n - j < 256 ? n - j : 256;                          \
+            T *oj = o + j;                                                  \
+            const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
+            int c = 0;                                                      \
+            for (int64_t i = 0; i < m; i++)                                 \
+                c += RARE(aj[i * sa], bj[i * sb]);                          \
+            if (c > 8) {                                                    \
+                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
+                continue;                                                   \
+            }                                                               \
+            for (int64_t i = 0; i < m; i++)                                 \
+                oj[i] = CORE(aj[i * sa], bj[i * sb]);                       \
+            for (int64_t i = 0; i < m; i++)                                 \
+                c += RARE_OUT(oj[i]);                                       \
+            if (c > 8)                                                      \
+                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
+            else if (c)                                                     \
+                for (int64_t i = 0; i < m; i++)                             \
+                    if (RARE(aj[i * sa], bj[i * sb]) | RARE_OUT(oj[i]))     \
+                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
+        }                                                                   \
+    }
+VM_BIN_RUN(ars_powf_run, float, vm_powf_rare, vm_no_rare_out, vm_powf_core, ars_powf)
+VM_BIN_RUN(ars_pow_run, double, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ars_pow)
+VM_BIN_RUN(ars_atan2f_run, float, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
+VM_BIN_RUN(ars_atan2_run, double, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, ars_atan2)
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
