@@ -373,10 +373,10 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_TAN(T, WT, RT, x) tan(x)
 #define S_TANH(T, WT, RT, x) f_tanh_##T(x)
 /* Real floats: arrstride's own functions (vmath.h). */
-#define S_EXP_R(T, WT, RT, x) ARS_VM(exp, x)
-#define S_LOG_R(T, WT, RT, x) ARS_VM(log, x)
+#define S_EXP_R(T, WT, RT, x) ARS_VM_CORE(exp, x)
+#define S_LOG_R(T, WT, RT, x) ARS_VM_CORE(log, x)
 #define S_LOG2_R(T, WT, RT, x) ARS_VM(log2, x)
-#define S_LOG10_R(T, WT, RT, x) ARS_VM(log10, x)
+#define S_LOG10_R(T, WT, RT, x) ARS_VM_CORE(log10, x)
 #define S_LOG1P_R(T, WT, RT, x) ARS_VM(log1p, x)
 #define S_SIN_R(T, WT, RT, x) ARS_VM(sin, x)
 #define S_COS_R(T, WT, RT, x) ARS_VM(cos, x)
@@ -391,8 +391,15 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_ASINH_R(T, WT, RT, x) ARS_VM(asinh, x)
 #define S_ACOSH_R(T, WT, RT, x) ARS_VM(acosh, x)
 #define S_ATANH_R(T, WT, RT, x) ARS_VM(atanh, x)
-/* sin, cos, tan: the second pass for arguments beyond the vector reduction
- * (ew_loops.h's UNARY_KERNEL) */
+/* sin, cos, tan: the second pass for arguments beyond the vector reduction;
+ * float64 exp, log, log10: for the arguments beyond their cores (vmath.h,
+ * ew_loops.h's UNARY_KERNEL) */
+#define EW_POST_u_EXP_FLOAT64 ~, 1
+#define EW_POST_u_LOG_FLOAT64 ~, 1
+#define EW_POST_u_LOG10_FLOAT64 ~, 1
+#define EW_POST_CALL_u_EXP_FLOAT64 ars_exp_fix64
+#define EW_POST_CALL_u_LOG_FLOAT64 ars_log_fix64
+#define EW_POST_CALL_u_LOG10_FLOAT64 ars_log10_fix64
 #define EW_POST_u_SIN_FLOAT64 ~, 1
 #define EW_POST_u_COS_FLOAT64 ~, 1
 #define EW_POST_u_TAN_FLOAT64 ~, 1

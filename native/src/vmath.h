@@ -10,7 +10,11 @@
  * level, the CPU family or the compiler. No libm call (but fma() at
  * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
  * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
- * gives those the C library's scalar functions.
+ * gives those the C library's scalar functions. Likewise the float64 loops
+ * of exp, log and log10 run a core without the selects of special values
+ * and edges (vm_exp_core, ...), valid on nearly all the domain, and a
+ * second pass (VM_FIX64) redoes the other elements by the full function:
+ * the same bits as the full function, whatever the layout.
  *
  * float64: exp by a 128-entry table of 2**((j + 1/2)/128) (one word per
  * entry: the value's fraction and its rounding error) after a reduction by
@@ -307,13 +311,23 @@ static inline double ars_exp(double x)
     return x > 710.0 ? (double)INFINITY : x < -746.0 ? 0.0 : v;
 }
 
+/* ars_exp for |x| <= VM_EXP_CORE (e >= -1021: y 2**e is exact and normal)
+ * without the selects of the limits and of the subnormal results, y scaled
+ * by one factor: the same bits. The float64 loop runs it, then a second
+ * pass (ars_exp_fix64) redoes the other elements by ars_exp. */
+#define VM_EXP_CORE 707.0
+static inline double vm_exp_core(double x)
+{
+    struct vm_exp_parts q = vm_exp_hl(x, 0.0);
+    return vm_fma(q.h, q.lp, q.h) * vm_from_bits((q.eb + 1023u) << 52);
+}
+
 /* ---- log -------------------------------------------------------------------------- */
 
-/* x (> 0, finite) = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
-static inline double vm_log_reduce(double x, double *k)
+/* x (> 0, finite, normal: subnormals are scaled by 2**54 first, sub = 1)
+ * = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
+static inline double vm_log_reduce_m(double m, double *k, int sub)
 {
-    int sub = x < 0x1p-1022;
-    double m = sub ? x * 0x1p54 : x;
     uint64_t ix = vm_bits(m);
     /* kk = k + 1024: the exponent of x / (sqrt(2)/2), kept non-negative so
      * that a logical shift gives it */
@@ -321,6 +335,13 @@ static inline double vm_log_reduce(double x, double *k)
     double z = vm_from_bits(ix - (kk << 52) + (1024ull << 52));
     *k = (vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0)) - (sub ? 54.0 : 0.0);
     return z - 1.0;
+}
+
+/* x (> 0, finite) = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
+static inline double vm_log_reduce(double x, double *k)
+{
+    int sub = x < 0x1p-1022;
+    return vm_log_reduce_m(sub ? x * 0x1p54 : x, k, sub);
 }
 
 /* The special values of every logarithm: x < 0 (and -inf) NaN, 0 -inf, +inf
@@ -551,10 +572,8 @@ static inline double vm_log_hl(double x, double *lo)
  * than sums of products), k ln2 + 2s + 2s**3/3 summed exactly (fast
  * two-sums), 2s**3/3 (below 1% of the result) and the rest rounded: about
  * 0.01 ulp before the last rounding. */
-static inline double vm_log_at(double x, double *lo)
+static inline double vm_log_at_fk(double f, double k, double *lo)
 {
-    double k;
-    double f = vm_log_reduce(x, &k);
     double d = 2.0 + f;
     double dl = (2.0 - d) + f;
     double y = 1.0 / d;
@@ -577,17 +596,30 @@ static inline double vm_log_at(double x, double *lo)
     return h;
 }
 
+static inline double vm_log_at(double x, double *lo)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    return vm_log_at_fk(f, k, lo);
+}
+
 static inline double ars_log(double x)
 {
     double lo;
     return vm_log_special(x, vm_log_at(x, &lo));
 }
 
+/* (hi + lo) times ch + cl, rounded once */
+static inline double vm_log_mul(double hi, double lo, double ch, double cl)
+{
+    double pe, p = vm_two_prod(hi, ch, &pe);
+    return p + (pe + vm_fma(hi, cl, lo * ch));
+}
+
 /* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
 static inline double vm_log_times(double x, double hi, double lo, double ch, double cl)
 {
-    double pe, p = vm_two_prod(hi, ch, &pe);
-    return vm_log_special(x, p + (pe + vm_fma(hi, cl, lo * ch)));
+    return vm_log_special(x, vm_log_mul(hi, lo, ch, cl));
 }
 
 /* log2 through the table's double-double log (slower than vm_log_hl, whose
@@ -602,6 +634,25 @@ static inline double ars_log10(double x)
 {
     double lo, hi = vm_log_at(x, &lo);
     return vm_log_times(x, hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
+}
+
+/* ars_log and ars_log10 for a normal positive finite x, without the
+ * selects of subnormals and special values: the same bits. The float64
+ * loops run these, then a second pass (ars_log_fix64, ars_log10_fix64)
+ * redoes the other elements by ars_log and ars_log10. */
+static inline double vm_log_core(double x)
+{
+    double k, lo;
+    double f = vm_log_reduce_m(x, &k, 0);
+    return vm_log_at_fk(f, k, &lo);
+}
+
+static inline double vm_log10_core(double x)
+{
+    double k, lo;
+    double f = vm_log_reduce_m(x, &k, 0);
+    double hi = vm_log_at_fk(f, k, &lo);
+    return vm_log_mul(hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
 }
 
 /* ---- sin, cos, tan ------------------------------------------------------------- */
@@ -1819,6 +1870,29 @@ static inline float ars_logaddexpf(float a, float b)
                 o[i] = (T)(EXPR);                                           \
             }                                                               \
     }
+/* The second pass of a float64 loop whose vectorized pass ran a core
+ * valid where OK holds (x: the argument): a vectorized scan, then FULL on
+ * the other elements one at a time. */
+#define VM_FIX64(NAME, OK, FULL)                                             \
+    static inline void NAME(double *o, const double *a, int64_t n)          \
+    {                                                                       \
+        int any = 0;                                                        \
+        for (int64_t i = 0; i < n; i++) {                                   \
+            double x = a[i];                                                \
+            any |= !(OK);                                                   \
+        }                                                                   \
+        if (!any)                                                           \
+            return;                                                         \
+        for (int64_t i = 0; i < n; i++) {                                   \
+            double x = a[i];                                                \
+            if (!(OK))                                                      \
+                o[i] = FULL(x);                                             \
+        }                                                                   \
+    }
+VM_FIX64(ars_exp_fix64, fabs(x) <= VM_EXP_CORE, ars_exp)
+VM_FIX64(ars_log_fix64, x >= 0x1p-1022 && x < (double)INFINITY, ars_log)
+VM_FIX64(ars_log10_fix64, x >= 0x1p-1022 && x < (double)INFINITY, ars_log10)
+
 VM_TRIG_FIX(ars_sin_fix64, double, sin(x))
 VM_TRIG_FIX(ars_cos_fix64, double, cos(x))
 VM_TRIG_FIX(ars_sin_fix32, float, sin(x))
@@ -1827,5 +1901,8 @@ VM_TRIG_FIX(ars_tan_fix32, float, tan(x))
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
+/* The same with float64's core (vm_<NAME>_core), for the loops that have
+ * its second pass. */
+#define ARS_VM_CORE(NAME, x) _Generic((x), float: ars_##NAME##f, double: vm_##NAME##_core)(x)
 
 #endif
