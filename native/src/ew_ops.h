@@ -383,20 +383,24 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_EXPM1_R(T, WT, RT, x) ARS_VM(expm1, x)
 #define S_TANH_R(T, WT, RT, x) ARS_VM(tanh, x)
 #define S_TAN_R(T, WT, RT, x) ARS_VM(tan, x)
-#define S_ASIN_R(T, WT, RT, x) ARS_VM(asin, x)
+#define S_ASIN_R(T, WT, RT, x) ARS_VM_CORE(asin, x)
 #define S_ACOS_R(T, WT, RT, x) ARS_VM(acos, x)
 #define S_ATAN_R(T, WT, RT, x) ARS_VM(atan, x)
 #define S_SINH_R(T, WT, RT, x) ARS_VM(sinh, x)
 #define S_COSH_R(T, WT, RT, x) ARS_VM(cosh, x)
 #define S_ASINH_R(T, WT, RT, x) ARS_VM(asinh, x)
 #define S_ACOSH_R(T, WT, RT, x) ARS_VM(acosh, x)
-#define S_ATANH_R(T, WT, RT, x) ARS_VM(atanh, x)
+#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE(atanh, x)
 /* sin, cos, tan: the second pass for arguments beyond the vector reduction;
- * float64 exp, log, log10: for the arguments beyond their cores (vmath.h,
+ * float64 exp, log, log10, asin, atanh: for the arguments beyond their cores (vmath.h,
  * ew_loops.h's UNARY_KERNEL) */
 #define EW_POST_u_EXP_FLOAT64 ~, 1
 #define EW_POST_u_LOG_FLOAT64 ~, 1
 #define EW_POST_u_LOG10_FLOAT64 ~, 1
+#define EW_POST_u_ASIN_FLOAT64 ~, 1
+#define EW_POST_CALL_u_ASIN_FLOAT64 ars_asin_fix64
+#define EW_POST_u_ATANH_FLOAT64 ~, 1
+#define EW_POST_CALL_u_ATANH_FLOAT64 ars_atanh_fix64
 #define EW_POST_CALL_u_EXP_FLOAT64 ars_exp_fix64
 #define EW_POST_CALL_u_LOG_FLOAT64 ars_log_fix64
 #define EW_POST_CALL_u_LOG10_FLOAT64 ars_log10_fix64

@@ -11,7 +11,7 @@
  * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
  * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
  * gives those the C library's scalar functions. Likewise the float64 loops
- * of exp, log and log10 run a core without the selects of special values
+ * of exp, log, log10, asin and atanh run a core without the selects of special values
  * and edges (vm_exp_core, ...), valid on nearly all the domain, and a
  * second pass (VM_FIX64) redoes the other elements by the full function:
  * the same bits as the full function, whatever the layout.
@@ -1011,23 +1011,24 @@ static inline double ars_acosh(double x)
 }
 
 /* atanh a = log(u) / 2, u = (1 + a) / (1 - a) = 2**k (1 + f), f / (2 + f)
- * = s: atanh a = k ln2/2 + atanh s, |s| <= 3 - 2 sqrt(2), by fdlibm's
- * log kernel (log(1 + f) = 2s + s R(s*s)). s = N / D straight from a, N =
- * (1 + a) - 2**k (1 - a) (exact but for the parts' low parts), D = (1 + a)
- * + 2**k (1 - a), each in two parts, the quotient as sh + sl (one division
- * and its fma residual), k from the exponent of 1 - a. |x| =
- * 1 gives inf, |x| > 1 NaN, a below 2**-28 x. */
-static inline double ars_atanh(double x)
+ * = s: atanh a = k ln2/2 + atanh s, |s| <= 3 - 2 sqrt(2) (and a hair), by
+ * fdlibm's log kernel (log(1 + f) = 2s + s R(s*s)). k from the bits of the
+ * quotient A / B (A = 1 + a, B = 1 - a) as in vm_log_reduce; s = N / D
+ * straight from a, N = A - 2**k B (exact but for the parts' low parts), D
+ * = A + 2**k B, each in two parts, the quotient as sh + sl (one division
+ * and its fma residual). vm_atanh_core: for 2**-28 <= |x| < 1 (the float64
+ * loop runs it, then a second pass, ars_atanh_fix64, redoes the other
+ * elements by ars_atanh); ars_atanh: |x| = 1 gives inf, |x| > 1 NaN, a
+ * below 2**-28 x. */
+static inline double vm_atanh_core(double x)
 {
     double a = fabs(x);
     double A = 1.0 + a, Al = (1.0 - A) + a;
     double B = 1.0 - a, Bl = (1.0 - B) - a;
-    /* 2**k = P: 1 / B's power of 2 (B scaled into [1, 2) as bn), times 2
-     * or 1/2 where A / bn is beyond sqrt(2) or below sqrt(2)/2 */
-    double P = vm_from_bits((2046ull << 52) - (vm_bits(B) & 0x7ff0000000000000u));
-    double bn = B * P;
-    P = A > 1.41421356237309504880 * bn ? P + P : A < 0.70710678118654752440 * bn ? 0.5 * P : P;
-    double k = vm_from_bits(0x4330000000000000u | (vm_bits(P) >> 52)) - (0x1p52 + 1023.0);
+    /* kk = k + 1024, P = 2**k */
+    uint64_t kk = (vm_bits(A / B) - 0x3fe6a09e667f3bcdu + (1024ull << 52)) >> 52;
+    double P = vm_from_bits((kk - 1u) << 52);
+    double k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
     double pb = P * B;
     double nh = A - pb;
     double nl = Al - P * Bl;
@@ -1048,8 +1049,16 @@ static inline double ars_atanh(double x)
     double kh = k * (0.5 * VM_LN2_HI);
     double b = kh + sh;
     double v = b + ((((kh - b) + sh) + vm_fma(k, 0.5 * VM_LN2_LO, sl)) + 0.5 * sh * r);
-    v = a < 1.0 ? v : a == 1.0 ? (double)INFINITY : a > 1.0 ? (double)NAN : x + x;
-    return a < 0x1p-28 ? x : copysign(v, x);
+    return copysign(v, x);
+}
+
+static inline double ars_atanh(double x)
+{
+    double a = fabs(x);
+    double v = vm_atanh_core(x);
+    double w = copysign(a == 1.0 ? (double)INFINITY : a > 1.0 ? (double)NAN : x + x, x);
+    v = a < 1.0 ? v : w;
+    return a < 0x1p-28 ? x : v;
 }
 
 /* ---- atan, atan2, asin, acos ----------------------------------------------------- */
@@ -1180,14 +1189,23 @@ static inline double ars_atan2(double y, double x)
 
 /* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
  * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2); p, with q
- * in *q */
+ * in *q, by Horner's rule in FMAs */
 static inline double vm_asin_pq(double t, double *q)
 {
-    *q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
-         + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
-    return t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
-           + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
-           + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
+    *q = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 7.70381505559019352791e-02, -6.88283971605453293030e-01),
+                2.02094576023350569471e+00), -2.40339491173441421878e+00), 1.0);
+    return t * vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 3.47933107596021167570e-05,
+               7.91534994289814532176e-04), -4.00555345006794114027e-02), 2.01212532134862925881e-01),
+               -3.25565818622400915405e-01), 1.66666666666666657415e-01);
+}
+
+/* small ? a : b as a mask on the bits: GCC turns a select of the argument
+ * of a long computation into two copies of the computation, one per arm
+ * (each with its division), and this keeps the one */
+static inline double vm_sel_bits(int small, double a, double b)
+{
+    uint64_t m = -(uint64_t)small;
+    return vm_from_bits((vm_bits(a) & m) | (vm_bits(b) & ~m));
 }
 
 static inline double vm_asin_r(double t)
@@ -1211,19 +1229,27 @@ static inline double vm_asin_u(double a, double t, double s, int small)
 
 /* asin: |x| + u below 1/2, pi/2 - 2 (s + u) from there (pi/2 - 2s exact as
  * a sum), u from vm_asin_u (0 / 0 at |x| = 1: u = 0 there); the special
- * values from the arithmetic (sqrt of a negative t gives NaN beyond 1). */
-static inline double ars_asin(double x)
+ * values from the arithmetic (sqrt of a negative t gives NaN beyond 1).
+ * vm_asin_core: for 2**-26 <= |x| < 1 (the float64 loop runs it, then a
+ * second pass, ars_asin_fix64, redoes the other elements by ars_asin). */
+static inline double vm_asin_core(double x)
 {
     double a = fabs(x);
     int small = a < 0.5;
-    double t = small ? x * x : (1.0 - a) * 0.5;
+    double t = vm_sel_bits(small, x * x, (1.0 - a) * 0.5);
     double s = sqrt(t);
     double u = vm_asin_u(a, t, s, small);
     double h = VM_PIO2_HI - 2.0 * s;
     double l = ((VM_PIO2_HI - h) - 2.0 * s) + (VM_PIO2_LO - 2.0 * u);
     double v = small ? a + u : h + l;
-    v = a == 1.0 ? VM_PIO2_HI : v;
-    v = copysign(v, x);
+    return copysign(v, x);
+}
+
+static inline double ars_asin(double x)
+{
+    double a = fabs(x);
+    double v = vm_asin_core(x);
+    v = a == 1.0 ? copysign(VM_PIO2_HI, x) : v;
     return a < 0x1p-26 ? x : v;
 }
 
@@ -1231,7 +1257,7 @@ static inline double ars_acos(double x)
 {
     double a = fabs(x);
     int small = a < 0.5;
-    double t = small ? x * x : (1.0 - a) * 0.5;
+    double t = vm_sel_bits(small, x * x, (1.0 - a) * 0.5);
     double r = vm_asin_r(t);
     double s = sqrt(t);
     /* pi/2 - x and pi - 2 df (df: s's high 21 bits, exact) as sums of
@@ -1891,6 +1917,8 @@ static inline float ars_logaddexpf(float a, float b)
     }
 VM_FIX64(ars_exp_fix64, fabs(x) <= VM_EXP_CORE, ars_exp)
 VM_FIX64(ars_log_fix64, x >= 0x1p-1022 && x < (double)INFINITY, ars_log)
+VM_FIX64(ars_atanh_fix64, fabs(x) >= 0x1p-28 && fabs(x) < 1.0, ars_atanh)
+VM_FIX64(ars_asin_fix64, fabs(x) >= 0x1p-26 && fabs(x) < 1.0, ars_asin)
 VM_FIX64(ars_log10_fix64, x >= 0x1p-1022 && x < (double)INFINITY, ars_log10)
 
 VM_TRIG_FIX(ars_sin_fix64, double, sin(x))
