@@ -113,8 +113,9 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
         }
 
 /* A loop FN with a second pass (EW_POST_<FN> defined as "~, 1") calls
- * EW_POST_CALL_<FN>(o, a, n) after the vectorized one: sin and cos redo the
- * elements beyond their vector reduction's range there (vmath.h). */
+ * EW_POST_CALL_<FN>(o, a, n) after the vectorized one: sin, cos and tan redo
+ * the elements beyond their vector reduction's range there, float64 exp,
+ * log, log10, asin and atanh those beyond their cores (vmath.h). */
 #define UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                \
     CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
     {                                                                        \
