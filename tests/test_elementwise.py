@@ -887,12 +887,15 @@ _SECOND_PASS_F64 = {
     "atanh": [1.0, -1.0, 0.9999999999999999, -0.9999999999999999, 1.0000000000000002, -2.0,
               2.0 ** -28, -(2.0 ** -28), 2.0 ** -28 * 0.9999999999999999, 1e-300, 5e-324,
               0.5, 1e300],
+    "tan": [2.0 ** 20, 2.0 ** 20 + 0.5, -(2.0 ** 20), 1e7, -1e22, 1e300, 3e38, 1.5707963267948966,
+            5e-324, 1e-300, 3.0],
 }
 
 
 @pytest.mark.parametrize("name", list(_SECOND_PASS_F64))
 def test_vector_libm_second_pass_f64(name):
-    """The elements that the second pass redoes, scattered through long
+    """The elements that the second pass redoes (vmath.h's VM_REDO64, the
+    vectorized pass noting whether there are any), scattered through long
     arrays of ordinary values (every lane, the padded tail), in every layout
     (contiguous, stepped, flipped, transposed, 0-d): the same bits each way,
     and NumPy's value (exactly where it is not finite or zero, else within 1

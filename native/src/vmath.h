@@ -9,12 +9,13 @@
  * level, so a result's bits depend on the input alone, not on the SIMD
  * level, the CPU family or the compiler. No libm call (but fma() at
  * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
- * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
- * gives those the C library's scalar functions. Likewise the float64 loops
- * of exp, log, log10, asin and atanh run a core without the selects of special values
- * and edges (vm_exp_core, ...), valid on nearly all the domain, and a
- * second pass (VM_FIX64) redoes the other elements by the full function:
- * the same bits as the full function, whatever the layout.
+ * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64, ...,
+ * ars_tan_redo64) gives those the C library's scalar functions. Likewise
+ * the float64 loops of exp, log, log10, asin and atanh run a core without
+ * the selects of special values and edges (vm_exp_core, ...), valid on
+ * nearly all the domain, and a second pass (VM_REDO64) redoes the other
+ * elements by the full function: the same bits as the full function,
+ * whatever the layout.
  *
  * float64: exp by a 128-entry table of 2**((j + 1/2)/128) (one word per
  * entry: the value's fraction and its rounding error) after a reduction by
@@ -314,7 +315,7 @@ static inline double ars_exp(double x)
 /* ars_exp for |x| <= VM_EXP_CORE (e >= -1021: y 2**e is exact and normal)
  * without the selects of the limits and of the subnormal results, y scaled
  * by one factor: the same bits. The float64 loop runs it, then a second
- * pass (ars_exp_fix64) redoes the other elements by ars_exp. */
+ * pass (ars_exp_redo64) redoes the other elements by ars_exp. */
 #define VM_EXP_CORE 707.0
 static inline double vm_exp_core(double x)
 {
@@ -636,7 +637,7 @@ static inline double ars_log10(double x)
 
 /* ars_log and ars_log10 for a normal positive finite x, without the
  * selects of subnormals and special values: the same bits. The float64
- * loops run these, then a second pass (ars_log_fix64, ars_log10_fix64)
+ * loops run these, then a second pass (ars_log_redo64, ars_log10_redo64)
  * redoes the other elements by ars_log and ars_log10. */
 static inline double vm_log_core(double x)
 {
@@ -1015,7 +1016,7 @@ static inline double ars_acosh(double x)
  * straight from a, N = A - 2**k B (exact but for the parts' low parts), D
  * = A + 2**k B, each in two parts, the quotient as sh + sl (one division
  * and its fma residual). vm_atanh_core: for 2**-28 <= |x| < 1 (the float64
- * loop runs it, then a second pass, ars_atanh_fix64, redoes the other
+ * loop runs it, then a second pass, ars_atanh_redo64, redoes the other
  * elements by ars_atanh); ars_atanh: |x| = 1 gives inf, |x| > 1 NaN, a
  * below 2**-28 x. */
 static inline double vm_atanh_core(double x)
@@ -1229,7 +1230,7 @@ static inline double vm_asin_u(double a, double t, double s, int small)
  * a sum), u from vm_asin_u (0 / 0 at |x| = 1: u = 0 there); the special
  * values from the arithmetic (sqrt of a negative t gives NaN beyond 1).
  * vm_asin_core: for 2**-26 <= |x| < 1 (the float64 loop runs it, then a
- * second pass, ars_asin_fix64, redoes the other elements by ars_asin). */
+ * second pass, ars_asin_redo64, redoes the other elements by ars_asin). */
 static inline double vm_asin_core(double x)
 {
     double a = fabs(x);
@@ -1295,20 +1296,6 @@ static inline double ars_tan(double x)
     double res = vm_fma(-q0, dh, nh);
     double v = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
     return x == 0 ? x : v;
-}
-
-/* the second pass of tan: the C library's beyond VM_TRIG_MAX (as
- * ars_sin_fix64) */
-static inline void ars_tan_fix64(double *o, const double *a, int64_t n)
-{
-    int any = 0;
-    for (int64_t i = 0; i < n; i++)
-        any |= !(fabs(a[i]) <= VM_TRIG_MAX);
-    if (!any)
-        return;
-    for (int64_t i = 0; i < n; i++)
-        if (!(fabs(a[i]) <= VM_TRIG_MAX))
-            o[i] = tan(a[i]);
 }
 
 /* ---- pow -------------------------------------------------------------------------- */
@@ -1894,30 +1881,33 @@ static inline float ars_logaddexpf(float a, float b)
                 o[i] = (T)(EXPR);                                           \
             }                                                               \
     }
-/* The second pass of a float64 loop whose vectorized pass ran a core
- * valid where OK holds (x: the argument): a vectorized scan, then FULL on
- * the other elements one at a time. */
-#define VM_FIX64(NAME, OK, FULL)                                             \
+/* The float64 cores' domains (VM_<NAME>_OK(x): the core gives the full
+ * function's bits) and the second passes that redo the other elements by
+ * the full function, one at a time. The loop's vectorized pass notes
+ * whether any element is outside (ew_loops.h's UNARY_KERNEL) and calls
+ * the second pass only then: a scan of its own cost a tenth of asin's
+ * time. */
+#define VM_EXP_OK(x) (fabs(x) <= VM_EXP_CORE)
+#define VM_LOG_OK(x) ((x) >= 0x1p-1022 && (x) < (double)INFINITY)
+#define VM_LOG10_OK(x) VM_LOG_OK(x)
+#define VM_ASIN_OK(x) (fabs(x) >= 0x1p-26 && fabs(x) < 1.0)
+#define VM_ATANH_OK(x) (fabs(x) >= 0x1p-28 && fabs(x) < 1.0)
+#define VM_TAN_OK(x) (fabs(x) <= VM_TRIG_MAX)
+#define VM_REDO64(NAME, OK, FULL)                                            \
     static inline void NAME(double *o, const double *a, int64_t n)          \
     {                                                                       \
-        int any = 0;                                                        \
         for (int64_t i = 0; i < n; i++) {                                   \
             double x = a[i];                                                \
-            any |= !(OK);                                                   \
-        }                                                                   \
-        if (!any)                                                           \
-            return;                                                         \
-        for (int64_t i = 0; i < n; i++) {                                   \
-            double x = a[i];                                                \
-            if (!(OK))                                                      \
+            if (!OK(x))                                                     \
                 o[i] = FULL(x);                                             \
         }                                                                   \
     }
-VM_FIX64(ars_exp_fix64, fabs(x) <= VM_EXP_CORE, ars_exp)
-VM_FIX64(ars_log_fix64, x >= 0x1p-1022 && x < (double)INFINITY, ars_log)
-VM_FIX64(ars_atanh_fix64, fabs(x) >= 0x1p-28 && fabs(x) < 1.0, ars_atanh)
-VM_FIX64(ars_asin_fix64, fabs(x) >= 0x1p-26 && fabs(x) < 1.0, ars_asin)
-VM_FIX64(ars_log10_fix64, x >= 0x1p-1022 && x < (double)INFINITY, ars_log10)
+VM_REDO64(ars_exp_redo64, VM_EXP_OK, ars_exp)
+VM_REDO64(ars_log_redo64, VM_LOG_OK, ars_log)
+VM_REDO64(ars_log10_redo64, VM_LOG10_OK, ars_log10)
+VM_REDO64(ars_asin_redo64, VM_ASIN_OK, ars_asin)
+VM_REDO64(ars_atanh_redo64, VM_ATANH_OK, ars_atanh)
+VM_REDO64(ars_tan_redo64, VM_TAN_OK, tan)
 
 VM_TRIG_FIX(ars_sin_fix64, double, sin(x))
 VM_TRIG_FIX(ars_cos_fix64, double, cos(x))
