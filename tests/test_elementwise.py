@@ -872,7 +872,7 @@ def test_vector_libm_same_bits_any_layout(name, dtype):
 
 # float64 functions whose vectorized pass runs a core valid on most of the
 # domain, and a second pass redoes the rest one element at a time (vmath.h's
-# VM_FIX64): the edges of each core, the special values and ordinary values
+# VM_REDO64): the edges of each core, the special values and ordinary values
 # on both sides of the edges.
 _SECOND_PASS_F64 = {
     "exp": [707.0, 707.0000000000001, -707.0, -707.0000000000001, 709.78, 709.79, 710.0,
