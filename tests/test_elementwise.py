@@ -871,6 +871,65 @@ def test_vector_libm_same_bits_any_layout(name, dtype):
                                   _bits(np.asarray(f(grid))).transpose(1, 0, 2))
 
 
+# float64 functions whose vectorized pass runs a core valid on most of the
+# domain, and a second pass redoes the rest one element at a time (vmath.h's
+# VM_REDO64): the edges of each core, the special values and ordinary values
+# on both sides of the edges.
+_SECOND_PASS_F64 = {
+    "exp": [707.0, 707.0000000000001, -707.0, -707.0000000000001, 709.78, 709.79, 710.0,
+            710.5, -708.5, -720.0, -745.1, -745.2, -746.0, -1e300, 1e300, 5e-324],
+    "log": [5e-324, 1e-310, 2.2250738585072014e-308, 2.225073858507201e-308, 1e308,
+            -1.0, -5e-324, 1.7976931348623157e308],
+    "log10": [5e-324, 1e-310, 2.2250738585072014e-308, 2.225073858507201e-308, 1e308,
+              -1.0, -5e-324, 1.7976931348623157e308, 1000.0, 1e-300],
+    "asin": [1.0, -1.0, 0.9999999999999999, -0.9999999999999999, 1.0000000000000002, -2.0,
+             2.0 ** -26, -(2.0 ** -26), 2.0 ** -26 * 0.9999999999999999, 1e-300, 5e-324, 0.5,
+             0.49999999999999994],
+    "atanh": [1.0, -1.0, 0.9999999999999999, -0.9999999999999999, 1.0000000000000002, -2.0,
+              2.0 ** -28, -(2.0 ** -28), 2.0 ** -28 * 0.9999999999999999, 1e-300, 5e-324,
+              0.5, 1e300],
+    "tan": [2.0 ** 20, 2.0 ** 20 + 0.5, -(2.0 ** 20), 1e7, -1e22, 1e300, 3e38, 1.5707963267948966,
+            5e-324, 1e-300, 3.0],
+}
+
+
+@pytest.mark.parametrize("name", list(_SECOND_PASS_F64))
+def test_vector_libm_second_pass_f64(name):
+    """The elements that the second pass redoes (vmath.h's VM_REDO64, the
+    vectorized pass noting whether there are any), scattered through long
+    arrays of ordinary values (every lane, the padded tail), in every layout
+    (contiguous, stepped, flipped, transposed, 0-d): the same bits each way,
+    and NumPy's value (exactly where it is not finite or zero, else within 1
+    ulp)."""
+    f = getattr(xp, name)
+    edges = np.array(_SECOND_PASS_F64[name] + [0.0, -0.0, np.inf, -np.inf, np.nan])
+    rng = np.random.default_rng(17)
+    v = rng.uniform(0.5, 20.0, 4103) if name in ("exp", "log", "log10") else rng.uniform(-0.99, 0.99, 4103)
+    pos = np.concatenate([np.arange(len(edges)) * 97 + k for k in range(0, 16, 5)] + [np.arange(len(edges)) + 4103 - len(edges)])
+    v[pos] = np.resize(edges, len(pos))
+    ref = _bits(np.asarray(f(xp.asarray(v))))
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(v)
+    got = np.asarray(f(xp.asarray(v)))
+    fin = np.isfinite(want) & (want != 0)
+    np.testing.assert_array_equal(got[~fin], want[~fin])
+    assert np.array_equal(np.signbit(got[want == 0]), np.signbit(want[want == 0]))
+    ulps = np.abs(got[fin] - want[fin]) / np.spacing(np.abs(want[fin]))
+    assert ulps.max() <= 1.0, (name, float(ulps.max()))
+    for n in (1, 5, 31, 33, 100):
+        for start in (0, 97, 4103 - n):
+            np.testing.assert_array_equal(_bits(np.asarray(f(xp.asarray(v[start:start + n])))),
+                                          ref[start:start + n], err_msg=f"{name} {start}+{n}")
+    for i in pos:
+        np.testing.assert_array_equal(_bits(np.asarray(f(xp.asarray(v[i])))), ref[i])
+    wide = xp.asarray(np.repeat(v, 3))
+    np.testing.assert_array_equal(_bits(np.asarray(f(wide[2::3]))), ref)
+    np.testing.assert_array_equal(_bits(np.asarray(f(xp.flip(xp.asarray(v))))), ref[::-1])
+    grid = xp.reshape(xp.asarray(v[:4096]), (64, 64))
+    np.testing.assert_array_equal(_bits(np.asarray(f(grid.T))),
+                                  _bits(np.asarray(f(grid))).transpose(1, 0, 2))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_vector_libm_same_bits_large_threaded(dtype):
     """A large array runs streamed and split between threads: each value as

@@ -114,15 +114,23 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
 
 /* A loop FN with a second pass (EW_POST_<FN> defined as "~, 1") calls
  * EW_POST_CALL_<FN>(o, a, n) after the vectorized one: sin and cos redo the
- * elements beyond their vector reduction's range there (vmath.h). */
+ * elements beyond their vector reduction's range there (vmath.h). A loop
+ * with a checked core (EW_CHECK_<FN> defined as "~, 1": float64 exp, log,
+ * log10, asin, atanh, tan) notes in the vectorized loop whether any x fails
+ * EW_CHECK_OK_<FN>(x), and only then calls EW_CHECK_FIX_<FN>(o, a, n),
+ * which redoes those elements. */
+#define EW_CHECKED_(FN) EW_WHEN_(EW_PROBE_(EW_CHECK_##FN))
 #define UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                \
     CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
     {                                                                        \
+        EW_CHECKED_(FN)(uint64_t ew_bad = 0;)                                \
         for (int64_t i = 0; i < n; i++) {                                    \
             T x = a[i];                                                      \
             o[i] = (OT)(EXPR);                                               \
+            EW_CHECKED_(FN)(ew_bad |= !(EW_CHECK_OK_##FN(x));)               \
         }                                                                    \
         EW_WHEN_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, a, n);)      \
+        EW_CHECKED_(FN)(if (ew_bad) EW_CHECK_FIX_##FN(o, a, n);)             \
     }
 
 /* The cheap ops: the kernel runs on any length, strided data one by one. */

@@ -9,8 +9,13 @@
  * level, so a result's bits depend on the input alone, not on the SIMD
  * level, the CPU family or the compiler. No libm call (but fma() at
  * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
- * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64 and friends)
- * gives those the C library's scalar functions.
+ * (VM_TRIG_MAX): a second pass over the block (ars_sin_fix64, ...,
+ * ars_tan_redo64) gives those the C library's scalar functions. Likewise
+ * the float64 loops of exp, log, log10, asin and atanh run a core without
+ * the selects of special values and edges (vm_exp_core, ...), valid on
+ * nearly all the domain, and a second pass (VM_REDO64) redoes the other
+ * elements by the full function: the same bits as the full function,
+ * whatever the layout.
  *
  * float64: exp by a 128-entry table of 2**((j + 1/2)/128) (one word per
  * entry: the value's fraction and its rounding error) after a reduction by
@@ -313,13 +318,23 @@ static inline double ars_exp(double x)
     return x > 710.0 ? (double)INFINITY : x < -746.0 ? 0.0 : v;
 }
 
+/* ars_exp for |x| <= VM_EXP_CORE (e >= -1021: y 2**e is exact and normal)
+ * without the selects of the limits and of the subnormal results, y scaled
+ * by one factor: the same bits. The float64 loop runs it, then a second
+ * pass (ars_exp_redo64) redoes the other elements by ars_exp. */
+#define VM_EXP_CORE 707.0
+static inline double vm_exp_core(double x)
+{
+    struct vm_exp_parts q = vm_exp_hl(x, 0.0);
+    return vm_fma(q.h, q.lp, q.h) * vm_from_bits((q.eb + 1023u) << 52);
+}
+
 /* ---- log -------------------------------------------------------------------------- */
 
-/* x (> 0, finite) = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
-static inline double vm_log_reduce(double x, double *k)
+/* x (> 0, finite, normal: subnormals are scaled by 2**54 first, sub = 1)
+ * = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
+static inline double vm_log_reduce_m(double m, double *k, int sub)
 {
-    int sub = x < 0x1p-1022;
-    double m = sub ? x * 0x1p54 : x;
     uint64_t ix = vm_bits(m);
     /* kk = k + 1024: the exponent of x / (sqrt(2)/2), kept non-negative so
      * that a logical shift gives it */
@@ -327,6 +342,13 @@ static inline double vm_log_reduce(double x, double *k)
     double z = vm_from_bits(ix - (kk << 52) + (1024ull << 52));
     *k = (vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0)) - (sub ? 54.0 : 0.0);
     return z - 1.0;
+}
+
+/* x (> 0, finite) = 2**k * z, sqrt(2)/2 <= z < sqrt(2); returns z - 1. */
+static inline double vm_log_reduce(double x, double *k)
+{
+    int sub = x < 0x1p-1022;
+    return vm_log_reduce_m(sub ? x * 0x1p54 : x, k, sub);
 }
 
 /* The special values of every logarithm: x < 0 (and -inf) NaN, 0 -inf, +inf
@@ -555,19 +577,17 @@ static inline double vm_log_hl(double x, double *lo)
     return v;
 }
 
-/* log(x) = hi + *lo for a positive finite x, hi the rounded sum, table-free:
- * x = 2**k (1 + f) (vm_log_reduce), log(1 + f) = 2 atanh(s), s = f / (2 +
+/* log(x) = b + *lo (b = k ln2 + 2s rounded, *lo the rest) for a positive
+ * finite x = 2**k (1 + f) (vm_log_reduce), table-free: log(1 + f) = 2 atanh(s), s = f / (2 +
  * f) = s + sl by one reciprocal and an fma residual (2 + f kept in two
  * parts), 2 atanh(s) = 2s + 2s**3/3 + 2s**5 Q(s*s), Q of degree 6 fit by
  * mpmath (relative error below 2**-66; its pairs of terms in z = s*s by
  * Horner's rule in z*z, and the small terms added into FMAs: 10% less time
- * than sums of products), k ln2 + 2s + 2s**3/3 summed exactly (fast
- * two-sums), 2s**3/3 (below 1% of the result) and the rest rounded: about
- * 0.01 ulp before the last rounding. */
-static inline double vm_log_at(double x, double *lo)
+ * than sums of products), k ln2 + 2s summed exactly (a fast two-sum),
+ * 2s**3 (1/3 + z Q) (below 2% of the result) and the rest rounded: about
+ * 0.02 ulp before the last rounding. */
+static inline double vm_log_bl(double f, double k, double *lo)
 {
-    double k;
-    double f = vm_log_reduce(x, &k);
     double d = 2.0 + f;
     double dl = (2.0 - d) + f;
     double y = 1.0 / d;
@@ -579,15 +599,38 @@ static inline double vm_log_at(double x, double *lo)
     double w = z * z;
     double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.0e40de89f8460p-4, vm_fma(z, 0x1.0f801d58e6d76p-4, 0x1.3b1ee9bb91e75p-4)),
                       vm_fma(z, 0x1.745ce9f0b1404p-4, 0x1.c71c722d3df2bp-4)), vm_fma(z, 0x1.2492492457f3bp-3, 0x1.9999999999b2fp-3));
-    double t3 = v * 0x1.5555555555555p-2;
     double kh = k * VM_LN2_HI;
-    double a = kh + u;
-    double b = a + t3;
-    double l = (((kh - a) + u) + ((a - b) + t3))
-               + vm_fma(v * z, q, vm_fma(k, VM_LN2_LO, vm_fma(2.0 * sl, z, 2.0 * sl)));
+    double b = kh + u;
+    *lo = ((kh - b) + u) + vm_fma(v, vm_fma(z, q, 0x1.5555555555555p-2),
+                                  vm_fma(k, VM_LN2_LO, vm_fma(2.0 * sl, z, 2.0 * sl)));
+    return b;
+}
+
+/* log(x) = hi + *lo (hi the rounded sum) from vm_log_bl's parts */
+static inline double vm_log_at_fk(double f, double k, double *lo)
+{
+    double l, b = vm_log_bl(f, k, &l);
     double h = b + l;
     *lo = l - (h - b);
     return h;
+}
+
+/* log10(x) from vm_log_bl's parts b + l: b times 1/ln10 (ch + cl) exactly
+ * as p + pe, then the small terms, rounded once (not through log's rounded
+ * sum: fewer operations and a shorter chain) */
+static inline double vm_log10_fk(double f, double k)
+{
+    const double ch = 0x1.bcb7b1526e50ep-2, cl = 0x1.95355baaafad3p-57;
+    double l, b = vm_log_bl(f, k, &l);
+    double pe, p = vm_two_prod(b, ch, &pe);
+    return p + vm_fma(l, ch, vm_fma(b, cl, pe));
+}
+
+static inline double vm_log_at(double x, double *lo)
+{
+    double k;
+    double f = vm_log_reduce(x, &k);
+    return vm_log_at_fk(f, k, lo);
 }
 
 static inline double ars_log(double x)
@@ -596,11 +639,17 @@ static inline double ars_log(double x)
     return vm_log_special(x, vm_log_at(x, &lo));
 }
 
+/* (hi + lo) times ch + cl, rounded once */
+static inline double vm_log_mul(double hi, double lo, double ch, double cl)
+{
+    double pe, p = vm_two_prod(hi, ch, &pe);
+    return p + (pe + vm_fma(hi, cl, lo * ch));
+}
+
 /* log(x) (hi + lo) times 1/ln2 or 1/ln10 (ch + cl), rounded once */
 static inline double vm_log_times(double x, double hi, double lo, double ch, double cl)
 {
-    double pe, p = vm_two_prod(hi, ch, &pe);
-    return vm_log_special(x, p + (pe + vm_fma(hi, cl, lo * ch)));
+    return vm_log_special(x, vm_log_mul(hi, lo, ch, cl));
 }
 
 /* log2 through the table's double-double log (slower than vm_log_hl, whose
@@ -613,8 +662,27 @@ static inline double ars_log2(double x)
 
 static inline double ars_log10(double x)
 {
-    double lo, hi = vm_log_at(x, &lo);
-    return vm_log_times(x, hi, lo, 0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57);
+    double k;
+    double f = vm_log_reduce(x, &k);
+    return vm_log_special(x, vm_log10_fk(f, k));
+}
+
+/* ars_log and ars_log10 for a normal positive finite x, without the
+ * selects of subnormals and special values: the same bits. The float64
+ * loops run these, then a second pass (ars_log_redo64, ars_log10_redo64)
+ * redoes the other elements by ars_log and ars_log10. */
+static inline double vm_log_core(double x)
+{
+    double k, lo;
+    double f = vm_log_reduce_m(x, &k, 0);
+    return vm_log_at_fk(f, k, &lo);
+}
+
+static inline double vm_log10_core(double x)
+{
+    double k;
+    double f = vm_log_reduce_m(x, &k, 0);
+    return vm_log10_fk(f, k);
 }
 
 /* ---- sin, cos, tan ------------------------------------------------------------- */
@@ -973,23 +1041,27 @@ static inline double ars_acosh(double x)
 }
 
 /* atanh a = log(u) / 2, u = (1 + a) / (1 - a) = 2**k (1 + f), f / (2 + f)
- * = s: atanh a = k ln2/2 + atanh s, |s| <= 3 - 2 sqrt(2), by fdlibm's
- * log kernel (log(1 + f) = 2s + s R(s*s)). s = N / D straight from a, N =
- * (1 + a) - 2**k (1 - a) (exact but for the parts' low parts), D = (1 + a)
- * + 2**k (1 - a), each in two parts, the quotient as sh + sl (one division
- * and its fma residual), k from the exponent of 1 - a. |x| =
- * 1 gives inf, |x| > 1 NaN, a below 2**-28 x. */
-static inline double ars_atanh(double x)
+ * = s: atanh a = k ln2/2 + atanh s, atanh s = s + s R(s*s) / 2. k =
+ * round(log2 u) estimated from the bits of A = 1 + a and B = 1 - a (their
+ * difference is log2 u within 0.087 in units of the exponent: no division
+ * on the way to s), which leaves |s| <= 0.2007; R(z) = z Q(z), Q of
+ * degree 7 fit by mpmath on z <= 0.0406 (z (Q - Q*) / 2 below 2**-61.3).
+ * s = N / D straight from a, N = A - 2**k B (exact but for the parts' low
+ * parts), D = A + 2**k B, each in two parts, the quotient as sh + sl (one
+ * division and its fma residual). vm_atanh_core: for 2**-28 <= |x| < 1
+ * (the float64 loop runs it, then a second pass, ars_atanh_redo64, redoes
+ * the other elements by ars_atanh); ars_atanh: |x| = 1 gives inf, |x| > 1
+ * NaN, a below 2**-28 x. */
+static inline double vm_atanh_core(double x)
 {
     double a = fabs(x);
     double A = 1.0 + a, Al = (1.0 - A) + a;
     double B = 1.0 - a, Bl = (1.0 - B) - a;
-    /* 2**k = P: 1 / B's power of 2 (B scaled into [1, 2) as bn), times 2
-     * or 1/2 where A / bn is beyond sqrt(2) or below sqrt(2)/2 */
-    double P = vm_from_bits((2046ull << 52) - (vm_bits(B) & 0x7ff0000000000000u));
-    double bn = B * P;
-    P = A > 1.41421356237309504880 * bn ? P + P : A < 0.70710678118654752440 * bn ? 0.5 * P : P;
-    double k = vm_from_bits(0x4330000000000000u | (vm_bits(P) >> 52)) - (0x1p52 + 1023.0);
+    /* kk = k + 1024 (A >= B: the difference of the bits is not negative),
+     * P = 2**k */
+    uint64_t kk = (vm_bits(A) - vm_bits(B) + (1ull << 51) + (1024ull << 52)) >> 52;
+    double P = vm_from_bits((kk - 1u) << 52);
+    double k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
     double pb = P * B;
     double nh = A - pb;
     double nl = Al - P * Bl;
@@ -1000,18 +1072,25 @@ static inline double ars_atanh(double x)
     double sl = ((vm_fma(-sh, dh, nh) + nl) - sh * dl) * rc;
     double z = sh * sh;
     double w = z * z;
-    /* fdlibm's Lg1..Lg7 by Estrin's scheme (a short dependency chain: the
-     * loop is bound by latency, the division's and the polynomial's) */
-    double p01 = vm_fma(z, 3.999999999940941908e-01, 6.666666666666735130e-01);
-    double p23 = vm_fma(z, 2.222219843214978396e-01, 2.857142874366239149e-01);
-    double p45 = vm_fma(z, 1.531383769920937332e-01, 1.818357216161805012e-01);
-    double p47 = vm_fma(w, 1.479819860511658591e-01, p45);
-    double r = z * vm_fma(w * w, p47, vm_fma(w, p23, p01));
+    /* Q by Estrin's scheme (a short dependency chain) */
+    double p01 = vm_fma(z, 0x1.999999999c619p-2, 0x1.555555555554ep-1);
+    double p23 = vm_fma(z, 0x1.c71c74c625d6ep-3, 0x1.24924921a36d5p-2);
+    double p45 = vm_fma(z, 0x1.3b37434ff4609p-3, 0x1.745c3ea1a988ep-3);
+    double p67 = vm_fma(z, 0x1.1c24f95245d58p-3, 0x1.0db2e1b3c719ap-3);
+    double r = z * vm_fma(w * w, vm_fma(w, p67, p45), vm_fma(w, p23, p01));
     double kh = k * (0.5 * VM_LN2_HI);
     double b = kh + sh;
     double v = b + ((((kh - b) + sh) + vm_fma(k, 0.5 * VM_LN2_LO, sl)) + 0.5 * sh * r);
-    v = a < 1.0 ? v : a == 1.0 ? (double)INFINITY : a > 1.0 ? (double)NAN : x + x;
-    return a < 0x1p-28 ? x : copysign(v, x);
+    return copysign(v, x);
+}
+
+static inline double ars_atanh(double x)
+{
+    double a = fabs(x);
+    double v = vm_atanh_core(x);
+    double w = copysign(a == 1.0 ? (double)INFINITY : a > 1.0 ? (double)NAN : x + x, x);
+    v = a < 1.0 ? v : w;
+    return a < 0x1p-28 ? x : v;
 }
 
 /* ---- atan, atan2, asin, acos ----------------------------------------------------- */
@@ -1147,14 +1226,23 @@ static inline double ars_atan2(double y, double x)
 
 /* fdlibm's e_asin.c and e_acos.c: asin(t) - t as t*t*p(t*t)/q(t*t) for |t| <
  * 0.5 (p/q: R below), and from 0.5 on through sqrt((1 - |x|)/2); p, with q
- * in *q */
+ * in *q, by Horner's rule in FMAs */
 static inline double vm_asin_pq(double t, double *q)
 {
-    *q = 1.0 + t * (-2.40339491173441421878e+00 + t * (2.02094576023350569471e+00
-         + t * (-6.88283971605453293030e-01 + t * 7.70381505559019352791e-02)));
-    return t * (1.66666666666666657415e-01 + t * (-3.25565818622400915405e-01
-           + t * (2.01212532134862925881e-01 + t * (-4.00555345006794114027e-02
-           + t * (7.91534994289814532176e-04 + t * 3.47933107596021167570e-05)))));
+    *q = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 7.70381505559019352791e-02, -6.88283971605453293030e-01),
+                2.02094576023350569471e+00), -2.40339491173441421878e+00), 1.0);
+    return t * vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 3.47933107596021167570e-05,
+               7.91534994289814532176e-04), -4.00555345006794114027e-02), 2.01212532134862925881e-01),
+               -3.25565818622400915405e-01), 1.66666666666666657415e-01);
+}
+
+/* small ? a : b as a mask on the bits: GCC turns a select of the argument
+ * of a long computation into two copies of the computation, one per arm
+ * (each with its division), and this keeps the one */
+static inline double vm_sel_bits(int small, double a, double b)
+{
+    uint64_t m = -(uint64_t)small;
+    return vm_from_bits((vm_bits(a) & m) | (vm_bits(b) & ~m));
 }
 
 static inline double vm_asin_r(double t)
@@ -1178,19 +1266,27 @@ static inline double vm_asin_u(double a, double t, double s, int small)
 
 /* asin: |x| + u below 1/2, pi/2 - 2 (s + u) from there (pi/2 - 2s exact as
  * a sum), u from vm_asin_u (0 / 0 at |x| = 1: u = 0 there); the special
- * values from the arithmetic (sqrt of a negative t gives NaN beyond 1). */
-static inline double ars_asin(double x)
+ * values from the arithmetic (sqrt of a negative t gives NaN beyond 1).
+ * vm_asin_core: for 2**-26 <= |x| < 1 (the float64 loop runs it, then a
+ * second pass, ars_asin_redo64, redoes the other elements by ars_asin). */
+static inline double vm_asin_core(double x)
 {
     double a = fabs(x);
     int small = a < 0.5;
-    double t = small ? x * x : (1.0 - a) * 0.5;
+    double t = vm_sel_bits(small, x * x, (1.0 - a) * 0.5);
     double s = sqrt(t);
     double u = vm_asin_u(a, t, s, small);
     double h = VM_PIO2_HI - 2.0 * s;
     double l = ((VM_PIO2_HI - h) - 2.0 * s) + (VM_PIO2_LO - 2.0 * u);
     double v = small ? a + u : h + l;
-    v = a == 1.0 ? VM_PIO2_HI : v;
-    v = copysign(v, x);
+    return copysign(v, x);
+}
+
+static inline double ars_asin(double x)
+{
+    double a = fabs(x);
+    double v = vm_asin_core(x);
+    v = a == 1.0 ? copysign(VM_PIO2_HI, x) : v;
     return a < 0x1p-26 ? x : v;
 }
 
@@ -1198,7 +1294,7 @@ static inline double ars_acos(double x)
 {
     double a = fabs(x);
     int small = a < 0.5;
-    double t = small ? x * x : (1.0 - a) * 0.5;
+    double t = vm_sel_bits(small, x * x, (1.0 - a) * 0.5);
     double r = vm_asin_r(t);
     double s = sqrt(t);
     /* pi/2 - x and pi - 2 df (df: s's high 21 bits, exact) as sums of
@@ -1238,20 +1334,6 @@ static inline double ars_tan(double x)
     double res = vm_fma(-q0, dh, nh);
     double v = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
     return x == 0 ? x : v;
-}
-
-/* the second pass of tan: the C library's beyond VM_TRIG_MAX (as
- * ars_sin_fix64) */
-static inline void ars_tan_fix64(double *o, const double *a, int64_t n)
-{
-    int any = 0;
-    for (int64_t i = 0; i < n; i++)
-        any |= !(fabs(a[i]) <= VM_TRIG_MAX);
-    if (!any)
-        return;
-    for (int64_t i = 0; i < n; i++)
-        if (!(fabs(a[i]) <= VM_TRIG_MAX))
-            o[i] = tan(a[i]);
 }
 
 /* ---- pow -------------------------------------------------------------------------- */
@@ -1885,6 +1967,34 @@ static inline float ars_logaddexpf(float a, float b)
                 o[i] = (T)(EXPR);                                           \
             }                                                               \
     }
+/* The float64 cores' domains (VM_<NAME>_OK(x): the core gives the full
+ * function's bits) and the second passes that redo the other elements by
+ * the full function, one at a time. The loop's vectorized pass notes
+ * whether any element is outside (ew_loops.h's UNARY_KERNEL) and calls
+ * the second pass only then: a scan of its own cost a tenth of asin's
+ * time. */
+#define VM_EXP_OK(x) (fabs(x) <= VM_EXP_CORE)
+#define VM_LOG_OK(x) ((x) >= 0x1p-1022 && (x) < (double)INFINITY)
+#define VM_LOG10_OK(x) VM_LOG_OK(x)
+#define VM_ASIN_OK(x) (fabs(x) >= 0x1p-26 && fabs(x) < 1.0)
+#define VM_ATANH_OK(x) (fabs(x) >= 0x1p-28 && fabs(x) < 1.0)
+#define VM_TAN_OK(x) (fabs(x) <= VM_TRIG_MAX)
+#define VM_REDO64(NAME, OK, FULL)                                            \
+    static inline void NAME(double *o, const double *a, int64_t n)          \
+    {                                                                       \
+        for (int64_t i = 0; i < n; i++) {                                   \
+            double x = a[i];                                                \
+            if (!OK(x))                                                     \
+                o[i] = FULL(x);                                             \
+        }                                                                   \
+    }
+VM_REDO64(ars_exp_redo64, VM_EXP_OK, ars_exp)
+VM_REDO64(ars_log_redo64, VM_LOG_OK, ars_log)
+VM_REDO64(ars_log10_redo64, VM_LOG10_OK, ars_log10)
+VM_REDO64(ars_asin_redo64, VM_ASIN_OK, ars_asin)
+VM_REDO64(ars_atanh_redo64, VM_ATANH_OK, ars_atanh)
+VM_REDO64(ars_tan_redo64, VM_TAN_OK, tan)
+
 VM_TRIG_FIX(ars_sin_fix64, double, sin(x))
 VM_TRIG_FIX(ars_cos_fix64, double, cos(x))
 VM_TRIG_FIX(ars_sin_fix32, float, sin(x))
@@ -2044,5 +2154,8 @@ VM_BIN_RUN(ars_atan2_run, double, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, 
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
+/* The same with float64's core (vm_<NAME>_core), for the loops that have
+ * its second pass. */
+#define ARS_VM_CORE(NAME, x) _Generic((x), float: ars_##NAME##f, double: vm_##NAME##_core)(x)
 
 #endif
