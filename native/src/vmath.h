@@ -1448,12 +1448,13 @@ static inline float vm_from_bits32(uint32_t u)
  * plus ch is then exact (both under 2**7, 24 bits), and hi = that + h by
  * Fast2Sum (|k ln2 + ch| >= 0.22 > |h| unless it is 0), its error and ln2's
  * second part in *lo. With c = 1 about z = 1, log 1 is +0 and log(1 + tiny)
- * correctly rounded. Garbage for x <= 0, inf and NaN: the callers select
- * those after. */
-static inline float vm_logf_hl(float x, float *lo)
+ * correctly rounded. Garbage for x <= 0, inf and NaN, and for subnormal x
+ * unless sub_too (a constant: the vector loops leave subnormals to the
+ * second pass). */
+static inline float vm_logf_hl(float x, float *lo, int sub_too)
 {
     uint32_t ix0 = vm_bits32(x);
-    int sub = ix0 < 0x00800000u;
+    int sub = sub_too && ix0 < 0x00800000u;
     uint32_t ix = sub ? vm_bits32((float)(int32_t)ix0) : ix0;
     uint32_t tmp = ix - 0x3f3504f3u;  /* bits of sqrt(2)/2 rounded down */
     float k = (float)((int32_t)tmp >> 23) - (sub ? 149.0f : 0.0f);
@@ -1486,25 +1487,57 @@ static inline float vm_log_special32(float x, float v)
     return x > 0 ? v : x == 0 ? -INFINITY : NAN;
 }
 
-static inline float ars_logf(float x)
-{
-    float lo, hi = vm_logf_hl(x, &lo);
-    return vm_log_special32(x, hi + lo);
-}
-
 /* log2 and log10: log's hi + lo times the constant c = ch + cl (float32
  * parts), hi ch exact as p + pe (one FMA), then p + (pe + hi cl + lo ch)
- * rounded once. */
-static inline float vm_logf_times(float x, float ch, float cl)
+ * rounded once; c = 1 gives log's hi + lo. */
+static inline float vm_logf_times(float x, float ch, float cl, int sub_too)
 {
-    float lo, hi = vm_logf_hl(x, &lo);
+    float lo, hi = vm_logf_hl(x, &lo, sub_too);
+    if (ch == 1.0f)
+        return hi + lo;
     float p = hi * ch;
     float pe = vm_fmaf(hi, ch, -p);
-    return vm_log_special32(x, p + vm_fmaf(lo, ch, vm_fmaf(hi, cl, pe)));
+    return p + vm_fmaf(lo, ch, vm_fmaf(hi, cl, pe));
 }
 
-static inline float ars_log2f(float x) { return vm_logf_times(x, 0x1.715476p+0f, 0x1.4ae0cp-26f); }
-static inline float ars_log10f(float x) { return vm_logf_times(x, 0x1.bcb7b2p-2f, -0x1.5b235ep-27f); }
+#define VM_LOG2_32 0x1.715476p+0f, 0x1.4ae0cp-26f
+#define VM_LOG10_32 0x1.bcb7b2p-2f, -0x1.5b235ep-27f
+
+/* The vector loops' log, log2 and log10 of float32: positive normal x only
+ * (no selects); the second pass below redoes the others with the full
+ * functions (subnormals in the core, then the special values). */
+static inline float ars_logf(float x) { return vm_logf_times(x, 1.0f, 0.0f, 0); }
+static inline float ars_log2f(float x) { return vm_logf_times(x, VM_LOG2_32, 0); }
+static inline float ars_log10f(float x) { return vm_logf_times(x, VM_LOG10_32, 0); }
+static inline float vm_logf_full(float x) { return vm_log_special32(x, vm_logf_times(x, 1.0f, 0.0f, 1)); }
+static inline float vm_log2f_full(float x) { return vm_log_special32(x, vm_logf_times(x, VM_LOG2_32, 1)); }
+static inline float vm_log10f_full(float x) { return vm_log_special32(x, vm_logf_times(x, VM_LOG10_32, 1)); }
+
+/* A second pass over a block of float32 results: the elements whose bits
+ * u satisfy COND (u names them) are redone one at a time by EXPR(x). A
+ * vectorized scan first, so that blocks without such elements (nearly all)
+ * skip the scalar loop. */
+#define VM_FIX32(NAME, COND, EXPR)                                          \
+    static inline void NAME(float *o, const float *a, int64_t n)            \
+    {                                                                       \
+        int any = 0;                                                        \
+        for (int64_t i = 0; i < n; i++) {                                   \
+            uint32_t u = vm_bits32(a[i]);                                   \
+            any |= (COND);                                                  \
+        }                                                                   \
+        if (!any)                                                           \
+            return;                                                         \
+        for (int64_t i = 0; i < n; i++) {                                   \
+            uint32_t u = vm_bits32(a[i]);                                   \
+            if (COND)                                                       \
+                o[i] = EXPR(a[i]);                                          \
+        }                                                                   \
+    }
+/* x not a positive normal number: 0, subnormal, negative, inf or NaN */
+#define VM_NOT_POS_NORMAL32(u) ((uint32_t)((u) - 0x00800000u) >= 0x7f000000u)
+VM_FIX32(ars_log_fix32, VM_NOT_POS_NORMAL32(u), vm_logf_full)
+VM_FIX32(ars_log2_fix32, VM_NOT_POS_NORMAL32(u), vm_log2f_full)
+VM_FIX32(ars_log10_fix32, VM_NOT_POS_NORMAL32(u), vm_log10f_full)
 
 /* log(u) for u > 0 (any double from the functions below), else as log */
 static inline double vm_log_d32(double u)
@@ -1546,7 +1579,8 @@ static inline float ars_acoshf(float x)
  * outside its interval), then z = u 2**-k and log(z) = 2 atanh(s) with s =
  * (z - 1)/(z + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k, for
  * k != 0 (a > 0.17) both exact in double and p - q too; for k = 0, p - q is
- * 2a (exact where p is not). atanh(s) = s P(s*s) by vm_log32's polynomial.
+ * 2a (exact where p is not). atanh(s) = s P(s*s), |s| <= 0.1716, P of
+ * degree 4 fitted (Lawson, mpmath) to a relative error < 2**-37.7.
  * a = 1 gives inf, a > 1 and NaN NaN. */
 static inline float ars_atanhf(float x)
 {
@@ -1559,8 +1593,8 @@ static inline float ars_atanhf(float x)
     double ad = a, p = 1.0 + ad, q = (1.0 - ad) * sc;
     double sv = (k == 0.0 ? ad + ad : p - q) / (p + q);
     double t = sv * sv;
-    double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.9192e478c4308p-4, 0x1.c620ee6e2b4a3p-4),
-                0x1.2494381ee5869p-3), 0x1.9999962c06032p-3), 0x1.555555567148cp-2), 0x1.fffffffffff12p-1);
+    double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.e3b03fa689a9cp-4, 0x1.2432bc38d6f42p-3),
+                0x1.999a9ca045ee5p-3), 0x1.555554dac6b70p-2), 0x1.0000000004a22p+0);
     float v = (float)vm_fma(k, 0.5 * 6.93147180559945286227e-01, sv * pl);
     v = a == 1.0f ? INFINITY : v;
     v = a > 1.0f ? NAN : v;
@@ -1601,21 +1635,40 @@ static inline double vm_atan_q(double n, double d)
 #define VM_PI 0x1.921fb54442d18p+1
 #define VM_PI_2 0x1.921fb54442d18p+0
 
+/* atan for float32: a = |x| clamped to 2**30 (from 2**25 on, atan rounds to
+ * float32's pi/2, and inf comes out as that; a NaN passes), then theta = 0,
+ * pi/4 or pi/2 by two compares (cuts at tan(pi/8) and tan(3pi/8)), r =
+ * tan(atan(a) - theta) = a, (a - 1)/(a + 1) or -1/a, written (a c - s) /
+ * (a s + c) with c, s in {0, 1} (exact but the one division), |r| <=
+ * tan(pi/8); atan(r) by an odd polynomial of degree 13 fitted (Lawson,
+ * mpmath) to a relative error < 2**-35.4 (exhaustively: <= 0.5003 ulp,
+ * 99.999% correctly rounded). Fewer, cheaper selects than vm_atan_q's five
+ * intervals: 63 instructions per 16 elements against 90. */
 static inline float ars_atanf(float x)
 {
-    double d = x, a = fabs(d);
-    double v = vm_atan_q(a, 1.0);
-    return (float)copysign(a == (double)INFINITY ? VM_PI_2 : v, d);
+    float af = fabsf(x);
+    af = af > 0x1p30f ? 0x1p30f : af;
+    double a = af;
+    double s = a > 0x1.a827999fcef32p-2 ? 1.0 : 0.0;
+    double c = a > 0x1.3504f333f9de6p+1 ? 0.0 : 1.0;
+    double th = (s - c + 1.0) * 0x1.921fb54442d18p-1;  /* 0, pi/4, pi/2 */
+    double r = vm_fma(a, c, -s) / vm_fma(a, s, c);
+    double t = r * r;
+    double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.8232b6c8b3fabp-5, -0x1.5a8367660e038p-4),
+               0x1.c43f3d381add9p-4), -0x1.247cfba7a5e45p-3), 0x1.999901190404cp-3), -0x1.55555487735e7p-2),
+               0x1.ffffffffd2797p-1);
+    return copysignf((float)vm_fma(r, p, th), x);
 }
 
-/* asin(y) for 0 <= y <= 1/2 given z = y*y (exact): y + y z P(z), P of degree
- * 7 fitted (weighted least squares, mpmath) so that the relative error of the
- * result is < 2**-39.8. */
+/* asin(y) for 0 <= y <= 1/2 given z ~ y*y (relative error < 2**-44): y + y
+ * z P(z), P of degree 6 fitted (Lawson, mpmath) so that the relative error
+ * of the result is < 2**-35.8 (exhaustively, asin: <= 0.5003 ulp, 99.9995%
+ * correctly rounded). */
 static inline double vm_asin_p(double y, double z)
 {
-    double p = vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, 0x1.0ddbbdd46d100p-5,
-               0x1.fec9e4f086600p-10), 0x1.527a392f7e372p-6), 0x1.66341cb7ede3ep-6), 0x1.f2836ca47db3dp-6),
-               0x1.6db24ebe458d9p-5), 0x1.333340bc0c3cbp-4), 0x1.555555479bf4dp-3);
+    double p = vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, vm_fma(z, 0x1.1bd286de6f45dp-5,
+               0x1.ec24a62591931p-8), 0x1.931f98734bfedp-6), 0x1.ed5d17b656438p-6), 0x1.6ddabfec29bd9p-5),
+               0x1.3332aa061a5b2p-4), 0x1.55555605cd659p-3);
     return vm_fma(y * z, p, y);
 }
 
@@ -1624,37 +1677,49 @@ static inline double vm_asin_p(double y, double z)
  * root or division: s0 = sqrtf(w) in float32 lanes, then one Newton step s0 +
  * (w - s0*s0) h, with w - s0*s0 exact in double and h = 0.5f / s0 in float32
  * (the step's relative error is under 2**-46; the 2**-100 keeps h finite at
- * w = 0). Below 1/2, y = a and z = a*a. |x| > 1 gives NaN through the square
+ * w = 0). Below 1/2, y = a and z = a*a: the same step with s0 = a, w = 0 and
+ * h = 0 gives y = a exactly (h's zero wins over a NaN's square only in the
+ * sign, which the callers set). The choices are made in float32 lanes
+ * before the conversions, so that GCC evaluates one polynomial (selects
+ * after it made it evaluate both). |x| > 1 gives NaN through the square
  * root. */
 static inline double vm_asin_arg(float a, int big, double *z)
 {
     float wf = (1.0f - a) * 0.5f;
     float sf = sqrtf(wf);
     float hf = 0.5f / (sf + 0x1p-100f);
-    double w = wf, s0 = sf, ad = a;
-    double s = vm_fma(vm_fma(-s0, s0, w), (double)hf, s0);
-    *z = big ? w : ad * ad;
-    return big ? s : ad;
+    float y0 = big ? sf : a, h = big ? hf : 0.0f, w = big ? wf : 0.0f;
+    double s0 = y0, wd = w;
+    *z = big ? wd : s0 * s0;
+    return vm_fma(vm_fma(-s0, s0, wd), (double)h, s0);
 }
 
+/* asin: v = asin(y), then v (|x| <= 1/2) or pi/2 - 2v as one fma of
+ * multiplier and addend chosen in float32 lanes */
 static inline float ars_asinf(float x)
 {
     float a = fabsf(x);
     int big = a > 0.5f;
+    float m = big ? -2.0f : 1.0f, c = big ? 1.0f : 0.0f;
     double z, y = vm_asin_arg(a, big, &z);
     double v = vm_asin_p(y, z);
-    return copysignf((float)(big ? vm_fma(-2.0, v, VM_PI_2) : v), x);
+    return copysignf((float)vm_fma(v, (double)m, (double)c * VM_PI_2), x);
 }
 
-/* acos x = pi/2 - asin x for |x| <= 1/2, else 2 asin(s) (pi - that for x < 0) */
+/* acos x = pi/2 - asin x for |x| <= 1/2, else 2 asin(s) (pi - that for x <
+ * 0): v times -1, 1, 2 or -2 plus 0, pi/2 or pi (as c pi/2) in one fma; a
+ * NaN x is returned as |x| (the Newton step's product of the NaN with its
+ * negation would leave the sign to the SIMD level) */
 static inline float ars_acosf(float x)
 {
     float a = fabsf(x);
-    int big = a > 0.5f, neg = x < 0;
+    int big = a > 0.5f;
+    float sg = copysignf(1.0f, x);
+    float m = sg * (big ? 2.0f : -1.0f), c = big ? 1.0f - sg : 1.0f;
     double z, y = vm_asin_arg(a, big, &z);
     double v = vm_asin_p(y, z);
-    double vb = neg ? vm_fma(-2.0, v, VM_PI) : 2.0 * v;
-    return (float)(big ? vb : VM_PI_2 - (neg ? -v : v));
+    float r = (float)vm_fma(v, (double)m, (double)c * VM_PI_2);
+    return x != x ? a + a : r;
 }
 
 /* atan2 with C99 Annex F's special values: both 0 give 0, both infinite
