@@ -393,7 +393,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_ATANH_R(T, WT, RT, x) ARS_VM(atanh, x)
 /* sin, cos, tan: the second pass for arguments beyond the vector reduction
  * (ew_loops.h's UNARY_KERNEL); float32 log, log2, log10: for the arguments
- * that are not positive normal numbers (vmath.h) */
+ * that are not positive normal numbers; float32 exp: beyond +-100 (vmath.h) */
 #define EW_POST_u_SIN_FLOAT64 ~, 1
 #define EW_POST_u_COS_FLOAT64 ~, 1
 #define EW_POST_u_TAN_FLOAT64 ~, 1
@@ -412,6 +412,8 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_POST_CALL_u_LOG_FLOAT32 ars_log_fix32
 #define EW_POST_CALL_u_LOG2_FLOAT32 ars_log2_fix32
 #define EW_POST_CALL_u_LOG10_FLOAT32 ars_log10_fix32
+#define EW_POST_u_EXP_FLOAT32 ~, 1
+#define EW_POST_CALL_u_EXP_FLOAT32 ars_exp_fix32
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */

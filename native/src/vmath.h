@@ -1340,17 +1340,25 @@ static inline double vm_expm1_r(double r)
  * compares that fail), in float32 lanes where they are twice as wide: e**100
  * rounds to inf and e**-110 to 0 in float32. k = round(x/ln2), r = x - k ln2
  * (ln2 in one double: for |k| <= 159 the reduction's error stays under
- * 2**-45), e**x = 2**k (1 + vm_expm1_r(r)) with k added to the exponent. */
-static inline float ars_expf(float x)
+ * 2**-45), e**x = 2**k (1 + vm_expm1_r(r)) with k added to the exponent.
+ * The vector loop runs it without the clamps (ars_expf, |x| <= 100 only);
+ * the second pass (ars_exp_fix32) redoes the others with the clamps. */
+static inline float vm_expf(float x, int clamp)
 {
-    float xc = 100.0f < x ? 100.0f : x;
-    xc = -110.0f > xc ? -110.0f : xc;
+    float xc = x;
+    if (clamp) {
+        xc = 100.0f < x ? 100.0f : x;
+        xc = -110.0f > xc ? -110.0f : xc;
+    }
     double d = xc;
     double kd = vm_fma(d, 1.44269504088896338700e+00, VM_SHIFT);
     double r = vm_fma(kd - VM_SHIFT, -6.93147180559945286227e-01, d);
     double e = 1.0 + vm_expm1_r(r);
     return (float)vm_from_bits(vm_bits(e) + (vm_bits(kd) << 52));
 }
+
+static inline float ars_expf(float x) { return vm_expf(x, 0); }
+static inline float vm_expf_full(float x) { return vm_expf(x, 1); }
 
 static inline float ars_expm1f(float x)
 {
@@ -1538,6 +1546,8 @@ static inline float vm_log10f_full(float x) { return vm_log_special32(x, vm_logf
 VM_FIX32(ars_log_fix32, VM_NOT_POS_NORMAL32(u), vm_logf_full)
 VM_FIX32(ars_log2_fix32, VM_NOT_POS_NORMAL32(u), vm_log2f_full)
 VM_FIX32(ars_log10_fix32, VM_NOT_POS_NORMAL32(u), vm_log10f_full)
+/* exp: |x| > 100, inf and NaN */
+VM_FIX32(ars_exp_fix32, (u & 0x7fffffffu) > 0x42c80000u, vm_expf_full)
 
 /* log(u) for u > 0 (any double from the functions below), else as log */
 static inline double vm_log_d32(double u)
