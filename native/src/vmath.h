@@ -1591,9 +1591,11 @@ static inline float ars_acoshf(float x)
  * division: k = the exponent of u / (sqrt(2)/2) from a float32 estimate of u
  * (one float32 division; an error of an ulp there only moves z a little
  * outside its interval), then z = u 2**-k and log(z) = 2 atanh(s) with s =
- * (z - 1)/(z + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k, for
- * k != 0 (a > 0.17) both exact in double and p - q too; for k = 0, p - q is
- * 2a (exact where p is not). atanh(s) = s P(s*s), |s| <= 0.1716, P of
+ * (z - 1)/(z + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k,
+ * written without a select as ((1 - 2**k) + a (1 + 2**k)) / ((1 + 2**k) +
+ * a (1 - 2**k)), each an fma of an exact product: the numerator is exact
+ * (2a for k = 0, where p alone would not be), the denominator rounded once.
+ * atanh(s) = s P(s*s), |s| <= 0.1716, P of
  * degree 4 fitted (Lawson, mpmath) to a relative error < 2**-37.7.
  * a = 1 gives inf, a > 1 and NaN NaN. */
 static inline float ars_atanhf(float x)
@@ -1604,8 +1606,8 @@ static inline float ars_atanhf(float x)
     int32_t ki = (int32_t)tmp >> 23;
     double k = (float)ki;
     double sc = vm_from_bits32((uint32_t)(127 + ki) << 23);
-    double ad = a, p = 1.0 + ad, q = (1.0 - ad) * sc;
-    double sv = (k == 0.0 ? ad + ad : p - q) / (p + q);
+    double ad = a;
+    double sv = vm_fma(ad, 1.0 + sc, 1.0 - sc) / vm_fma(ad, 1.0 - sc, 1.0 + sc);
     double t = sv * sv;
     double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.e3b03fa689a9cp-4, 0x1.2432bc38d6f42p-3),
                 0x1.999a9ca045ee5p-3), 0x1.555554dac6b70p-2), 0x1.0000000004a22p+0);
