@@ -1712,16 +1712,17 @@ static inline double vm_asin_arg(float a, int big, double *z)
     return vm_fma(vm_fma(-s0, s0, wd), (double)h, s0);
 }
 
-/* asin: v = asin(y), then v (|x| <= 1/2) or pi/2 - 2v as one fma of
- * multiplier and addend chosen in float32 lanes */
+/* asin: v = asin(y), then v (|x| <= 1/2) or pi/2 - 2v as one fma, v (1 -
+ * 3c) + c pi/2, with c = 0 or 1 chosen in float32 lanes */
 static inline float ars_asinf(float x)
 {
     float a = fabsf(x);
     int big = a > 0.5f;
-    float m = big ? -2.0f : 1.0f, c = big ? 1.0f : 0.0f;
+    float c = big ? 1.0f : 0.0f;
     double z, y = vm_asin_arg(a, big, &z);
     double v = vm_asin_p(y, z);
-    return copysignf((float)vm_fma(v, (double)m, (double)c * VM_PI_2), x);
+    double cd = c;
+    return copysignf((float)vm_fma(v, vm_fma(cd, -3.0, 1.0), cd * VM_PI_2), x);
 }
 
 /* acos x = pi/2 - asin x for |x| <= 1/2, else 2 asin(s) (pi - that for x <
