@@ -873,7 +873,7 @@ def test_vector_libm_same_bits_any_layout(name, dtype):
 
 # float64 functions whose vectorized pass runs a core valid on most of the
 # domain, and a second pass redoes the rest one element at a time (vmath.h's
-# VM_REDO64): the edges of each core, the special values and ordinary values
+# VM_REDO): the edges of each core, the special values and ordinary values
 # on both sides of the edges.
 _SECOND_PASS_F64 = {
     "exp": [707.0, 707.0000000000001, -707.0, -707.0000000000001, 709.78, 709.79, 710.0,
@@ -895,7 +895,7 @@ _SECOND_PASS_F64 = {
 
 @pytest.mark.parametrize("name", list(_SECOND_PASS_F64))
 def test_vector_libm_second_pass_f64(name):
-    """The elements that the second pass redoes (vmath.h's VM_REDO64, the
+    """The elements that the second pass redoes (vmath.h's VM_REDO, the
     vectorized pass noting whether there are any), scattered through long
     arrays of ordinary values (every lane, the padded tail), in every layout
     (contiguous, stepped, flipped, transposed, 0-d): the same bits each way,
@@ -928,6 +928,50 @@ def test_vector_libm_second_pass_f64(name):
     grid = xp.reshape(xp.asarray(v[:4096]), (64, 64))
     np.testing.assert_array_equal(_bits(np.asarray(f(grid.T))),
                                   _bits(np.asarray(f(grid))).transpose(1, 0, 2))
+
+
+# float32 exp, log, log2, log10 (and sin, cos, tan beyond their reduction's
+# range) compute only ordinary arguments in the vector loop; a second pass
+# over each block redoes the others one at a time (vmath.h).
+_SECOND_PASS = {"log": [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, -1e-30, 1e-45, 1e-40,
+                        1.1754942e-38, 1.1754944e-38, 3.4028235e38, -np.nan],
+                "sin": [np.inf, -np.inf, np.nan, 1e7, -3e30, 0.0, -0.0, 1e-40],
+                "exp": [np.inf, -np.inf, np.nan, 100.5, -105.0, -120.0, 88.8, 1e30, -1e30,
+                        -100.0, 100.0, -103.5, -np.nan]}
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "sin", "cos", "tan"])
+def test_vector_libm_second_pass_every_layout(name):
+    """Special values scattered through a long float32 array (in every lane
+    of a 16-wide vector, alone in a block and next to each other): in every
+    layout each result has the bits of the one-value call, and the special
+    values' results match NumPy's (float64, rounded) exactly, the subnormals'
+    within 1 ulp."""
+    f = getattr(xp, name)
+    specials = np.array(_SECOND_PASS["log" if name.startswith("log") else name if name == "exp" else "sin"],
+                        np.float32)
+    rng = np.random.default_rng(5)
+    v = rng.uniform(0.01, 100.0, 40 * 50).astype(np.float32)
+    pos = np.concatenate([np.arange(17) * 67 + 3, [500, 501, 502, 1999]])
+    v[pos] = np.resize(specials, len(pos))
+    v[1024:1056] = np.resize(specials, 32)        # a whole block of them
+    one = np.stack([_bits(np.asarray(f(xp.asarray(x)))) for x in v])
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(v.astype(np.float64)).astype(np.float32)
+    got = to_np(f(xp.asarray(v)))
+    sp = np.isin(np.arange(v.size), pos) | ((np.arange(v.size) >= 1024) & (np.arange(v.size) < 1056))
+    sub = sp & (np.abs(v) < np.finfo(np.float32).tiny) & (v != 0)
+    np.testing.assert_array_equal(got[sp & ~sub], want[sp & ~sub])
+    assert np.array_equal(np.signbit(got[sp & (want == 0)]), np.signbit(want[sp & (want == 0)]))
+    ulps = np.abs(got[sub].astype(np.float64) - want[sub]) / np.spacing(np.abs(want[sub])).astype(np.float64)
+    assert np.all(ulps <= 1.0), ulps
+    # each value's one-value result, looked up by the value's bits
+    table = dict(zip(v.view(np.uint32).tolist(), one.reshape(-1).view(np.uint32).tolist()))
+    for lay, a, n in L.views(v.reshape(40, 50)):
+        want_bits = np.vectorize(table.__getitem__, otypes=[np.uint32])(np.ascontiguousarray(n).view(np.uint32))
+        np.testing.assert_array_equal(np.ascontiguousarray(to_np(f(a))).view(np.uint32), want_bits, err_msg=lay)
+    np.testing.assert_array_equal(_bits(np.asarray(f(xp.asarray(np.repeat(v, 3))[1::3]))), one)
+    np.testing.assert_array_equal(_bits(np.asarray(f(xp.flip(xp.asarray(v))))), one[::-1])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

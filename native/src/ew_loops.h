@@ -112,24 +112,43 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
                 *(OT *)(o + (i + j) * s[0]) = ob[j];                         \
         }
 
-/* A loop FN with a second pass (EW_POST_<FN> defined as "~, 1") calls
- * EW_POST_CALL_<FN>(o, a, n) after the vectorized one: sin and cos redo the
- * elements beyond their vector reduction's range there (vmath.h). A loop
- * with a checked core (EW_CHECK_<FN> defined as "~, 1": float64 exp, log,
- * log10, asin, atanh, tan) notes in the vectorized loop whether any x fails
- * EW_CHECK_OK_<FN>(x), and only then calls EW_CHECK_FIX_<FN>(o, a, n),
- * which redoes those elements. */
+/* A second pass reads the operands after the core wrote o: a kernel
+ * whose output overlaps an operand (x **= y) computes into a buffer
+ * first. */
+static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t an)
+{
+    uintptr_t uo = (uintptr_t)o, ua = (uintptr_t)a;
+    return uo < ua + (uintptr_t)an && ua < uo + (uintptr_t)on;
+}
+
+/* A loop FN with a checked core (EW_CHECK_<FN> defined as "~, 1" in
+ * ew_ops.h: exp, log, sin, ...) notes in the vectorized loop whether any x
+ * fails EW_CHECK_OK_<FN>(x), and only then calls EW_CHECK_FIX_<FN>(o, a,
+ * n), which redoes those elements (vmath.h's VM_REDO); an input under the
+ * output is copied a block at a time first. The flag has the lanes' width
+ * (EW_FLAG_<T>). */
 #define EW_CHECKED_(FN) EW_WHEN_(EW_PROBE_(EW_CHECK_##FN))
+#define EW_FLAG_float uint32_t
+#define EW_FLAG_double uint64_t
 #define UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                \
     CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
     {                                                                        \
-        EW_CHECKED_(FN)(uint64_t ew_bad = 0;)                                \
+        EW_CHECKED_(FN)(                                                     \
+            if (ew_overlaps_(o, n * (int64_t)sizeof(OT), a, n * (int64_t)sizeof(T))) { \
+                T t_[EW_GATHER];                                             \
+                for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {              \
+                    int64_t m_ = n - i_ < EW_GATHER ? n - i_ : EW_GATHER;    \
+                    memcpy(t_, a + i_, (size_t)m_ * sizeof(T));              \
+                    FN##_c(o + i_, t_, m_);                                  \
+                }                                                            \
+                return;                                                      \
+            }                                                                \
+            EW_FLAG_##T ew_bad = 0;)                                         \
         for (int64_t i = 0; i < n; i++) {                                    \
             T x = a[i];                                                      \
             o[i] = (OT)(EXPR);                                               \
             EW_CHECKED_(FN)(ew_bad |= !(EW_CHECK_OK_##FN(x));)               \
         }                                                                    \
-        EW_WHEN_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, a, n);)      \
         EW_CHECKED_(FN)(if (ew_bad) EW_CHECK_FIX_##FN(o, a, n);)             \
     }
 
@@ -179,8 +198,8 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     UNARY_PADDED(FN, T, OT)                                                  \
     UNARY_LOOP_(FN, T, OT, EXPR, CLONES, _v, STRIDED_BLOCKS)
 
-/* A binary loop FN with a core and a second pass (EW_POST_<FN> defined as
- * "~, 1"): its kernels call EW_POST_CALL_<FN>(o, pa, sa, pb, sb, n) (sa,
+/* A binary loop FN with a core and a second pass (EW_CORE_<FN> defined as
+ * "~, 1"): its kernels call EW_CORE_CALL_<FN>(o, pa, sa, pb, sb, n) (sa,
  * sb: 1, or 0 for a scalar operand) instead of their loop of EXPR; it
  * computes a core without the special values on most elements and EXPR's
  * function on the rare ones: pow and atan2, whose special values cost more
@@ -190,16 +209,9 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
 #define EW_IF_1(t, ...) t
 #define EW_IF_0(t, ...) __VA_ARGS__
 #define EW_BRUN_(FN, A, SA, B, SB, ...) \
-    EW_IF_(EW_PROBE_(EW_POST_##FN))(EW_POST_CALL_##FN(o, A, SA, B, SB, n);, __VA_ARGS__)
-/* The second pass reads the operands after the core wrote o: an output
- * that overlaps an operand (x **= y) is computed into a buffer first. */
-static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t an)
-{
-    uintptr_t uo = (uintptr_t)o, ua = (uintptr_t)a;
-    return uo < ua + (uintptr_t)an && ua < uo + (uintptr_t)on;
-}
+    EW_IF_(EW_PROBE_(EW_CORE_##FN))(EW_CORE_CALL_##FN(o, A, SA, B, SB, n);, __VA_ARGS__)
 #define EW_BALIAS_(FN, T, OT, OVERLAP, ...)                                  \
-    EW_WHEN_(EW_PROBE_(EW_POST_##FN))(                                       \
+    EW_WHEN_(EW_PROBE_(EW_CORE_##FN))(                                       \
         if (OVERLAP) {                                                       \
             OT t_[EW_GATHER];                                                \
             for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {                  \

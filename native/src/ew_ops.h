@@ -375,7 +375,7 @@ ARS_DTYPES(EW_HELPERS_)
 /* Real floats: arrstride's own functions (vmath.h). */
 #define S_EXP_R(T, WT, RT, x) ARS_VM_CORE(exp, x)
 #define S_LOG_R(T, WT, RT, x) ARS_VM_CORE(log, x)
-#define S_LOG2_R(T, WT, RT, x) ARS_VM(log2, x)
+#define S_LOG2_R(T, WT, RT, x) ARS_VM_CORE32(log2, x)
 #define S_LOG10_R(T, WT, RT, x) ARS_VM_CORE(log10, x)
 #define S_LOG1P_R(T, WT, RT, x) ARS_VM(log1p, x)
 #define S_SIN_R(T, WT, RT, x) ARS_VM(sin, x)
@@ -383,47 +383,66 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_EXPM1_R(T, WT, RT, x) ARS_VM(expm1, x)
 #define S_TANH_R(T, WT, RT, x) ARS_VM(tanh, x)
 #define S_TAN_R(T, WT, RT, x) ARS_VM(tan, x)
-#define S_ASIN_R(T, WT, RT, x) ARS_VM_CORE(asin, x)
+#define S_ASIN_R(T, WT, RT, x) ARS_VM_CORE64(asin, x)
 #define S_ACOS_R(T, WT, RT, x) ARS_VM(acos, x)
 #define S_ATAN_R(T, WT, RT, x) ARS_VM(atan, x)
 #define S_SINH_R(T, WT, RT, x) ARS_VM(sinh, x)
 #define S_COSH_R(T, WT, RT, x) ARS_VM(cosh, x)
 #define S_ASINH_R(T, WT, RT, x) ARS_VM(asinh, x)
 #define S_ACOSH_R(T, WT, RT, x) ARS_VM(acosh, x)
-#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE(atanh, x)
-/* sin, cos (and float32 tan): the second pass for arguments beyond the
- * vector reduction; float64 exp, log, log10, asin, atanh and tan: the
- * domain of the core that the vectorized pass runs (EW_CHECK_OK_) and the
- * second pass for the other arguments (EW_CHECK_FIX_), called when one is
- * there (vmath.h, ew_loops.h's UNARY_KERNEL) */
-#define EW_POST_u_SIN_FLOAT64 ~, 1
-#define EW_POST_u_COS_FLOAT64 ~, 1
-#define EW_POST_u_SIN_FLOAT32 ~, 1
-#define EW_POST_u_COS_FLOAT32 ~, 1
-#define EW_POST_u_TAN_FLOAT32 ~, 1
-#define EW_POST_CALL_u_SIN_FLOAT64 ars_sin_fix64
-#define EW_POST_CALL_u_COS_FLOAT64 ars_cos_fix64
-#define EW_POST_CALL_u_SIN_FLOAT32 ars_sin_fix32
-#define EW_POST_CALL_u_COS_FLOAT32 ars_cos_fix32
-#define EW_POST_CALL_u_TAN_FLOAT32 ars_tan_fix32
+#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE64(atanh, x)
+/* The unary loops with a second pass (ew_loops.h's UNARY_KERNEL): the
+ * vectorized loop runs a core that gives the full function's bits on its
+ * domain, EW_CHECK_OK_<FN>(x), and notes whether any x falls outside; only
+ * then EW_CHECK_FIX_<FN>(o, a, n) redoes those elements one at a time
+ * (vmath.h's VM_REDO): the special values and edges of exp, log, log2,
+ * log10, asin and atanh, the arguments of sin, cos and tan beyond the
+ * vector reduction. */
+#define EW_CHECK_u_SIN_FLOAT64 ~, 1
+#define EW_CHECK_u_COS_FLOAT64 ~, 1
+#define EW_CHECK_u_TAN_FLOAT64 ~, 1
+#define EW_CHECK_u_SIN_FLOAT32 ~, 1
+#define EW_CHECK_u_COS_FLOAT32 ~, 1
+#define EW_CHECK_u_TAN_FLOAT32 ~, 1
 #define EW_CHECK_u_EXP_FLOAT64 ~, 1
+#define EW_CHECK_u_EXP_FLOAT32 ~, 1
 #define EW_CHECK_u_LOG_FLOAT64 ~, 1
+#define EW_CHECK_u_LOG_FLOAT32 ~, 1
+#define EW_CHECK_u_LOG2_FLOAT32 ~, 1
 #define EW_CHECK_u_LOG10_FLOAT64 ~, 1
+#define EW_CHECK_u_LOG10_FLOAT32 ~, 1
 #define EW_CHECK_u_ASIN_FLOAT64 ~, 1
 #define EW_CHECK_u_ATANH_FLOAT64 ~, 1
-#define EW_CHECK_u_TAN_FLOAT64 ~, 1
+#define EW_CHECK_OK_u_SIN_FLOAT64 VM_TRIG_OK
+#define EW_CHECK_OK_u_COS_FLOAT64 VM_TRIG_OK
+#define EW_CHECK_OK_u_TAN_FLOAT64 VM_TRIG_OK
+#define EW_CHECK_OK_u_SIN_FLOAT32 VM_TRIG_OK
+#define EW_CHECK_OK_u_COS_FLOAT32 VM_TRIG_OK
+#define EW_CHECK_OK_u_TAN_FLOAT32 VM_TRIG_OK
 #define EW_CHECK_OK_u_EXP_FLOAT64 VM_EXP_OK
+#define EW_CHECK_OK_u_EXP_FLOAT32 VM_EXPF_OK
 #define EW_CHECK_OK_u_LOG_FLOAT64 VM_LOG_OK
-#define EW_CHECK_OK_u_LOG10_FLOAT64 VM_LOG10_OK
+#define EW_CHECK_OK_u_LOG_FLOAT32 VM_LOGF_OK
+#define EW_CHECK_OK_u_LOG2_FLOAT32 VM_LOGF_OK
+#define EW_CHECK_OK_u_LOG10_FLOAT64 VM_LOG_OK
+#define EW_CHECK_OK_u_LOG10_FLOAT32 VM_LOGF_OK
 #define EW_CHECK_OK_u_ASIN_FLOAT64 VM_ASIN_OK
 #define EW_CHECK_OK_u_ATANH_FLOAT64 VM_ATANH_OK
-#define EW_CHECK_OK_u_TAN_FLOAT64 VM_TAN_OK
+#define EW_CHECK_FIX_u_SIN_FLOAT64 ars_sin_redo64
+#define EW_CHECK_FIX_u_COS_FLOAT64 ars_cos_redo64
+#define EW_CHECK_FIX_u_TAN_FLOAT64 ars_tan_redo64
+#define EW_CHECK_FIX_u_SIN_FLOAT32 ars_sin_redo32
+#define EW_CHECK_FIX_u_COS_FLOAT32 ars_cos_redo32
+#define EW_CHECK_FIX_u_TAN_FLOAT32 ars_tan_redo32
 #define EW_CHECK_FIX_u_EXP_FLOAT64 ars_exp_redo64
+#define EW_CHECK_FIX_u_EXP_FLOAT32 ars_exp_redo32
 #define EW_CHECK_FIX_u_LOG_FLOAT64 ars_log_redo64
+#define EW_CHECK_FIX_u_LOG_FLOAT32 ars_log_redo32
+#define EW_CHECK_FIX_u_LOG2_FLOAT32 ars_log2_redo32
 #define EW_CHECK_FIX_u_LOG10_FLOAT64 ars_log10_redo64
+#define EW_CHECK_FIX_u_LOG10_FLOAT32 ars_log10_redo32
 #define EW_CHECK_FIX_u_ASIN_FLOAT64 ars_asin_redo64
 #define EW_CHECK_FIX_u_ATANH_FLOAT64 ars_atanh_redo64
-#define EW_CHECK_FIX_u_TAN_FLOAT64 ars_tan_redo64
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */
@@ -565,14 +584,14 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_NEXTAFTER(T, WT, RT, a, b) nextafter(a, b)
 /* float pow and atan2: a core on most elements, the full function on the
  * rare ones (ew_loops.h's BINARY_KERNELS, vmath.h's VM_BIN_RUN) */
-#define EW_POST_b_POW_FLOAT32 ~, 1
-#define EW_POST_b_POW_FLOAT64 ~, 1
-#define EW_POST_b_ATAN2_FLOAT32 ~, 1
-#define EW_POST_b_ATAN2_FLOAT64 ~, 1
-#define EW_POST_CALL_b_POW_FLOAT32 ars_powf_run
-#define EW_POST_CALL_b_POW_FLOAT64 ars_pow_run
-#define EW_POST_CALL_b_ATAN2_FLOAT32 ars_atan2f_run
-#define EW_POST_CALL_b_ATAN2_FLOAT64 ars_atan2_run
+#define EW_CORE_b_POW_FLOAT32 ~, 1
+#define EW_CORE_b_POW_FLOAT64 ~, 1
+#define EW_CORE_b_ATAN2_FLOAT32 ~, 1
+#define EW_CORE_b_ATAN2_FLOAT64 ~, 1
+#define EW_CORE_CALL_b_POW_FLOAT32 ars_powf_run
+#define EW_CORE_CALL_b_POW_FLOAT64 ars_pow_run
+#define EW_CORE_CALL_b_ATAN2_FLOAT32 ars_atan2f_run
+#define EW_CORE_CALL_b_ATAN2_FLOAT64 ars_atan2_run
 #define B_POW_I(T, WT, RT, a, b) i_pow_##T(a, b)
 #define B_POW(T, WT, RT, a, b) _Generic((a), float: ars_powf, double: ars_pow)(a, b)
 #define B_CPOW(T, WT, RT, a, b) c_pow_##T(a, b)
