@@ -390,13 +390,13 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_COSH_R(T, WT, RT, x) ARS_VM(cosh, x)
 #define S_ASINH_R(T, WT, RT, x) ARS_VM(asinh, x)
 #define S_ACOSH_R(T, WT, RT, x) ARS_VM(acosh, x)
-#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE64(atanh, x)
+#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE(atanh, x)
 /* The unary loops with a second pass (ew_loops.h's UNARY_KERNEL): the
  * vectorized loop runs a core that gives the full function's bits on its
  * domain, EW_CHECK_OK_<FN>(x), and notes whether any x falls outside; only
  * then EW_CHECK_FIX_<FN>(o, a, n) redoes those elements one at a time
  * (vmath.h's VM_REDO): the special values and edges of exp, log, log2,
- * log10, asin and atanh, the arguments of sin, cos and tan beyond the
+ * log10, atanh and float64 asin, the arguments of sin, cos and tan beyond the
  * vector reduction. */
 #define EW_CHECK_u_SIN_FLOAT64 ~, 1
 #define EW_CHECK_u_COS_FLOAT64 ~, 1
@@ -413,6 +413,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_CHECK_u_LOG10_FLOAT32 ~, 1
 #define EW_CHECK_u_ASIN_FLOAT64 ~, 1
 #define EW_CHECK_u_ATANH_FLOAT64 ~, 1
+#define EW_CHECK_u_ATANH_FLOAT32 ~, 1
 #define EW_CHECK_OK_u_SIN_FLOAT64 VM_TRIG_OK
 #define EW_CHECK_OK_u_COS_FLOAT64 VM_TRIG_OK
 #define EW_CHECK_OK_u_TAN_FLOAT64 VM_TRIG_OK
@@ -428,6 +429,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_CHECK_OK_u_LOG10_FLOAT32 VM_LOGF_OK
 #define EW_CHECK_OK_u_ASIN_FLOAT64 VM_ASIN_OK
 #define EW_CHECK_OK_u_ATANH_FLOAT64 VM_ATANH_OK
+#define EW_CHECK_OK_u_ATANH_FLOAT32 VM_ATANHF_OK
 #define EW_CHECK_FIX_u_SIN_FLOAT64 ars_sin_redo64
 #define EW_CHECK_FIX_u_COS_FLOAT64 ars_cos_redo64
 #define EW_CHECK_FIX_u_TAN_FLOAT64 ars_tan_redo64
@@ -443,6 +445,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_CHECK_FIX_u_LOG10_FLOAT32 ars_log10_redo32
 #define EW_CHECK_FIX_u_ASIN_FLOAT64 ars_asin_redo64
 #define EW_CHECK_FIX_u_ATANH_FLOAT64 ars_atanh_redo64
+#define EW_CHECK_FIX_u_ATANH_FLOAT32 ars_atanh_redo32
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */
