@@ -932,17 +932,19 @@ def test_vector_libm_second_pass_f64(name):
                                   _bits(np.asarray(f(grid))).transpose(1, 0, 2))
 
 
-# float32 exp, log, log2, log10 (and sin, cos, tan beyond their reduction's
-# range) compute only ordinary arguments in the vector loop; a second pass
-# over each block redoes the others one at a time (vmath.h).
+# float32 exp, log, log2, log10, atanh (and sin, cos, tan beyond their
+# reduction's range) compute only ordinary arguments in the vector loop; a
+# second pass over each block redoes the others one at a time (vmath.h).
 _SECOND_PASS = {"log": [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, -1e-30, 1e-45, 1e-40,
                         1.1754942e-38, 1.1754944e-38, 3.4028235e38, -np.nan],
                 "sin": [np.inf, -np.inf, np.nan, 1e7, -3e30, 0.0, -0.0, 1e-40],
                 "exp": [np.inf, -np.inf, np.nan, 100.5, -105.0, -120.0, 88.8, 1e30, -1e30,
-                        -100.0, 100.0, -103.5, -np.nan]}
+                        -100.0, 100.0, -103.5, -np.nan],
+                "atanh": [1.0, -1.0, 1.0000001, -1.0000001, -2.0, 3e38, np.inf, -np.inf, np.nan,
+                          -np.nan, 0.0, -0.0, 1e-40, -1e-45, 0.99999994, -0.99999994]}
 
 
-@pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "sin", "cos", "tan"])
+@pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "sin", "cos", "tan", "atanh"])
 def test_vector_libm_second_pass_every_layout(name):
     """Special values scattered through a long float32 array (in every lane
     of a 16-wide vector, alone in a block and next to each other): in every
@@ -950,10 +952,11 @@ def test_vector_libm_second_pass_every_layout(name):
     values' results match NumPy's (float64, rounded) exactly, the subnormals'
     within 1 ulp."""
     f = getattr(xp, name)
-    specials = np.array(_SECOND_PASS["log" if name.startswith("log") else name if name == "exp" else "sin"],
-                        np.float32)
+    specials = np.array(_SECOND_PASS["log" if name.startswith("log") else name if name in ("exp", "atanh")
+                                     else "sin"], np.float32)
     rng = np.random.default_rng(5)
-    v = rng.uniform(0.01, 100.0, 40 * 50).astype(np.float32)
+    lo, hi = (-0.999, 0.999) if name == "atanh" else (0.01, 100.0)
+    v = rng.uniform(lo, hi, 40 * 50).astype(np.float32)
     pos = np.concatenate([np.arange(17) * 67 + 3, [500, 501, 502, 1999]])
     v[pos] = np.resize(specials, len(pos))
     v[1024:1056] = np.resize(specials, 32)        # a whole block of them

@@ -390,14 +390,14 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_COSH_R(T, WT, RT, x) ARS_VM(cosh, x)
 #define S_ASINH_R(T, WT, RT, x) ARS_VM(asinh, x)
 #define S_ACOSH_R(T, WT, RT, x) ARS_VM(acosh, x)
-#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE64(atanh, x)
+#define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE(atanh, x)
 /* The unary loops with a second pass (ew_loops.h's UNARY_KERNEL): the
  * vectorized loop runs a core that gives the full function's bits on its
  * domain, EW_CHECK_OK_<FN>(x), and notes whether any x falls outside; only
  * then EW_CHECK_FIX_<FN>(o, a, n) redoes those elements one at a time
  * (vmath.h's VM_REDO): the special values and edges of exp, log, log2,
- * log10, asin, atan and atanh, the arguments of sin, cos and tan beyond the
- * vector reduction. */
+ * log10, atanh and float64 asin and atan, the arguments of sin, cos and tan
+ * beyond the vector reduction. */
 #define EW_CHECK_u_SIN_FLOAT64 ~, 1
 #define EW_CHECK_u_COS_FLOAT64 ~, 1
 #define EW_CHECK_u_TAN_FLOAT64 ~, 1
@@ -414,6 +414,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_CHECK_u_ASIN_FLOAT64 ~, 1
 #define EW_CHECK_u_ATANH_FLOAT64 ~, 1
 #define EW_CHECK_u_ATAN_FLOAT64 ~, 1
+#define EW_CHECK_u_ATANH_FLOAT32 ~, 1
 #define EW_CHECK_OK_u_SIN_FLOAT64 VM_TRIG_OK
 #define EW_CHECK_OK_u_COS_FLOAT64 VM_TRIG_OK
 #define EW_CHECK_OK_u_TAN_FLOAT64 VM_TRIG_OK
@@ -430,6 +431,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_CHECK_OK_u_ASIN_FLOAT64 VM_ASIN_OK
 #define EW_CHECK_OK_u_ATANH_FLOAT64 VM_ATANH_OK
 #define EW_CHECK_OK_u_ATAN_FLOAT64 VM_ATAN_OK
+#define EW_CHECK_OK_u_ATANH_FLOAT32 VM_ATANHF_OK
 #define EW_CHECK_FIX_u_SIN_FLOAT64 ars_sin_redo64
 #define EW_CHECK_FIX_u_COS_FLOAT64 ars_cos_redo64
 #define EW_CHECK_FIX_u_TAN_FLOAT64 ars_tan_redo64
@@ -446,6 +448,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define EW_CHECK_FIX_u_ASIN_FLOAT64 ars_asin_redo64
 #define EW_CHECK_FIX_u_ATANH_FLOAT64 ars_atanh_redo64
 #define EW_CHECK_FIX_u_ATAN_FLOAT64 ars_atan_redo64
+#define EW_CHECK_FIX_u_ATANH_FLOAT32 ars_atanh_redo32
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */
