@@ -509,10 +509,10 @@ static const double vm_log_tab_hi[256] = {
 };
 
 
-/* x (> 0, finite; subnormals scaled by 2**54 first) = 2**k z, z in the i-th
- * interval of the tables (returned); r = z/c - 1 exactly, |r| < 2**-8.4;
- * *cl = log(c)'s low part (-lo). */
-static inline uint64_t vm_log_tab_reduce_(double x, double *k, double *r, double *cl, int subn)
+/* x (> 0, finite; subnormals scaled by 2**54 first where subn) = 2**k z, z
+ * in the i-th interval of the tables (returned); r = z/c - 1 exactly, |r| <
+ * 2**-8.4; *cl = log(c)'s low part (-lo). */
+static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl, int subn)
 {
     int sub = subn & (x < 0x1p-1022);
     double m = sub ? x * 0x1p54 : x;
@@ -530,11 +530,6 @@ static inline uint64_t vm_log_tab_reduce_(double x, double *k, double *r, double
     return i;
 }
 
-static inline uint64_t vm_log_tab_reduce(double x, double *k, double *r, double *cl)
-{
-    return vm_log_tab_reduce_(x, k, r, cl, 1);
-}
-
 /* log1p(r) - r + r*r/2 for |r| < 2**-8: r**3 (1/3 - r/4 + ... - r**5/8)
  * (Taylor: error below 2**-67 r) */
 static inline double vm_log_poly(double r, double r2)
@@ -550,7 +545,7 @@ static inline double vm_log_poly(double r, double r2)
 static inline VM_INLINE double vm_log_dd_(double x, double *lo, int subn)
 {
     double k, cl, r;
-    uint64_t i = vm_log_tab_reduce_(x, &k, &r, &cl, subn);
+    uint64_t i = vm_log_tab_reduce(x, &k, &r, &cl, subn);
     double r2e, r2 = vm_two_prod(r, r, &r2e);
     double we, w = vm_two_sum(k * VM_LN2_HI, vm_log_tab_hi[i], &we);
     double e1, h1 = vm_two_sum(w, r, &e1);
