@@ -113,43 +113,58 @@ static inline int64_t head_elems(const char *dst, int64_t itemsize)
         }
 
 /* A second pass reads the operands after the core wrote o: a kernel
- * whose output overlaps an operand (x **= y) computes into a buffer
- * first. */
+ * whose output overlaps an operand (x **= y) runs EW_BLOCKWISE_'s STEPS on
+ * blocks of EW_GATHER elements (i_, m_) through a buffer t_ of type TB
+ * instead, and returns. */
 static inline int ew_overlaps_(const void *o, int64_t on, const void *a, int64_t an)
 {
     uintptr_t uo = (uintptr_t)o, ua = (uintptr_t)a;
     return uo < ua + (uintptr_t)an && ua < uo + (uintptr_t)on;
 }
+#define EW_BLOCKWISE_(TB, ...)                                               \
+    {                                                                        \
+        TB t_[EW_GATHER];                                                    \
+        for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {                      \
+            int64_t m_ = n - i_ < EW_GATHER ? n - i_ : EW_GATHER;            \
+            __VA_ARGS__;                                                     \
+        }                                                                    \
+        return;                                                              \
+    }
 
-/* A loop FN with a checked core (EW_CHECK_<FN> defined as "~, 1" in
- * ew_ops.h: exp, log, sin, ...) notes in the vectorized loop whether any x
- * fails EW_CHECK_OK_<FN>(x), and only then calls EW_CHECK_FIX_<FN>(o, a,
- * n), which redoes those elements (vmath.h's VM_REDO); an input under the
- * output is copied a block at a time first. The flag has the lanes' width
- * (EW_FLAG_<T>). */
+/* A loop FN with a checked core (EW_CHECK_<FN> defined as "~, 1, OK, FULL"
+ * in ew_ops.h: exp, log, sin, ...) notes in the vectorized loop whether any
+ * x fails OK(x), and only then redoes those elements by FULL(x), one at a
+ * time; an input under the output is copied a block at a time first. The
+ * flag has the lanes' width (EW_FLAG_<T>). */
 #define EW_CHECKED_(FN) EW_WHEN_(EW_PROBE_(EW_CHECK_##FN))
+#define EW_CHECK_OK_(FN) EW_CHECK_3_(EW_CHECK_##FN)
+#define EW_CHECK_FULL_(FN) EW_CHECK_4_(EW_CHECK_##FN)
+#define EW_CHECK_3_(...) EW_CHECK_ARG3_(__VA_ARGS__)
+#define EW_CHECK_4_(...) EW_CHECK_ARG4_(__VA_ARGS__)
+#define EW_CHECK_ARG3_(a, b, c, ...) c
+#define EW_CHECK_ARG4_(a, b, c, d, ...) d
 #define EW_FLAG_float uint32_t
 #define EW_FLAG_double uint64_t
 #define UNARY_KERNEL(FN, T, OT, EXPR, CLONES)                                \
     CLONES static void FN##_c(OT *o, const T *a, int64_t n)                  \
     {                                                                        \
         EW_CHECKED_(FN)(                                                     \
-            if (ew_overlaps_(o, n * (int64_t)sizeof(OT), a, n * (int64_t)sizeof(T))) { \
-                T t_[EW_GATHER];                                             \
-                for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {              \
-                    int64_t m_ = n - i_ < EW_GATHER ? n - i_ : EW_GATHER;    \
-                    memcpy(t_, a + i_, (size_t)m_ * sizeof(T));              \
-                    FN##_c(o + i_, t_, m_);                                  \
-                }                                                            \
-                return;                                                      \
-            }                                                                \
+            if (ew_overlaps_(o, n * (int64_t)sizeof(OT), a, n * (int64_t)sizeof(T))) \
+                EW_BLOCKWISE_(T, memcpy(t_, a + i_, (size_t)m_ * sizeof(T)); \
+                                 FN##_c(o + i_, t_, m_))                     \
             EW_FLAG_##T ew_bad = 0;)                                         \
         for (int64_t i = 0; i < n; i++) {                                    \
             T x = a[i];                                                      \
             o[i] = (OT)(EXPR);                                               \
-            EW_CHECKED_(FN)(ew_bad |= !(EW_CHECK_OK_##FN(x));)               \
+            EW_CHECKED_(FN)(ew_bad |= !(EW_CHECK_OK_(FN)(x));)               \
         }                                                                    \
-        EW_CHECKED_(FN)(if (ew_bad) EW_CHECK_FIX_##FN(o, a, n);)             \
+        EW_CHECKED_(FN)(                                                     \
+            if (ew_bad)                                                      \
+                for (int64_t i = 0; i < n; i++) {                            \
+                    T x = a[i];                                              \
+                    if (!(EW_CHECK_OK_(FN)(x)))                              \
+                        o[i] = (OT)EW_CHECK_FULL_(FN)(x);                    \
+                })                                                           \
     }
 
 /* The cheap ops: the kernel runs on any length, strided data one by one. */
@@ -212,15 +227,9 @@ enum { EW_BLOCK = 32, EW_GATHER = 256 };
     EW_IF_(EW_PROBE_(EW_CORE_##FN))(EW_CORE_CALL_##FN(o, A, SA, B, SB, n);, __VA_ARGS__)
 #define EW_BALIAS_(FN, T, OT, OVERLAP, ...)                                  \
     EW_WHEN_(EW_PROBE_(EW_CORE_##FN))(                                       \
-        if (OVERLAP) {                                                       \
-            OT t_[EW_GATHER];                                                \
-            for (int64_t i_ = 0; i_ < n; i_ += EW_GATHER) {                  \
-                int64_t m_ = n - i_ < EW_GATHER ? n - i_ : EW_GATHER;        \
-                __VA_ARGS__;                                                 \
-                memcpy(o + i_, t_, (size_t)m_ * sizeof(OT));                 \
-            }                                                                \
-            return;                                                          \
-        })
+        if (OVERLAP)                                                         \
+            EW_BLOCKWISE_(OT, __VA_ARGS__;                                   \
+                          memcpy(o + i_, t_, (size_t)m_ * sizeof(OT))))
 #define EW_OV_(P) ew_overlaps_(o, n * (int64_t)sizeof(*o), P, n * (int64_t)sizeof(*(P)))
 #define BINARY_KERNELS(FN, T, OT, EXPR, CLONES)                              \
     CLONES static void FN##_c(OT *o, const T *pa, const T *pb, int64_t n)    \

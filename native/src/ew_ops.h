@@ -393,62 +393,29 @@ ARS_DTYPES(EW_HELPERS_)
 #define S_ATANH_R(T, WT, RT, x) ARS_VM_CORE(atanh, x)
 /* The unary loops with a second pass (ew_loops.h's UNARY_KERNEL): the
  * vectorized loop runs a core that gives the full function's bits on its
- * domain, EW_CHECK_OK_<FN>(x), and notes whether any x falls outside; only
- * then EW_CHECK_FIX_<FN>(o, a, n) redoes those elements one at a time
- * (vmath.h's VM_REDO): the special values and edges of exp, log, log2,
- * log10, atanh and float64 asin and atan, the arguments of sin, cos and tan
- * beyond the vector reduction. */
-#define EW_CHECK_u_SIN_FLOAT64 ~, 1
-#define EW_CHECK_u_COS_FLOAT64 ~, 1
-#define EW_CHECK_u_TAN_FLOAT64 ~, 1
-#define EW_CHECK_u_SIN_FLOAT32 ~, 1
-#define EW_CHECK_u_COS_FLOAT32 ~, 1
-#define EW_CHECK_u_TAN_FLOAT32 ~, 1
-#define EW_CHECK_u_EXP_FLOAT64 ~, 1
-#define EW_CHECK_u_EXP_FLOAT32 ~, 1
-#define EW_CHECK_u_LOG_FLOAT64 ~, 1
-#define EW_CHECK_u_LOG_FLOAT32 ~, 1
-#define EW_CHECK_u_LOG2_FLOAT32 ~, 1
-#define EW_CHECK_u_LOG10_FLOAT64 ~, 1
-#define EW_CHECK_u_LOG10_FLOAT32 ~, 1
-#define EW_CHECK_u_ASIN_FLOAT64 ~, 1
-#define EW_CHECK_u_ATANH_FLOAT64 ~, 1
-#define EW_CHECK_u_ATAN_FLOAT64 ~, 1
-#define EW_CHECK_u_ATANH_FLOAT32 ~, 1
-#define EW_CHECK_OK_u_SIN_FLOAT64 VM_TRIG_OK
-#define EW_CHECK_OK_u_COS_FLOAT64 VM_TRIG_OK
-#define EW_CHECK_OK_u_TAN_FLOAT64 VM_TRIG_OK
-#define EW_CHECK_OK_u_SIN_FLOAT32 VM_TRIG_OK
-#define EW_CHECK_OK_u_COS_FLOAT32 VM_TRIG_OK
-#define EW_CHECK_OK_u_TAN_FLOAT32 VM_TRIG_OK
-#define EW_CHECK_OK_u_EXP_FLOAT64 VM_EXP_OK
-#define EW_CHECK_OK_u_EXP_FLOAT32 VM_EXPF_OK
-#define EW_CHECK_OK_u_LOG_FLOAT64 VM_LOG_OK
-#define EW_CHECK_OK_u_LOG_FLOAT32 VM_LOGF_OK
-#define EW_CHECK_OK_u_LOG2_FLOAT32 VM_LOGF_OK
-#define EW_CHECK_OK_u_LOG10_FLOAT64 VM_LOG_OK
-#define EW_CHECK_OK_u_LOG10_FLOAT32 VM_LOGF_OK
-#define EW_CHECK_OK_u_ASIN_FLOAT64 VM_ASIN_OK
-#define EW_CHECK_OK_u_ATANH_FLOAT64 VM_ATANH_OK
-#define EW_CHECK_OK_u_ATAN_FLOAT64 VM_ATAN_OK
-#define EW_CHECK_OK_u_ATANH_FLOAT32 VM_ATANHF_OK
-#define EW_CHECK_FIX_u_SIN_FLOAT64 ars_sin_redo64
-#define EW_CHECK_FIX_u_COS_FLOAT64 ars_cos_redo64
-#define EW_CHECK_FIX_u_TAN_FLOAT64 ars_tan_redo64
-#define EW_CHECK_FIX_u_SIN_FLOAT32 ars_sin_redo32
-#define EW_CHECK_FIX_u_COS_FLOAT32 ars_cos_redo32
-#define EW_CHECK_FIX_u_TAN_FLOAT32 ars_tan_redo32
-#define EW_CHECK_FIX_u_EXP_FLOAT64 ars_exp_redo64
-#define EW_CHECK_FIX_u_EXP_FLOAT32 ars_exp_redo32
-#define EW_CHECK_FIX_u_LOG_FLOAT64 ars_log_redo64
-#define EW_CHECK_FIX_u_LOG_FLOAT32 ars_log_redo32
-#define EW_CHECK_FIX_u_LOG2_FLOAT32 ars_log2_redo32
-#define EW_CHECK_FIX_u_LOG10_FLOAT64 ars_log10_redo64
-#define EW_CHECK_FIX_u_LOG10_FLOAT32 ars_log10_redo32
-#define EW_CHECK_FIX_u_ASIN_FLOAT64 ars_asin_redo64
-#define EW_CHECK_FIX_u_ATANH_FLOAT64 ars_atanh_redo64
-#define EW_CHECK_FIX_u_ATAN_FLOAT64 ars_atan_redo64
-#define EW_CHECK_FIX_u_ATANH_FLOAT32 ars_atanh_redo32
+ * domain and notes whether any x falls outside; only then does a second
+ * pass redo those elements one at a time by the full function: the special
+ * values and edges of exp, log, log2, log10, atanh and float64 asin and
+ * atan, the arguments of sin, cos and tan beyond the vector reduction (the
+ * C library's functions there). EW_CHECK_<FN> is "~, 1, OK, FULL": the
+ * core's domain OK(x) (vmath.h's VM_*_OK) and the full function FULL. */
+#define EW_CHECK_u_SIN_FLOAT64 ~, 1, VM_TRIG_OK, sin
+#define EW_CHECK_u_COS_FLOAT64 ~, 1, VM_TRIG_OK, cos
+#define EW_CHECK_u_TAN_FLOAT64 ~, 1, VM_TRIG_OK, tan
+#define EW_CHECK_u_SIN_FLOAT32 ~, 1, VM_TRIG_OK, vm_libm_sinf
+#define EW_CHECK_u_COS_FLOAT32 ~, 1, VM_TRIG_OK, vm_libm_cosf
+#define EW_CHECK_u_TAN_FLOAT32 ~, 1, VM_TRIG_OK, vm_libm_tanf
+#define EW_CHECK_u_EXP_FLOAT64 ~, 1, VM_EXP_OK, ars_exp
+#define EW_CHECK_u_EXP_FLOAT32 ~, 1, VM_EXPF_OK, ars_expf
+#define EW_CHECK_u_LOG_FLOAT64 ~, 1, VM_LOG_OK, ars_log
+#define EW_CHECK_u_LOG_FLOAT32 ~, 1, VM_LOGF_OK, ars_logf
+#define EW_CHECK_u_LOG2_FLOAT32 ~, 1, VM_LOGF_OK, ars_log2f
+#define EW_CHECK_u_LOG10_FLOAT64 ~, 1, VM_LOG_OK, ars_log10
+#define EW_CHECK_u_LOG10_FLOAT32 ~, 1, VM_LOGF_OK, ars_log10f
+#define EW_CHECK_u_ASIN_FLOAT64 ~, 1, VM_ASIN_OK, ars_asin
+#define EW_CHECK_u_ATANH_FLOAT64 ~, 1, VM_ATANH_OK, ars_atanh
+#define EW_CHECK_u_ATAN_FLOAT64 ~, 1, VM_ATAN_OK, ars_atan
+#define EW_CHECK_u_ATANH_FLOAT32 ~, 1, VM_ATANHF_OK, ars_atanhf
 #define S_CTANH(T, WT, RT, x) c_tanh_##T(x)
 
 /* X(OP, group, output selector, scalar definition, cost) */

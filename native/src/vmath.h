@@ -2037,49 +2037,22 @@ static inline float ars_logaddexpf(float a, float b)
     return (float)(da == db ? da + 6.93147180559945286227e-01 : v);
 }
 
-/* The second passes of the unary loops (ew_ops.h's EW_CHECK_*): the
+/* The domains of the unary loops' cores (ew_ops.h's EW_CHECK_*): the
  * vectorized loop runs a core, exact on its domain VM_<NAME>_OK(x), notes
  * whether any x falls outside (ew_loops.h's UNARY_KERNEL), and only then
- * VM_REDO's NAME redoes those elements by the full function FULL, one at a
- * time (a scan of its own cost a tenth of float64 asin's time). sin, cos
- * and tan beyond VM_TRIG_MAX (and inf, NaN) are the C library's. A redone
- * element reads its argument after the core wrote: the kernel gives o and
- * a no byte in common. */
+ * redoes those elements by the full function, one at a time (a scan of its
+ * own cost a tenth of float64 asin's time). sin, cos and tan beyond
+ * VM_TRIG_MAX (and inf, NaN) are the C library's: float32 through these
+ * wrappers (tgmath's sin would take the float function). */
 #define VM_EXP_OK(x) (fabs(x) <= VM_EXP_CORE)
 #define VM_LOG_OK(x) ((x) >= 0x1p-1022 && (x) < (double)INFINITY)
 #define VM_ASIN_OK(x) (fabs(x) >= 0x1p-26 && fabs(x) < 1.0)
 #define VM_ATANH_OK(x) (fabs(x) >= 0x1p-28 && fabs(x) < 1.0)
 #define VM_ATAN_OK(x) (fabs(x) <= 0x1p1000)
 #define VM_TRIG_OK(x) (fabs((double)(x)) <= VM_TRIG_MAX)
-#define VM_REDO(NAME, T, OK, FULL)                                          \
-    static inline void NAME(T *o, const T *a, int64_t n)                    \
-    {                                                                       \
-        for (int64_t i = 0; i < n; i++) {                                   \
-            T x = a[i];                                                     \
-            if (!OK(x))                                                     \
-                o[i] = FULL(x);                                             \
-        }                                                                   \
-    }
 static inline float vm_libm_sinf(float x) { return (float)sin((double)x); }
 static inline float vm_libm_cosf(float x) { return (float)cos((double)x); }
 static inline float vm_libm_tanf(float x) { return (float)tan((double)x); }
-VM_REDO(ars_exp_redo64, double, VM_EXP_OK, ars_exp)
-VM_REDO(ars_log_redo64, double, VM_LOG_OK, ars_log)
-VM_REDO(ars_log10_redo64, double, VM_LOG_OK, ars_log10)
-VM_REDO(ars_asin_redo64, double, VM_ASIN_OK, ars_asin)
-VM_REDO(ars_atanh_redo64, double, VM_ATANH_OK, ars_atanh)
-VM_REDO(ars_atan_redo64, double, VM_ATAN_OK, ars_atan)
-VM_REDO(ars_sin_redo64, double, VM_TRIG_OK, sin)
-VM_REDO(ars_cos_redo64, double, VM_TRIG_OK, cos)
-VM_REDO(ars_tan_redo64, double, VM_TRIG_OK, tan)
-VM_REDO(ars_exp_redo32, float, VM_EXPF_OK, ars_expf)
-VM_REDO(ars_log_redo32, float, VM_LOGF_OK, ars_logf)
-VM_REDO(ars_log2_redo32, float, VM_LOGF_OK, ars_log2f)
-VM_REDO(ars_log10_redo32, float, VM_LOGF_OK, ars_log10f)
-VM_REDO(ars_atanh_redo32, float, VM_ATANHF_OK, ars_atanhf)
-VM_REDO(ars_sin_redo32, float, VM_TRIG_OK, vm_libm_sinf)
-VM_REDO(ars_cos_redo32, float, VM_TRIG_OK, vm_libm_cosf)
-VM_REDO(ars_tan_redo32, float, VM_TRIG_OK, vm_libm_tanf)
 
 /* ---- pow and atan2: the cores and their second pass ------------------------------
  * The binary loops of pow and atan2 (ew_loops.h's BINARY_KERNELS) compute a
