@@ -1115,7 +1115,7 @@ static inline double ars_atanh(double x)
  * it, then a second pass, ars_atan_redo64, redoes the other elements by
  * ars_atan); ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the
  * cap's select inside the core cost a fifth of its time). */
-static inline double vm_atan_core(double x)
+static inline VM_INLINE double vm_atan_core(double x)
 {
     const double C3H = -0x1.5555555555555p-2;
     double a = fabs(x);
@@ -1581,7 +1581,7 @@ static inline float vm_from_bits32(uint32_t u)
  * correctly rounded. Garbage for x <= 0, inf and NaN, and for subnormal x
  * unless sub_too (a constant: the vector loops leave subnormals to the
  * second pass). */
-static inline float vm_logf_hl(float x, float *lo, int sub_too)
+static inline VM_INLINE float vm_logf_hl(float x, float *lo, int sub_too)
 {
     uint32_t ix0 = vm_bits32(x);
     int sub = sub_too && ix0 < 0x00800000u;
