@@ -1312,7 +1312,8 @@ static inline double vm_tan_reduce(double x, double *rl, uint64_t *q)
  * per lane: the quotient q0 = N * (1 / D) of the high parts by one division,
  * then q0 + (N - q0 D) / D with the residual by fma, and rl enters as rl (1
  * + q0 q0) (the derivative of tan and of -cot), so that the result rounds
- * once: max 0.525 ULP on 3e6 arguments (many near odd multiples of pi/4).
+ * once: max 0.525 ULP over 2.3e7 arguments, a third near odd multiples of
+ * pi/4 (NumPy's tan: 0.568 on the same).
  * Forced inline: GCC's size limit kept it a call in ew_unary.c, and the
  * loop scalar. */
 #if defined(__GNUC__)
