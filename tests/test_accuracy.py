@@ -225,6 +225,23 @@ def test_sin_cos_stay_within_one(dtype):
         assert np.abs(r).max() <= 1.0
 
 
+def test_tan_float64_near_quadrant_edges():
+    # the rational fit's hard regions: |r| near pi/4 (results near +-1, the
+    # quotient's numerator and denominator swapped from one quadrant to the
+    # next) and r near 0 (tiny or huge results), up to the reduction's 2**20
+    rng = np.random.default_rng(7)
+    k = rng.integers(-600_000, 600_000, 100_000).astype(np.float64)
+    x = np.concatenate([(2 * k + 1) * (np.pi / 4) * (1 + rng.uniform(-1e-6, 1e-6, k.size)),
+                        k * (np.pi / 2) * (1 + rng.uniform(-1e-9, 1e-9, k.size)),
+                        rng.uniform(-np.pi / 2, np.pi / 2, 100_000)])
+    x = x[(x != 0) & (np.abs(x) <= 2.0 ** 20)]
+    got = np.asarray(xp.tan(xp.asarray(x))).astype(np.longdouble)
+    ref = np.tan(x.astype(np.longdouble))
+    ulp = np.spacing(np.abs(ref).astype(np.float64)).astype(np.longdouble)
+    err = np.abs((got - ref) / ulp).astype(np.float64)
+    assert err.max() <= 0.54, (err.max(), x[np.argmax(err)])
+
+
 def test_huge_arguments_of_sin_cos_and_tan():
     # beyond the vector reduction (2**20): the C library's sin, cos and tan,
     # in any position of an array

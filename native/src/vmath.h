@@ -32,9 +32,9 @@
  * for log itself); sin, cos and tan by polynomials of our own (mpmath)
  * after a reduction by pi/2 in three parts (exact for |x| <= 2**20): sin
  * and cos by one polynomial whose coefficients each lane selects
- * (vm_sin_or_cos), tan from sin(r) and cos(r) each kept in two parts
- * (exact products by vm_fma) as their quotient corrected by one fma
- * residual; atan by a reduction to |t| <= 0.21 around tan(k pi/8); atan2
+ * (vm_sin_or_cos), tan as r A(r*r) / B(r*r), a rational fit whose
+ * numerator and denominator are kept in two parts, their quotient
+ * corrected by one fma residual; atan by a reduction to |t| <= 0.21 around tan(k pi/8); atan2
  * through one reduced quotient and a polynomial of its own; the others
  * from fdlibm's, some with intermediate sums in two parts (see each).
  * vm_two_prod is one FMA.
@@ -717,54 +717,13 @@ static inline double vm_reduce_pio2(double x, double *rl, uint64_t *q)
     return r;
 }
 
-/* sin(r + rl) = sh + *sl and cos(r + rl) = *ch + *cl (|r| <= pi/4 + a
- * little), each hi + lo with |lo| <= an ulp of hi. sin r = r - r**3/6 +
- * r**5 (S2 + r*r P(r*r)), -1/6 in two parts and the polynomial of degree 5
- * in r*r fit by mpmath (relative error below 2**-68); cos r = 1 - r*r/2 +
- * r**4 (C1 + r*r Q(r*r)), Q of degree 4 (2**-63.9). r*r, r**3, r**3/6,
- * r**4, r**4 C1 and r**5 exact by fma, 1 - r*r/2 and the sums with r**3/6
- * and r**4 C1 exact, so that only terms below 1/400 of the result round;
- * rl enters as rl cos r and -rl sin r (cos r and sin r to 1/400). */
-static inline double vm_sincos_dd(double r, double rl, double *sl, double *ch, double *cl)
-{
-    const double S1H = -0x1.5555555555555p-3, S1L = -0x1.5555555555555p-57;
-    const double S2 = 0x1.111111111110fp-7, C1 = 0x1.555555555554bp-5;
-    double z = r * r;
-    double zl = vm_fma(r, r, -z);
-    double w = z * z;
-    double wl = vm_fma(z, z, -w) + 2.0 * z * zl;
-    double v = r * z;
-    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
-    double u = v * z;
-    double ul = vm_fma(v, z, -u) + vm_fma(v, zl, vl * z);
-    double p = vm_fma(z, 0x1.71de3a53e0635p-19, -0x1.a01a01a01944cp-13)
-               + w * (vm_fma(z, 0x1.6120feda32310p-33, -0x1.ae645356afbccp-26)
-               + w * -0x1.aad5be6ce507dp-41);
-    double t3 = v * S1H;
-    double s0 = r + t3;
-    double hz = 0.5 * z;
-    double c0 = 1.0 - hz;
-    double t4 = w * C1;
-    double c1 = c0 + t4;
-    double sc = ((r - s0) + t3 + vm_fma(v, S1H, -t3))
-                + (vm_fma(vl, S1H, vm_fma(v, S1L, vm_fma(ul, S2, rl * c1)))
-                + vm_fma(u, S2, (u * z) * p));
-    double sh = s0 + sc;
-    *sl = (s0 - sh) + sc;
-    double q = vm_fma(z, 0x1.a01a019c8ea04p-16, -0x1.6c16c16c15012p-10)
-               + w * (vm_fma(z, 0x1.1ee9db633cedbp-29, -0x1.27e4f7f10f436p-22)
-               + w * -0x1.8fa64419ee591p-37);
-    double cc = ((((1.0 - c0) - hz) - 0.5 * zl) + ((c0 - c1) + t4) + vm_fma(w, C1, -t4)
-                 + vm_fma(wl, C1, -s0 * rl)) + (w * z) * q;
-    *ch = c1 + cc;
-    *cl = (c1 - *ch) + cc;
-    return sh;
-}
-
 /* sin(r + rl) (odd = 0) or cos(r + rl) (odd = 1), |r| <= pi/4 + a
  * little, rounded once: both as b (1 + k1 z + k2 z*z + z**3 K(z)), z =
- * r*r, b = r or 1, with vm_sincos_dd's coefficients selected per lane
- * (one polynomial evaluated, not two); b z, b z*z and their products by
+ * r*r, b = r or 1, the coefficients selected per lane (one polynomial
+ * evaluated, not two): sin r = r - r**3/6 + r**5 (k2 + r*r P(r*r)), -1/6
+ * in two parts and the polynomial of degree 5 in r*r fit by mpmath
+ * (relative error below 2**-68); cos r = 1 - r*r/2 + r**4 (k2 + r*r
+ * Q(r*r)), Q of degree 4 (2**-63.9); b z, b z*z and their products by
  * k1 and k2 exact by fma, the sums b + b k1 z + b k2 z*z exact (fast
  * two-sums); rl enters as rl cos r or -rl sin r. */
 static inline double vm_sin_or_cos(double r, double rl, uint64_t odd)
@@ -1324,28 +1283,70 @@ static inline double ars_acos(double x)
 
 /* ---- tan -------------------------------------------------------------------------- */
 
-/* tan of |x| <= VM_TRIG_MAX: x - n pi/2 = r + rl (vm_reduce_pio2), s =
- * sin(r + rl) and c = cos(r + rl) each as hi + lo (vm_sincos_dd); tan = s /
- * c for even n, -c / s for odd: the quotient q0 = N * (1 / D) of the high
- * parts by one division, then q0 + (N - q0 D) / D with the residual by fma,
- * so that the result rounds once. Forced inline: GCC's size limit kept it a
- * call in ew_unary.c, and the loop scalar. */
+/* x - n pi/2 = r + *rl for |x| <= VM_TRIG_MAX, n the nearest integer to x
+ * 2/pi (n mod 4 in *q's low bits), for tan: pi/2 in three parts, the first
+ * of 53 bits (x - n * it exact by one fma), the second of 30 bits (n * it
+ * exact, |n| < 2**20), the third of 53 bits; r = r1 - n * the second with its
+ * rounding error by a fast two-sum (exact: |r1| is the larger, or the
+ * difference exact), n * the third (|n * it| < 2**-67) only added to *rl. */
+static inline double vm_tan_reduce(double x, double *rl, uint64_t *q)
+{
+    double kd = vm_fma(x, 0x1.45f306dc9c883p-1, VM_SHIFT);
+    *q = vm_bits(kd);
+    double n = kd - VM_SHIFT;
+    double r1 = vm_fma(n, -0x1.921fb54442d18p+0, x);
+    double t = n * 0x1.1a62633100000p-54;
+    double r = r1 - t;
+    *rl = vm_fma(n, -0x1.1701b839a2520p-88, (r1 - r) - t);
+    return r;
+}
+
+/* tan of |x| <= VM_TRIG_MAX: x - n pi/2 = r + rl (vm_tan_reduce), tan r =
+ * r A(z) / B(z), z = r*r, A = 9 - z + z*z PA(z) and B = 9 - 4z + z*z PB(z),
+ * PA and PB of degree 2, a rational fit (mpmath, Lawson) with the leading
+ * coefficients held at -1 and -4 so that their products with z are exact:
+ * relative error 2**-62.8 for |r| <= pi/4. z rounded to a multiple of 2**-49
+ * (zh, the rest zlo by fma) makes 9 - zh and 9 - 4 zh exact, so that A and
+ * B come as hi + lo from one fast two-sum each. tan = N / D with N = r A, D
+ * = B for even n, N = B, D = -r A for odd (r A as hi + lo by fma), picked
+ * per lane: the quotient q0 = N * (1 / D) of the high parts by one division,
+ * then q0 + (N - q0 D) / D with the residual by fma, and rl enters as rl (1
+ * + q0 q0) (the derivative of tan and of -cot), so that the result rounds
+ * once: max 0.525 ULP over 2.3e7 arguments, a third near odd multiples of
+ * pi/4 (NumPy's tan: 0.568 on the same).
+ * Forced inline: GCC's size limit kept it a call in ew_unary.c, and the
+ * loop scalar. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline double ars_tan(double x)
 {
-    double rl, sl, ch, cl;
+    double rl;
     uint64_t q;
-    double r = vm_reduce_pio2(x, &rl, &q);
-    double sh = vm_sincos_dd(r, rl, &sl, &ch, &cl);
+    double r = vm_tan_reduce(x, &rl, &q);
     int odd = (int)(q & 1);
-    double nh = odd ? -ch : sh, nl = odd ? -cl : sl;
-    double dh = odd ? sh : ch, dl = odd ? sl : cl;
+    double z = r * r;
+    double w = z * z;
+    double zh = (z + 12.0) - 12.0;
+    double zlo = vm_fma(r, r, -zh);
+    double pa = w * vm_fma(z, vm_fma(z, -0x1.92fe1995a1915p-20, 0x1.a55554c4b25f2p-12), 0x1.4ec7190eb614fp-8);
+    double pb = w * vm_fma(z, vm_fma(z, -0x1.3909f69d4ed22p-15, 0x1.eb2a8c5da1ca8p-10), 0x1.1b8749d986c4ep-3);
+    double ha = 9.0 - zh;
+    double ah = ha + pa;
+    double al = ((ha - ah) + pa) - zlo;
+    double hb = vm_fma(zh, -4.0, 9.0);
+    double bh = hb + pb;
+    double bl = vm_fma(zlo, -4.0, (hb - bh) + pb);
+    double rs = odd ? -r : r;
+    double rah = rs * ah;
+    double ral = vm_fma(rs, ah, -rah) + rs * al;
+    double nh = odd ? bh : rah, nl = odd ? bl : ral;
+    double dh = odd ? rah : bh, dl = odd ? ral : bl;
     double y = 1.0 / dh;
     double q0 = nh * y;
     double res = vm_fma(-q0, dh, nh);
-    double v = vm_fma(vm_fma(-q0, dl, res + nl), y, q0);
+    double e = vm_fma(-q0, dl, res + nl);
+    double v = q0 + vm_fma(e, y, rl * vm_fma(q0, q0, 1.0));
     return x == 0 ? x : v;
 }
 
