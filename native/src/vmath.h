@@ -1165,48 +1165,48 @@ static inline double ars_atan(double x)
  * atan(a), a = mn / mx <= 1, as atan(c) + atan(t), t = (mn - c mx) / (mx +
  * c mn), with c = 0, tan(pi/8) (as a double, T8) from a >= 0.208 and 1
  * from a >= 0.6682 on, as vm_atan_core does: |t| <= 0.2084. mn - c mx is
- * exact (Sterbenz) but for c mx's fma residual, mx + c mn kept in two
- * parts; t = r + rl from one reciprocal and an fma residual. atan(r + rl) =
- * r + r**3 P(r*r) + rl (1 - r*r), P of degree 7 (P(0) = -1/3, the rest
- * vm_atan_core's Q), by plain products: the whole constant, k pi/4 +- j
- * pi/8 (j = 0, 1, 2 with c) in two parts plus atan(T8) - pi/8, and r
- * sum exactly, and the rest rounds once. Max error 0.532 ulp (1e7 pairs
- * uniform in [-10, 10]**2, near the cuts, near a = 1/2 and tiny a; NumPy
- * 0.797 on the same pairs). The cases as selects of computed values:
- * written as selects of c, GCC split c * mx by cases with mask
- * arithmetic, 40% slower. */
+ * exact (Sterbenz) but for c mx's fma residual; mx + c mn is kept in two
+ * parts (c mn's own rounding left: below 0.09 ulp); t = r + rl from one
+ * reciprocal and an fma residual. atan(r + rl) = r + r**3 P(r*r) + rl (1 -
+ * r*r), P of degree 7 (P(0) = -1/3, the rest vm_atan_core's Q) by fmas.
+ * The constant k pi/4 +- j pi/8 (j = 0, 1, 2 with c) is m pi/8 for an
+ * integer m <= 8, its high part m PIO8_HI exact (PIO8_HI has 50 bits),
+ * plus atan(T8) - pi/8 for j = 1; that and r sum exactly, the rest rounds
+ * once. Max error 0.568 ulp, 99.81% correctly rounded (1e7 pairs uniform in
+ * [-10, 10]**2, near the cuts, near a = 1/2 and tiny a; NumPy 0.797 on the
+ * same pairs). The cases are selects of computed values: written as
+ * selects of c, GCC split c * mx by cases with mask arithmetic, 40%
+ * slower. */
 __attribute__((always_inline)) static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
 {
     const double T8 = 0x1.a827999fcef32p-2, PIO8_HI = 0x1.921fb54442d18p-2, PIO8_LO = 0x1.1a62633145c07p-56;
     const double D1 = -0x1.c3dea4dbad538p-57; /* atan(T8) - pi/8 */
     int b1 = mn >= 0.208 * mx, b2 = mn >= 0.6682 * mx;
-    double p8 = T8 * mx, p8l = vm_fma(T8, mx, -p8), q8 = T8 * mn, q8l = vm_fma(T8, mn, -q8);
-    double p = b1 ? p8 : 0.0, pl = b1 ? p8l : 0.0, cn = b1 ? q8 : 0.0, cnl = b1 ? q8l : 0.0;
+    double p8 = T8 * mx, p8l = vm_fma(T8, mx, -p8), q8 = T8 * mn;
+    double p = b1 ? p8 : 0.0, pl = b1 ? p8l : 0.0, cn = b1 ? q8 : 0.0;
     double j = b1 ? 1.0 : 0.0, e = b1 ? D1 : 0.0;
     p = b2 ? mx : p;
     pl = b2 ? 0.0 : pl;
     cn = b2 ? mn : cn;
-    cnl = b2 ? 0.0 : cnl;
     j = b2 ? 2.0 : j;
     e = b2 ? 0.0 : e;
     double nh = mn - p;
     double dh = mx + cn;
-    double dl = ((mx - dh) + cn) + cnl;
+    double dl = (mx - dh) + cn;
     double y = 1.0 / dh;
     double r = nh * y;
     double rl = vm_fma(-r, dl, vm_fma(-r, dh, nh) - pl) * y;
     double z = r * r;
     double w = z * z;
-    double q = vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3)
-               + w * (vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)
-               + w * (vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)
-               + w * 0x1.98afab147d3e4p-5));
+    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
+                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
+                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
     double pz = vm_fma(z, q, -0x1.5555555555555p-2);
     double sg = sw * lf;
-    double k0 = sw < 0 ? 2.0 : 0.0;
-    double m = vm_fma(sg, j, 2.0 * vm_fma(lf, k0 - 2.0, 2.0));
+    /* m = k * 2 + sg j, k * 2 = 4 - 2 (lf + sg) */
+    double m = vm_fma(sg, j, vm_fma(-2.0, lf + sg, 4.0));
     double bh = m * PIO8_HI;
-    double bl = vm_fma(m, PIO8_HI, -bh) + vm_fma(m, PIO8_LO, sg * e);
+    double bl = vm_fma(m, PIO8_LO, sg * e);
     double rs = sg * r;
     double sh = bh + rs;
     return sh + ((bl + ((bh - sh) + rs)) + sg * vm_fma(r * z, pz, vm_fma(-rl, z, rl)));
