@@ -1107,7 +1107,7 @@ static inline double ars_atanh(double x)
  * (Sterbenz), 1 + a c is kept in two parts, and t = r + rl comes from one
  * reciprocal and an fma residual. atan(r + rl) = r - r**3/3 + r**5 Q(r*r)
  * + rl (1 - r*r), Q of degree 6 fit by mpmath (relative error below
- * 2**-61.6), r**3 as plain products (their rounding, below 2**-60 of the
+ * 2**-61.6) in fmas (w = r**4 steps), r**3 as plain products (their rounding, below 2**-60 of the
  * result, took a tenth of the time to undo), r**3 times -1/3's double
  * with its fma residual, and the sums atan(c) + r - r**3/3 exact: max
  * error 0.522 ulp (0.503 with r**3 exact), NumPy's 0.576 on the same
@@ -1142,10 +1142,9 @@ static inline double vm_atan_core(double x)
     double z = r * r;
     double v = r * z;
     double w = z * z;
-    double q = vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3)
-               + w * (vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)
-               + w * (vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)
-               + w * 0x1.98afab147d3e4p-5));
+    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
+                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
+                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
     double t3 = v * C3H;
     double s0 = hi + r;
     double s1 = s0 + t3;
