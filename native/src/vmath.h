@@ -2163,7 +2163,7 @@ static inline int vm_atan2_rare(double y, double x)
  * NaN results chosen by selects: its scalar and vector forms give the same
  * bits. The loops of FULL are out of line: inlined into the kernels, they
  * made GCC leave the core a call and its loop scalar. */
-#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
+#define VM_BIN_FULL_(NAME, T, FULL)                                         \
     static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
     static VM_NOINLINE void NAME##_all(T *o, const T *pa, const T *pb, int64_t m) \
     {                                                                       \
@@ -2189,7 +2189,9 @@ static inline int vm_atan2_rare(double y, double x)
             NAME##_all1(o, *pa, pb, m);                                     \
         else                                                                \
             NAME##_all2(o, pa, *pb, m);                                     \
-    }                                                                       \
+    }
+#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
+    VM_BIN_FULL_(NAME, T, FULL)                                             \
     static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
                                       const T *pb, int64_t sb, int64_t n)   \
     {                                                                       \
@@ -2216,10 +2218,36 @@ static inline int vm_atan2_rare(double y, double x)
                         oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
         }                                                                   \
     }
+/* The same with the count of rare arguments taken in the core's loop (no
+ * RARE_OUT): a chunk with rare elements has its core results replaced by
+ * FULL's, and one pass over the arguments is saved (float64 atan2: a tenth
+ * of its time). */
+#define VM_BIN_RUN1(NAME, T, RARE, CORE, FULL)                              \
+    VM_BIN_FULL_(NAME, T, FULL)                                             \
+    static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
+                                      const T *pb, int64_t sb, int64_t n)   \
+    {                                                                       \
+        for (int64_t j = 0; j < n; j += 256) {                              \
+            int64_t m = n - j < 256 ? n - j : 256;                          \
+            T *oj = o + j;                                                  \
+            const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
+            int c = 0;                                                      \
+            for (int64_t i = 0; i < m; i++) {                               \
+                oj[i] = CORE(aj[i * sa], bj[i * sb]);                       \
+                c += RARE(aj[i * sa], bj[i * sb]);                          \
+            }                                                               \
+            if (c > 8)                                                      \
+                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
+            else if (c)                                                     \
+                for (int64_t i = 0; i < m; i++)                             \
+                    if (RARE(aj[i * sa], bj[i * sb]))                       \
+                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
+        }                                                                   \
+    }
 VM_BIN_RUN(ars_powf_run, float, vm_powf_rare, vm_no_rare_out, vm_powf_core, ars_powf)
 VM_BIN_RUN(ars_pow_run, double, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ars_pow)
 VM_BIN_RUN(ars_atan2f_run, float, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
-VM_BIN_RUN(ars_atan2_run, double, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, ars_atan2)
+VM_BIN_RUN1(ars_atan2_run, double, vm_atan2_rare, vm_atan2_core, ars_atan2)
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
