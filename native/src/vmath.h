@@ -1105,16 +1105,16 @@ static inline double ars_atanh(double x)
  * 1, tan(3pi/8) (as doubles) and atan(a) = pi/2 + atan(-1 / a) from 4.8
  * on, which keeps the reduced argument |t| <= 0.2084. a - c is exact
  * (Sterbenz), 1 + a c is kept in two parts, and t = r + rl comes from one
- * reciprocal and an fma residual. atan(r + rl) = r - r**3/3 + r**5 Q(r*r)
- * + rl (1 - r*r), Q of degree 6 fit by mpmath (relative error below
- * 2**-61.6) in fmas (w = r**4 steps), r**3 as plain products (their rounding, below 2**-60 of the
- * result, took a tenth of the time to undo), r**3 times -1/3's double
- * with its fma residual, and the sums atan(c) + r - r**3/3 exact: max
- * error 0.522 ulp (0.503 with r**3 exact), NumPy's 0.576 on the same
- * 5e6 arguments, most near the top of c = 0's range. vm_atan_core: for |x| <= 2**1000 (the float64 loop runs
- * it, then a second pass, ars_atan_redo64, redoes the other elements by
- * ars_atan); ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the
- * cap's select inside the core cost a fifth of its time). */
+ * reciprocal and an fma residual. atan(r + rl) = r + r**3 P(r*r) + rl (1
+ * - r*r), P(z) = -1/3 + z Q(z), Q of degree 6 fit by mpmath (relative
+ * error below 2**-61.6), by fmas, r**3 in plain products; atan(c) + r sums
+ * exactly, the rest rounds once: max error 0.534 ulp (0.503 with r**3
+ * and r**3/3 exact and summed in two parts, which cost a fifth more time),
+ * NumPy's 0.576 on the same 5e6 arguments, most near the top of c = 0's
+ * range. vm_atan_core: for |x| <= 2**1000 (the float64 loop runs it, then
+ * a second pass, ars_atan_redo64, redoes the other elements by ars_atan);
+ * ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the cap's
+ * select inside the core cost a fifth of its time). */
 static inline double vm_atan_core(double x)
 {
     const double C3H = -0x1.5555555555555p-2;
@@ -1145,12 +1145,10 @@ static inline double vm_atan_core(double x)
     double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
                                 vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
                       vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
-    double t3 = v * C3H;
+    double pz = vm_fma(z, q, C3H);
     double s0 = hi + r;
-    double s1 = s0 + t3;
-    double tl = ((lo + ((hi - s0) + r)) + (((s0 - s1) + t3) + vm_fma(v, C3H, -t3)))
-                + (vm_fma(-rl, z, rl) + (v * z) * q);
-    return copysign(s1 + tl, x);
+    double tl = (lo + ((hi - s0) + r)) + vm_fma(v, pz, vm_fma(-rl, z, rl));
+    return copysign(s0 + tl, x);
 }
 
 static inline double ars_atan(double x)
