@@ -1064,16 +1064,16 @@ static inline double ars_atanh(double x)
  * 1, tan(3pi/8) (as doubles) and atan(a) = pi/2 + atan(-1 / a) from 4.8
  * on, which keeps the reduced argument |t| <= 0.2084. a - c is exact
  * (Sterbenz), 1 + a c is kept in two parts, and t = r + rl comes from one
- * reciprocal and an fma residual. atan(r + rl) = r - r**3/3 + r**5 Q(r*r)
- * + rl (1 - r*r), Q of degree 6 fit by mpmath (relative error below
- * 2**-61.6), r**3 as plain products (their rounding, below 2**-60 of the
- * result, took a tenth of the time to undo), r**3 times -1/3's double
- * with its fma residual, and the sums atan(c) + r - r**3/3 exact: max
- * error 0.522 ulp (0.503 with r**3 exact), NumPy's 0.576 on the same
- * 5e6 arguments, most near the top of c = 0's range. vm_atan_core: for |x| <= 2**1000 (the float64 loop runs
- * it, then a second pass, ars_atan_redo64, redoes the other elements by
- * ars_atan); ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the
- * cap's select inside the core cost a fifth of its time). */
+ * reciprocal and an fma residual. atan(r + rl) = r + r**3 P(r*r) + rl (1
+ * - r*r), P(z) = -1/3 + z Q(z), Q of degree 6 fit by mpmath (relative
+ * error below 2**-61.6), by fmas, r**3 in plain products; atan(c) + r sums
+ * exactly, the rest rounds once: max error 0.534 ulp (0.503 with r**3
+ * and r**3/3 exact and summed in two parts, which cost a fifth more time),
+ * NumPy's 0.576 on the same 5e6 arguments, most near the top of c = 0's
+ * range. vm_atan_core: for |x| <= 2**1000 (the float64 loop runs it, then
+ * a second pass, ars_atan_redo64, redoes the other elements by ars_atan);
+ * ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the cap's
+ * select inside the core cost a fifth of its time). */
 static inline VM_INLINE double vm_atan_core(double x)
 {
     const double C3H = -0x1.5555555555555p-2;
@@ -1101,16 +1101,13 @@ static inline VM_INLINE double vm_atan_core(double x)
     double z = r * r;
     double v = r * z;
     double w = z * z;
-    double q = vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3)
-               + w * (vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)
-               + w * (vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)
-               + w * 0x1.98afab147d3e4p-5));
-    double t3 = v * C3H;
+    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
+                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
+                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
+    double pz = vm_fma(z, q, C3H);
     double s0 = hi + r;
-    double s1 = s0 + t3;
-    double tl = ((lo + ((hi - s0) + r)) + (((s0 - s1) + t3) + vm_fma(v, C3H, -t3)))
-                + (vm_fma(-rl, z, rl) + (v * z) * q);
-    return copysign(s1 + tl, x);
+    double tl = (lo + ((hi - s0) + r)) + vm_fma(v, pz, vm_fma(-rl, z, rl));
+    return copysign(s0 + tl, x);
 }
 
 static inline double ars_atan(double x)
@@ -1120,51 +1117,56 @@ static inline double ars_atan(double x)
 
 /* atan(mn / mx) + k pi/4 (0 <= mn <= mx, both finite, mx not 0 and below
  * 2**1001, above 2**-1001 or mn / mx negligible there), atan's sign that of
- * sw * lf (each +-1): k = 0 (1 where mn >= mx / 2), 2 - that where sw < 0,
- * 4 - that where lf < 0. The reduced argument t = mn / mx, or (mn - mx) /
- * (mn + mx) from mn >= mx / 2 on (the difference exact, the sum kept as hi
- * + lo), |t| <= 1/2, comes from one division (as a reciprocal) and an fma
- * residual as r + rl; atan(r + rl) = r - r**3 / 3 + r**5 Q(r*r) + rl (1 -
- * r*r), Q of degree 11 (|error| < 2**-59.9 |r|, by Estrin's scheme), with
- * r*r, r**3 and r**3 / 3 exact by fma; the sum with k pi/4 in two parts
- * rounds once. (Flags as doubles and comparisons, no int arithmetic: GCC
- * vectorizes that without converting lane widths.) */
+ * sw * lf (each +-1): k = 0, 2 where sw < 0, 4 minus that where lf < 0.
+ * atan(a), a = mn / mx <= 1, as atan(c) + atan(t), t = (mn - c mx) / (mx +
+ * c mn), with c = 0, tan(pi/8) (as a double, T8) from a >= 0.208 and 1
+ * from a >= 0.6682 on, as vm_atan_core does: |t| <= 0.2084. mn - c mx is
+ * exact (Sterbenz) but for c mx's fma residual; mx + c mn is kept in two
+ * parts (c mn's own rounding left: below 0.09 ulp); t = r + rl from one
+ * reciprocal and an fma residual. atan(r + rl) = r + r**3 P(r*r) + rl (1 -
+ * r*r), P of degree 7 (P(0) = -1/3, the rest vm_atan_core's Q) by fmas.
+ * The constant k pi/4 +- j pi/8 (j = 0, 1, 2 with c) is m pi/8 for an
+ * integer m <= 8, its high part m PIO8_HI exact (PIO8_HI has 50 bits);
+ * atan(T8) - pi/8, for j = 1, joins rl through the numerator's low part.
+ * m PIO8_HI and r sum exactly, the rest rounds once. Max error 0.567
+ * ulp, 99.81% correctly rounded (1e7 pairs uniform in [-10, 10]**2, near
+ * the cuts, near a = 1/2 and tiny a; NumPy 0.797 on the same pairs). The cases are selects of computed values: written as
+ * selects of c, GCC split c * mx by cases with mask arithmetic, 40%
+ * slower. */
 __attribute__((always_inline)) static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
 {
-    double d0 = mn + mx;
-    double nh = mn >= 0.5 * mx ? mn - mx : mn;
-    double dh = mn >= 0.5 * mx ? d0 : mx;
-    double dl = mn >= 0.5 * mx ? (mx - d0) + mn : 0.0;
-    double k0 = mn >= 0.5 * mx ? 1.0 : 1.0 - sw;
+    const double T8 = 0x1.a827999fcef32p-2, PIO8_HI = 0x1.921fb54442d18p-2, PIO8_LO = 0x1.1a62633145c07p-56;
+    const double D1 = -0x1.c3dea4dbad538p-57; /* atan(T8) - pi/8 */
+    int b1 = mn >= 0.208 * mx, b2 = mn >= 0.6682 * mx;
+    /* p8l: T8 mx's rounding, and atan(T8) - pi/8 moved into t's low part
+     * (t + D1 (1 + t*t) for D1: the product with t*t, below 0.02 ulp, left) */
+    double p8 = T8 * mx, q8 = T8 * mn, p8l = vm_fma(-D1, mx + q8, vm_fma(T8, mx, -p8));
+    double p = b1 ? p8 : 0.0, pl = b1 ? p8l : 0.0, cn = b1 ? q8 : 0.0;
+    double j = b1 ? 1.0 : 0.0;
+    p = b2 ? mx : p;
+    pl = b2 ? 0.0 : pl;
+    cn = b2 ? mn : cn;
+    j = b2 ? 2.0 : j;
+    double nh = mn - p;
+    double dh = mx + cn;
+    double dl = (mx - dh) + cn;
     double y = 1.0 / dh;
     double r = nh * y;
-    double rl = vm_fma(-r, dl, vm_fma(-r, dh, nh)) * y;
+    double rl = vm_fma(-r, dl, vm_fma(-r, dh, nh) - pl) * y;
     double z = r * r;
-    double zl = vm_fma(r, r, -z);
-    double v = r * z;
-    double vl = vm_fma(r, zl, vm_fma(r, z, -v));
-    double z2 = z * z, z4 = z2 * z2;
-    double q01 = vm_fma(z, -0x1.2492492470603p-3, 0x1.9999999999687p-3);
-    double q23 = vm_fma(z, -0x1.745d1484ca68ep-4, 0x1.c71c71b48e181p-4);
-    double q45 = vm_fma(z, -0x1.110d220120389p-4, 0x1.3b13708a21c85p-4);
-    double q67 = vm_fma(z, -0x1.acaafa499a8dfp-5, 0x1.e18d75b97951bp-5);
-    double q89 = vm_fma(z, -0x1.31f39c9499134p-5, 0x1.78c66abd67dc7p-5);
-    double q1011 = vm_fma(z, -0x1.183fda13317fbp-7, 0x1.88a6a1a594eb0p-6);
-    double q03 = vm_fma(z2, q23, q01), q47 = vm_fma(z2, q67, q45), q811 = vm_fma(z2, q1011, q89);
-    double q = vm_fma(z4 * z4, q811, vm_fma(z4, q47, q03));
-    /* -1/3 = C3H + C3L */
-    const double C3H = -0x1.5555555555555p-2, C3L = -0x1.5555555555555p-56;
-    double p3 = v * C3H;
-    double tl = vm_fma(v, C3H, -p3) + vm_fma(vl, C3H, vm_fma(v, C3L, vm_fma(v * z, q, vm_fma(-z, rl, rl))));
+    double w = z * z;
+    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
+                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
+                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
+    double pz = vm_fma(z, q, -0x1.5555555555555p-2);
     double sg = sw * lf;
-    double ah = r + p3;
-    double al = sg * (((r - ah) + p3) + tl);
-    ah = sg * ah;
-    double k = vm_fma(lf, k0 - 2.0, 2.0);
-    double bh = k * VM_PIO4_HI;
-    double bl = vm_fma(k, VM_PIO4_HI, -bh) + k * 3.06161699786838301793e-17;
-    double sh = bh + ah;
-    return sh + ((((bh - sh) + ah) + bl) + al);
+    /* m = k * 2 + sg j, k * 2 = 4 - 2 (lf + sg) */
+    double m = vm_fma(sg, j, vm_fma(-2.0, lf + sg, 4.0));
+    double bh = m * PIO8_HI;
+    double bl = m * PIO8_LO;
+    double rs = sg * r;
+    double sh = bh + rs;
+    return sh + ((bl + ((bh - sh) + rs)) + sg * vm_fma(r * z, pz, vm_fma(-rl, z, rl)));
 }
 
 /* atan2 through vm_atan_mm, with the magnitudes scaled by one power of 2
@@ -2134,7 +2136,7 @@ static inline int vm_atan2_rare(double y, double x)
  * NaN results chosen by selects: its scalar and vector forms give the same
  * bits. The loops of FULL are out of line: inlined into the kernels, they
  * made GCC leave the core a call and its loop scalar. */
-#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
+#define VM_BIN_FULL_(NAME, T, FULL)                                         \
     static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
     static VM_NOINLINE void NAME##_all(T *o, const T *pa, const T *pb, int64_t m) \
     {                                                                       \
@@ -2160,7 +2162,9 @@ static inline int vm_atan2_rare(double y, double x)
             NAME##_all1(o, *pa, pb, m);                                     \
         else                                                                \
             NAME##_all2(o, pa, *pb, m);                                     \
-    }                                                                       \
+    }
+#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
+    VM_BIN_FULL_(NAME, T, FULL)                                             \
     static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
                                       const T *pb, int64_t sb, int64_t n)   \
     {                                                                       \
@@ -2187,10 +2191,36 @@ static inline int vm_atan2_rare(double y, double x)
                         oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
         }                                                                   \
     }
+/* The same with the count of rare arguments taken in the core's loop (no
+ * RARE_OUT): a chunk with rare elements has its core results replaced by
+ * FULL's, and one pass over the arguments is saved (float64 atan2: a tenth
+ * of its time). */
+#define VM_BIN_RUN1(NAME, T, RARE, CORE, FULL)                              \
+    VM_BIN_FULL_(NAME, T, FULL)                                             \
+    static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
+                                      const T *pb, int64_t sb, int64_t n)   \
+    {                                                                       \
+        for (int64_t j = 0; j < n; j += 256) {                              \
+            int64_t m = n - j < 256 ? n - j : 256;                          \
+            T *oj = o + j;                                                  \
+            const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
+            int c = 0;                                                      \
+            for (int64_t i = 0; i < m; i++) {                               \
+                oj[i] = CORE(aj[i * sa], bj[i * sb]);                       \
+                c += RARE(aj[i * sa], bj[i * sb]);                          \
+            }                                                               \
+            if (c > 8)                                                      \
+                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
+            else if (c)                                                     \
+                for (int64_t i = 0; i < m; i++)                             \
+                    if (RARE(aj[i * sa], bj[i * sb]))                       \
+                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
+        }                                                                   \
+    }
 VM_BIN_RUN(ars_powf_run, float, vm_powf_rare, vm_no_rare_out, vm_powf_core, ars_powf)
 VM_BIN_RUN(ars_pow_run, double, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ars_pow)
 VM_BIN_RUN(ars_atan2f_run, float, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
-VM_BIN_RUN(ars_atan2_run, double, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, ars_atan2)
+VM_BIN_RUN1(ars_atan2_run, double, vm_atan2_rare, vm_atan2_core, ars_atan2)
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
