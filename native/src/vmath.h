@@ -621,15 +621,36 @@ static inline double vm_log_at_fk(double f, double k, double *lo)
     return h;
 }
 
-/* log10(x) from vm_log_bl's parts b + l: b times 1/ln10 (ch + cl) exactly
- * as p + pe, then the small terms, rounded once (not through log's rounded
- * sum: fewer operations and a shorter chain) */
+/* log10(x) for x = 2**k (1 + f) (vm_log_reduce), in log10's own units
+ * rather than log's times 1/ln10: s + sl = f / (2 + f) as in vm_log_bl,
+ * log10(1 + f) = (2/ln10) atanh(s) = c s + c s**3/3 + c s**5 Q(s*s), c =
+ * 2/ln10 = ch + cl, c folded into Q's coefficients and 1/3. k log10(2) =
+ * kh + k L, kh = k times log10(2) to 42 bits (exact). b = kh + s ch
+ * rounded by one fma and its error (kh - b) + s ch by another (kh - b is
+ * exact: |s ch| <= 0.149 < |kh|/2 unless k = 0), in place of a
+ * two-product and a two-sum; the small terms (s cl, c sl (1 + s*s), k L,
+ * c s**3/3 and up) rounded with that error, then the one rounding: 0.515
+ * ulp on 1.6e7 samples, 0.52 where |s| is largest (NumPy 0.596). */
 static inline double vm_log10_fk(double f, double k)
 {
-    const double ch = 0x1.bcb7b1526e50ep-2, cl = 0x1.95355baaafad3p-57;
-    double l, b = vm_log_bl(f, k, &l);
-    double pe, p = vm_two_prod(b, ch, &pe);
-    return p + vm_fma(l, ch, vm_fma(b, cl, pe));
+    const double ch = 0x1.bcb7b1526e50ep-1, cl = 0x1.95355baaafad3p-56;
+    double d = 2.0 + f;
+    double dl = (2.0 - d) + f;
+    double y = 1.0 / d;
+    double s = f * y;
+    double sl = vm_fma(-s, dl, vm_fma(-s, d, f)) * y;
+    double z = s * s;
+    double v = s * z;
+    double w = z * z;
+    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.d57a6d883e53dp-5, vm_fma(z, 0x1.d7a5038a2b3d4p-5, 0x1.11b5dd601eb77p-4)),
+                      vm_fma(z, 0x1.436e2b0a69391p-4, 0x1.8b4df34ca5fa1p-4)), vm_fma(z, 0x1.fc3fa614ab066p-4, 0x1.63c6277525238p-3));
+    double kh = k * 0x1.34413509f78p-2;
+    double b = vm_fma(s, ch, kh);
+    double bl = vm_fma(s, ch, kh - b);
+    double c2 = ch * sl;
+    double l = bl + vm_fma(v, vm_fma(z, q, 0x1.287a7636f435fp-2),
+                           vm_fma(k, 0x1.fef311f12b358p-46, vm_fma(c2, z, vm_fma(s, cl, c2))));
+    return b + l;
 }
 
 static inline double vm_log_at(double x, double *lo)
