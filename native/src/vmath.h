@@ -22,8 +22,9 @@
  * ln2/128 in FMAs, a degree-5 polynomial and one rounding (0.51 ulp); its
  * sum before the rounding and the rounding error (vm_exp_hl) serve tanh,
  * sinh and cosh; a table of 2**(j/128) in hi and lo parts and the
- * reduction in two parts, vm_exp_dd, serve expm1; atanh by fdlibm's log
- * kernel on one quotient of a; log and log10 as 2 atanh(f / (2 + f)), the
+ * reduction in two parts, vm_exp_dd, serve expm1; atanh as k ln2/2 +
+ * atanh(s), s one quotient of a in two parts; log and log10 as 2 atanh(f /
+ * (2 + f)) (log10 in its own units: 2/ln10 in the coefficients), the
  * quotient in two parts and a polynomial of our own (vm_log_at); log1p,
  * asinh and acosh by fdlibm's log(1 + f) with s = f / (2 + f), but f*f/2
  * exact and the large sums in two parts (FMA; vm_log_hl); log2 and pow by
