@@ -1090,11 +1090,11 @@ static inline double vm_atanh_core(double x)
     double a = fabs(x);
     double A = 1.0 + a, Al = (1.0 - A) + a;
     double B = 1.0 - a, Bl = (1.0 - B) - a;
-    /* kk = k + 1024 (A >= B: the difference of the bits is not negative),
-     * P = 2**k */
-    uint64_t kk = (vm_bits(A) - vm_bits(B) + (1ull << 51) + (1024ull << 52)) >> 52;
-    double P = vm_from_bits((kk - 1u) << 52);
-    double k = vm_from_bits(0x4330000000000000u | kk) - (0x1p52 + 1024.0);
+    /* t's exponent field k + 1023 (A >= B: the difference of the bits is
+     * not negative): P = 2**k by a mask, k by the usual 2**52 + int trick */
+    uint64_t t = vm_bits(A) - vm_bits(B) + (1ull << 51) + (1023ull << 52);
+    double P = vm_from_bits(t & 0x7ff0000000000000ull);
+    double k = vm_from_bits(0x4330000000000000u | (t >> 52)) - (0x1p52 + 1023.0);
     double pb = P * B;
     double nh = A - pb;
     double nl = Al - P * Bl;
