@@ -113,6 +113,38 @@ def test_atan2(dtype):
             assert A.ulp_error(np.array([g]), np.array([want]), dtype).max() <= 1.0, (a, b, g, want)
 
 
+def test_atanh_float64_where_its_reduction_is_hardest():
+    # float64 atanh reduces a to s with |s| <= 0.2007 and k ln2/2; its error
+    # peaks where |s| is largest, on either side of the cuts between k = 0, 1
+    # and 2 (a near 0.167 and 0.5) and just below 1: there it stays within
+    # 0.52 ULP of the long-double reference (NumPy: up to 0.56)
+    rng = np.random.default_rng(16)
+    x = np.concatenate([rng.uniform(0.14, 0.2, 200_000), rng.uniform(0.45, 0.72, 100_000),
+                        1 - np.exp2(rng.uniform(-53, -1, 20_000))])
+    x = np.concatenate([x, -x])
+    got = np.asarray(xp.atanh(xp.asarray(x)))
+    ref = np.arctanh(x.astype(np.longdouble))
+    assert A.ulp_error(got, ref, "float64").max() <= 0.52
+
+
+def test_log10_float64_near_its_reduction_edges_and_powers_of_ten():
+    # float64 log10 reduces x to 2**k z, sqrt(2)/2 <= z < sqrt(2), and works
+    # in log10's units (k log10(2) + b by one fma): within 0.53 ULP of the
+    # long-double reference where |s| = |z - 1| / (z + 1) is largest, for
+    # small and any k and in subnormals (NumPy: up to 0.6), exact at 10**n
+    rng = np.random.default_rng(10)
+    z = np.concatenate([np.sqrt(2) * (1 + rng.uniform(-1e-4, 1e-4, 100_000)),
+                        np.sqrt(0.5) * (1 + rng.uniform(-1e-4, 1e-4, 100_000)), rng.uniform(0.5, 2, 100_000)])
+    k = np.where(rng.uniform(size=z.size) < 0.8, rng.integers(-4, 5, z.size), rng.integers(-1074, 1023, z.size))
+    x = np.ldexp(z, k)
+    x = x[(x > 0) & np.isfinite(x)]
+    got = np.asarray(xp.log10(xp.asarray(x)))
+    ref = np.log10(x.astype(np.longdouble))
+    assert A.ulp_error(got, ref, "float64").max() <= 0.53
+    p = np.arange(-22, 23).astype(np.float64)
+    assert np.array_equal(np.asarray(xp.log10(xp.asarray(10.0 ** p))), p)
+
+
 def test_pow_float64():
     # arrstride's own float64 pow (vmath.h): within 1 ULP of the long-double
     # reference on dense pairs (results up to the overflow and underflow
