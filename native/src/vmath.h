@@ -9,7 +9,7 @@
  * level, so a result's bits depend on the input alone, not on the SIMD
  * level, the CPU family or the compiler. No libm call (but fma() at
  * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
- * (VM_TRIG_MAX): a second pass over the block (VM_REDO) gives those the C
+ * (VM_TRIG_MAX): a second pass over the block (UNARY_KERNEL) gives those the C
  * library's scalar functions. Likewise the loops of exp, log, log10 (and
  * float32 log2), atanh, and float64 asin and atan run a core without the selects
  * of special values and edges (vm_exp_core, vm_expf_core, ...), valid on
@@ -333,7 +333,7 @@ static inline double ars_exp(double x)
 /* ars_exp for |x| <= VM_EXP_CORE (e >= -1021: y 2**e is exact and normal)
  * without the selects of the limits and of the subnormal results, y scaled
  * by one factor: the same bits. The float64 loop runs it, then a second
- * pass (ars_exp_redo64) redoes the other elements by ars_exp. */
+ * pass redoes the other elements by ars_exp. */
 #define VM_EXP_CORE 707.0
 static inline double vm_exp_core(double x)
 {
@@ -697,8 +697,8 @@ static inline double ars_log10(double x)
 
 /* ars_log and ars_log10 for a normal positive finite x, without the
  * selects of subnormals and special values: the same bits. The float64
- * loops run these, then a second pass (ars_log_redo64, ars_log10_redo64)
- * redoes the other elements by ars_log and ars_log10. */
+ * loops run these, then a second pass redoes the other elements by ars_log
+ * and ars_log10. */
 static inline double vm_log_core(double x)
 {
     double k, lo;
@@ -716,7 +716,7 @@ static inline double vm_log10_core(double x)
 /* ---- sin, cos, tan ------------------------------------------------------------- */
 
 /* Beyond this size the reduction below is no longer exact: a second pass
- * (VM_REDO) takes the C library's sin, cos and tan there. */
+ * (ew_loops.h's UNARY_KERNEL) takes the C library's sin, cos and tan there. */
 #define VM_TRIG_MAX 0x1p20
 
 /* x - n pi/2 = r + *rl exactly enough for |x| <= VM_TRIG_MAX, n the nearest
@@ -1041,8 +1041,8 @@ static inline double ars_acosh(double x)
  * partial sums, near 2/3, cost 0.03 ulp at |s| = 0.2). Before the last
  * rounding the error is below 0.016 ulp (1.6e7 samples and the cuts of k:
  * 0.515 ulp). vm_atanh_core: for 2**-28 <= |x| < 1
- * (the float64 loop runs it, then a second pass, ars_atanh_redo64, redoes
- * the other elements by ars_atanh); ars_atanh: |x| = 1 gives inf, |x| > 1
+ * (the float64 loop runs it, then a second pass redoes the other elements
+ * by ars_atanh); ars_atanh: |x| = 1 gives inf, |x| > 1
  * NaN, a below 2**-28 x. */
 static inline double vm_atanh_core(double x)
 {
@@ -1098,7 +1098,7 @@ static inline double ars_atanh(double x)
  * and r**3/3 exact and summed in two parts, which cost a fifth more time),
  * NumPy's 0.576 on the same 5e6 arguments, most near the top of c = 0's
  * range. vm_atan_core: for |x| <= 2**1000 (the float64 loop runs it, then
- * a second pass, ars_atan_redo64, redoes the other elements by ars_atan);
+ * a second pass redoes the other elements by ars_atan);
  * ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the cap's
  * select inside the core cost a fifth of its time). */
 static inline VM_INLINE double vm_atan_core(double x)
@@ -1269,7 +1269,7 @@ static inline double vm_asin_u(double a, double t, double s, int small)
  * a sum), u from vm_asin_u (0 / 0 at |x| = 1: u = 0 there); the special
  * values from the arithmetic (sqrt of a negative t gives NaN beyond 1).
  * vm_asin_core: for 2**-26 <= |x| < 1 (the float64 loop runs it, then a
- * second pass, ars_asin_redo64, redoes the other elements by ars_asin). */
+ * second pass redoes the other elements by ars_asin). */
 static inline double vm_asin_core(double x)
 {
     double a = fabs(x);
@@ -1439,7 +1439,7 @@ static inline double ars_pow(double x, double y)
  * measured over every float32 (at most 0.5009 ulp, and 99.994% or more
  * correctly rounded). exp, log, log2 and log10 compute the ordinary
  * arguments only and leave the others to a second pass over the block
- * (VM_REDO). */
+ * (ew_loops.h's UNARY_KERNEL). */
 
 /* 2**(j/32), j = 0..31, rounded to double */
 static const double vm_exp2_tab32[32] = {
