@@ -1889,22 +1889,22 @@ static inline float ars_sinf(float x) { return (float)vm_sin32(x, 0); }
 static inline float ars_cosf(float x) { return (float)vm_sin32(x, 1); }
 
 /* tan of |x| <= VM_TRIG_MAX: r = x - n pi/2 (n the nearest, pi/2 in two
- * parts), |r| <= pi/4; s = sin(r), c = cos(r) by polynomials of degree 9
- * and 8 fitted (Lawson, mpmath; relative errors < 2**-37.6 and 2**-34;
- * exhaustively: <= 0.5009 ulp, 99.994% correctly rounded), tan = s / c for
- * even n, -c / s for odd: one division. */
+ * parts), |r| <= pi/4, z = r*r; tan r = r P(z) / Q(z) with P, Q of degree 2
+ * and P(0) = Q(0) = 1, a rational fit (Lawson, mpmath) with relative error
+ * < 2**-35.2 (exhaustively: <= 0.5004 ulp, 99.998% correctly rounded); tan
+ * = r P / Q for even n, -Q / (r P) for odd (GCC computes both quotients
+ * and selects, which is faster here than one quotient of selected
+ * operands). */
 static inline double vm_tan32(double x)
 {
     double kd = vm_fma(x, 6.36619772367581382433e-01, VM_SHIFT);
     uint64_t odd = vm_bits(kd) & 1;
     double n = kd - VM_SHIFT;
     double r = vm_fma(n, -6.07710050650619224932e-11, vm_fma(n, -1.57079632673412561417e+00, x));
-    double t = r * r;
-    double s = r * vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.6cb086f825d61p-19, -0x1.a00ec688977bap-13),
-                   0x1.11110717ae78cp-7), -0x1.55555548e2100p-3), 0x1.fffffffff5fd8p-1);
-    double c = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.98e7ac70a490dp-16, -0x1.6c06ea9793084p-10),
-               0x1.555538a347957p-5), -0x1.ffffffb65d203p-2), 0x1.ffffffff84a73p-1);
-    return odd ? -c / s : s / c;
+    double z = r * r;
+    double p = r * vm_fma(z, vm_fma(z, 0x1.19bc67bbbf636p-10, -0x1.c81ca088380dfp-4), 1.0);
+    double q = vm_fma(z, vm_fma(z, 0x1.05ab1d4ad9734p-6, -0x1.c75c7d62db4ddp-2), 1.0);
+    return odd ? -q / p : p / q;
 }
 
 static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
