@@ -274,6 +274,38 @@ def test_tan_float64_near_quadrant_edges():
     assert err.max() <= 0.54, (err.max(), x[np.argmax(err)])
 
 
+def _float32_errors(got, ref):
+    # ULP error of float32 results against a float64 reference, and whether
+    # each is the reference rounded to float32
+    ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
+    return np.abs(got.astype(np.float64) - ref) / ulp, got == ref.astype(np.float32)
+
+
+def test_tan_and_atanh_float32_hard_regions():
+    # tan: near odd multiples of pi/4 (numerator and denominator swapped
+    # from one quadrant to the next) and near multiples of pi/2, up to 2**20;
+    # atanh: near +-1 (large k), where (1 + a)/(1 - a) crosses powers of 2
+    # (k estimated from the bits of 1 + a and 1 - a) and tiny arguments
+    rng = np.random.default_rng(11)
+    k = rng.integers(-600_000, 600_000, 100_000).astype(np.float64)
+    x = np.concatenate([(2 * k + 1) * (np.pi / 4) * (1 + rng.uniform(-1e-6, 1e-6, k.size)),
+                        k * (np.pi / 2) * (1 + rng.uniform(-1e-7, 1e-7, k.size)),
+                        rng.uniform(-np.pi / 2, np.pi / 2, 100_000)]).astype(np.float32)
+    x = x[np.abs(x) <= 2.0 ** 20]
+    err, cr = _float32_errors(np.asarray(xp.tan(xp.asarray(x))), np.tan(x.astype(np.float64)))
+    assert err.max() <= 0.51 and cr.mean() >= 0.999, (err.max(), cr.mean())
+    j = np.arange(1, 48)
+    edges = np.tanh(np.log(2.0) * np.repeat(j / 2, 2000) / 2)
+    a = np.concatenate([1 - rng.integers(1, 1 << 16, 100_000) * 2.0 ** -24,
+                        edges * (1 + rng.uniform(-1e-3, 1e-3, edges.size)),
+                        rng.uniform(-1, 1, 100_000), 2.0 ** rng.uniform(-140, -1, 20_000)])
+    a = a.astype(np.float32)
+    a = np.concatenate([a, -a])
+    a = a[np.abs(a) < 1]
+    err, cr = _float32_errors(np.asarray(xp.atanh(xp.asarray(a))), np.arctanh(a.astype(np.float64)))
+    assert err.max() <= 0.51 and cr.mean() >= 0.999, (err.max(), cr.mean())
+
+
 def test_huge_arguments_of_sin_cos_and_tan():
     # beyond the vector reduction (2**20): the C library's sin, cos and tan,
     # in any position of an array

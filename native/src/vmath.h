@@ -1711,31 +1711,30 @@ static inline float ars_acoshf(float x)
 }
 
 /* atanh |x| = log(u)/2, u = (1 + a)/(1 - a), a = |x|, with a single float64
- * division: k = the exponent of u / (sqrt(2)/2) from a float32 estimate of u
- * (one float32 division; an error of an ulp there only moves z a little
- * outside its interval), then z = u 2**-k and log(z) = 2 atanh(s) with s =
- * (z - 1)/(z + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k,
- * written without a select as ((1 - 2**k) + a (1 + 2**k)) / ((1 + 2**k) +
- * a (1 - 2**k)), each an fma of an exact product: the numerator is exact
- * (2a for k = 0, where p alone would not be), the denominator rounded once.
- * atanh(s) = s P(s*s), |s| <= 0.1716, P of
- * degree 4 fitted (Lawson, mpmath) to a relative error < 2**-37.7.
- * a = 1 gives inf, a > 1 and NaN NaN (ars_atanhf; the vector loop runs the
- * core without those selects (0.46 against 0.48 ns per element), and its
- * second pass redoes |x| >= 1 and NaN). */
+ * division: k, the nearest integer to log2(u), is estimated from the bits
+ * of 1 + a and 1 - a in float32 (their difference is log2(u) 2**23 within
+ * 0.09 2**23 from the linear mantissa; k only has to put z near 1), then z
+ * = u 2**-k, |log2(z)| < 0.59, and log(z) = 2 atanh(s) with s = (z - 1)/(z
+ * + 1) = (p - q)/(p + q), p = 1 + a and q = (1 - a) 2**k, written without
+ * a select as ((1 - 2**k) + a (1 + 2**k)) / ((1 + 2**k) + a (1 - 2**k)),
+ * each an fma of an exact product: the numerator is exact (2a for k = 0,
+ * where p alone would not be), the denominator rounded once. atanh(s) = s
+ * P(s*s), |s| <= 0.2005, P of degree 4 with P(0) = 1 fitted (Lawson,
+ * mpmath) to a relative error < 2**-35.3 (exhaustively: <= 0.5004 ulp,
+ * 99.9994% correctly rounded). a = 1 gives inf, a > 1 and NaN NaN
+ * (ars_atanhf; the vector loop runs the core without those selects, and
+ * its second pass redoes |x| >= 1 and NaN). */
 static inline float vm_atanhf_abs(float x)
 {
     float a = fabsf(x);
-    float uf = (1.0f + a) / (1.0f - a);
-    uint32_t tmp = vm_bits32(uf) - 0x3f3504f3u;
-    int32_t ki = (int32_t)tmp >> 23;
-    double k = (float)ki;
-    double sc = vm_from_bits32((uint32_t)(127 + ki) << 23);
+    int32_t ki = (int32_t)(vm_bits32(1.0f + a) - vm_bits32(1.0f - a) + 0x400000u) >> 23;
+    double k = ki;
+    double sc = vm_from_bits((uint64_t)(1023 + (int64_t)ki) << 52);
     double ad = a;
     double sv = vm_fma(ad, 1.0 + sc, 1.0 - sc) / vm_fma(ad, 1.0 - sc, 1.0 + sc);
     double t = sv * sv;
-    double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.e3b03fa689a9cp-4, 0x1.2432bc38d6f42p-3),
-                0x1.999a9ca045ee5p-3), 0x1.555554dac6b70p-2), 0x1.0000000004a22p+0);
+    double pl = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.edb5fd238bee2p-4, 0x1.23e842f836a5ep-3),
+                0x1.999be2932e787p-3), 0x1.5555541d897aep-2), 1.0);
     return (float)vm_fma(k, 0.5 * 6.93147180559945286227e-01, sv * pl);
 }
 static inline float vm_atanhf_core(float x) { return copysignf(vm_atanhf_abs(x), x); }
@@ -1918,22 +1917,22 @@ static inline float ars_sinf(float x) { return (float)vm_sin32(x, 0); }
 static inline float ars_cosf(float x) { return (float)vm_sin32(x, 1); }
 
 /* tan of |x| <= VM_TRIG_MAX: r = x - n pi/2 (n the nearest, pi/2 in two
- * parts), |r| <= pi/4; s = sin(r), c = cos(r) by polynomials of degree 9
- * and 8 fitted (Lawson, mpmath; relative errors < 2**-37.6 and 2**-34;
- * exhaustively: <= 0.5009 ulp, 99.994% correctly rounded), tan = s / c for
- * even n, -c / s for odd: one division. */
+ * parts), |r| <= pi/4, z = r*r; tan r = r P(z) / Q(z) with P, Q of degree 2
+ * and P(0) = Q(0) = 1, a rational fit (Lawson, mpmath) with relative error
+ * < 2**-35.2 (exhaustively: <= 0.5004 ulp, 99.998% correctly rounded); tan
+ * = r P / Q for even n, -Q / (r P) for odd (GCC computes both quotients
+ * and selects, which is faster here than one quotient of selected
+ * operands). */
 static inline double vm_tan32(double x)
 {
     double kd = vm_fma(x, 6.36619772367581382433e-01, VM_SHIFT);
     uint64_t odd = vm_bits(kd) & 1;
     double n = kd - VM_SHIFT;
     double r = vm_fma(n, -6.07710050650619224932e-11, vm_fma(n, -1.57079632673412561417e+00, x));
-    double t = r * r;
-    double s = r * vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.6cb086f825d61p-19, -0x1.a00ec688977bap-13),
-                   0x1.11110717ae78cp-7), -0x1.55555548e2100p-3), 0x1.fffffffff5fd8p-1);
-    double c = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, 0x1.98e7ac70a490dp-16, -0x1.6c06ea9793084p-10),
-               0x1.555538a347957p-5), -0x1.ffffffb65d203p-2), 0x1.ffffffff84a73p-1);
-    return odd ? -c / s : s / c;
+    double z = r * r;
+    double p = r * vm_fma(z, vm_fma(z, 0x1.19bc67bbbf636p-10, -0x1.c81ca088380dfp-4), 1.0);
+    double q = vm_fma(z, vm_fma(z, 0x1.05ab1d4ad9734p-6, -0x1.c75c7d62db4ddp-2), 1.0);
+    return odd ? -q / p : p / q;
 }
 
 static inline float ars_tanf(float x) { return (float)vm_tan32(x); }
