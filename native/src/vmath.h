@@ -2151,17 +2151,19 @@ static inline int vm_atan2_rare(double y, double x)
 
 /* The loop: o[i] = CORE(a[i sa], b[i sb]) (sa, sb: 1, or 0 for a scalar
  * operand) where RARE(a, b) and RARE_OUT(o[i]) are false, FULL(a, b)
- * elsewhere, by chunks of 256. A vectorized count of the rare arguments
- * first: more than 8 (negative bases with integer exponents, many zeros),
- * and the chunk is FULL's alone, in a vectorized loop (NAME_all*) as before
- * the core existed; else the core's vectorized loop, then, where some
- * element is rare (nearly never), FULL for each rare one, out of line
- * (NAME_one), or for the whole chunk again if the core's results add more
- * than 8 (float64 pow beyond the normal range). One element of scalar
+ * elsewhere, by chunks of 256. Where FIRST, a vectorized count of the rare
+ * arguments comes first: more than 8 (negative bases with integer
+ * exponents, many zeros), and the chunk is FULL's alone, in a vectorized
+ * loop (NAME_all*); otherwise (float64 atan2, whose rare pairs are rarer)
+ * the count is taken in the core's loop, which saves a pass over the
+ * arguments (a tenth of its time). After the core's vectorized loop, where
+ * some element is rare (nearly never), FULL runs for each rare one, out of
+ * line (NAME_one), or for the whole chunk again if the core's results add
+ * more than 8 (float64 pow beyond the normal range). One element of scalar
  * float64 pow costs as much as 16 in the vector loop. FULL is plain C, its
  * NaN results chosen by selects: its scalar and vector forms give the same
- * bits. The loops of FULL are out of line: inlined into the kernels, they
- * made GCC leave the core a call and its loop scalar. */
+ * bits. The loops of FULL are out of line (VM_BIN_FULL_): inlined into the
+ * kernels, they made GCC leave the core a call and its loop scalar. */
 #define VM_BIN_FULL_(NAME, T, FULL)                                         \
     static VM_NOINLINE T NAME##_one(T a, T b) { return FULL(a, b); }        \
     static VM_NOINLINE void NAME##_all(T *o, const T *pa, const T *pb, int64_t m) \
@@ -2189,7 +2191,7 @@ static inline int vm_atan2_rare(double y, double x)
         else                                                                \
             NAME##_all2(o, pa, *pb, m);                                     \
     }
-#define VM_BIN_RUN(NAME, T, RARE, RARE_OUT, CORE, FULL)                     \
+#define VM_BIN_RUN(NAME, T, FIRST, RARE, RARE_OUT, CORE, FULL)              \
     VM_BIN_FULL_(NAME, T, FULL)                                             \
     static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
                                       const T *pb, int64_t sb, int64_t n)   \
@@ -2199,14 +2201,19 @@ static inline int vm_atan2_rare(double y, double x)
             T *oj = o + j;                                                  \
             const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
             int c = 0;                                                      \
-            for (int64_t i = 0; i < m; i++)                                 \
-                c += RARE(aj[i * sa], bj[i * sb]);                          \
-            if (c > 8) {                                                    \
-                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
-                continue;                                                   \
+            if (FIRST) {                                                    \
+                for (int64_t i = 0; i < m; i++)                             \
+                    c += RARE(aj[i * sa], bj[i * sb]);                      \
+                if (c > 8) {                                                \
+                    NAME##_allx(oj, aj, sa, bj, sb, m);                     \
+                    continue;                                               \
+                }                                                           \
             }                                                               \
-            for (int64_t i = 0; i < m; i++)                                 \
+            for (int64_t i = 0; i < m; i++) {                               \
                 oj[i] = CORE(aj[i * sa], bj[i * sb]);                       \
+                if (!(FIRST))                                               \
+                    c += RARE(aj[i * sa], bj[i * sb]);                      \
+            }                                                               \
             for (int64_t i = 0; i < m; i++)                                 \
                 c += RARE_OUT(oj[i]);                                       \
             if (c > 8)                                                      \
@@ -2217,36 +2224,10 @@ static inline int vm_atan2_rare(double y, double x)
                         oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
         }                                                                   \
     }
-/* The same with the count of rare arguments taken in the core's loop (no
- * RARE_OUT): a chunk with rare elements has its core results replaced by
- * FULL's, and one pass over the arguments is saved (float64 atan2: a tenth
- * of its time). */
-#define VM_BIN_RUN1(NAME, T, RARE, CORE, FULL)                              \
-    VM_BIN_FULL_(NAME, T, FULL)                                             \
-    static inline VM_INLINE void NAME(T *o, const T *pa, int64_t sa,        \
-                                      const T *pb, int64_t sb, int64_t n)   \
-    {                                                                       \
-        for (int64_t j = 0; j < n; j += 256) {                              \
-            int64_t m = n - j < 256 ? n - j : 256;                          \
-            T *oj = o + j;                                                  \
-            const T *aj = pa + j * sa, *bj = pb + j * sb;                   \
-            int c = 0;                                                      \
-            for (int64_t i = 0; i < m; i++) {                               \
-                oj[i] = CORE(aj[i * sa], bj[i * sb]);                       \
-                c += RARE(aj[i * sa], bj[i * sb]);                          \
-            }                                                               \
-            if (c > 8)                                                      \
-                NAME##_allx(oj, aj, sa, bj, sb, m);                         \
-            else if (c)                                                     \
-                for (int64_t i = 0; i < m; i++)                             \
-                    if (RARE(aj[i * sa], bj[i * sb]))                       \
-                        oj[i] = NAME##_one(aj[i * sa], bj[i * sb]);         \
-        }                                                                   \
-    }
-VM_BIN_RUN(ars_powf_run, float, vm_powf_rare, vm_no_rare_out, vm_powf_core, ars_powf)
-VM_BIN_RUN(ars_pow_run, double, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ars_pow)
-VM_BIN_RUN(ars_atan2f_run, float, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
-VM_BIN_RUN1(ars_atan2_run, double, vm_atan2_rare, vm_atan2_core, ars_atan2)
+VM_BIN_RUN(ars_powf_run, float, 1, vm_powf_rare, vm_no_rare_out, vm_powf_core, ars_powf)
+VM_BIN_RUN(ars_pow_run, double, 1, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ars_pow)
+VM_BIN_RUN(ars_atan2f_run, float, 1, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
+VM_BIN_RUN(ars_atan2_run, double, 0, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, ars_atan2)
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
