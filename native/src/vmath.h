@@ -126,6 +126,16 @@ static inline double vm_two_prod(double a, double b, double *e)
     return p;
 }
 
+/* n / (d + dl) = q + *ql (|dl| below an ulp of d): one division, as a
+ * reciprocal, and the residual n - q (d + dl) by two fmas */
+static inline double vm_quot_hl(double n, double d, double dl, double *ql)
+{
+    double y = 1.0 / d;
+    double q = n * y;
+    *ql = vm_fma(-q, dl, vm_fma(-q, d, n)) * y;
+    return q;
+}
+
 /* ---- exp ------------------------------------------------------------------------ */
 
 #define VM_LN2_HI 6.93147180369123816490e-01 /* 32 bits: k * VM_LN2_HI is exact */
@@ -597,9 +607,7 @@ static inline double vm_log_bl(double f, double k, double *lo)
 {
     double d = 2.0 + f;
     double dl = (2.0 - d) + f;
-    double y = 1.0 / d;
-    double s = f * y;
-    double sl = vm_fma(-s, dl, vm_fma(-s, d, f)) * y;
+    double sl, s = vm_quot_hl(f, d, dl, &sl);
     double u = 2.0 * s;
     double z = s * s;
     double v = u * z;
@@ -637,9 +645,7 @@ static inline double vm_log10_fk(double f, double k)
     const double ch = 0x1.bcb7b1526e50ep-1, cl = 0x1.95355baaafad3p-56;
     double d = 2.0 + f;
     double dl = (2.0 - d) + f;
-    double y = 1.0 / d;
-    double s = f * y;
-    double sl = vm_fma(-s, dl, vm_fma(-s, d, f)) * y;
+    double sl, s = vm_quot_hl(f, d, dl, &sl);
     double z = s * s;
     double v = s * z;
     double w = z * z;
@@ -1122,9 +1128,7 @@ static inline VM_INLINE double vm_atan_core(double x)
     double pr = a * c;
     double dl, d = vm_two_sum(one, pr, &dl);
     dl += vm_fma(a, c, -pr);
-    double y = 1.0 / d;
-    double r = n * y;
-    double rl = vm_fma(-r, dl, vm_fma(-r, d, n)) * y;
+    double rl, r = vm_quot_hl(n, d, dl, &rl);
     double z = r * r;
     double v = r * z;
     double w = z * z;
