@@ -1903,18 +1903,18 @@ static inline float ars_atan2f(float y, float x)
  * exact), |r| <= pi/2; then +-sin(r) by one odd polynomial of degree 11
  * fitted (Lawson, mpmath; relative error < 2**-35.4; exhaustively: <= 0.5004
  * ulp, 99.997% correctly rounded, sin and cos), negated where n + q0 is
- * odd. */
+ * odd: the low bit of n + q0, shifted to the sign bit, is xored in (a shift
+ * and an xor, no compare and select). */
 static inline double vm_sin32(double x, uint64_t q0)
 {
     double kd = vm_fma(x, 3.18309886183790671538e-01, -0.5 * (double)q0) + VM_SHIFT;
-    uint64_t flip = (vm_bits(kd) + q0) & 1;
+    uint64_t sign = (vm_bits(kd) + q0) << 63;
     double m = vm_fma(2.0, kd - VM_SHIFT, (double)q0);
     double r = vm_fma(m, -6.07710050650619224932e-11, vm_fma(m, -1.57079632673412561417e+00, x));
     double t = r * r;
     double p = vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, vm_fma(t, -0x1.9a0d9409b7281p-26, 0x1.716b9f133c682p-19),
                -0x1.a017a8cf3bd6ap-13), 0x1.11110b7417682p-7), -0x1.555555417301cp-3), 0x1.ffffffffd175ap-1);
-    double v = r * p;
-    return flip ? -v : v;
+    return vm_from_bits(vm_bits(r * p) ^ sign);
 }
 
 static inline float ars_sinf(float x) { return (float)vm_sin32(x, 0); }
