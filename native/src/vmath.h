@@ -795,7 +795,7 @@ static inline double vm_sincos(double x, uint64_t q0)
     double r = vm_reduce_pio2(x, &rl, &q);
     q += q0;
     double v = vm_sin_or_cos(r, rl, q & 1);
-    v = (q & 2) ? -v : v;
+    v = vm_from_bits(vm_bits(v) ^ ((q & 2) << 62));  /* negated where q & 2 */
     return ((q0 == 0) & (x == 0)) ? x : v;  /* sin(-0) = -0 */
 }
 
