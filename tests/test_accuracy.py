@@ -113,6 +113,22 @@ def test_atan2(dtype):
             assert A.ulp_error(np.array([g]), np.array([want]), dtype).max() <= 1.0, (a, b, g, want)
 
 
+def test_atan2_float64_with_a_tiny_operand():
+    # the smaller magnitude subnormal or below 2**-969, the larger anywhere up
+    # to 2**1000: the quotient's residual would fall below the normal range
+    # unless both are scaled first (within 1 ULP; 1.7 ULP before they were)
+    rng = np.random.default_rng(12)
+    n = 60_000
+    sign = lambda: rng.choice([-1.0, 1.0], n)
+    tiny = rng.uniform(1, 2, n) * 2.0 ** rng.integers(-1074, -968, n).astype(np.float64) * sign()
+    other = rng.uniform(1, 2, n) * 2.0 ** rng.integers(-1000, 1000, n).astype(np.float64) * sign()
+    y, x = np.concatenate([tiny, other]), np.concatenate([other, tiny])
+    got = np.asarray(xp.atan2(xp.asarray(y), xp.asarray(x)))
+    ref = np.arctan2(y.astype(np.longdouble), x.astype(np.longdouble))
+    err = A.ulp_error(got, ref, "float64")
+    assert err.max() <= 0.8, (err.max(), y[np.argmax(err)], x[np.argmax(err)])
+
+
 def test_atanh_float64_where_its_reduction_is_hardest():
     # float64 atanh reduces a to s with |s| <= 0.2007 and k ln2/2; its error
     # peaks where |s| is largest, on either side of the cuts between k = 0, 1

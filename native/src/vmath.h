@@ -1147,7 +1147,9 @@ static inline double ars_atan(double x)
 }
 
 /* atan(mn / mx) + k pi/4 (0 <= mn <= mx, both finite, mx not 0 and below
- * 2**1001, above 2**-1001 or mn / mx negligible there), atan's sign that of
+ * 2**1001, above 2**-1001 or mn / mx negligible there, mn 0 or from
+ * 2**-969 on, so that the quotient's fma residual stays a normal number, or
+ * mn / mx below 2**-1300), atan's sign that of
  * sw * lf (each +-1): k = 0, 2 where sw < 0, 4 minus that where lf < 0.
  * atan(a), a = mn / mx <= 1, as atan(c) + atan(t), t = (mn - c mx) / (mx +
  * c mn), with c = 0, tan(pi/8) (as a double, T8) from a >= 0.208 and 1
@@ -1200,8 +1202,11 @@ __attribute__((always_inline)) static inline double vm_atan_mm(double mn, double
     return sh + ((bl + ((bh - sh) + rs)) + sg * vm_fma(r * z, pz, vm_fma(-rl, z, rl)));
 }
 
-/* atan2 through vm_atan_mm, with the magnitudes scaled by one power of 2
- * where the larger is beyond 2**+-1000; then C99 Annex F's special values:
+/* atan2 through vm_atan_mm, with the magnitudes scaled by one power of 2:
+ * by 2**-600 where the larger is beyond 2**1000, by 2**600 where the
+ * smaller is below 2**-969 and the larger at most 2**400 (both exact: a
+ * subnormal smaller magnitude becomes normal, and the quotient's residual
+ * keeps its bits); then C99 Annex F's special values:
  * both 0 give 0, both infinite pi/4, y infinite pi/2, x infinite 0; pi
  * minus those where x's sign bit is set, then y's sign. Forced inline: GCC's
  * size limit kept it a call in ew_binary_float.c, and the loop scalar. */
@@ -1214,7 +1219,7 @@ static inline double ars_atan2(double y, double x)
     double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
     double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
     double pre = mx > 0x1p1000 ? 0x1p-600 : 1.0;
-    pre = mx < 0x1p-1000 ? 0x1p600 : pre;
+    pre = ((mn < 0x1p-969) & (mx <= 0x1p400)) ? 0x1p600 : pre;
     double v = vm_atan_mm(mn * pre, mx * pre, ay > ax ? -1.0 : 1.0, lf);
     double w = ay == (double)INFINITY ? (ax == (double)INFINITY ? 7.85398163397448278999e-01 : VM_PIO2_HI) : 0.0;
     w = lf < 0 ? VM_PI_HI - w : w;
@@ -2135,7 +2140,7 @@ static inline int vm_no_rare_out(double o) { (void)o; return 0; }
  * vm_atan2f_q's compares are exact enough; a sum that overflows only sends an
  * ordinary pair to the full function); float64 keeps the sum within
  * [2**-998, 2**1000), the larger magnitude then within [2**-1000, 2**1000],
- * where ars_atan2 scales nothing. */
+ * and the smaller 0 or from 2**-969 on, where ars_atan2 scales nothing. */
 static inline VM_INLINE float vm_atan2f_core(float y, float x) { return vm_atan2f_q(y, x); }
 static inline int vm_atan2f_rare(float y, float x)
 {
@@ -2150,7 +2155,10 @@ static inline VM_INLINE double vm_atan2_core(double y, double x)
 }
 static inline int vm_atan2_rare(double y, double x)
 {
-    return (vm_bits(fabs(y) + fabs(x)) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u;
+    double ay = fabs(y), ax = fabs(x);
+    double mn = ay > ax ? ax : ay;
+    return ((vm_bits(ay + ax) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u)
+           | ((vm_bits(mn) - 1u) < 0x0360000000000000u - 1u);  /* 0 < mn < 2**-969 */
 }
 
 /* The loop: o[i] = CORE(a[i sa], b[i sb]) (sa, sb: 1, or 0 for a scalar
