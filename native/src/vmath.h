@@ -2157,8 +2157,8 @@ static inline int vm_atan2_rare(double y, double x)
 {
     double ay = fabs(y), ax = fabs(x);
     double mn = ay > ax ? ax : ay;
-    return ((vm_bits(ay + ax) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u)
-           | ((vm_bits(mn) - 1u) < 0x0360000000000000u - 1u);  /* 0 < mn < 2**-969 */
+    return (int)((vm_bits(ay + ax) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u)
+           | (int)((vm_bits(mn) - 1u) < 0x0360000000000000u - 1u);  /* 0 < mn < 2**-969 */
 }
 
 /* The loop: o[i] = CORE(a[i sa], b[i sb]) (sa, sb: 1, or 0 for a scalar
