@@ -2144,7 +2144,7 @@ static inline int vm_atan2f_rare(float y, float x)
 static inline VM_INLINE double vm_atan2_core(double y, double x)
 {
     double ay = fabs(y), ax = fabs(x);
-    double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
+    double lf = vm_from_bits(vm_bits(1.0) | (vm_bits(x) & 0x8000000000000000u));
     double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
     return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
 }
