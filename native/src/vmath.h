@@ -2146,7 +2146,9 @@ static inline VM_INLINE double vm_atan2_core(double y, double x)
     double ay = fabs(y), ax = fabs(x);
     double lf = vm_from_bits(vm_bits(1.0) | (vm_bits(x) & 0x8000000000000000u));
     double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
-    return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
+    /* vm_atan_mm's result is +0 or positive here: y's sign by an or */
+    double v = vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf);
+    return vm_from_bits(vm_bits(v) | (vm_bits(y) & 0x8000000000000000u));
 }
 static inline int vm_atan2_rare(double y, double x)
 {
