@@ -2081,11 +2081,14 @@ static inline float ars_logaddexpf(float a, float b)
  * redoes those elements by the full function, one at a time (a scan of its
  * own cost a tenth of float64 asin's time). sin, cos and tan beyond
  * VM_TRIG_MAX (and inf, NaN) are the C library's: float32 through these
- * wrappers (tgmath's sin would take the float function). */
+ * wrappers (tgmath's sin would take the float function). VM_BITS_IN_
+ * tests lo <= |x| < hi on the bits, as one unsigned compare of the distance
+ * from lo's (NaN's bits lie above infinity's). */
+#define VM_BITS_IN_(x, lo, hi) (vm_bits(fabs(x)) - vm_bits(lo) < vm_bits(hi) - vm_bits(lo))
 #define VM_EXP_OK(x) (fabs(x) <= VM_EXP_CORE)
 #define VM_LOG_OK(x) ((x) >= 0x1p-1022 && (x) < (double)INFINITY)
 #define VM_ASIN_OK(x) (fabs(x) >= 0x1p-26 && fabs(x) < 1.0)
-#define VM_ATANH_OK(x) (fabs(x) >= 0x1p-28 && fabs(x) < 1.0)
+#define VM_ATANH_OK(x) VM_BITS_IN_(x, 0x1p-28, 1.0)
 #define VM_ATAN_OK(x) (fabs(x) <= 0x1p1000)
 #define VM_TRIG_OK(x) (fabs((double)(x)) <= VM_TRIG_MAX)
 static inline float vm_libm_sinf(float x) { return (float)sin((double)x); }
@@ -2149,9 +2152,11 @@ static inline int vm_atan2f_rare(float y, float x)
 static inline VM_INLINE double vm_atan2_core(double y, double x)
 {
     double ay = fabs(y), ax = fabs(x);
-    double lf = (int64_t)vm_bits(x) < 0 ? -1.0 : 1.0;
+    double lf = vm_from_bits(vm_bits(1.0) | (vm_bits(x) & 0x8000000000000000u));
     double mn = ay > ax ? ax : ay, mx = ay > ax ? ay : ax;
-    return copysign(vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf), y);
+    /* vm_atan_mm's result is +0 or positive here: y's sign by an or */
+    double v = vm_atan_mm(mn, mx, ay > ax ? -1.0 : 1.0, lf);
+    return vm_from_bits(vm_bits(v) | (vm_bits(y) & 0x8000000000000000u));
 }
 static inline int vm_atan2_rare(double y, double x)
 {
