@@ -2162,8 +2162,7 @@ static inline int vm_atan2_rare(double y, double x)
 {
     double ay = fabs(y), ax = fabs(x);
     double mn = ay > ax ? ax : ay;
-    return (int)((vm_bits(ay + ax) - 0x0190000000000000u) >= 0x7e70000000000000u - 0x0190000000000000u)
-           | (int)((vm_bits(mn) - 1u) < 0x0360000000000000u - 1u);  /* 0 < mn < 2**-969 */
+    return (int)!VM_BITS_IN_(ay + ax, 0x1p-998, 0x1p1000) | (int)VM_BITS_IN_(mn, 0x1p-1074, 0x1p-969);
 }
 
 /* The loop: o[i] = CORE(a[i sa], b[i sb]) (sa, sb: 1, or 0 for a scalar
