@@ -35,8 +35,8 @@
  * and cos by one polynomial whose coefficients each lane selects
  * (vm_sin_or_cos), tan as r A(r*r) / B(r*r), a rational fit whose
  * numerator and denominator are kept in two parts, their quotient
- * corrected by one fma residual; atan by a reduction to |t| <= 0.21 around tan(k pi/8); atan2
- * through one reduced quotient and a polynomial of its own; the others
+ * corrected by one fma residual; atan by a reduction to |t| <= 0.21
+ * around tan(k pi/8); atan2 through one reduced quotient and a polynomial of its own; the others
  * from fdlibm's, some with intermediate sums in two parts (see each).
  * vm_two_prod is one FMA.
  * The tables (mpmath) are read by scalar loads: GCC's generic tuning
@@ -594,20 +594,27 @@ static inline double vm_log_hl(double x, double *lo)
     return v;
 }
 
-/* log(x) = b + *lo (b = k ln2 + 2s rounded, *lo the rest) for a positive
- * finite x = 2**k (1 + f) (vm_log_reduce), table-free: log(1 + f) = 2 atanh(s), s = f / (2 +
- * f) = s + sl by one reciprocal and an fma residual (2 + f kept in two
- * parts), 2 atanh(s) = 2s + 2s**3/3 + 2s**5 Q(s*s), Q of degree 6 fit by
- * mpmath (relative error below 2**-66; its pairs of terms in z = s*s by
- * Horner's rule in z*z, and the small terms added into FMAs: 10% less time
- * than sums of products), k ln2 + 2s summed exactly (a fast two-sum),
- * 2s**3 (1/3 + z Q) (below 2% of the result) and the rest rounded: about
- * 0.02 ulp before the last rounding. */
-static inline double vm_log_bl(double f, double k, double *lo)
+/* s = f / (2 + f) as s + *sl (2 + f kept in two parts): float64 log's and
+ * log10's reduced argument, log(1 + f) = 2 atanh(s) */
+static inline double vm_log_s(double f, double *sl)
 {
     double d = 2.0 + f;
     double dl = (2.0 - d) + f;
-    double sl, s = vm_quot_hl(f, d, dl, &sl);
+    return vm_quot_hl(f, d, dl, sl);
+}
+
+/* log(x) = b + *lo (b = k ln2 + 2s rounded, *lo the rest) for a positive
+ * finite x = 2**k (1 + f) (vm_log_reduce), table-free: log(1 + f) = 2
+ * atanh(s), s = f / (2 + f) = s + sl (vm_log_s), 2 atanh(s) = 2s +
+ * 2s**3/3 + 2s**5 Q(s*s), Q of degree 6 fit by mpmath (relative error
+ * below 2**-66; its pairs of terms in z = s*s by Horner's rule in z*z, and
+ * the small terms added into FMAs: 10% less time than sums of products),
+ * k ln2 + 2s summed exactly (a fast two-sum), 2s**3 (1/3 + z Q) (below 2%
+ * of the result) and the rest rounded: about 0.02 ulp before the last
+ * rounding. */
+static inline double vm_log_bl(double f, double k, double *lo)
+{
+    double sl, s = vm_log_s(f, &sl);
     double u = 2.0 * s;
     double z = s * s;
     double v = u * z;
@@ -643,9 +650,7 @@ static inline double vm_log_at_fk(double f, double k, double *lo)
 static inline double vm_log10_fk(double f, double k)
 {
     const double ch = 0x1.bcb7b1526e50ep-1, cl = 0x1.95355baaafad3p-56;
-    double d = 2.0 + f;
-    double dl = (2.0 - d) + f;
-    double sl, s = vm_quot_hl(f, d, dl, &sl);
+    double sl, s = vm_log_s(f, &sl);
     double z = s * s;
     double v = s * z;
     double w = z * z;
@@ -1093,23 +1098,33 @@ static inline double ars_atanh(double x)
 
 /* ---- atan, atan2, asin, acos ----------------------------------------------------- */
 
+/* P(z) = -1/3 + z Q(z), atan(r) = r + r**3 P(r*r) for |r| <= 0.2084 (float64
+ * atan and atan2): Q of degree 6 fit by mpmath (relative error of atan below
+ * 2**-61.6), by fmas in pairs of terms in z*z */
+static inline double vm_atan_p(double z)
+{
+    double w = z * z;
+    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
+                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
+                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
+    return vm_fma(z, q, -0x1.5555555555555p-2);
+}
+
 /* atan(a) = atan(c) + atan((a - c) / (1 + a c)) for c = 0, tan(pi/8),
  * 1, tan(3pi/8) (as doubles) and atan(a) = pi/2 + atan(-1 / a) from 4.8
  * on, which keeps the reduced argument |t| <= 0.2084. a - c is exact
  * (Sterbenz), 1 + a c is kept in two parts, and t = r + rl comes from one
  * reciprocal and an fma residual. atan(r + rl) = r + r**3 P(r*r) + rl (1
- * - r*r), P(z) = -1/3 + z Q(z), Q of degree 6 fit by mpmath (relative
- * error below 2**-61.6), by fmas, r**3 in plain products; atan(c) + r sums
- * exactly, the rest rounds once: max error 0.534 ulp (0.503 with r**3
- * and r**3/3 exact and summed in two parts, which cost a fifth more time),
- * NumPy's 0.576 on the same 5e6 arguments, most near the top of c = 0's
- * range. vm_atan_core: for |x| <= 2**1000 (the float64 loop runs it, then
- * a second pass redoes the other elements by ars_atan);
+ * - r*r), P(z) = -1/3 + z Q(z) (vm_atan_p), r**3 in plain products;
+ * atan(c) + r sums exactly, the rest rounds once: max error 0.534 ulp
+ * (0.503 with r**3 and r**3/3 exact and summed in two parts, which cost a
+ * fifth more time), NumPy's 0.576 on the same 5e6 arguments, most near the
+ * top of c = 0's range. vm_atan_core: for |x| <= 2**1000 (the float64 loop
+ * runs it, then a second pass redoes the other elements by ars_atan);
  * ars_atan caps |x| at 2**1000 so that infinity gives pi/2 (the cap's
  * select inside the core cost a fifth of its time). */
 static inline VM_INLINE double vm_atan_core(double x)
 {
-    const double C3H = -0x1.5555555555555p-2;
     double a = fabs(x);
     double c = a >= 0.208 ? 0x1.a827999fcef32p-2 : 0.0;
     double hi = a >= 0.208 ? 0x1.921fb54442d18p-2 : 0.0;
@@ -1131,11 +1146,7 @@ static inline VM_INLINE double vm_atan_core(double x)
     double rl, r = vm_quot_hl(n, d, dl, &rl);
     double z = r * r;
     double v = r * z;
-    double w = z * z;
-    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
-                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
-                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
-    double pz = vm_fma(z, q, C3H);
+    double pz = vm_atan_p(z);
     double s0 = hi + r;
     double tl = (lo + ((hi - s0) + r)) + vm_fma(v, pz, vm_fma(-rl, z, rl));
     return copysign(s0 + tl, x);
@@ -1157,15 +1168,15 @@ static inline double ars_atan(double x)
  * exact (Sterbenz) but for c mx's fma residual; mx + c mn is kept in two
  * parts (c mn's own rounding left: below 0.09 ulp); t = r + rl from one
  * reciprocal and an fma residual. atan(r + rl) = r + r**3 P(r*r) + rl (1 -
- * r*r), P of degree 7 (P(0) = -1/3, the rest vm_atan_core's Q) by fmas.
+ * r*r), P (vm_atan_p) by fmas.
  * The constant k pi/4 +- j pi/8 (j = 0, 1, 2 with c) is m pi/8 for an
  * integer m <= 8, its high part m PIO8_HI exact (PIO8_HI has 50 bits);
  * atan(T8) - pi/8, for j = 1, joins rl through the numerator's low part.
  * m PIO8_HI and r sum exactly, the rest rounds once. Max error 0.567
  * ulp, 99.81% correctly rounded (1e7 pairs uniform in [-10, 10]**2, near
- * the cuts, near a = 1/2 and tiny a; NumPy 0.797 on the same pairs). The cases are selects of computed values: written as
- * selects of c, GCC split c * mx by cases with mask arithmetic, 40%
- * slower. */
+ * the cuts, near a = 1/2 and tiny a; NumPy 0.797 on the same pairs).
+ * The cases are selects of computed values: written as selects of c, GCC
+ * split c * mx by cases with mask arithmetic, 40% slower. */
 __attribute__((always_inline)) static inline double vm_atan_mm(double mn, double mx, double sw, double lf)
 {
     const double T8 = 0x1.a827999fcef32p-2, PIO8_HI = 0x1.921fb54442d18p-2, PIO8_LO = 0x1.1a62633145c07p-56;
@@ -1187,11 +1198,7 @@ __attribute__((always_inline)) static inline double vm_atan_mm(double mn, double
     double r = nh * y;
     double rl = vm_fma(-r, dl, vm_fma(-r, dh, nh) - pl) * y;
     double z = r * r;
-    double w = z * z;
-    double q = vm_fma(w, vm_fma(w, vm_fma(w, 0x1.98afab147d3e4p-5, vm_fma(z, -0x1.0e56ef1194e1fp-4, 0x1.3af7aca1b5bd4p-4)),
-                                vm_fma(z, -0x1.745c731eaba6fp-4, 0x1.c71c6fabcfcc2p-4)),
-                      vm_fma(z, -0x1.24924922cfb07p-3, 0x1.99999999987acp-3));
-    double pz = vm_fma(z, q, -0x1.5555555555555p-2);
+    double pz = vm_atan_p(z);
     double sg = sw * lf;
     /* m = k * 2 + sg j, k * 2 = 4 - 2 (lf + sg) */
     double m = vm_fma(sg, j, vm_fma(-2.0, lf + sg, 4.0));
