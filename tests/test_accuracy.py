@@ -273,43 +273,39 @@ def test_sin_cos_stay_within_one(dtype):
         assert np.abs(r).max() <= 1.0
 
 
-def test_tan_float64_near_quadrant_edges():
-    # the rational fit's hard regions: |r| near pi/4 (results near +-1, the
-    # quotient's numerator and denominator swapped from one quadrant to the
-    # next) and r near 0 (tiny or huge results), up to the reduction's 2**20
-    rng = np.random.default_rng(7)
+def _near_quadrant_edges(rng, eps):
+    # tan's hard regions up to the reduction's 2**20: near odd multiples of
+    # pi/4 (results near +-1, numerator and denominator swapped from one
+    # quadrant to the next), near multiples of pi/2 (relative spread eps:
+    # tiny or huge results) and plain arguments in [-pi/2, pi/2]
     k = rng.integers(-600_000, 600_000, 100_000).astype(np.float64)
-    x = np.concatenate([(2 * k + 1) * (np.pi / 4) * (1 + rng.uniform(-1e-6, 1e-6, k.size)),
-                        k * (np.pi / 2) * (1 + rng.uniform(-1e-9, 1e-9, k.size)),
-                        rng.uniform(-np.pi / 2, np.pi / 2, 100_000)])
+    return np.concatenate([(2 * k + 1) * (np.pi / 4) * (1 + rng.uniform(-1e-6, 1e-6, k.size)),
+                           k * (np.pi / 2) * (1 + rng.uniform(-eps, eps, k.size)),
+                           rng.uniform(-np.pi / 2, np.pi / 2, 100_000)])
+
+
+def test_tan_float64_near_quadrant_edges():
+    # the rational fit's hard regions
+    x = _near_quadrant_edges(np.random.default_rng(7), 1e-9)
     x = x[(x != 0) & (np.abs(x) <= 2.0 ** 20)]
-    got = np.asarray(xp.tan(xp.asarray(x))).astype(np.longdouble)
-    ref = np.tan(x.astype(np.longdouble))
-    ulp = np.spacing(np.abs(ref).astype(np.float64)).astype(np.longdouble)
-    err = np.abs((got - ref) / ulp).astype(np.float64)
+    got = np.asarray(xp.tan(xp.asarray(x)))
+    err = A.ulp_error(got, np.tan(x.astype(np.longdouble)), "float64")
     assert err.max() <= 0.54, (err.max(), x[np.argmax(err)])
 
 
-def _float32_errors(got, ref):
-    # ULP error of float32 results against a float64 reference, and whether
-    # each is the reference rounded to float32
-    ulp = np.spacing(np.abs(ref).astype(np.float32)).astype(np.float64)
-    return np.abs(got.astype(np.float64) - ref) / ulp, got == ref.astype(np.float32)
-
-
 def test_tan_and_atanh_float32_hard_regions():
-    # tan: near odd multiples of pi/4 (numerator and denominator swapped
-    # from one quadrant to the next) and near multiples of pi/2, up to 2**20;
-    # atanh: near +-1 (large k), where (1 + a)/(1 - a) crosses powers of 2
-    # (k estimated from the bits of 1 + a and 1 - a) and tiny arguments
+    # within 0.51 ULP of the float64 functions and >= 99.9% correctly
+    # rounded. tan: near its quadrant edges; atanh: near +-1 (large k),
+    # where (1 + a)/(1 - a) crosses powers of 2 (k estimated from the bits
+    # of 1 + a and 1 - a) and tiny arguments
+    def check(got, ref):
+        err, cr = A.ulp_error(got, ref, "float32"), got == ref.astype(np.float32)
+        assert err.max() <= 0.51 and cr.mean() >= 0.999, (err.max(), cr.mean())
+
     rng = np.random.default_rng(11)
-    k = rng.integers(-600_000, 600_000, 100_000).astype(np.float64)
-    x = np.concatenate([(2 * k + 1) * (np.pi / 4) * (1 + rng.uniform(-1e-6, 1e-6, k.size)),
-                        k * (np.pi / 2) * (1 + rng.uniform(-1e-7, 1e-7, k.size)),
-                        rng.uniform(-np.pi / 2, np.pi / 2, 100_000)]).astype(np.float32)
+    x = _near_quadrant_edges(rng, 1e-7).astype(np.float32)
     x = x[np.abs(x) <= 2.0 ** 20]
-    err, cr = _float32_errors(np.asarray(xp.tan(xp.asarray(x))), np.tan(x.astype(np.float64)))
-    assert err.max() <= 0.51 and cr.mean() >= 0.999, (err.max(), cr.mean())
+    check(np.asarray(xp.tan(xp.asarray(x))), np.tan(x.astype(np.float64)))
     j = np.arange(1, 48)
     edges = np.tanh(np.log(2.0) * np.repeat(j / 2, 2000) / 2)
     a = np.concatenate([1 - rng.integers(1, 1 << 16, 100_000) * 2.0 ** -24,
@@ -318,8 +314,7 @@ def test_tan_and_atanh_float32_hard_regions():
     a = a.astype(np.float32)
     a = np.concatenate([a, -a])
     a = a[np.abs(a) < 1]
-    err, cr = _float32_errors(np.asarray(xp.atanh(xp.asarray(a))), np.arctanh(a.astype(np.float64)))
-    assert err.max() <= 0.51 and cr.mean() >= 0.999, (err.max(), cr.mean())
+    check(np.asarray(xp.atanh(xp.asarray(a))), np.arctanh(a.astype(np.float64)))
 
 
 def test_huge_arguments_of_sin_cos_and_tan():
