@@ -981,8 +981,8 @@ def test_vector_libm_second_pass_every_layout(name):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_vector_libm_same_bits_large_threaded(dtype):
-    """A large array runs streamed and split between threads: each value as
-    in a one-value call."""
+    """A large array runs split between threads: each value as in a
+    one-value call."""
     v = _vector_libm_values("exp", dtype, 3_000_001)
     got = _bits(np.asarray(xp.exp(xp.asarray(v))))
     idx = np.random.default_rng(1).integers(0, v.size, 300)
