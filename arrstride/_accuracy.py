@@ -155,9 +155,9 @@ def table(n: int = 200_000) -> List[Tuple[str, str, Dict[str, float]]]:
     return [(name, dt, measure(name, dt, n)) for dt in ("float32", "float64") for name in FUNCTIONS]
 
 
-# Binary functions arrstride computes itself in float32 (vmath.h), measured on
-# pairs: dense samples plus every pair of special values.
-OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp"), "float64": ("pow",)}
+# Binary functions arrstride computes itself (vmath.h), measured on pairs:
+# dense samples plus every pair of special values.
+OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp"), "float64": ("pow", "hypot")}
 _NP2 = {"pow": "power"}
 
 

@@ -129,6 +129,28 @@ def test_atan2_float64_with_a_tiny_operand():
     assert err.max() <= 0.8, (err.max(), y[np.argmax(err)], x[np.argmax(err)])
 
 
+def test_hypot_float64_correctly_rounded():
+    # float64 hypot's core (a*a + b*b in two parts, one corrected square
+    # root) rounds correctly: each result c is within half an ulp of the true
+    # value, checked exactly in rationals, (c -+ ulp/2)**2 around x*x + y*y;
+    # over the core's range (larger magnitude within [2**-500, 2**500]),
+    # equal and near-equal magnitudes, integers, and ratios down to 2**-60
+    from fractions import Fraction
+    rng = np.random.default_rng(21)
+    n = 6000
+    e = rng.integers(-500, 500, n).astype(np.float64)
+    big = rng.uniform(1, 2, n) * 2.0 ** e
+    x = np.concatenate([big, rng.uniform(-10, 10, n), big, rng.integers(1, 2 ** 26, n).astype(np.float64)])
+    y = np.concatenate([rng.uniform(1, 2, n) * 2.0 ** (e - rng.integers(0, 60, n)), rng.uniform(-10, 10, n),
+                        big * (1 + rng.uniform(-1e-8, 1e-8, n)), rng.integers(1, 2 ** 26, n).astype(np.float64)])
+    y = np.where(rng.random(y.size) < 0.5, -y, y)
+    got = np.asarray(xp.hypot(xp.asarray(x), xp.asarray(y)))
+    for a, b, c in zip(x.tolist(), y.tolist(), got.tolist()):
+        s = Fraction(a) ** 2 + Fraction(b) ** 2
+        h = Fraction(math.ulp(c)) / 2
+        assert (Fraction(c) - h) ** 2 <= s <= (Fraction(c) + h) ** 2, (a, b, c)
+
+
 def test_atanh_float64_where_its_reduction_is_hardest():
     # float64 atanh reduces a to s with |s| <= 0.2007 and k ln2/2; its error
     # peaks where |s| is largest, on either side of the cuts between k = 0, 1

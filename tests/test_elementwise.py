@@ -768,10 +768,10 @@ def test_vector_libm_within_4_ulp(name, dtype):
     _assert_within_4_ulp(name, got, want, dtype)
 
 
-@pytest.mark.parametrize("name", ["atan2", "pow"])
+@pytest.mark.parametrize("name", ["atan2", "pow", "hypot"])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_vector_libm_binary_special_pairs(name, dtype):
-    """atan2 and pow on two arrays (blocked loops, as the unary ones): every pair of
+    """atan2, pow and hypot on two arrays (blocked loops, as the unary ones): every pair of
     special values (the C99 tables the standard's special cases follow) sits
     at every position of a vector, amid ordinary values, and matches NumPy's
     (scalar libm) result exactly; the ordinary values within 4 ulp."""
@@ -786,7 +786,7 @@ def test_vector_libm_binary_special_pairs(name, dtype):
         pos = np.arange(len(a)) * 37 + shift
         x1[pos], x2[pos] = a, b
     x1, x2 = x1.astype(dtype), x2.astype(dtype)
-    np_name = {"atan2": "arctan2", "pow": "power"}[name]
+    np_name = {"atan2": "arctan2", "pow": "power", "hypot": "hypot"}[name]
     with np.errstate(all="ignore"):
         want = getattr(np, np_name)(x1.astype(np.float64), x2.astype(np.float64)).astype(dtype)
     got = to_np(getattr(xp, name)(xp.asarray(x1), xp.asarray(x2)))
@@ -991,7 +991,7 @@ def test_vector_libm_same_bits_large_threaded(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name", ["atan2", "pow"])
+@pytest.mark.parametrize("name", ["atan2", "pow", "hypot"])
 def test_vector_libm_binary_same_bits(name, dtype):
     f = getattr(xp, name)
     a = _vector_libm_values(name, dtype, 300)
@@ -1043,13 +1043,13 @@ def _second_pass_values(name, dtype, shape, seed):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name", ["atan2", "pow"])
+@pytest.mark.parametrize("name", ["atan2", "pow", "hypot"])
 def test_binary_second_pass_any_layout(name, dtype):
     """Special values amid ordinary ones, in every layout and with a scalar
     operand on either side: the same bits as the contiguous call on the same
     values, as one-value calls, and NumPy's special values."""
     f = getattr(xp, name)
-    np_f = {"atan2": np.arctan2, "pow": np.power}[name]
+    np_f = {"atan2": np.arctan2, "pow": np.power, "hypot": np.hypot}[name]
     x1, x2, specials = _second_pass_values(name, dtype, (37, 129), 5)
     for (lay, a1, n1), (_, a2, n2) in zip(L.views(x1), L.views(x2)):
         v1, v2 = np.ascontiguousarray(n1), np.ascontiguousarray(n2)
