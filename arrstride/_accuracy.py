@@ -157,7 +157,7 @@ def table(n: int = 200_000) -> List[Tuple[str, str, Dict[str, float]]]:
 
 # Binary functions arrstride computes itself (vmath.h), measured on pairs:
 # dense samples plus every pair of special values.
-OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp"), "float64": ("pow", "hypot")}
+OWN_BINARY = {"float32": ("pow", "hypot", "logaddexp"), "float64": ("pow", "hypot", "logaddexp")}
 _NP2 = {"pow": "power"}
 
 

@@ -156,17 +156,6 @@ static inline uint64_t u64_pow(uint64_t base, uint64_t e)
         }                                                                    \
         return mod;                                                          \
     }                                                                        \
-    static inline T f_logaddexp_##T(T a, T b)                                \
-    {                                                                        \
-        if (a == b)                                                          \
-            return a + (T)0.693147180559945309417232121458176568;            \
-        T d = a - b;                                                         \
-        if (d > 0)                                                           \
-            return a + log1p(exp(-d));                                       \
-        if (d <= 0)                                                          \
-            return b + log1p(exp(d));                                        \
-        return d; /* NaN */                                                  \
-    }                                                                        \
     static inline T f_sign_##T(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x == 0 ? (T)0 : x; } \
     /* pow(x, 0.5): sqrt, but +0 for -0 and +inf for -inf (the select comes  \
      * before sqrt, so that it vectorizes without masks) */                  \
@@ -546,7 +535,7 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_REM_U(T, WT, RT, a, b) ((b) == 0 ? (T)0 : (T)((a) % (b)))
 #define B_REM_F(T, WT, RT, a, b) f_rem_##T(a, b)
 #define B_HYPOT(T, WT, RT, a, b) _Generic((a), float: ars_hypotf, double: ars_hypot)(a, b)
-#define B_LOGADDEXP(T, WT, RT, a, b) _Generic((a), float: ars_logaddexpf, double: f_logaddexp_double)(a, b)
+#define B_LOGADDEXP(T, WT, RT, a, b) _Generic((a), float: ars_logaddexpf, double: ars_logaddexp)(a, b)
 #define B_LAND(T, WT, RT, a, b) ((uint8_t)((a) && (b)))
 #define B_LOR(T, WT, RT, a, b) ((uint8_t)((a) || (b)))
 #define B_LXOR(T, WT, RT, a, b) ((uint8_t)(!(a) != !(b)))
@@ -555,18 +544,21 @@ ARS_DTYPES(EW_HELPERS_)
 #define B_MAX_F(T, WT, RT, a, b) (((a) >= (b) || isnan(a)) ? (a) : (b))
 #define B_MIN_F(T, WT, RT, a, b) (((a) <= (b) || isnan(a)) ? (a) : (b))
 #define B_NEXTAFTER(T, WT, RT, a, b) nextafter(a, b)
-/* float pow and atan2, float64 hypot: a core on most elements, the full function on the
- * rare ones (ew_loops.h's BINARY_KERNELS, vmath.h's VM_BIN_RUN) */
+/* float pow and atan2, float64 hypot and logaddexp: a core on most
+ * elements, the full function on the rare ones (ew_loops.h's
+ * BINARY_KERNELS, vmath.h's VM_BIN_RUN) */
 #define EW_CORE_b_POW_FLOAT32 ~, 1
 #define EW_CORE_b_POW_FLOAT64 ~, 1
 #define EW_CORE_b_ATAN2_FLOAT32 ~, 1
 #define EW_CORE_b_ATAN2_FLOAT64 ~, 1
 #define EW_CORE_b_HYPOT_FLOAT64 ~, 1
+#define EW_CORE_b_LOGADDEXP_FLOAT64 ~, 1
 #define EW_CORE_CALL_b_POW_FLOAT32 ars_powf_run
 #define EW_CORE_CALL_b_POW_FLOAT64 ars_pow_run
 #define EW_CORE_CALL_b_ATAN2_FLOAT32 ars_atan2f_run
 #define EW_CORE_CALL_b_ATAN2_FLOAT64 ars_atan2_run
 #define EW_CORE_CALL_b_HYPOT_FLOAT64 ars_hypot_run
+#define EW_CORE_CALL_b_LOGADDEXP_FLOAT64 ars_logaddexp_run
 #define B_POW_I(T, WT, RT, a, b) i_pow_##T(a, b)
 #define B_POW(T, WT, RT, a, b) _Generic((a), float: ars_powf, double: ars_pow)(a, b)
 #define B_CPOW(T, WT, RT, a, b) c_pow_##T(a, b)

@@ -1,7 +1,7 @@
 /* arrstride's own math functions for the elementwise loops: exp, expm1,
  * log, log1p, log2, log10, sin, cos, tan, tanh, sinh, cosh, asinh, acosh,
- * atanh, asin, acos, atan, atan2, pow and hypot in float64 and float32,
- * logaddexp in float32. Portable C without branches (selects only), so that GCC and
+ * atanh, asin, acos, atan, atan2, pow, hypot and logaddexp in float64 and
+ * float32. Portable C without branches (selects only), so that GCC and
  * Clang vectorize the loops that
  * call them at any SIMD width, and with one algorithm for every width and
  * CPU: the compiler fuses nothing (the build passes -ffp-contract=off) and a
@@ -2115,6 +2115,44 @@ static inline float ars_logaddexpf(float a, float b)
     return (float)(da == db ? da + 6.93147180559945286227e-01 : v);
 }
 
+/* float64 logaddexp: max(a, b) + log1p(u), u = e**-|a - b| in (0, 1]. The
+ * core, for finite a and b with |a - b| <= 700: a - b exactly in two parts
+ * (TwoSum), u from vm_exp_hl in two parts (relative error about 2**-64),
+ * log1p(u) = log(w) + c / w with w = 1 + u and c its rounding error plus
+ * u's second part, log(w) in two parts (vm_log_hl, about 2**-58), and
+ * max(a, b) plus its first part in two parts: rounded once, so within half
+ * an ulp and a little, but where the two terms cancel (max(a, b) near -log
+ * 2), where the absolute error stays about 2**-58. The other pairs
+ * (vm_logaddexp_rare) take the full function: NaN for a NaN, a + log 2 for
+ * equal infinities, else max(a, b) + e**-|a - b| (u < 2**-1000: log1p(u) =
+ * u, and ars_exp rounds u's subnormals). */
+static inline VM_INLINE double vm_logaddexp_core(double a, double b)
+{
+    double dl, d = vm_two_sum(a, -b, &dl);
+    double m = a >= b ? a : b;
+    double ad = fabs(d), adl = d < 0 ? -dl : dl;
+    struct vm_exp_parts q = vm_exp_hl(-ad, -adl);
+    double y = vm_fma(q.h, q.lp, q.h);
+    double yl = vm_fma(q.h, q.lp, q.h - y);
+    double sc = vm_from_bits((q.eb + 1023u) << 52);
+    double u = y * sc;
+    double w = 1.0 + u;
+    double c = (u - (w - 1.0)) + yl * sc;
+    double lo, hi = vm_log_hl(w, &lo);
+    double e, h = vm_two_sum(m, hi, &e);
+    return h + (e + (lo + c / w));
+}
+static inline int vm_logaddexp_rare(double a, double b) { return !(fabs(a - b) <= 700.0); }
+static inline double ars_logaddexp(double a, double b)
+{
+    double m = a >= b ? a : b;
+    double v = m + ars_exp(-fabs(a - b));
+    v = b != b ? b : v;  /* a NaN's payload as in pow */
+    v = a != a ? a : v;
+    v = a == b ? a + 6.93147180559945286227e-01 : v;
+    return vm_logaddexp_rare(a, b) ? v : vm_logaddexp_core(a, b);
+}
+
 /* The domains of the unary loops' cores (ew_ops.h's EW_CHECK_*): the
  * vectorized loop runs a core, exact on its domain VM_<NAME>_OK(x), notes
  * whether any x falls outside (ew_loops.h's UNARY_KERNEL), and only then
@@ -2285,6 +2323,7 @@ VM_BIN_RUN(ars_pow_run, double, 1, vm_pow_rare, vm_pow_rare_out, vm_pow_core, ar
 VM_BIN_RUN(ars_atan2f_run, float, 1, vm_atan2f_rare, vm_no_rare_out, vm_atan2f_core, ars_atan2f)
 VM_BIN_RUN(ars_atan2_run, double, 0, vm_atan2_rare, vm_no_rare_out, vm_atan2_core, ars_atan2)
 VM_BIN_RUN(ars_hypot_run, double, 0, vm_hypot_rare, vm_no_rare_out, vm_hypot_core, ars_hypot)
+VM_BIN_RUN(ars_logaddexp_run, double, 0, vm_logaddexp_rare, vm_no_rare_out, vm_logaddexp_core, ars_logaddexp)
 
 /* One name per function for float and double (the loops' T). */
 #define ARS_VM(NAME, x) _Generic((x), float: ars_##NAME##f, double: ars_##NAME)(x)
