@@ -10,9 +10,9 @@
  * level, the CPU family or the compiler. No libm call (but fma() at
  * x86-64's baseline), except for sin, cos and tan of |x| > 2**20
  * (VM_TRIG_MAX): a second pass over the block (UNARY_KERNEL) gives those the C
- * library's scalar functions; and float64 hypot's pairs with an operand
- * beyond [2**-500, 2**500] (zeros, inf, NaN among them) are the C library's
- * hypot (VM_BIN_RUN's second pass). Likewise the loops of exp, log, log10 (and
+ * library's scalar functions; and float64 hypot's pairs whose larger
+ * magnitude lies beyond [2**-500, 2**500] (inf, NaN and two zeros among
+ * them) are the C library's hypot (VM_BIN_RUN's second pass). Likewise the loops of exp, log, log10 (and
  * float32 log2), atanh, and float64 asin and atan run a core without the selects
  * of special values and edges (vm_exp_core, vm_expf_core, ...), valid on
  * nearly all the domain, and the second pass redoes the other elements by
@@ -2069,7 +2069,7 @@ static inline float ars_hypotf(float x, float y)
  * - r*r) / 2r with r*r's error by fma: correctly rounded on 8e5 sampled
  * pairs against mpmath (glibc's hypot 0.564 ulp, 5550 of them not). The
  * core: for a within [2**-500, 2**500], where neither square overflows and
- * an underflowing b*b is below a*a's last bit; the other pairs (zeros,
+ * an underflowing b*b is below a*a's last bit; the other pairs (two zeros,
  * huge, tiny, inf, NaN) are the C library's hypot (vm_hypot_rare). */
 static inline VM_INLINE double vm_hypot_core(double x, double y)
 {
