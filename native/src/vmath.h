@@ -316,6 +316,20 @@ static inline VM_INLINE struct vm_exp_parts vm_exp_hl(double x, double xl)
     return o;
 }
 
+/* vm_exp_hl's y = h (1 + lp), rounded, and its rounding error in *yl */
+static inline VM_INLINE double vm_exp_y(struct vm_exp_parts q, double *yl)
+{
+    double y = vm_fma(q.h, q.lp, q.h);
+    *yl = vm_fma(q.h, q.lp, q.h - y);
+    return y;
+}
+
+/* the scale 2**e of vm_exp_hl's parts, for -1022 <= e <= 1023 */
+static inline VM_INLINE double vm_exp_scale(struct vm_exp_parts q)
+{
+    return vm_from_bits((q.eb + 1023u) << 52);
+}
+
 /* vm_exp_xl's result where it is normal (e >= -1021) */
 static inline double vm_exp_xl_normal(struct vm_exp_parts q)
 {
@@ -350,7 +364,7 @@ static inline double ars_exp(double x)
 static inline double vm_exp_core(double x)
 {
     struct vm_exp_parts q = vm_exp_hl(x, 0.0);
-    return vm_fma(q.h, q.lp, q.h) * vm_from_bits((q.eb + 1023u) << 52);
+    return vm_fma(q.h, q.lp, q.h) * vm_exp_scale(q);
 }
 
 /* ---- log -------------------------------------------------------------------------- */
@@ -878,11 +892,8 @@ static inline double ars_tanh(double x)
      * Estrin's scheme. */
     double a = fabs(x), ac = a > 22.0 ? 22.0 : a;
     struct vm_exp_parts q = vm_exp_hl(ac + ac, 0.0);
-    double h = q.h, lp = q.lp;
-    uint64_t eb = q.eb;
-    double y = vm_fma(h, lp, h);
-    double yl = vm_fma(h, lp, h - y);
-    double sc = vm_from_bits((eb + 1023u) << 52);
+    double yl, y = vm_exp_y(q, &yl);
+    double sc = vm_exp_scale(q);
     double eh = y * sc;
     double dh = eh + 1.0;
     double dl = vm_fma(yl, sc, (eh - dh) + 1.0);
@@ -910,8 +921,7 @@ static inline double vm_cosh_sinh(double a, double sg)
 {
     double ac = a > 710.5 ? 710.5 : a;
     struct vm_exp_parts q = vm_exp_hl(ac, 0.0);
-    double s = vm_fma(q.h, q.lp, q.h);
-    double t = vm_fma(q.h, q.lp, q.h - s);
+    double t, s = vm_exp_y(q, &t);
     /* e from the low 12 bits of eb, two's complement */
     double k = vm_from_bits(0x4330000000000000u | ((q.eb + 2048u) & 0xfffu)) - (0x1p52 + 2048.0);
     double kc = k > 30.0 ? 30.0 : k;
@@ -2132,9 +2142,8 @@ static inline VM_INLINE double vm_logaddexp_core(double a, double b)
     double m = a >= b ? a : b;
     double ad = fabs(d), adl = d < 0 ? -dl : dl;
     struct vm_exp_parts q = vm_exp_hl(-ad, -adl);
-    double y = vm_fma(q.h, q.lp, q.h);
-    double yl = vm_fma(q.h, q.lp, q.h - y);
-    double sc = vm_from_bits((q.eb + 1023u) << 52);
+    double yl, y = vm_exp_y(q, &yl);
+    double sc = vm_exp_scale(q);
     double u = y * sc;
     double w = 1.0 + u;
     double c = (u - (w - 1.0)) + yl * sc;
