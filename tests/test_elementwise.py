@@ -776,7 +776,12 @@ def test_vector_libm_within_4_ulp(name, dtype):
     _assert_within_4_ulp(name, got, want, dtype)
 
 
-@pytest.mark.parametrize("name", ["atan2", "pow", "hypot", "logaddexp"])
+# The binary functions with a core and a second pass (vmath.h's VM_BIN_RUN),
+# and NumPy's function for each.
+_NP_BINARY = {"atan2": np.arctan2, "pow": np.power, "hypot": np.hypot, "logaddexp": np.logaddexp}
+
+
+@pytest.mark.parametrize("name", list(_NP_BINARY))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_vector_libm_binary_special_pairs(name, dtype):
     """atan2, pow, hypot and logaddexp on two arrays (blocked loops, as the unary ones): every pair of
@@ -794,9 +799,8 @@ def test_vector_libm_binary_special_pairs(name, dtype):
         pos = np.arange(len(a)) * 37 + shift
         x1[pos], x2[pos] = a, b
     x1, x2 = x1.astype(dtype), x2.astype(dtype)
-    np_name = {"atan2": "arctan2", "pow": "power", "hypot": "hypot", "logaddexp": "logaddexp"}[name]
     with np.errstate(all="ignore"):
-        want = getattr(np, np_name)(x1.astype(np.float64), x2.astype(np.float64)).astype(dtype)
+        want = _NP_BINARY[name](x1.astype(np.float64), x2.astype(np.float64)).astype(dtype)
     got = to_np(getattr(xp, name)(xp.asarray(x1), xp.asarray(x2)))
     _assert_within_4_ulp(name, got, want, dtype)
 
@@ -999,7 +1003,7 @@ def test_vector_libm_same_bits_large_threaded(dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name", ["atan2", "pow", "hypot", "logaddexp"])
+@pytest.mark.parametrize("name", list(_NP_BINARY))
 def test_vector_libm_binary_same_bits(name, dtype):
     f = getattr(xp, name)
     a = _vector_libm_values(name, dtype, 300)
@@ -1051,13 +1055,13 @@ def _second_pass_values(name, dtype, shape, seed):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("name", ["atan2", "pow", "hypot", "logaddexp"])
+@pytest.mark.parametrize("name", list(_NP_BINARY))
 def test_binary_second_pass_any_layout(name, dtype):
     """Special values amid ordinary ones, in every layout and with a scalar
     operand on either side: the same bits as the contiguous call on the same
     values, as one-value calls, and NumPy's special values."""
     f = getattr(xp, name)
-    np_f = {"atan2": np.arctan2, "pow": np.power, "hypot": np.hypot, "logaddexp": np.logaddexp}[name]
+    np_f = _NP_BINARY[name]
     x1, x2, specials = _second_pass_values(name, dtype, (37, 129), 5)
     for (lay, a1, n1), (_, a2, n2) in zip(L.views(x1), L.views(x2)):
         v1, v2 = np.ascontiguousarray(n1), np.ascontiguousarray(n2)
@@ -1128,7 +1132,7 @@ def test_binary_second_pass_dense(dtype):
         for i in list(range(0, n, 37)) + list(range(100, 700, 97)):
             one = np.asarray(f(xp.asarray(a[i]), xp.asarray(b[i])))
             np.testing.assert_array_equal(_bits(one), _bits(got[i]), err_msg=f"{name} element {i}")
-        np_f = {"atan2": np.arctan2, "pow": np.power}[name]
+        np_f = _NP_BINARY[name]
         with np.errstate(all="ignore"):
             want = np_f(a.astype(np.float64), b.astype(np.float64)).astype(dtype)
         _assert_within_4_ulp(name, got, want, dtype)
